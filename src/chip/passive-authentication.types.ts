@@ -60,6 +60,9 @@ export interface PassiveAuthenticationResult {
   /** Submitted data groups the SOD has no hash for: their content is not authenticated. */
   readonly uncovered_data_groups: number[];
   readonly lds: {
+    /** eContentType OID: 2.23.136.1.1.1, or a legacy one seen in the wild. */
+    readonly content_type: string;
+    /** LDSSecurityObject version: 0 (LDS 1.7) or 1 (LDS 1.8). */
     readonly version: number;
     readonly hash_algorithm: string;
     readonly lds_version: string | null;

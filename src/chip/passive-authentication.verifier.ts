@@ -52,6 +52,7 @@ export async function verifyPassiveAuthentication(input: PassiveAuthenticationIn
     data_groups: hashes.rows,
     uncovered_data_groups: hashes.uncovered,
     lds: {
+      content_type: signedData.eContentType,
       version: lds.version,
       hash_algorithm: lds.hashName ?? lds.hashAlgorithm.oid,
       lds_version: lds.ldsVersion ?? null,

@@ -1,6 +1,6 @@
 import { AlgorithmIdentifier, parseAlgorithmIdentifier } from './algorithm-identifier.parser';
 import { ChipInputError } from './chip.errors';
-import { HASH_BY_OID, HashName } from './chip.oids';
+import { HASH_BY_OID, HashName, LDS_CONTENT_TYPES } from './chip.oids';
 import { children, decodeSmallInteger, DerError, expectUniversal, isUniversal, readNode, readWhole, Tag } from './der.reader';
 import { parseSignedData, SignedData, SignerInfo } from './signed-data.parser';
 
@@ -28,6 +28,9 @@ const EF_SOD_TAG = 23; // application 23, constructed: the 0x77 byte that wraps 
 export function parseSod(sod: Buffer): SecurityObjectDocument {
   try {
     const signedData = parseSignedData(unwrapEfSod(sod));
+    if (!LDS_CONTENT_TYPES.has(signedData.eContentType)) {
+      throw new DerError(`eContentType ${signedData.eContentType} is not an LDS security object`);
+    }
     return { signedData, signerInfo: signedData.signerInfos[0], lds: parseLdsSecurityObject(signedData.eContent) };
   } catch (error) {
     if (error instanceof ChipInputError) throw error;
