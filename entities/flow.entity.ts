@@ -1,0 +1,38 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+/** A verification flow template (DECISIONS D2). */
+@Entity({ name: 'flows' })
+export class FlowEntity {
+  @PrimaryColumn('text')
+  id: string;
+
+  @Column('text', { name: 'tenant_id' })
+  tenantId: string;
+
+  @Column('text')
+  name: string;
+
+  @Column('boolean', { name: 'is_default' })
+  isDefault: boolean;
+
+  @Column('text', { name: 'max_tier' })
+  maxTier: string;
+
+  @Column('text', { name: 'display_name' })
+  displayName: string;
+
+  @Column('text', { name: 'logo_url', nullable: true })
+  logoUrl: string | null;
+
+  @Column('text', { name: 'primary_color' })
+  primaryColor: string;
+
+  @Column('text')
+  locale: string;
+
+  @Column('text', { name: 'redirect_url', nullable: true })
+  redirectUrl: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

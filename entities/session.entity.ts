@@ -1,0 +1,58 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { SessionResult } from '../src/sessions/session-result';
+
+/**
+ * A verification session. The result is one typed jsonb document rather than result/check tables:
+ * it is written once per decision, always read whole with its session, and never queried by check,
+ * so a join per read would buy nothing and cost a round trip on the hottest path.
+ */
+@Entity({ name: 'sessions' })
+export class SessionEntity {
+  @PrimaryColumn('text')
+  id: string;
+
+  @Column('text', { name: 'tenant_id' })
+  tenantId: string;
+
+  @Column('boolean')
+  livemode: boolean;
+
+  @Column('text', { name: 'flow_id' })
+  flowId: string;
+
+  @Column('text')
+  tier: string;
+
+  @Column('text')
+  status: string;
+
+  @Column('text', { name: 'reference_id', nullable: true })
+  referenceId: string | null;
+
+  @Column('text', { name: 'redirect_url', nullable: true })
+  redirectUrl: string | null;
+
+  @Column('text')
+  locale: string;
+
+  @Column('jsonb')
+  metadata: Record<string, unknown>;
+
+  @Column('jsonb', { nullable: true })
+  result: SessionResult | null;
+
+  @Column('text', { name: 'client_secret_hash' })
+  clientSecretHash: string;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt: Date;
+
+  @Column('timestamptz', { name: 'completed_at', nullable: true })
+  completedAt: Date | null;
+
+  @Column('timestamptz', { name: 'expires_at' })
+  expiresAt: Date;
+}

@@ -1,0 +1,56 @@
+import { Router } from 'express';
+import { DomainError, notFound } from '../src/errors';
+import { SESSION_ID_PATTERN } from '../src/ids';
+import { jsonBody } from '../src/http/json-body';
+import { createSessionInput } from './create-session.request';
+import { RestOperations } from './operations';
+import { presentSession, SessionData } from './session.presenter';
+import { rejectUnknownFields, requireObject, requiredString, optionalString } from './request-validation';
+import { restRoute } from './rest-route';
+
+/** /v1/verify sessions: each route validates its body, runs its GraphQL operation, and presents the definition shape. */
+export function sessionsRouter(ops: RestOperations): Router {
+  const router = Router();
+
+  router.post(
+    '/verify/sessions',
+    jsonBody,
+    restRoute(async (req, ctx) => {
+      const created = await ops.run<SessionData>('createSession', { input: createSessionInput(req.body) }, ctx);
+      return { status: 201, body: presentSession(created) };
+    }),
+  );
+
+  router.get(
+    '/verify/sessions/:id',
+    restRoute(async (req, ctx) => {
+      const id = sessionIdParam(req.params.id);
+      const session = await ops.run<SessionData | null>('session', { id }, ctx);
+      if (!session) throw notFound();
+      return { status: 200, body: presentSession(session) };
+    }),
+  );
+
+  router.post(
+    '/verify/manual-review/:id',
+    jsonBody,
+    restRoute(async (req, ctx) => {
+      const id = sessionIdParam(req.params.id);
+      const body = requireObject(req.body);
+      rejectUnknownFields(body, ['decision', 'reason', 'reviewer_id']);
+      const decision = requiredString(body, 'decision');
+      if (decision !== 'approve' && decision !== 'reject') throw new DomainError('invalid_request', 'decision must be approve or reject');
+      const input = { decision: decision.toUpperCase(), reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id') };
+      const session = await ops.run<SessionData>('reviewSession', { id, input }, ctx);
+      return { status: 200, body: presentSession(session) };
+    }),
+  );
+
+  return router;
+}
+
+/** Ids outside the documented pattern cannot name a session: 404, like any unknown id. */
+function sessionIdParam(id: string | string[] | undefined): string {
+  if (typeof id !== 'string' || !SESSION_ID_PATTERN.test(id)) throw notFound();
+  return id;
+}

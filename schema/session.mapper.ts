@@ -1,0 +1,48 @@
+import type { SessionEntity } from '../entities';
+import type { HostedLinks } from '../src/hosted/hosted-links';
+import type { SessionResult } from '../src/sessions/session-result';
+import { Result, Session } from './session.type';
+
+/** Entity -> GraphQL object; the GraphQL type is public API, the entity is not. */
+export function toSession(s: SessionEntity, links: HostedLinks, clientSecret?: string): Session {
+  return {
+    id: s.id,
+    hostedUrl: links.url(s.id),
+    status: s.status,
+    tier: s.tier,
+    referenceId: s.referenceId ?? undefined,
+    result: s.result ? toResult(s.result) : undefined,
+    createdAt: s.createdAt,
+    completedAt: s.completedAt,
+    expiresAt: s.expiresAt,
+    livemode: s.livemode,
+    flowId: s.flowId,
+    redirectUrl: s.redirectUrl ?? undefined,
+    locale: s.locale,
+    metadata: s.metadata,
+    clientSecret,
+  };
+}
+
+function toResult(r: SessionResult): Result {
+  return {
+    decision: r.decision,
+    achievedTier: r.achieved_tier,
+    confidence: r.confidence,
+    checks: r.checks,
+    evidenceUrls: r.evidence_urls,
+    badges: r.badges,
+    signals: r.signals,
+    sanctionsHits: r.sanctions_hits?.map((h) => ({
+      list: h.list,
+      entryId: h.entry_id,
+      programme: h.programme,
+      subjectType: h.subject_type,
+      matchedName: h.matched_name,
+      score: h.score,
+      reasons: h.reasons,
+      listVersion: h.list_version,
+    })),
+    chip: r.chip,
+  };
+}

@@ -1,0 +1,26 @@
+export const ALL_SCOPES = ['sessions:read', 'sessions:write', 'sessions:review', 'webhooks:manage', 'keys:manage'] as const;
+export type Scope = (typeof ALL_SCOPES)[number];
+
+/** A tenant backend calling with a secret key. */
+export type TenantKeyActor = {
+  kind: 'tenant_key';
+  tenantId: string;
+  keyId: string;
+  livemode: boolean;
+  scopes: readonly Scope[];
+};
+
+/** A browser holding one session's client_secret: it may read and watch that session, nothing else. */
+export type SessionClientActor = {
+  kind: 'session_client';
+  tenantId: string;
+  sessionId: string;
+  livemode: boolean;
+};
+
+export type Actor = TenantKeyActor | SessionClientActor;
+
+/** Which tenant's data, in which mode, an actor may see. */
+export type TenantScope = { tenantId: string; livemode: boolean };
+
+export const isScope = (s: string): s is Scope => (ALL_SCOPES as readonly string[]).includes(s);

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** An empty variable counts as unset, as shells and .env files produce them. */
+const optionalUrl = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.url().optional());
+
+const ConfigSchema = z.object({
+  /** HTTP port; 0 picks a free one (tests). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  /** Where the embedded PostgreSQL keeps its files when DATABASE_URL is unset. */
+  DATA_DIR: z.string().min(1).default('./.data'),
+  /** A real PostgreSQL server; unset means the embedded one. */
+  DATABASE_URL: optionalUrl,
+  /** Redis shares rate-limit counts and subscription fan-out between instances; unset means in-process. */
+  REDIS_URL: optionalUrl,
+  /** The address end users and tenants see (hosted URLs, problem `type` URIs). Defaults to http://localhost:PORT. */
+  PUBLIC_BASE_URL: optionalUrl,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Run the background job workers in this process (the embedded default); `npm run worker` runs them alone. */
+  WORKER_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** Express `trust proxy` setting: hop count or comma-separated addresses/subnets. Unset trusts no proxy. */
+  TRUST_PROXY: z.string().optional(),
+  /** How often workers poll the job queue, in seconds (test-mode timing depends on it). */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(0.5),
+});
+
+export type Config = {
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  publicBaseUrl: string;
+  logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
+  workerEnabled: boolean;
+  trustProxy: string | undefined;
+  jobPollSeconds: number;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; a bad value fails fast naming the key. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const c = parsed.data;
+  return {
+    port: c.PORT,
+    dataDir: path.resolve(c.DATA_DIR),
+    databaseUrl: c.DATABASE_URL,
+    redisUrl: c.REDIS_URL,
+    publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    logLevel: c.LOG_LEVEL,
+    workerEnabled: c.WORKER_ENABLED,
+    trustProxy: c.TRUST_PROXY,
+    jobPollSeconds: c.JOB_POLL_SECONDS,
+  };
+}

@@ -1,0 +1,54 @@
+import { DataSource } from 'typeorm';
+import { createDataSource, PostgresTarget } from '../../ormconfig';
+import type { Config } from '../config';
+import { openEmbeddedPostgres } from './embedded-postgres';
+
+export type Database = {
+  target: PostgresTarget;
+  dataSource: DataSource;
+  embedded: boolean;
+  close(): Promise<void>;
+};
+
+// Any constant works; it only has to be the same in every instance.
+const MIGRATION_LOCK_ID = 724_061_337;
+
+/** Opens PostgreSQL (real or embedded) and brings its schema up to date. */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, poolSize = 10): Promise<Database> {
+  const embedded = config.databaseUrl ? null : await openEmbeddedPostgres(config.dataDir);
+  const target: PostgresTarget = embedded ? { socketDir: embedded.socketDir } : { url: config.databaseUrl! };
+  const dataSource = createDataSource(target, poolSize);
+  try {
+    await dataSource.initialize();
+    await runMigrationsExclusively(dataSource);
+  } catch (err) {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await embedded?.close();
+    throw err;
+  }
+  return {
+    target,
+    dataSource,
+    embedded: embedded !== null,
+    close: async () => {
+      await dataSource.destroy();
+      await embedded?.close();
+    },
+  };
+}
+
+/** Instances starting together must not run the same migration twice: a session advisory lock orders them. */
+async function runMigrationsExclusively(dataSource: DataSource): Promise<void> {
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    try {
+      await dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+    }
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,0 +1,48 @@
+/** The closed set of error codes the service returns (DECISIONS D8). */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'tier_not_available'
+  | 'unauthorized'
+  | 'user_token_required'
+  | 'insufficient_scope'
+  | 'not_found'
+  | 'invalid_state'
+  | 'user_restricted'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal_error';
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  tier_not_available: 400,
+  unauthorized: 401,
+  user_token_required: 403,
+  insufficient_scope: 403,
+  not_found: 404,
+  invalid_state: 409,
+  user_restricted: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+export const ERROR_CODES = Object.keys(HTTP_STATUS) as ErrorCode[];
+
+/** An expected failure of a use case; transports map `code` to their own shape. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (what = 'Session') => new DomainError('not_found', `${what} not found`);
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in HTTP_STATUS;
+}

@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import express, { NextFunction, Request, Response } from 'express';
+import { sessionsRouter } from '../rest-adapter/sessions.router';
+import { RestOperations } from '../rest-adapter/operations';
+import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
+import type { Container } from './container';
+import type { RequestContext } from './context';
+import { DomainError } from './errors';
+import { errorPage } from './http/error-pages';
+import { sendError } from './http/error-response';
+import { graphiql } from './http/graphiql';
+import { BODY_LIMIT_BYTES, bodyErrors } from './http/json-body';
+import { requestContext } from './http/request-context.middleware';
+import { hostedRouter } from './hosted/hosted.router';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+/** Limits on what one GraphQL operation may ask for; each refusal names the limit. */
+export const GRAPHQL_LIMITS = { maxDepth: 10, maxAliases: 15, maxCost: 5000, maxTokens: 2000, maxDirectives: 20 };
+
+export type HttpServer = { app: express.Express; server: http.Server; apollo: ApolloServer<RequestContext> };
+
+export async function createHttpServer(c: Container): Promise<HttpServer> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxySetting(c.config.trustProxy));
+  const server = http.createServer(app);
+
+  const armor = new ApolloArmor({
+    maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
+    maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
+    costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
+    maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+    maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
+    blockFieldSuggestion: { enabled: false }, // introspection is public; hiding suggestions would only hurt our users
+  }).protect();
+  const apollo = new ApolloServer<RequestContext>({
+    schema: c.schema,
+    plugins: [...armor.plugins, ApolloServerPluginDrainHttpServer({ httpServer: server })],
+    validationRules: armor.validationRules,
+    allowBatchedHttpRequests: false,
+    includeStacktraceInErrorResponses: false,
+    introspection: true,
+    // Credentials travel only in the Authorization header, which a cross-site form cannot set, so
+    // Apollo's CSRF preflight requirement would only break plain GET queries.
+    csrfPrevention: false,
+    formatError: formatGraphQLError(c.logger),
+  });
+  await apollo.start();
+
+  const contextFor = async (req: Request): Promise<RequestContext> => c.contexts.create({ authorization: req.header('authorization'), requestId: req.id });
+
+  app.use(requestContext(c.logger));
+
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await c.db.query('SELECT 1');
+      res.json({ status: 'ok', database: 'up' });
+    } catch {
+      res.status(503).json({ status: 'degraded', database: 'down' });
+    }
+  });
+  const openapi = fs.readFileSync(path.join(PROJECT_ROOT, 'openapi.yaml'));
+  app.get('/openapi.yaml', (_req, res) => {
+    res.type('application/yaml').send(openapi);
+  });
+  app.get('/errors/:code', errorPage);
+  app.use(hostedRouter(c.db, c.sessions, c.links));
+
+  app.use(
+    '/graphql',
+    graphiql(),
+    express.json({ limit: BODY_LIMIT_BYTES }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        try {
+          return await contextFor(req);
+        } catch (err) {
+          throw err instanceof DomainError ? httpGraphQLError(err) : err;
+        }
+      },
+    }),
+  );
+
+  // /v1: authenticate once, then route; unknown /v1 paths are 404 error bodies.
+  const v1 = express.Router();
+  v1.use(async (req, res, next) => {
+    try {
+      res.locals.context = await contextFor(req);
+      next();
+    } catch (err) {
+      if (err instanceof DomainError) return sendError(res, err.code, err.message);
+      next(err);
+    }
+  });
+  v1.all('/me/{*rest}', (_req, res) => {
+    const ctx = res.locals.context as RequestContext;
+    if (!ctx.actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');
+    sendError(res, 'user_token_required', "This endpoint needs the end user's own access token; tenant API keys are refused here");
+  });
+  v1.use(sessionsRouter(new RestOperations(c.schema)));
+  v1.use((_req, res) => {
+    const ctx = res.locals.context as RequestContext;
+    if (!ctx.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
+    sendError(res, 'not_found', 'No such endpoint');
+  });
+  app.use('/v1', v1);
+
+  app.use((_req: Request, res: Response) => sendError(res, 'not_found', 'No such endpoint'));
+  app.use(bodyErrors);
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    req.log.error({ err }, 'unhandled error');
+    if (res.headersSent) return res.end();
+    sendError(res, 'internal_error', 'Internal server error');
+  });
+
+  return { app, server, apollo };
+}
+
+function trustProxySetting(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}

@@ -1,0 +1,30 @@
+import type { Request, Response } from 'express';
+import { ErrorCode, HTTP_STATUS, isErrorCode } from '../errors';
+import { sendError } from './error-response';
+import { escapeHtml } from './html';
+
+/** One human-readable page per error code; problem documents link here in their `type`. */
+const DESCRIPTIONS: Record<ErrorCode, string> = {
+  invalid_request: 'The request was malformed or broke a rule of the API. The message says which field and why. Fix the request before retrying.',
+  tier_not_available: 'The requested verification tier is not offered yet (T6, government records, is deferred). Request T0 to T5.',
+  unauthorized: 'The Authorization header is missing, malformed, or names a key that does not exist or was revoked. Send `Authorization: Bearer sk_test_...` or `sk_live_...`.',
+  user_token_required: 'This endpoint acts for an end user and needs their own OpenID Connect access token. Tenant API keys are refused here by design.',
+  insufficient_scope: 'The key is valid but lacks the scope this operation needs (for example sessions:review for the manual-review override).',
+  not_found: 'Nothing exists at this address for this credential. Sessions of other tenants, and test sessions read with live keys (or the reverse), are reported as not found.',
+  invalid_state: 'The session is not in a status that allows this operation, for example a manual review of a session that is not in manual_review.',
+  user_restricted: 'The end user has restricted processing of their data. Only storage and data-rights fulfilment continue.',
+  payload_too_large: 'Request bodies are at most 1 MiB (bulk import: 25 MiB).',
+  unsupported_media_type: 'Request bodies must be JSON, sent with Content-Type: application/json.',
+  rate_limited: 'The rate-limit bucket of this endpoint is exhausted for this key. Wait for the number of seconds in the Retry-After header, then retry with exponential back-off and full jitter.',
+  internal_error: 'Something failed on our side. The request id in the response helps us find it; retrying later is safe for reads.',
+};
+
+export function errorPage(req: Request, res: Response): void {
+  const code = req.params.code;
+  if (!isErrorCode(code)) return sendError(res, 'not_found', `No error code ${String(code)}`);
+  res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${code}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem">
+<h1><code>${code}</code></h1><p>HTTP status ${HTTP_STATUS[code]}</p><p>${escapeHtml(DESCRIPTIONS[code])}</p>
+</body></html>`);
+}

@@ -1,0 +1,35 @@
+import type { NextFunction, Request, Response } from 'express';
+import { randomBase62 } from '../ids';
+import type { Logger } from '../logger';
+
+const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,64}$/;
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      id: string;
+      log: Logger;
+    }
+  }
+}
+
+/**
+ * Gives every request an id (a well-formed incoming `request-id` is kept, for tracing across
+ * services), echoes it in the response header, and logs one line per response. Only the path is
+ * logged: query strings can carry hosted-page tokens.
+ */
+export function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const incoming = req.header('request-id');
+    req.id = incoming && INCOMING_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
+    req.log = logger.child({ request_id: req.id });
+    res.setHeader('request-id', req.id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      req.log.info({ method: req.method, path: req.path, status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}

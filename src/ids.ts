@@ -1,0 +1,31 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniform base62 from a CSPRNG (rejection sampling keeps it unbiased). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export type IdPrefix = 'vses' | 'ten' | 'flow' | 'key' | 'whk' | 'evt' | 'dlv' | 'dsr' | 'usr';
+
+/** Ids per DECISIONS D1: a prefix and 24 base62 characters. */
+export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(24)}`;
+
+export const SESSION_ID_PATTERN = /^vses_[A-Za-z0-9]{16,}$/;
+
+export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
+
+/** Compares two hex digests without leaking where they differ. */
+export function digestsEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+}

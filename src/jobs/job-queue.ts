@@ -1,0 +1,100 @@
+import { PgBoss, type JobWithMetadata } from 'pg-boss';
+import type { EntityManager } from 'typeorm';
+import { pgConnectionOptions, PostgresTarget } from '../../ormconfig';
+import type { Logger } from '../logger';
+
+export type JobHandler<T> = (data: T, meta: { id: string; retryCount: number }) => Promise<void>;
+
+export type SendOptions = {
+  startAfter?: Date;
+  singletonKey?: string;
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** Enqueue inside this transaction, so the job exists exactly when the state change it follows commits. */
+  within?: EntityManager;
+};
+
+/**
+ * The durable job queue (pg-boss on our PostgreSQL). Jobs survive a crash, and a job runs on one
+ * instance at a time however many instances poll.
+ */
+export class JobQueue {
+  private readonly created = new Set<string>();
+
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly pollSeconds: number,
+    private readonly logger: Logger,
+  ) {}
+
+  static async start(target: PostgresTarget, logger: Logger, opts: { pollSeconds: number; supervise: boolean }): Promise<JobQueue> {
+    const boss = new PgBoss({
+      ...pgConnectionOptions(target),
+      max: 4,
+      schema: 'pgboss',
+      supervise: opts.supervise,
+      schedule: opts.supervise,
+      migrate: true,
+    });
+    boss.on('error', (err: Error) => logger.error({ err }, 'job queue error'));
+    await boss.start();
+    return new JobQueue(boss, opts.pollSeconds, logger);
+  }
+
+  private async ensureQueue(name: string): Promise<void> {
+    if (this.created.has(name)) return;
+    await this.boss.createQueue(name);
+    this.created.add(name);
+  }
+
+  async send<T extends object>(name: string, data: T, opts: SendOptions = {}): Promise<void> {
+    await this.ensureQueue(name);
+    const { within, ...jobOptions } = opts;
+    const runner = within?.queryRunner;
+    await this.boss.send(name, data, {
+      ...jobOptions,
+      ...(runner
+        ? {
+            db: {
+              executeSql: async (text: string, values?: unknown[]) => ({
+                rows: (await runner.query(text, values as unknown[], true)).records,
+              }),
+            },
+          }
+        : {}),
+    });
+  }
+
+  async work<T extends object>(name: string, handler: JobHandler<T>, opts: { batchSize?: number; localConcurrency?: number } = {}): Promise<void> {
+    await this.ensureQueue(name);
+    await this.boss.work<T>(
+      name,
+      {
+        pollingIntervalSeconds: this.pollSeconds,
+        batchSize: opts.batchSize ?? 1,
+        localConcurrency: opts.localConcurrency ?? 1,
+        includeMetadata: true,
+      },
+      async (jobs) => {
+        for (const job of jobs) {
+          try {
+            await handler(job.data, { id: job.id, retryCount: (job as JobWithMetadata<T>).retryCount });
+          } catch (err) {
+            this.logger.error({ err, job: name, jobId: job.id }, 'job failed');
+            throw err;
+          }
+        }
+      },
+    );
+  }
+
+  /** A cron job that runs once per tick across all instances. */
+  async schedule(name: string, cron: string): Promise<void> {
+    await this.ensureQueue(name);
+    await this.boss.schedule(name, cron, {});
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, timeout: 10_000, close: true });
+  }
+}

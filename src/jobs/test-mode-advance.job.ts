@@ -1,0 +1,29 @@
+import { SessionService, TestModeStep } from '../sessions/session.service';
+import { testModeResult, testOutcomeOf } from '../sessions/test-mode-outcome';
+import { Tier } from '../sessions/tiers';
+import { SessionEntity } from '../../entities';
+import { DataSource } from 'typeorm';
+
+export type TestModeAdvanceData = { sessionId: string; step: TestModeStep };
+
+/**
+ * Walks a test-mode session along D4's timeline. Steps may run late or out of order after a
+ * restart, so each one first takes the earlier steps; steps that no longer apply are skipped.
+ */
+export class TestModeAdvanceJob {
+  constructor(
+    private readonly db: DataSource,
+    private readonly sessions: SessionService,
+  ) {}
+
+  async run({ sessionId, step }: TestModeAdvanceData): Promise<void> {
+    await this.sessions.advance(sessionId, 'in_progress');
+    if (step === 'in_progress') return;
+    await this.sessions.advance(sessionId, 'processing');
+    if (step === 'processing') return;
+    const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
+    if (!s || s.status !== 'processing') return;
+    const { status, result } = testModeResult(s.tier as Tier, testOutcomeOf(s.metadata));
+    await this.sessions.advance(sessionId, status, () => ({ result }));
+  }
+}

@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import { loadConfig } from './config';
+import { buildContainer } from './container';
+import { createHttpServer } from './http-server';
+import { createLogger } from './logger';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const container = await buildContainer(config, logger);
+  const { server, apollo } = await createHttpServer(container);
+  await new Promise<void>((resolve) => server.listen(config.port, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, embedded: container.database.embedded, redis: Boolean(config.redisUrl) }, 'listening');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    try {
+      await apollo.stop(); // drains in-flight HTTP requests and closes the server
+      await container.close();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  // Start-up failures (bad config, unreachable database) exit non-zero with one clear line.
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`fatal: ${message}\n`);
+  process.exit(1);
+});

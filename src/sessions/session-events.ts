@@ -1,0 +1,52 @@
+import type { EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { OutboxEventEntity, SessionEntity } from '../../entities';
+import { newId } from '../ids';
+import type { SessionStatus } from './session-status';
+
+export const SESSION_STATUS_CHANGED = 'session.status_changed';
+
+/** Webhook event types announced on entering these statuses (D7). */
+const WEBHOOK_EVENT_OF: Partial<Record<SessionStatus, string>> = {
+  success: 'verification.completed',
+  failed: 'verification.failed',
+  manual_review: 'verification.manual_review',
+};
+
+/** The outbox rows one transition writes: always the status change, and the webhook event where D7 names one. */
+export function outboxEventsForTransition(s: SessionEntity, from: SessionStatus | null, at: Date): OutboxEventEntity[] {
+  const base = { tenantId: s.tenantId, livemode: s.livemode, sessionId: s.id, createdAt: at };
+  const rows: Partial<OutboxEventEntity>[] = [
+    {
+      ...base,
+      eventId: newId('evt'),
+      type: SESSION_STATUS_CHANGED,
+      payload: { session_id: s.id, status: s.status, previous_status: from, tier: s.tier, completed_at: s.completedAt?.toISOString() ?? null },
+    },
+  ];
+  const webhookType = WEBHOOK_EVENT_OF[s.status as SessionStatus];
+  if (webhookType && s.result) {
+    rows.push({
+      ...base,
+      eventId: newId('evt'),
+      type: webhookType,
+      payload: {
+        session_id: s.id,
+        reference: s.referenceId,
+        tier: s.result.achieved_tier,
+        requested_tier: s.tier,
+        status: s.status,
+        decision: s.result.decision,
+        badges: s.result.badges,
+        confidence: s.result.confidence,
+        completed_at: s.completedAt?.toISOString() ?? null,
+      },
+    });
+  }
+  return rows as OutboxEventEntity[];
+}
+
+/** Inserts outbox rows inside the caller's transaction; their `seq` is filled in from the database. */
+export async function insertOutboxEvents(m: EntityManager, rows: OutboxEventEntity[]): Promise<void> {
+  await m.insert(OutboxEventEntity, rows as QueryDeepPartialEntity<OutboxEventEntity>[]);
+}

@@ -1,0 +1,33 @@
+import type { Tier } from './tiers';
+
+export type Decision = 'approved' | 'declined' | 'review';
+export type CheckStatus = 'pass' | 'fail' | 'skipped' | 'error';
+
+export type Check = { name: string; status: CheckStatus; score?: number; reason?: string };
+export type Signal = { source: string; score: number };
+
+export type SanctionsReason = { feature: string; score: number; detail: string };
+export type SanctionsHit = {
+  list: string;
+  entry_id: string;
+  programme: string;
+  subject_type: string;
+  matched_name: string;
+  score: number;
+  reasons: SanctionsReason[];
+  list_version: string;
+};
+
+/** The result document stored with a session (jsonb) and returned in the definition shape. */
+export type SessionResult = {
+  decision: Decision;
+  achieved_tier: Tier;
+  confidence: number;
+  checks: Check[];
+  evidence_urls: string[];
+  badges: string[];
+  signals: Signal[];
+  sanctions_hits?: SanctionsHit[];
+  chip?: Record<string, unknown>;
+  review?: { decision: 'approve' | 'reject'; reason: string; reviewer_id: string | null; reviewed_at: string };
+};

@@ -1,0 +1,287 @@
+import { DataSource, EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { FlowEntity, OutboxEventEntity, SessionEntity } from '../../entities';
+import { Actor, TenantKeyActor, TenantScope } from '../auth/actor';
+import { newClientSecret } from '../auth/secrets';
+import { DomainError, notFound } from '../errors';
+import { newId, SESSION_ID_PATTERN, sha256Hex } from '../ids';
+import type { JobQueue } from '../jobs/job-queue';
+import { SessionResult } from './session-result';
+import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
+import { insertOutboxEvents, outboxEventsForTransition } from './session-events';
+import { testOutcomeOf } from './test-mode-outcome';
+import { AVAILABLE_TIERS, isTier, Tier, tierRank } from './tiers';
+
+export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const TEST_MODE_STEPS = [
+  { step: 'in_progress', afterMs: 2_000 },
+  { step: 'processing', afterMs: 5_000 },
+  { step: 'terminal', afterMs: 10_000 },
+] as const;
+export type TestModeStep = (typeof TEST_MODE_STEPS)[number]['step'];
+export const TEST_MODE_JOB = 'test-mode-advance';
+
+export type CreateSessionCommand = {
+  flowId?: string;
+  tier: Tier;
+  referenceId?: string | null;
+  redirectUrl?: string | null;
+  locale?: string | null;
+  metadata?: Record<string, unknown> | null;
+};
+
+export type SessionPage = { sessions: SessionEntity[]; hasNextPage: boolean };
+export type ListSessionsQuery = { first: number; after?: string | null; status?: SessionStatus | null; referenceId?: string | null };
+
+export type Clock = () => Date;
+
+/** Called after a transaction that wrote outbox rows has committed. */
+export type CommittedEventsListener = (events: OutboxEventEntity[]) => void;
+
+const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+export class SessionService {
+  private readonly listeners: CommittedEventsListener[] = [];
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly jobs: Pick<JobQueue, 'send'>,
+    private readonly now: Clock = () => new Date(),
+  ) {}
+
+  onCommittedEvents(listener: CommittedEventsListener): void {
+    this.listeners.push(listener);
+  }
+
+  async create(actor: TenantKeyActor, cmd: CreateSessionCommand): Promise<{ session: SessionEntity; clientSecret: string }> {
+    if (!isTier(cmd.tier)) throw new DomainError('invalid_request', 'tier must be one of T0..T6');
+    if (!AVAILABLE_TIERS.includes(cmd.tier)) throw new DomainError('tier_not_available', `Tier ${cmd.tier} is not available yet`);
+    const metadata = cmd.metadata ?? {};
+    if (typeof metadata !== 'object' || Array.isArray(metadata)) throw new DomainError('invalid_request', 'metadata must be an object');
+    if (!actor.livemode) testOutcomeOf(metadata); // validates; the outcome itself is read when the session resolves
+    if (cmd.referenceId != null && (cmd.referenceId.length < 1 || cmd.referenceId.length > 255)) {
+      throw new DomainError('invalid_request', 'reference_id must be 1 to 255 characters');
+    }
+    if (cmd.redirectUrl != null) assertHttpUrl(cmd.redirectUrl, 'redirect_url');
+    if (cmd.locale != null && !LOCALE_PATTERN.test(cmd.locale)) throw new DomainError('invalid_request', 'locale must be a BCP 47 tag such as en-US');
+
+    const flow = await this.findFlow(actor.tenantId, cmd.flowId ?? 'default');
+    if (tierRank(cmd.tier) > tierRank(flow.maxTier as Tier)) {
+      throw new DomainError('invalid_request', `Flow ${cmd.flowId ?? 'default'} allows tiers up to ${flow.maxTier}`);
+    }
+
+    const id = newId('vses');
+    const clientSecret = newClientSecret(id);
+    const createdAt = this.now();
+    const session = Object.assign(new SessionEntity(), {
+      id,
+      tenantId: actor.tenantId,
+      livemode: actor.livemode,
+      flowId: flow.id,
+      tier: cmd.tier,
+      status: 'created',
+      referenceId: cmd.referenceId ?? null,
+      redirectUrl: cmd.redirectUrl ?? flow.redirectUrl,
+      locale: cmd.locale ?? flow.locale,
+      metadata,
+      result: null,
+      clientSecretHash: sha256Hex(clientSecret),
+      createdAt,
+      updatedAt: createdAt,
+      completedAt: null,
+      expiresAt: new Date(createdAt.getTime() + SESSION_LIFETIME_MS),
+    } satisfies SessionEntity);
+
+    const events = await this.db.transaction(async (m) => {
+      // jsonb columns defeat TypeORM's deep-partial typing; the entity is complete here.
+      await m.insert(SessionEntity, session as QueryDeepPartialEntity<SessionEntity>);
+      const rows = outboxEventsForTransition(session, null, createdAt);
+      await insertOutboxEvents(m, rows);
+      if (!session.livemode) {
+        for (const { step, afterMs } of TEST_MODE_STEPS) {
+          await this.jobs.send(
+            TEST_MODE_JOB,
+            { sessionId: id, step },
+            { startAfter: new Date(createdAt.getTime() + afterMs), singletonKey: `${id}:${step}`, within: m },
+          );
+        }
+      }
+      return rows;
+    });
+    this.announce(events);
+    return { session, clientSecret };
+  }
+
+  /** Reads one session the actor may see; anything else is `not_found`, never a hint that it exists. */
+  async get(actor: Actor, id: string): Promise<SessionEntity> {
+    const found = (await this.getMany(actor, [id]))[0];
+    if (!found) throw notFound();
+    return found;
+  }
+
+  /** Batch read for DataLoaders: same order as `ids`, `null` where not visible. */
+  async getMany(actor: Actor, ids: readonly string[]): Promise<(SessionEntity | null)[]> {
+    const visible = ids.filter((id) => SESSION_ID_PATTERN.test(id) && (actor.kind !== 'session_client' || actor.sessionId === id));
+    if (visible.length === 0) return ids.map(() => null);
+    const rows = await this.db
+      .getRepository(SessionEntity)
+      .createQueryBuilder('s')
+      .where('s.id IN (:...ids) AND s.tenant_id = :tenantId AND s.livemode = :livemode', {
+        ids: visible,
+        tenantId: actor.tenantId,
+        livemode: actor.livemode,
+      })
+      .getMany();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  async list(scope: TenantScope, q: ListSessionsQuery): Promise<SessionPage> {
+    if (!Number.isInteger(q.first) || q.first < 1 || q.first > 100) throw new DomainError('invalid_request', 'first must be between 1 and 100');
+    const qb = this.db
+      .getRepository(SessionEntity)
+      .createQueryBuilder('s')
+      .where('s.tenant_id = :tenantId AND s.livemode = :livemode', scope)
+      .orderBy('s.created_at', 'DESC')
+      .addOrderBy('s.id', 'DESC')
+      .take(q.first + 1);
+    if (q.status) qb.andWhere('s.status = :status', { status: q.status });
+    if (q.referenceId) qb.andWhere('s.reference_id = :referenceId', { referenceId: q.referenceId });
+    if (q.after) {
+      const { createdAt, id } = decodeCursor(q.after);
+      qb.andWhere('(s.created_at, s.id) < (:createdAt, :id)', { createdAt, id });
+    }
+    const rows = await qb.getMany();
+    return { sessions: rows.slice(0, q.first), hasNextPage: rows.length > q.first };
+  }
+
+  /** The manual-review override (needs `sessions:review`, checked by the caller's auth). */
+  async review(
+    actor: TenantKeyActor,
+    id: string,
+    input: { decision: 'approve' | 'reject'; reason: string; reviewerId?: string | null },
+  ): Promise<SessionEntity> {
+    if (input.decision !== 'approve' && input.decision !== 'reject') throw new DomainError('invalid_request', 'decision must be approve or reject');
+    if (typeof input.reason !== 'string' || input.reason.trim().length < 3) throw new DomainError('invalid_request', 'reason must be at least 3 characters');
+    const to: SessionStatus = input.decision === 'approve' ? 'success' : 'failed';
+    return this.transition(actor, id, to, (s) => {
+      if (s.status !== 'manual_review') throw new DomainError('invalid_state', `Only a session in manual_review can be reviewed; this one is ${s.status}`);
+      const base = s.result!;
+      const result: SessionResult = {
+        ...base,
+        decision: input.decision === 'approve' ? 'approved' : 'declined',
+        review: { decision: input.decision, reason: input.reason.trim(), reviewer_id: input.reviewerId ?? null, reviewed_at: this.now().toISOString() },
+      };
+      return { result };
+    });
+  }
+
+  async cancel(actor: TenantKeyActor, id: string): Promise<SessionEntity> {
+    return this.transition(actor, id, 'withdrawn', () => ({}));
+  }
+
+  /** The hosted page was opened: a live session starts. Test-mode sessions follow their own clock. */
+  async markOpened(id: string): Promise<SessionEntity | null> {
+    const s = await this.db.getRepository(SessionEntity).findOneBy({ id });
+    if (!s || !s.livemode || s.status !== 'created') return s;
+    return this.transitionUnchecked(id, 'in_progress', () => ({}), true);
+  }
+
+  /** Moves a session on its own (jobs); a step that no longer applies is skipped, so retries are harmless. */
+  async advance(id: string, to: SessionStatus, changes: (s: SessionEntity) => Partial<SessionEntity> = () => ({})): Promise<SessionEntity | null> {
+    return this.transitionUnchecked(id, to, changes, true);
+  }
+
+  /** Sessions whose 24 h ran out before processing (D3). Returns how many expired. */
+  async expireDue(limit = 500): Promise<number> {
+    const due = await this.db
+      .getRepository(SessionEntity)
+      .createQueryBuilder('s')
+      .select('s.id', 'id')
+      .where(`s.status IN ('created', 'in_progress') AND s.expires_at <= :now`, { now: this.now() })
+      .limit(limit)
+      .getRawMany<{ id: string }>();
+    let expired = 0;
+    for (const { id } of due) if (await this.advance(id, 'expired')) expired++;
+    return expired;
+  }
+
+  private async transition(
+    actor: TenantKeyActor,
+    id: string,
+    to: SessionStatus,
+    changes: (s: SessionEntity) => Partial<SessionEntity>,
+  ): Promise<SessionEntity> {
+    await this.get(actor, id); // visibility first: another tenant's session is a 404, not a 409
+    return (await this.transitionUnchecked(id, to, changes, false))!;
+  }
+
+  /**
+   * The only writer of `status`. Locks the row, checks the state machine, and commits the change
+   * with its outbox rows in one transaction; listeners hear of it only after the commit.
+   */
+  private async transitionUnchecked(
+    id: string,
+    to: SessionStatus,
+    changes: (s: SessionEntity) => Partial<SessionEntity>,
+    skipIfIllegal: boolean,
+  ): Promise<SessionEntity | null> {
+    const outcome = await this.db.transaction(async (m: EntityManager) => {
+      const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!s) throw notFound();
+      const from = s.status as SessionStatus;
+      try {
+        assertTransition(from, to);
+      } catch (err) {
+        if (skipIfIllegal) return null;
+        throw err;
+      }
+      const now = this.now();
+      Object.assign(s, changes(s), { status: to, updatedAt: now });
+      if (COMPLETING_STATUSES.includes(to)) s.completedAt = now;
+      await m.getRepository(SessionEntity).save(s);
+      const events = outboxEventsForTransition(s, from, now);
+      await insertOutboxEvents(m, events);
+      return { s, events };
+    });
+    if (!outcome) return null;
+    this.announce(outcome.events);
+    return outcome.s;
+  }
+
+  private announce(events: OutboxEventEntity[]): void {
+    for (const l of this.listeners) l(events);
+  }
+
+  private async findFlow(tenantId: string, flowId: string): Promise<FlowEntity> {
+    const repo = this.db.getRepository(FlowEntity);
+    const flow = flowId === 'default' ? await repo.findOneBy({ tenantId, isDefault: true }) : await repo.findOneBy({ tenantId, id: flowId });
+    if (!flow) throw new DomainError('invalid_request', `Unknown flow_id: ${flowId}`);
+    return flow;
+  }
+}
+
+export function assertHttpUrl(value: string, field: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new DomainError('invalid_request', `${field} must be an absolute URI`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DomainError('invalid_request', `${field} must be an http(s) URI`);
+}
+
+export function encodeCursor(s: Pick<SessionEntity, 'createdAt' | 'id'>): string {
+  return Buffer.from(JSON.stringify([s.createdAt.toISOString(), s.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  try {
+    const [iso, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const createdAt = new Date(iso);
+    if (typeof id !== 'string' || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
+    return { createdAt, id };
+  } catch {
+    throw new DomainError('invalid_request', 'after is not a cursor this API returned');
+  }
+}
