@@ -261,6 +261,15 @@ describe('verifyPassiveAuthentication details', () => {
     await expect(verify(input, { sod: input.sod.subarray(0, 700) })).rejects.toMatchObject({ name: 'ChipInputError', code: 'malformed_sod' });
   });
 
+  it.each([0, 17, 1.5])('rejects data group number %s with an invalid_request ChipInputError', async (number) => {
+    const input = synthetic('rsa_pkcs1v15_sha256');
+    const dataGroups = new Map([[number, Buffer.from([0x61, 0x00])]]);
+    await expect(verifyPassiveAuthentication({ sod: input.sod, dataGroups, trustStore: storeWith(), now: NOW })).rejects.toMatchObject({
+      name: 'ChipInputError',
+      code: 'invalid_request',
+    });
+  });
+
   it('never throws anything but a ChipInputError, whatever single byte of the SOD is flipped', async () => {
     const input = synthetic('ecdsa_p256_named_sha256');
     const unexpected: string[] = [];

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { isSignedBy, isValidAt, ParsedCertificate, parseCertificate } from './certificate.parser';
 import { equalBytes } from './bytes.util';
+import { ChipInputError } from './chip.errors';
 import { HashName } from './chip.oids';
+import { DerError } from './der.reader';
 import { verifySignerInfo } from './cms-signer.verifier';
 import { CscaTrustStore, documentSignerLookup } from './csca.trust-store';
 import { parseMrz } from './mrz.parser';
@@ -31,6 +33,21 @@ const SUCCEEDED: Verdict = { status: 'succeeded' };
  * cannot be parsed; every other problem is reported in the verdicts.
  */
 export async function verifyPassiveAuthentication(input: PassiveAuthenticationInput): Promise<PassiveAuthenticationResult> {
+  for (const number of input.dataGroups.keys()) {
+    if (!Number.isInteger(number) || number < 1 || number > 16) {
+      throw new ChipInputError('invalid_request', `data group ${number} is not a number from 1 to 16`, `data_groups.${number}`);
+    }
+  }
+  try {
+    return await verifyParsed(input);
+  } catch (error) {
+    // Attribute values are decoded lazily; a structural fault found there is still a bad SOD.
+    if (error instanceof DerError) throw new ChipInputError('malformed_sod', `EF.SOD could not be parsed: ${error.message}`, 'sod');
+    throw error;
+  }
+}
+
+async function verifyParsed(input: PassiveAuthenticationInput): Promise<PassiveAuthenticationResult> {
   const sod = parseSod(input.sod);
   const { signedData, signerInfo, lds } = sod;
   const signingTime = signingTimeOf(signerInfo);
