@@ -75,6 +75,9 @@ export interface PassiveAuthenticationResult {
   readonly validated_at: string;
   readonly document_signer: CertificateSummary | null;
   readonly csca: CertificateSummary | null;
-  /** From DG1, only when DG1 was submitted and matched its signed hash. */
+  /**
+   * From DG1, only when DG1 was submitted and matches the hash in the SOD. It is authenticated
+   * only when all three verdicts succeeded; show it with the check status, not alone.
+   */
   readonly mrz: MrzSummary | null;
 }

@@ -80,7 +80,7 @@ async function verifyParsed(input: PassiveAuthenticationInput): Promise<PassiveA
     validated_at: validatedAt.toISOString(),
     document_signer: signer.certificate ? summarise(signer.certificate) : null,
     csca: chainResult.csca ? summarise(chainResult.csca) : null,
-    // An unauthenticated MRZ is not worth reporting: it could say anything.
+    // A DG1 that does not match the SOD could say anything, so it is not summarised at all.
     mrz: dg1 && dg1Matched ? parseMrz(dg1) : null,
   };
 }
