@@ -1,0 +1,152 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
+
+export type TestServer = {
+  url: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+  logs: string[];
+  proc: ChildProcess;
+  /** SIGTERM and wait for a clean exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: a crash, with no chance to clean up. */
+  kill9(): Promise<void>;
+};
+
+/**
+ * Environment for a test server: the embedded database in a fresh DATA_DIR, unless the suite runs
+ * against real services (DATABASE_URL / REDIS_URL set by .ci/run), which are then passed through.
+ */
+export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-')),
+    LOG_LEVEL: 'info',
+    PORT: '0',
+  };
+  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+  return { ...env, ...extra };
+}
+
+/** Starts the compiled server (`npm test` builds first) as its own process and waits until it listens. */
+export async function startServer(env: NodeJS.ProcessEnv = testEnv()): Promise<TestServer> {
+  const proc = spawn(process.execPath, [MAIN], { env: { ...env, PORT: env.PORT ?? '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: string[] = [];
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  proc.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join('')}`)), 45_000);
+    readline.createInterface({ input: proc.stdout! }).on('line', (line) => {
+      logs.push(line);
+      try {
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        if (entry.msg === 'listening' && entry.port) {
+          clearTimeout(timer);
+          resolve(entry.port);
+        }
+      } catch {
+        /* not a log line */
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${logs.join('\n')}`));
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    env: { ...env, PORT: String(port) },
+    logs,
+    proc,
+    stop: async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
+      proc.kill('SIGTERM');
+      return exited;
+    },
+    kill9: async () => {
+      proc.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Runs the CLI with the server's environment (through the socket when embedded) and parses its --json output. */
+export function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; json: Record<string, unknown> | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env, timeout: 60_000 }, (err, stdout, stderr) => {
+      let json: Record<string, unknown> | null = null;
+      try {
+        json = JSON.parse(stdout) as Record<string, unknown>;
+      } catch {
+        /* not JSON */
+      }
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, json, stdout, stderr });
+    });
+  });
+}
+
+export type Tenant = { tenant_id: string; test_api_key: string; live_api_key: string };
+
+export async function createTenant(server: Pick<TestServer, 'env'>, name = 'acme'): Promise<Tenant> {
+  const r = await cli(server.env, ['tenant', 'create', '--name', name, '--json']);
+  if (r.code !== 0 || !r.json) throw new Error(`tenant create failed: ${r.stderr} ${r.stdout}`);
+  return r.json as unknown as Tenant;
+}
+
+export type HttpResult = { status: number; headers: Headers; body: any; text: string };
+
+/** A small JSON client: `body` is parsed JSON when the response is JSON. */
+export async function http(
+  server: Pick<TestServer, 'url'>,
+  method: string,
+  pathname: string,
+  opts: { key?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    body = JSON.stringify(opts.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${server.url}${pathname}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export async function graphql(
+  server: Pick<TestServer, 'url'>,
+  query: string,
+  variables: Record<string, unknown> = {},
+  key?: string,
+): Promise<HttpResult> {
+  return http(server, 'POST', '/graphql', { key, json: { query, variables } });
+}
+
+/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
