@@ -1,4 +1,4 @@
-import { compareNames, prepareName, type PreparedName } from './matching/name-matcher';
+import { compareNames, prepareName, tokenCache, type PreparedName } from './matching/name-matcher';
 import { LOW_WEIGHT } from './matching/name-normalizer';
 import { dobQualifier, nationalityQualifier } from './matching/qualifiers';
 import type { ListSnapshot, MatchReason, SanctionsEntry, SanctionsHit, ScreeningQuery } from './sanctions.model';
@@ -9,7 +9,7 @@ export const WEAK_ALIAS_FACTOR = 0.85;
 /** A single aligned part against a multi-part listed name is rarely the same person. */
 export const SINGLE_PART_FACTOR = 0.75;
 /** Names fully compared per query, chosen by blocking-key overlap. */
-const MAX_CANDIDATES = 400;
+const MAX_CANDIDATES = 300;
 
 interface IndexedName {
   entry: number;
@@ -52,7 +52,12 @@ export class SanctionsIndex {
     private readonly versions: string[],
     private readonly names: IndexedName[],
     private readonly postings: Map<string, Uint32Array>,
-  ) {}
+  ) {
+    this.votes = new Float64Array(names.length);
+  }
+
+  /** Scratch space for candidate voting, reused across screenings (screen is synchronous). */
+  private readonly votes: Float64Array;
 
   static build(snapshots: ListSnapshot[]): SanctionsIndex {
     const entries: SanctionsEntry[] = [];
@@ -96,23 +101,44 @@ export class SanctionsIndex {
 
     // Rarer keys say more: weigh each key hit by its inverse document frequency.
     const total = this.names.length || 1;
-    const votes = new Map<number, number>();
+    const votes = this.votes;
+    const touched: number[] = [];
     for (const k of blockingKeys(q)) {
       const list = this.postings.get(k);
-      if (!list) continue;
+      // A coarse phonetic key shared by a tenth of all names selects nothing; its token key still counts.
+      if (!list || (k.startsWith('~') && list.length > total / 10)) continue;
       const idf = Math.log(1 + total / list.length);
-      for (const id of list) votes.set(id, (votes.get(id) ?? 0) + idf);
+      for (let i = 0; i < list.length; i++) {
+        const id = list[i];
+        if (votes[id] === 0) touched.push(id);
+        votes[id] += idf;
+      }
     }
-    let candidates = [...votes.keys()];
+    let candidates = touched;
     if (candidates.length > MAX_CANDIDATES) {
-      candidates = candidates.sort((a, b) => (votes.get(b) ?? 0) - (votes.get(a) ?? 0)).slice(0, MAX_CANDIDATES);
+      // Partial selection by vote: a full sort of tens of thousands of ids costs more than scoring.
+      let lo = 0;
+      let hi = 0;
+      for (const id of candidates) hi = Math.max(hi, votes[id]);
+      for (let step = 0; step < 20; step++) {
+        const mid = (lo + hi) / 2;
+        let n = 0;
+        for (const id of candidates) if (votes[id] >= mid) n++;
+        if (n > MAX_CANDIDATES) lo = mid;
+        else hi = mid;
+      }
+      candidates = candidates.filter((id) => votes[id] >= hi);
     }
+    for (const id of touched) votes[id] = 0;
 
+    const cache = tokenCache(q);
     const best = new Map<number, SanctionsHit>();
     for (const id of candidates) {
       const name = this.names[id];
-      const cmp = compareNames(q, name.prepared);
-      if (cmp.score < 0.5) continue;
+      const quick = compareNames(q, name.prepared, cache, false);
+      // Qualifiers add at most 0.15, so names that cannot reach the threshold stop here.
+      if (quick.score < 0.5 || quick.score + 0.15 < threshold) continue;
+      const cmp = compareNames(q, name.prepared, cache);
       const entry = this.entries[name.entry];
       const reasons: MatchReason[] = [{ feature: name.weak ? 'name_weak_alias' : 'name', score: round(cmp.score), detail: `"${query.fullName}" vs "${name.raw}": ${cmp.detail}` }];
       let score = cmp.score;

@@ -1,6 +1,6 @@
 import { LOW_WEIGHT, normalizeName } from './name-normalizer';
 import { foldRomanisation, phoneticKey } from './phonetic-key';
-import { editDistance, jaroWinkler } from './string-similarity';
+import { editDistance, jaroWinkler, withinOneEdit } from './string-similarity';
 
 /** A name prepared once (at index build or per query) for repeated comparison. */
 export interface PreparedName {
@@ -48,18 +48,28 @@ export function tokenSimilarity(a: string, b: string, fa: string, fb: string, ka
   if (fa === fb) return { score: 0.95, kind: 'phonetic' };
   const minLen = Math.min(a.length, b.length, fa.length, fb.length);
   const maxLen = Math.max(a.length, b.length);
-  const ed = Math.min(editDistance(a, b), editDistance(fa, fb));
+  const oneEdit = withinOneEdit(a, b) || withinOneEdit(fa, fb);
   if (minLen <= 3) {
-    if (ed === 1 && a[0] === b[0] && maxLen <= 4) return { score: 0.8, kind: 'typo' };
+    if (oneEdit && a[0] === b[0] && maxLen <= 4) return { score: 0.8, kind: 'typo' };
     return NONE;
   }
   const jw = Math.max(jaroWinkler(a, b), jaroWinkler(fa, fb));
   let best = NONE;
-  if (ed === 1) best = { score: Math.max(jw, 0.92), kind: 'typo' };
-  else if (ed === 2 && minLen >= 7 && jw >= 0.85) best = { score: Math.max(jw, 0.86), kind: 'typo' };
+  if (oneEdit) best = { score: Math.max(jw, 0.92), kind: 'typo' };
+  else if (minLen >= 7 && jw >= 0.85 && Math.min(editDistance(a, b), editDistance(fa, fb)) === 2) best = { score: Math.max(jw, 0.86), kind: 'typo' };
   if (ka === kb && ka.length >= 3 && jw >= 0.75 && Math.max(jw, 0.85) > best.score) best = { score: Math.max(jw, 0.85), kind: 'phonetic' };
   if (jw >= 0.9 && jw > best.score) best = { score: jw, kind: 'similar' };
   return best;
+}
+
+/**
+ * Per-query memo of token similarities, one map per query token: listed names repeat the same
+ * parts (Mohammed, Ali, Al ...) thousands of times, so each pair is computed once per query.
+ */
+export type TokenCache = Map<string, TokenScore>[];
+
+export function tokenCache(q: PreparedName): TokenCache {
+  return q.tokens.map(() => new Map<string, TokenScore>());
 }
 
 interface Unit {
@@ -84,11 +94,16 @@ const UNMATCHED_LISTED = 0.2;
  * Aligns name parts greedily by best pair, in any order, allowing two adjacent parts on one side
  * to align with one joined part on the other ("Al Shanti" / "Alshanti", "Abdul Latif" / "Abdullatif").
  */
-export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
+export function compareNames(q: PreparedName, c: PreparedName, cache?: TokenCache, explain = true): NameComparison {
   const units: Unit[] = [];
   for (let i = 0; i < q.tokens.length; i++) {
+    const memo = cache?.[i];
     for (let j = 0; j < c.tokens.length; j++) {
-      const s = tokenSimilarity(q.tokens[i], c.tokens[j], q.folded[i], c.folded[j], q.keys[i], c.keys[j]);
+      let s = memo?.get(c.tokens[j]);
+      if (!s) {
+        s = tokenSimilarity(q.tokens[i], c.tokens[j], q.folded[i], c.folded[j], q.keys[i], c.keys[j]);
+        memo?.set(c.tokens[j], s);
+      }
       if (s.score > 0) units.push({ q: [i], c: [j], score: s.score, kind: s.kind });
     }
   }
@@ -112,7 +127,7 @@ export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
       const gc = c.tokens[j] + c.tokens[j + 1];
       if (gq === q.tokens[i] + c.tokens[j + 1] && q.tokens[i] === c.tokens[j]) continue;
       if (Math.abs(gq.length - gc.length) > 1 || gq.length < 5) continue;
-      const s = gq === gc ? 1 : editDistance(gq, gc) <= 1 ? 0.92 : 0;
+      const s = gq === gc ? 1 : withinOneEdit(gq, gc) ? 0.92 : 0;
       if (s > 0) units.push({ q: [i, i + 1], c: [j, j + 1], score: s, kind: 'joined' });
     }
   }
@@ -143,6 +158,8 @@ export function compareNames(q: PreparedName, c: PreparedName): NameComparison {
   c.weights.forEach((w, j) => (missingC += usedC[j] ? 0 : w));
   const denominator = matchedWeight + UNMATCHED_QUERY * missingQ + UNMATCHED_LISTED * missingC;
   const score = denominator > 0 ? matched / denominator : 0;
+  // Explanations are strings; build them only for names that become hits.
+  if (!explain) return { score, matchedUnits: substantive, detail: '' };
 
   const parts = chosen.map((u) => {
     const qt = u.q.map((i) => q.tokens[i]).join(' ');
