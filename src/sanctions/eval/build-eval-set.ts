@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     if (dob) add('with_dob', { fullName: plain, birthDate: dob.kind === 'exact' ? dob.from : dob.from.slice(0, 4) }, e);
     if (dob && longest.length >= 5) add('typo_with_dob', { fullName: tokens.map((t) => (t === longest ? typo(r, t) : t)).join(' '), birthDate: dob.from.slice(0, 4) }, e);
     if (e.nationalities[0]) add('with_nationality', { fullName: plain, nationality: e.nationalities[0] }, e);
-    for (const alias of e.names.filter((n) => n !== primary && n.strength === 'strong' && substantive(n.full).length >= 2).slice(0, 2)) add('alias', { fullName: alias.full }, e);
+    for (const alias of e.names.filter((n) => n !== primary && n.kind !== 'original_script' && n.strength === 'strong' && isLatin(n.full) && substantive(n.full).length >= 2).slice(0, 2)) add('alias', { fullName: alias.full }, e);
     const script = e.names.find((n) => n.kind === 'original_script');
     if (script) add('original_script', { fullName: script.full }, e);
 
