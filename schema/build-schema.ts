@@ -2,9 +2,11 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { ApiKeyResolver } from './api-key.resolver';
+import { CscaResolver } from './csca.resolver';
+import { RateLimitResolver } from './rate-limit.resolver';
 import { SessionResolver } from './session.resolver';
 
-export const RESOLVERS = [SessionResolver, ApiKeyResolver] as const;
+export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver] as const;
 
 /** Resolver instances, built by the composition root with their services. */
 export type ResolverInstances = { get(cls: unknown): unknown };

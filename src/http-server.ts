@@ -7,8 +7,10 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { NextFunction, Request, Response } from 'express';
 import { sessionsRouter } from '../rest-adapter/sessions.router';
+import { chipRouter } from '../rest-adapter/chip.router';
 import { RestOperations } from '../rest-adapter/operations';
 import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
+import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
 import type { Container } from './container';
 import type { RequestContext } from './context';
 import { DomainError } from './errors';
@@ -18,6 +20,8 @@ import { graphiql } from './http/graphiql';
 import { BODY_LIMIT_BYTES, bodyErrors } from './http/json-body';
 import { requestContext } from './http/request-context.middleware';
 import { hostedRouter } from './hosted/hosted.router';
+import { isOperatorCredential, OPERATOR_HEADER } from './auth/operator';
+import { MeterDeps, meterGraphQL, meterV1 } from './rate-limit/rate-limit.http';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -36,14 +40,17 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
     maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
     costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
-    maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
+    // Armor's token limit re-parses in a plugin hook, which turns every syntax error into a 500;
+    // graphql-js enforces the same limit inside Apollo's own parse, where syntax errors are 400s.
+    maxTokens: { enabled: false },
     maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
     blockFieldSuggestion: { enabled: false }, // introspection is public; hiding suggestions would only hurt our users
   }).protect();
   const apollo = new ApolloServer<RequestContext>({
     schema: c.schema,
-    plugins: [...armor.plugins, ApolloServerPluginDrainHttpServer({ httpServer: server })],
+    plugins: [...armor.plugins, httpStatusFromErrorCode, ApolloServerPluginDrainHttpServer({ httpServer: server })],
     validationRules: armor.validationRules,
+    parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     introspection: true,
@@ -57,6 +64,9 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   const contextFor = async (req: Request): Promise<RequestContext> => c.contexts.create({ authorization: req.header('authorization'), requestId: req.id });
 
   app.use(requestContext(c.logger));
+  // Rate limiting covers /v1 and /graphql only: health, the OpenAPI document, error pages and the
+  // end-user hosted page are unmetered (README "Rate limits").
+  const meter: MeterDeps | null = c.rateLimits ? { limits: c.rateLimits, contextFor, publicBaseUrl: c.config.publicBaseUrl } : null;
 
   app.get('/healthz', async (_req, res) => {
     try {
@@ -77,10 +87,12 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     '/graphql',
     graphiql(),
     express.json({ limit: BODY_LIMIT_BYTES }),
+    ...(meter ? [meterGraphQL(meter)] : []),
     expressMiddleware(apollo, {
-      context: async ({ req }) => {
+      context: async ({ req, res }) => {
         try {
-          return await contextFor(req);
+          const ctx = (res.locals.context as RequestContext | undefined) ?? (await contextFor(req));
+          return { ...ctx, operator: isOperatorCredential(req.header(OPERATOR_HEADER), c.config.adminApiKey) };
         } catch (err) {
           throw err instanceof DomainError ? httpGraphQLError(err) : err;
         }
@@ -90,8 +102,10 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 
   // /v1: authenticate once, then route; unknown /v1 paths are 404 error bodies.
   const v1 = express.Router();
+  if (meter) v1.use(meterV1(meter)); // charges before the route runs, and leaves the context it authenticated
   v1.use(async (req, res, next) => {
     try {
+      if (res.locals.context) return next();
       res.locals.context = await contextFor(req);
       next();
     } catch (err) {
@@ -104,7 +118,9 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     if (!ctx.actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');
     sendError(res, 'user_token_required', "This endpoint needs the end user's own access token; tenant API keys are refused here");
   });
-  v1.use(sessionsRouter(new RestOperations(c.schema)));
+  const restOperations = new RestOperations(c.schema);
+  v1.use(sessionsRouter(restOperations));
+  v1.use(chipRouter(restOperations, c.chip));
   v1.use((_req, res) => {
     const ctx = res.locals.context as RequestContext;
     if (!ctx.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
