@@ -1,0 +1,152 @@
+import { Redis } from 'ioredis';
+import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import type { Actor } from '../auth/actor';
+import type { Logger } from '../logger';
+import { BucketName, WINDOW_SECONDS } from './buckets';
+import { RateLimitOverrides } from './rate-limit-overrides';
+import { Clock, SlidingWindow, STORE_POINTS, WindowState } from './sliding-window';
+
+/** Who is counted (D9): a key (or a session's client_secret), an OAuth client, or a client IP. */
+export type Subject =
+  | { kind: 'key'; id: string; tenantId: string; livemode: boolean }
+  | { kind: 'session'; id: string; tenantId: string; livemode: boolean }
+  | { kind: 'client'; id: string }
+  | { kind: 'ip'; ip: string };
+
+export type Decision = WindowState & {
+  bucket: BucketName;
+  /** Test-mode subjects get the `service-debug-bucket-state` header on a 429. */
+  testMode: boolean;
+};
+
+export type RateLimitOptions = {
+  redisUrl?: string;
+  /** Redis key prefix; instances that must share counts use the same one. */
+  keyPrefix?: string;
+  clock?: Clock;
+};
+
+export function subjectOf(actor: Actor): Subject {
+  return actor.kind === 'tenant_key'
+    ? { kind: 'key', id: actor.keyId, tenantId: actor.tenantId, livemode: actor.livemode }
+    : { kind: 'session', id: actor.sessionId, tenantId: actor.tenantId, livemode: actor.livemode };
+}
+
+/**
+ * The rate limiter of one process. Without Redis, counts live in this process's memory. With
+ * Redis (its own ioredis client), every instance shares one count per subject and bucket; while
+ * Redis is unreachable each instance falls back to an in-memory insurance limiter with the same
+ * limits (so N instances admit at most N x the limit, never an open door) and goes back to Redis
+ * as soon as the client reconnects.
+ */
+export class RateLimitService {
+  private readonly window: SlidingWindow;
+  private readonly redis: Redis | null;
+
+  private constructor(
+    private readonly overrides: RateLimitOverrides,
+    store: RateLimiterAbstract,
+    redis: Redis | null,
+    clock: Clock,
+  ) {
+    this.redis = redis;
+    this.window = new SlidingWindow(store, clock);
+  }
+
+  static create(overrides: RateLimitOverrides, logger: Logger, opts: RateLimitOptions = {}): RateLimitService {
+    const clock = opts.clock ?? Date.now;
+    const duration = 2 * WINDOW_SECONDS; // the previous window must still be readable
+    const memory = new RateLimiterMemory({ points: STORE_POINTS, duration, keyPrefix: 'rl' });
+    if (!opts.redisUrl) return new RateLimitService(overrides, memory, null, clock);
+
+    // Its own client: rate-limiter-flexible defines a Lua command on it. No offline queue and a
+    // short command timeout, so an outage switches to the insurance limiter at once instead of
+    // holding requests until Redis answers.
+    const redis = new Redis(opts.redisUrl, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 500,
+      connectTimeout: 2000,
+      enableAutoPipelining: true,
+      retryStrategy: (times) => Math.min(times * 200, 2000),
+    });
+    let down = false;
+    redis.on('error', (err: Error) => {
+      if (!down) logger.warn({ err: err.message }, 'rate limiting: Redis unreachable, using the in-memory insurance limiter');
+      down = true;
+    });
+    redis.on('ready', () => {
+      if (down) logger.info('rate limiting: Redis is back, sharing counts again');
+      down = false;
+    });
+    const store = new RateLimiterRedis({
+      storeClient: redis,
+      points: STORE_POINTS,
+      duration,
+      keyPrefix: opts.keyPrefix ?? 'rl',
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: memory,
+    });
+    return new RateLimitService(overrides, store, redis, clock);
+  }
+
+  /** Charges one unit of `bucket` to `subject`; a refused request is not counted. */
+  async charge(bucket: BucketName, subject: Subject): Promise<Decision> {
+    const limit = await this.limitOf(bucket, subject);
+    return this.decision(bucket, subject, await this.window.consume(counterId(bucket, subject), limit));
+  }
+
+  /** Would one more unit pass? Charges nothing. */
+  async peek(bucket: BucketName, subject: Subject): Promise<Decision> {
+    const limit = await this.limitOf(bucket, subject);
+    return this.decision(bucket, subject, await this.window.peek(counterId(bucket, subject), limit));
+  }
+
+  /**
+   * Charges one unit in each bucket, all or nothing: when one refuses, the units already taken
+   * are given back. The returned decision is the refusal, or else the tightest bucket's state.
+   */
+  async chargeAll(buckets: readonly BucketName[], subject: Subject): Promise<Decision> {
+    const taken: Decision[] = [];
+    for (const bucket of buckets) {
+      const d = await this.charge(bucket, subject);
+      if (!d.allowed) {
+        await Promise.all(taken.map((t) => this.window.refund(counterId(t.bucket, subject))));
+        return d;
+      }
+      taken.push(d);
+    }
+    return taken.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  }
+
+  /** Starting a GraphQL subscription costs one `verify_read` unit (D9). */
+  async chargeSubscriptionStart(actor: Actor): Promise<Decision> {
+    return this.charge('verify_read', subjectOf(actor));
+  }
+
+  async close(): Promise<void> {
+    if (this.redis) this.redis.disconnect();
+  }
+
+  private limitOf(bucket: BucketName, subject: Subject): Promise<number> {
+    return this.overrides.limitFor(subject.kind === 'key' || subject.kind === 'session' ? subject.tenantId : null, bucket);
+  }
+
+  private decision(bucket: BucketName, subject: Subject, state: WindowState): Decision {
+    return { ...state, bucket, testMode: (subject.kind === 'key' || subject.kind === 'session') && !subject.livemode };
+  }
+}
+
+function counterId(bucket: BucketName, s: Subject): string {
+  switch (s.kind) {
+    case 'key':
+      return `${bucket}:key:${s.id}`;
+    case 'session':
+      return `${bucket}:ses:${s.id}`;
+    case 'client':
+      return `${bucket}:client:${s.id}`;
+    case 'ip':
+      return `${bucket}:ip:${s.ip}`;
+  }
+}
+
