@@ -1,4 +1,5 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,9 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-')),
     LOG_LEVEL: 'info',
     PORT: '0',
+    // Servers of one testEnv() share rate-limit counts; those of other test files, on the same CI
+    // Redis, must not (they all come from 127.0.0.1, whose unauthenticated requests are counted).
+    RATE_LIMIT_REDIS_PREFIX: `rl-${randomBytes(6).toString('hex')}`,
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
