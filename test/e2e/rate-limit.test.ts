@@ -1,0 +1,264 @@
+import { cli, createTenant, eventually, graphql, http, HttpResult, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+
+/**
+ * Rate-limit buckets through a real server (Memory store, or the CI Redis when REDIS_URL is set).
+ * Bursts start away from a minute boundary: the sliding window frees about limit/60 units per
+ * second after one, which would make "exactly the limit" assertions timing-dependent.
+ */
+
+const ADMIN_API_KEY = 'op_admin_0123456789abcdefghijklmnopqrstuvwxyz';
+let server: TestServer;
+let proxied: TestServer;
+let acme: Tenant;
+let other: Tenant;
+
+beforeAll(async () => {
+  [server, proxied] = await Promise.all([startServer(testEnv({ ADMIN_API_KEY, PUBLIC_BASE_URL: 'https://verify.example.test' })), startServer(testEnv({ TRUST_PROXY: 'loopback' }))]);
+  [acme, other] = await Promise.all([createTenant(server, 'acme'), createTenant(server, 'other')]);
+});
+afterAll(async () => {
+  await Promise.all([server?.stop(), proxied?.stop()]);
+});
+
+async function awayFromWindowEdge(): Promise<void> {
+  const intoWindow = Date.now() % 60_000;
+  if (intoWindow > 54_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 200));
+}
+
+async function newKey(tenant: Tenant, mode: 'test' | 'live' = 'test'): Promise<string> {
+  const r = await cli(server.env, ['key', 'create', '--tenant', tenant.tenant_id, '--mode', mode, '--json']);
+  if (r.code !== 0) throw new Error(r.stderr);
+  return r.json!.api_key as string;
+}
+
+const limitOf = (r: HttpResult) => Number(r.headers.get('ratelimit-limit'));
+const remainingOf = (r: HttpResult) => Number(r.headers.get('ratelimit-remaining'));
+const createBody = {}; // invalid on purpose: a 400 is still metered, and creates nothing
+
+async function burst(n: number, send: () => Promise<HttpResult>): Promise<HttpResult[]> {
+  return Promise.all(Array.from({ length: n }, send));
+}
+
+describe('bucket table', () => {
+  const cases: [string, string, string, number][] = [
+    ['social_read', 'GET', '/v1/social/feed', 200],
+    ['social_read', 'GET', '/v1/profiles/usr_1', 200],
+    ['social_write', 'POST', '/v1/network/links', 60],
+    ['verify_create', 'POST', '/v1/verify/sessions', 60],
+    ['verify_read', 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', 600],
+    ['verify_admin', 'POST', '/v1/verify/sessions/vses_0000000000000000000000aa/decisions', 30],
+    ['verify_admin', 'POST', '/v1/verify/manual-review/vses_0000000000000000000000aa', 30],
+    ['webhooks_replay', 'POST', '/v1/developer/webhooks/whk_0000000000000000/replay', 20],
+    ['bulk_import', 'POST', '/v1/admin/bulk-import', 5],
+    ['default', 'GET', '/v1/nothing/here', 120],
+  ];
+  it.each(cases)('meters %s (%s %s) with its limit in ratelimit-limit', async (_bucket, method, path, limit) => {
+    const key = await newKey(acme);
+    const r = await http(server, method, path, { key, json: method === 'GET' ? undefined : {} });
+    expect(r.status).not.toBe(429);
+    expect(limitOf(r)).toBe(limit);
+    expect(remainingOf(r)).toBe(limit - 1);
+    expect(r.headers.get('ratelimit-reset')).toBe('0');
+  });
+
+  it('meters the auth buckets per OAuth client, from the form body or HTTP Basic, else per IP', async () => {
+    const form = (clientId: string) => ({ body: `grant_type=client_credentials&client_id=${clientId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const a1 = await http(server, 'POST', '/v1/oidc/token', form('client-a'));
+    const a2 = await http(server, 'POST', '/v1/oauth2/token', { headers: { authorization: `Basic ${Buffer.from('client-a:secret').toString('base64')}` } });
+    const b1 = await http(server, 'POST', '/v1/oidc/par', form('client-b'));
+    expect([limitOf(a1), remainingOf(a1)]).toEqual([300, 299]);
+    expect(remainingOf(a2)).toBe(298); // same client, other endpoint of the bucket
+    expect(remainingOf(b1)).toBe(299);
+    const userinfo = await http(server, 'GET', '/v1/oidc/userinfo');
+    expect([limitOf(userinfo), remainingOf(userinfo)]).toEqual([600, 599]);
+  });
+
+  it('puts no ratelimit headers on unmetered responses', async () => {
+    const responses = await Promise.all([
+      http(server, 'GET', '/healthz'),
+      http(server, 'GET', '/openapi.yaml'),
+      http(server, 'GET', '/errors/rate_limited'),
+      http(server, 'GET', '/hosted/vses_0000000000000000000000aa?token=nope'),
+      http(server, 'GET', '/graphql', { headers: { accept: 'text/html' } }),
+    ]);
+    for (const r of responses) {
+      expect(r.status).toBeLessThan(500);
+      expect(r.headers.get('ratelimit-limit')).toBeNull();
+    }
+  });
+});
+
+describe('exhaustion', () => {
+  it('answers the request past the limit with the 429 problem document, retry-after and the test-mode debug header', async () => {
+    await awayFromWindowEdge();
+    const key = await newKey(acme);
+    const admitted = await burst(60, () => http(server, 'POST', '/v1/verify/sessions', { key, json: createBody }));
+    expect(admitted.map((r) => r.status)).toEqual(Array(60).fill(400));
+    const r = await http(server, 'POST', '/v1/verify/sessions', { key, json: createBody });
+    expect(r.status).toBe(429);
+    expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const retryAfter = Number(r.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(61);
+    expect(r.body).toEqual({
+      type: 'https://verify.example.test/errors/rate_limited',
+      title: 'Rate limit exceeded',
+      status: 429,
+      detail: expect.stringContaining('verify_create'),
+      bucket: 'verify_create',
+      retry_after: retryAfter,
+    });
+    expect(r.headers.get('ratelimit-limit')).toBe('60');
+    expect(r.headers.get('ratelimit-remaining')).toBe('0');
+    expect(r.headers.get('ratelimit-reset')).toBe(String(retryAfter));
+    expect(r.headers.get('service-debug-bucket-state')).toBe(`bucket=verify_create, limit=60, used=60, window_s=60, reset_s=${retryAfter}`);
+  });
+
+  it('leaves the debug header off live-mode 429s', async () => {
+    await awayFromWindowEdge();
+    const key = await newKey(acme, 'live');
+    await burst(5, () => http(server, 'POST', '/v1/admin/bulk-import', { key, json: {} }));
+    const r = await http(server, 'POST', '/v1/admin/bulk-import', { key, json: {} });
+    expect(r.status).toBe(429);
+    expect(r.body.bucket).toBe('bulk_import');
+    expect(r.headers.get('service-debug-bucket-state')).toBeNull();
+  });
+
+  it('keeps buckets and keys independent', async () => {
+    await awayFromWindowEdge();
+    const [key, sibling] = await Promise.all([newKey(acme), newKey(acme)]);
+    await burst(5, () => http(server, 'POST', '/v1/admin/bulk-import', { key, json: {} }));
+    expect((await http(server, 'POST', '/v1/admin/bulk-import', { key, json: {} })).status).toBe(429);
+    const otherBucket = await http(server, 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', { key });
+    expect(otherBucket.status).toBe(404);
+    expect(remainingOf(otherBucket)).toBe(599);
+    const otherKey = await http(server, 'POST', '/v1/admin/bulk-import', { key: sibling, json: {} });
+    expect(otherKey.status).toBe(404);
+    expect(remainingOf(otherKey)).toBe(4);
+    const otherTenant = await http(server, 'POST', '/v1/admin/bulk-import', { key: other.test_api_key, json: {} });
+    expect(otherTenant.status).toBe(404);
+  });
+});
+
+describe('who is counted before authentication', () => {
+  const from = (ip: string, key: string) => ({ key, json: {}, headers: { 'x-forwarded-for': ip } });
+
+  it('counts missing and invalid credentials per client IP, and then refuses that IP even with a valid key', async () => {
+    await awayFromWindowEdge();
+    const tenant = await createTenant(proxied, 'proxied');
+    const bad = 'sk_test_' + 'x'.repeat(40);
+    const first = await http(proxied, 'POST', '/v1/admin/bulk-import', { json: {}, headers: { 'x-forwarded-for': '198.51.100.7' } });
+    expect(first.status).toBe(401);
+    expect(remainingOf(first)).toBe(4);
+    const guesses = await burst(4, () => http(proxied, 'POST', '/v1/admin/bulk-import', from('198.51.100.7', bad)));
+    expect(guesses.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+    const blocked = await http(proxied, 'POST', '/v1/admin/bulk-import', from('198.51.100.7', bad));
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.bucket).toBe('bulk_import');
+    // A right guess would otherwise stand out as the one non-429 answer.
+    expect((await http(proxied, 'POST', '/v1/admin/bulk-import', from('198.51.100.7', tenant.test_api_key))).status).toBe(429);
+    expect((await http(proxied, 'POST', '/v1/admin/bulk-import', from('203.0.113.9', tenant.test_api_key))).status).toBe(404);
+    expect((await http(proxied, 'POST', '/v1/admin/bulk-import', from('203.0.113.9', bad))).status).toBe(401);
+  });
+
+  it('ignores x-forwarded-for when no proxy is trusted', async () => {
+    await awayFromWindowEdge();
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const r = await http(server, 'POST', '/v1/developer/webhooks/whk_0000000000000000/replay', { json: {}, headers: { 'x-forwarded-for': `192.0.2.${i}` } });
+      statuses.push(r.status);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
+});
+
+describe('GraphQL', () => {
+  const createMutation = 'mutation { createSession(input: { flowId: "no-such-flow", tier: T1 }) { id } }';
+
+  it('shares verify_create with REST, so mixing the two cannot pass the limit', async () => {
+    await awayFromWindowEdge();
+    const key = await newKey(acme);
+    const rest = await burst(30, () => http(server, 'POST', '/v1/verify/sessions', { key, json: createBody }));
+    const gql = await burst(30, () => graphql(server, createMutation, {}, key));
+    expect([...rest, ...gql].every((r) => r.status !== 429)).toBe(true);
+    const restAfter = await http(server, 'POST', '/v1/verify/sessions', { key, json: createBody });
+    const gqlAfter = await graphql(server, createMutation, {}, key);
+    expect(restAfter.status).toBe(429);
+    expect(gqlAfter.status).toBe(429);
+    expect(gqlAfter.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(gqlAfter.body).toMatchObject({ status: 429, bucket: 'verify_create', title: 'Rate limit exceeded' });
+    expect(gqlAfter.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('charges an operation once per bucket, however many root fields map to it', async () => {
+    const key = await newKey(acme);
+    const one = await graphql(server, '{ sessions(first: 1) { edges { cursor } } }', {}, key);
+    const three = await graphql(
+      server,
+      '{ a: session(id: "vses_0000000000000000000000aa") { id } b: session(id: "vses_0000000000000000000000ab") { id } ...more } fragment more on Query { sessions(first: 1) { edges { cursor } } }',
+      {},
+      key,
+    );
+    expect(one.status).toBe(200);
+    expect(three.status).toBe(200);
+    expect([limitOf(one), remainingOf(one)]).toEqual([600, 599]);
+    expect(remainingOf(three)).toBe(598);
+  });
+
+  it('refuses an operation whole when one of its buckets is exhausted, giving back the others', async () => {
+    await awayFromWindowEdge();
+    const key = await newKey(acme);
+    const review = 'mutation { reviewSession(id: "vses_0000000000000000000000aa", input: { decision: APPROVE, reason: "ok" }) { id } }';
+    await burst(30, () => graphql(server, review, {}, key));
+    const both = await graphql(
+      server,
+      'mutation { createSession(input: { flowId: "no-such-flow", tier: T1 }) { id } reviewSession(id: "vses_0000000000000000000000aa", input: { decision: APPROVE, reason: "ok" }) { id } }',
+      {},
+      key,
+    );
+    expect(both.status).toBe(429);
+    expect(both.body.bucket).toBe('verify_admin');
+    const create = await http(server, 'POST', '/v1/verify/sessions', { key, json: createBody });
+    expect(remainingOf(create)).toBe(59);
+  });
+
+  it('counts unauthenticated GraphQL per IP with headers, and still answers 401', async () => {
+    const r = await graphql(server, '{ sessions(first: 1) { edges { cursor } } }', {}, 'sk_test_' + 'y'.repeat(40));
+    expect(r.status).toBe(401);
+    expect(limitOf(r)).toBe(600);
+  });
+});
+
+describe('per-tenant overrides', () => {
+  it('applies a CLI override within a second, without a restart', async () => {
+    const tenant = await createTenant(server, 'enterprise');
+    const before = await http(server, 'GET', '/v1/social/feed', { key: tenant.test_api_key });
+    expect(limitOf(before)).toBe(200);
+    const set = await cli(server.env, ['limits', 'set', '--tenant', tenant.tenant_id, '--bucket', 'social_read', '--limit', '5000', '--json']);
+    expect(set.json).toEqual({ tenant_id: tenant.tenant_id, bucket: 'social_read', limit: 5000 });
+    const started = Date.now();
+    await eventually(async () => (limitOf(await http(server, 'GET', '/v1/social/feed', { key: tenant.test_api_key })) === 5000 ? true : undefined), 5_000, 50);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    const live = await http(server, 'GET', '/v1/social/feed', { key: tenant.live_api_key });
+    expect(limitOf(live)).toBe(5000); // per tenant, both modes
+    const others = await http(server, 'GET', '/v1/social/feed', { key: other.test_api_key });
+    expect(limitOf(others)).toBe(200);
+    const bad = await cli(server.env, ['limits', 'set', '--tenant', tenant.tenant_id, '--bucket', 'nope', '--limit', '5', '--json']);
+    expect(bad.code).toBe(1);
+    expect((bad.json as { error: { code: string } }).error.code).toBe('invalid_request');
+  });
+
+  it('lets only the operator credential set an override through GraphQL', async () => {
+    const tenant = await createTenant(server, 'support-raise');
+    const mutation = `mutation($t: ID!) { setRateLimitOverride(tenantId: $t, bucket: "verify_create", limit: 600) { tenantId bucket limit } }`;
+    const asTenant = await graphql(server, mutation, { t: tenant.tenant_id }, tenant.live_api_key);
+    expect(asTenant.body.errors[0].extensions.code).toBe('unauthorized');
+    const wrong = await http(server, 'POST', '/graphql', { json: { query: mutation, variables: { t: tenant.tenant_id } }, headers: { 'service-admin-key': ADMIN_API_KEY.replace('op_', 'xx_') } });
+    expect(wrong.body.errors[0].extensions.code).toBe('unauthorized');
+    const asOperator = await http(server, 'POST', '/graphql', { json: { query: mutation, variables: { t: tenant.tenant_id } }, headers: { 'service-admin-key': ADMIN_API_KEY } });
+    expect(asOperator.body.data.setRateLimitOverride).toEqual({ tenantId: tenant.tenant_id, bucket: 'verify_create', limit: 600 });
+    await eventually(async () => (limitOf(await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: createBody })) === 600 ? true : undefined), 5_000, 100);
+  });
+});
