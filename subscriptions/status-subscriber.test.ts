@@ -1,0 +1,104 @@
+import type { SessionStatusEvent } from '../src/sessions/session-status-event';
+import { StatusSubscriber, type ConnectionBudget } from './status-subscriber';
+
+const event = (seq: number, status: string, id = 'vses_a'): SessionStatusEvent => ({
+  seq: String(seq),
+  tenantId: 'ten_1',
+  livemode: false,
+  session: {
+    id,
+    status: status as SessionStatusEvent['session']['status'],
+    tier: 'T1',
+    referenceId: null,
+    result: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    completedAt: null,
+    expiresAt: '2026-01-02T00:00:00.000Z',
+    livemode: false,
+    flowId: 'flow_1',
+    redirectUrl: null,
+    locale: 'en-US',
+    metadata: {},
+  },
+});
+
+function budget(limit = 10): ConnectionBudget & { overflows: number } {
+  const b = { pending: 0, limit, revoked: false, overflows: 0, overflow: () => b.overflows++ };
+  return b;
+}
+
+async function drain(sub: StatusSubscriber): Promise<string[]> {
+  const out: string[] = [];
+  for (;;) {
+    const r = await sub.next();
+    if (r.done) return out;
+    out.push(`${r.value.seq}:${r.value.session.status}`);
+  }
+}
+
+describe('StatusSubscriber', () => {
+  it('delivers the current state first, then held events newer than it, dropping those the read already reflects', async () => {
+    const sub = new StatusSubscriber(budget(), true, () => {}, true);
+    sub.offer(event(5, 'in_progress')); // committed before the read: the read shows it
+    sub.offer(event(7, 'processing')); // committed after the read
+    sub.begin(event(5, 'in_progress'));
+    sub.offer(event(7, 'processing')); // a duplicate (e.g. Redis redelivery)
+    sub.offer(event(9, 'success'));
+    sub.offer(event(11, 'failed')); // after a terminal status nothing more is accepted
+    expect(await drain(sub)).toEqual(['5:in_progress', '7:processing', '9:success']);
+  });
+
+  it('drops an event older than one already delivered, keeping per-session order', async () => {
+    const sub = new StatusSubscriber(budget(), false, () => {});
+    sub.offer(event(4, 'processing'));
+    sub.offer(event(3, 'in_progress'));
+    sub.offer(event(2, 'created', 'vses_b'));
+    sub.complete();
+    expect(await drain(sub)).toEqual(['4:processing', '2:created']);
+  });
+
+  it('reports overflow once more events are queued than the connection budget allows', () => {
+    const b = budget(3);
+    const sub = new StatusSubscriber(b, false, () => {});
+    for (let i = 1; i <= 3; i++) sub.offer(event(i, 'created', `vses_${i}`));
+    expect(b.overflows).toBe(0);
+    sub.offer(event(4, 'created', 'vses_4'));
+    expect(b.overflows).toBe(1);
+    expect(b.pending).toBe(4);
+    sub.finish();
+    expect(b.pending).toBe(0);
+  });
+
+  it('shares the budget between subscriptions of one connection and releases it as events are taken', async () => {
+    const b = budget(2);
+    const one = new StatusSubscriber(b, false, () => {});
+    const two = new StatusSubscriber(b, false, () => {});
+    one.offer(event(1, 'created', 'vses_1'));
+    two.offer(event(2, 'created', 'vses_2'));
+    await one.next();
+    two.offer(event(3, 'created', 'vses_3'));
+    expect(b.overflows).toBe(0);
+    two.offer(event(4, 'created', 'vses_4'));
+    expect(b.overflows).toBe(1);
+  });
+
+  it('ends, without delivering what is queued, once the connection is revoked', async () => {
+    const b = budget();
+    let ended = 0;
+    const sub = new StatusSubscriber(b, false, () => ended++);
+    sub.offer(event(1, 'created'));
+    b.revoked = true;
+    expect(await sub.next()).toEqual({ value: undefined, done: true });
+    expect(ended).toBe(1);
+    expect(b.pending).toBe(0);
+  });
+
+  it('hands an event straight to a waiting reader', async () => {
+    const sub = new StatusSubscriber(budget(), false, () => {});
+    const pending = sub.next();
+    sub.offer(event(1, 'created'));
+    expect((await pending).value?.seq).toBe('1');
+    sub.complete();
+    expect((await sub.next()).done).toBe(true);
+  });
+});

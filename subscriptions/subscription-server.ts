@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import type { Context as WsContext } from 'graphql-ws';
+import { useServer, type Extra } from 'graphql-ws/use/ws';
+import type { DataSource } from 'typeorm';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { SubscriptionContext } from '../schema/session-subscription.resolver';
+import { formatGraphQLError } from '../schema/graphql-errors';
+import type { Actor } from '../src/auth/actor';
+import { revokedKeyIds } from '../src/auth/key-revocations';
+import type { Config } from '../src/config';
+import type { ContextFactory, RequestContext } from '../src/context';
+import { DomainError, type ErrorCode } from '../src/errors';
+import type { Logger } from '../src/logger';
+import type { SessionStatusHub } from './session-status.hub';
+import type { ConnectionBudget } from './status-subscriber';
+
+/** WebSocket close codes this server uses (graphql-ws's own: 4400 bad request, 4408 init timeout, ...). */
+export const WS_CLOSE = {
+  /** No, a wrong, or a revoked credential in connection_init; or one without sessions:read. */
+  forbidden: 4403,
+  /** The credential already holds SUBSCRIPTION_MAX_CONNECTIONS_PER_KEY connections on this instance. */
+  tooManyConnections: 4429,
+  /** The client reads too slowly: more than SUBSCRIPTION_QUEUE_LIMIT events waited for it. It may reconnect. */
+  slowConsumer: 1013,
+  /** Server shutdown, after every subscription was completed. */
+  goingAway: 1001,
+} as const;
+
+export type SubscriptionServerOptions = {
+  schema: GraphQLSchema;
+  contexts: ContextFactory;
+  hub: SessionStatusHub;
+  db: DataSource;
+  logger: Logger;
+  limits: Config['subscriptions'];
+  /** Rules added to GraphQL's own when validating a subscription document (e.g. the depth and cost limits of HTTP). */
+  validationRules?: readonly ValidationRule[];
+  /**
+   * Runs before every subscription starts, with the freshly authenticated context. The hook for
+   * metering: the rate limiter charges a subscription start to `verify_read` here (DECISIONS D9).
+   * Throwing a DomainError refuses the subscription with that error code; the connection stays open.
+   */
+  beforeSubscribe?: (ctx: RequestContext) => Promise<void> | void;
+};
+
+export type SubscriptionServer = {
+  /** Open connections on this instance. */
+  readonly connectionCount: number;
+  /** Completes every subscription (clients get `complete`), then closes every socket with 1001. */
+  close(): Promise<void>;
+};
+
+type Connection = {
+  ws: WsContext<Record<string, unknown>, Extra>;
+  socket: WebSocket;
+  authorization: string;
+  actor: Actor;
+  credentialId: string;
+  budget: ConnectionBudget;
+};
+
+/**
+ * graphql-ws (`graphql-transport-ws`) on the HTTP server's /graphql path. Protocol logic stays in
+ * graphql-ws; this adapter adds authentication through the shared ContextFactory, limits, and the
+ * revocation watch that long-lived connections need.
+ */
+export function attachSubscriptionServer(server: http.Server, o: SubscriptionServerOptions): SubscriptionServer {
+  // Client messages are tiny (init, subscribe, complete); a large frame is abuse, not a query.
+  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: 64 * 1024 });
+  const connections = new Map<object, Connection>();
+  const perCredential = new Map<string, number>();
+  const format = formatGraphQLError(o.logger);
+  const rules = [...specifiedRules, ...(o.validationRules ?? [])];
+  const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => format(e.toJSON(), e));
+
+  const disposable = useServer<Record<string, unknown>, Record<string, never>>(
+    {
+      schema: o.schema,
+      isProd: true,
+      onConnect: async (ctx) => {
+        const authorization = authorizationOf(ctx.connectionParams);
+        let actor: Actor | null;
+        try {
+          actor = (await o.contexts.create({ authorization, requestId: `ws_${randomUUID()}` })).actor;
+        } catch {
+          return false; // graphql-ws closes with 4403 Forbidden
+        }
+        if (!actor || authorization === undefined) return false;
+        if (actor.kind === 'tenant_key' && !actor.scopes.includes('sessions:read')) return false;
+        const credentialId = actor.kind === 'tenant_key' ? `key:${actor.keyId}` : `session:${actor.sessionId}`;
+        const held = perCredential.get(credentialId) ?? 0;
+        if (held >= o.limits.maxConnectionsPerKey) {
+          ctx.extra.socket.close(WS_CLOSE.tooManyConnections, 'Too many connections for this credential');
+          return false;
+        }
+        perCredential.set(credentialId, held + 1);
+        const socket = ctx.extra.socket;
+        const budget: ConnectionBudget = {
+          pending: 0,
+          limit: o.limits.queueLimit,
+          revoked: false,
+          overflow: () => {
+            if (socket.readyState !== socket.OPEN) return;
+            o.logger.warn({ credentialId: redact(credentialId), pending: budget.pending }, 'closing a slow subscription consumer');
+            socket.close(WS_CLOSE.slowConsumer, 'Slow consumer: too many undelivered events');
+          },
+        };
+        connections.set(ctx, { ws: ctx, socket, authorization, actor, credentialId, budget });
+        return true;
+      },
+      onClose: (ctx) => {
+        const c = connections.get(ctx);
+        if (!c) return;
+        connections.delete(ctx);
+        const left = (perCredential.get(c.credentialId) ?? 1) - 1;
+        if (left > 0) perCredential.set(c.credentialId, left);
+        else perCredential.delete(c.credentialId);
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const c = connections.get(ctx);
+        if (!c) return [codedError('unauthorized', 'Missing or invalid credential')];
+        // graphql-ws has already reserved this subscription's slot, so the count includes it.
+        if (Object.keys(ctx.subscriptions).length > o.limits.maxPerConnection) {
+          return [codedError('rate_limited', `At most ${o.limits.maxPerConnection} subscriptions per connection`)];
+        }
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch (err) {
+          return [err instanceof GraphQLError ? err : codedError('invalid_request', 'Invalid GraphQL document')];
+        }
+        const invalid = validate(o.schema, document, rules);
+        if (invalid.length > 0) return invalid;
+        const operation = getOperationAST(document, payload.operationName);
+        if (!operation) return [codedError('invalid_request', 'Unable to identify the operation')];
+        if (operation.operation !== 'subscription') {
+          return [codedError('invalid_request', 'Only subscriptions run over WebSocket; send queries and mutations with HTTP POST /graphql')];
+        }
+        // Authenticate again per subscription: a key revoked since connection_init starts nothing new.
+        let request: RequestContext;
+        try {
+          request = await o.contexts.create({ authorization: c.authorization, requestId: `ws_${randomUUID()}` });
+        } catch {
+          c.socket.close(WS_CLOSE.forbidden, 'Forbidden: credential no longer valid');
+          return [codedError('unauthorized', 'Missing or invalid credential')];
+        }
+        if (o.beforeSubscribe) {
+          try {
+            await o.beforeSubscribe(request);
+          } catch (err) {
+            if (err instanceof DomainError) return [codedError(err.code, err.message)];
+            throw err;
+          }
+        }
+        const contextValue: SubscriptionContext = {
+          ...request,
+          sessionStatus: { watch: (id) => o.hub.watch(request.actor, id ?? null, c.budget) },
+        };
+        return { schema: o.schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatAll(result.errors) } : undefined),
+      onError: (_ctx, _id, _payload, errors) => formatAll(errors),
+    },
+    wss,
+    o.limits.keepAliveMs,
+  );
+  wss.on('error', (err) => o.logger.error({ err }, 'WebSocket server error'));
+
+  // Keys are re-checked for the whole instance at once: one query per interval, however many sockets.
+  let sweeping = false;
+  const sweep = async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      const byKey = new Map<string, Connection[]>();
+      for (const c of connections.values()) {
+        if (c.actor.kind !== 'tenant_key') continue;
+        const list = byKey.get(c.actor.keyId) ?? [];
+        list.push(c);
+        byKey.set(c.actor.keyId, list);
+      }
+      if (byKey.size === 0) return;
+      for (const keyId of await revokedKeyIds(o.db, [...byKey.keys()])) {
+        for (const c of byKey.get(keyId) ?? []) {
+          c.budget.revoked = true;
+          c.socket.close(WS_CLOSE.forbidden, 'Forbidden: credential revoked');
+        }
+      }
+    } catch (err) {
+      o.logger.warn({ err }, 'subscription credential re-check failed');
+    } finally {
+      sweeping = false;
+    }
+  };
+  const sweeper = setInterval(() => void sweep(), o.limits.authRecheckMs);
+  sweeper.unref();
+
+  return {
+    get connectionCount() {
+      return connections.size;
+    },
+    close: async () => {
+      clearInterval(sweeper);
+      o.hub.completeAll();
+      // Let graphql-ws send `complete` for each subscription before the sockets go.
+      const deadline = Date.now() + 2000;
+      while (Date.now() < deadline && [...connections.values()].some((c) => Object.keys(c.ws.subscriptions).length > 0)) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await disposable.dispose();
+    },
+  };
+}
+
+/** The credential from connection_init: `{ "authorization": "Bearer <credential>" }` (any key case). */
+function authorizationOf(params: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  if (!params) return undefined;
+  for (const [k, v] of Object.entries(params)) if (k.toLowerCase() === 'authorization' && typeof v === 'string') return v;
+  return undefined;
+}
+
+function codedError(code: ErrorCode, message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code } });
+}
+
+/** Logs name the kind and a prefix of the id, never a whole credential id. */
+const redact = (credentialId: string) => credentialId.slice(0, 14);
