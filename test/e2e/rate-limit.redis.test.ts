@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import { cli, createTenant, eventually, http, HttpResult, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+
+/**
+ * Two server instances sharing one Redis that this file starts on its own port, so it can stop
+ * and restart it (the suite's shared Redis is never touched). Both instances also share one
+ * database: the same DATABASE_URL, or the first instance's embedded socket in the same DATA_DIR.
+ */
+
+const REDIS_PORT = 20_000 + Math.floor(Math.random() * 20_000);
+const redisUp = () => execFileSync('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes']);
+const redisDown = () => execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'shutdown', 'nosave']);
+const redisPing = (): boolean => {
+  try {
+    return execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'ping'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() === 'PONG';
+  } catch {
+    return false;
+  }
+};
+
+let a: TestServer;
+let b: TestServer;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  redisUp();
+  await eventually(async () => (redisPing() ? true : undefined), 5_000, 50);
+  const env = testEnv({ REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}` });
+  a = await startServer(env);
+  b = await startServer(env);
+  tenant = await createTenant(a, 'shared-redis');
+});
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  if (redisPing()) redisDown();
+});
+
+async function awayFromWindowEdge(): Promise<void> {
+  const intoWindow = Date.now() % 60_000;
+  if (intoWindow > 54_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 200));
+}
+
+async function newKey(): Promise<string> {
+  const r = await cli(a.env, ['key', 'create', '--tenant', tenant.tenant_id, '--mode', 'test', '--json']);
+  return r.json!.api_key as string;
+}
+
+/** `n` requests to bulk-import (limit 5), alternating between the instances, all at once. */
+function alternate(n: number, key: string): Promise<HttpResult[]> {
+  return Promise.all(Array.from({ length: n }, (_, i) => http(i % 2 ? b : a, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
+}
+const admittedOf = (rs: HttpResult[]) => rs.filter((r) => r.status !== 429).length;
+
+it('admits exactly the limit across two instances on one Redis', async () => {
+  await awayFromWindowEdge();
+  const key = await newKey();
+  const rs = await Promise.all(
+    Array.from({ length: 100 }, (_, i) => http(i % 2 ? b : a, 'POST', '/v1/verify/sessions', { key, json: {} })),
+  );
+  expect(admittedOf(rs)).toBe(60);
+  expect(new Set(rs.filter((r) => r.status === 429).map((r) => r.body.bucket))).toEqual(new Set(['verify_create']));
+});
+
+it('falls back to a per-instance in-memory limit while Redis is down, and shares counts again when it is back', async () => {
+  await awayFromWindowEdge();
+  redisDown();
+  await eventually(async () => (redisPing() ? undefined : true), 5_000, 50);
+
+  // Down: each instance enforces the limit alone, so the key gets the limit once per instance,
+  // never an open door, and no request waits on the dead Redis.
+  const key = await newKey();
+  const started = Date.now();
+  const onA = await Promise.all(Array.from({ length: 8 }, () => http(a, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
+  const onB = await Promise.all(Array.from({ length: 8 }, () => http(b, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
+  expect(Date.now() - started).toBeLessThan(5_000);
+  expect(admittedOf(onA)).toBe(5);
+  expect(admittedOf(onB)).toBe(5);
+  expect(onA.find((r) => r.status === 429)?.body.bucket).toBe('bulk_import');
+  expect(a.logs.join('\n')).toContain('using the in-memory insurance limiter');
+
+  redisUp();
+  await eventually(async () => (a.logs.join('\n').includes('Redis is back') && b.logs.join('\n').includes('Redis is back') ? true : undefined), 15_000, 100);
+  const fresh = await newKey();
+  expect(admittedOf(await alternate(12, fresh))).toBe(5);
+});
