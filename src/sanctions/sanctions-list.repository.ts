@@ -1,0 +1,126 @@
+import { DataSource, In } from 'typeorm';
+import { SanctionsListCurrentEntity, SanctionsListVersionEntity, TenantEntity } from '../../entities';
+import { DomainError } from '../errors';
+import type { ListId, ListSnapshot } from './sanctions.model';
+
+/** A stored version without its snapshot. */
+export type StoredListVersion = {
+  id: string;
+  list: ListId;
+  version: string;
+  format: string;
+  sourceFile: string;
+  publishedAt: string | null;
+  entryCount: number;
+  warningCount: number;
+  loadedAt: Date;
+};
+
+/** The version of one list in force, as the cheap poll sees it. */
+export type CurrentListVersion = { list: ListId; versionId: string; version: string };
+
+export type SaveOutcome = {
+  version: StoredListVersion;
+  /** False when this exact content was stored before: the existing row is switched in again. */
+  created: boolean;
+  previousVersion: string | null;
+};
+
+export const MIN_TENANT_THRESHOLD = 0.3;
+
+function toStored(v: SanctionsListVersionEntity): StoredListVersion {
+  return {
+    id: String(v.id),
+    list: v.list as ListId,
+    version: v.version,
+    format: v.format,
+    sourceFile: v.sourceFile,
+    publishedAt: v.publishedAt,
+    entryCount: v.entryCount,
+    warningCount: v.warnings.length,
+    loadedAt: v.loadedAt,
+  };
+}
+
+/** Persistence of list versions and the per-list "current" pointer. */
+export class SanctionsListRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * Stores a snapshot and makes it the list's current version in ONE transaction, so a
+   * screening sees either the old or the new version, never neither. The same content loaded
+   * again (same version label) re-uses its row.
+   */
+  async save(snapshot: ListSnapshot): Promise<SaveOutcome> {
+    return this.db.transaction(async (m) => {
+      // Serialises concurrent loads of one list (CLI and refresh job): the pointer moves in load order.
+      const previous = await m.query(
+        `SELECT v.version FROM sanctions_list_current c JOIN sanctions_list_versions v ON v.id = c.version_id WHERE c.list = $1 FOR UPDATE OF c`,
+        [snapshot.list],
+      );
+      const inserted: { id: string }[] = await m.query(
+        `INSERT INTO sanctions_list_versions (list, version, format, source_file, published_at, entry_count, warnings, snapshot)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)
+         ON CONFLICT (list, version) DO NOTHING RETURNING id`,
+        [snapshot.list, snapshot.version, snapshot.format, snapshot.source_file, snapshot.published_at ?? null, snapshot.entries.length, JSON.stringify(snapshot.warnings), JSON.stringify(snapshot)],
+      );
+      const repo = m.getRepository(SanctionsListVersionEntity);
+      const row = inserted.length ? await repo.findOneByOrFail({ id: inserted[0].id }) : await repo.findOneByOrFail({ list: snapshot.list, version: snapshot.version });
+      await m.query(
+        `INSERT INTO sanctions_list_current (list, version_id, updated_at) VALUES ($1, $2, now())
+         ON CONFLICT (list) DO UPDATE SET version_id = EXCLUDED.version_id, updated_at = now()`,
+        [snapshot.list, row.id],
+      );
+      return { version: toStored(row), created: inserted.length > 0, previousVersion: (previous[0]?.version as string | undefined) ?? null };
+    });
+  }
+
+  /** The cheap query instances poll: one short row per loaded list. */
+  async currentVersions(): Promise<CurrentListVersion[]> {
+    const rows: { list: string; version_id: string; version: string }[] = await this.db.query(
+      `SELECT c.list, c.version_id::text AS version_id, v.version FROM sanctions_list_current c JOIN sanctions_list_versions v ON v.id = c.version_id ORDER BY c.list`,
+    );
+    return rows.map((r) => ({ list: r.list as ListId, versionId: r.version_id, version: r.version }));
+  }
+
+  async snapshot(versionId: string): Promise<ListSnapshot> {
+    const rows: { snapshot: ListSnapshot }[] = await this.db.query(`SELECT snapshot FROM sanctions_list_versions WHERE id = $1`, [versionId]);
+    if (!rows.length) throw new Error(`sanctions list version ${versionId} is missing`);
+    return rows[0].snapshot;
+  }
+
+  /** Current version per list, and the recent history of each (newest first). */
+  async overview(historyPerList: number): Promise<{ current: Map<ListId, StoredListVersion>; history: Map<ListId, StoredListVersion[]> }> {
+    const pointers = await this.db.getRepository(SanctionsListCurrentEntity).find();
+    const current = new Map<ListId, StoredListVersion>();
+    const history = new Map<ListId, StoredListVersion[]>();
+    const repo = this.db.getRepository(SanctionsListVersionEntity);
+    if (pointers.length) {
+      for (const v of await repo.findBy({ id: In(pointers.map((p) => p.versionId)) })) current.set(v.list as ListId, toStored(v));
+    }
+    const recent = await repo
+      .createQueryBuilder('v')
+      .where(`(SELECT count(*) FROM sanctions_list_versions n WHERE n.list = v.list AND n.id > v.id) < :n`, { n: historyPerList })
+      .orderBy('v.id', 'DESC')
+      .getMany();
+    for (const v of recent) {
+      const l = v.list as ListId;
+      history.set(l, [...(history.get(l) ?? []), toStored(v)]);
+    }
+    return { current, history };
+  }
+
+  async tenantThreshold(tenantId: string): Promise<number> {
+    const t = await this.db.getRepository(TenantEntity).findOne({ where: { id: tenantId }, select: { id: true, sanctionsThreshold: true } });
+    if (!t) throw new DomainError('not_found', 'Tenant not found');
+    return t.sanctionsThreshold;
+  }
+
+  async setTenantThreshold(tenantId: string, threshold: number): Promise<void> {
+    if (!Number.isFinite(threshold) || threshold < MIN_TENANT_THRESHOLD || threshold > 1) {
+      throw new DomainError('invalid_request', `threshold must be between ${MIN_TENANT_THRESHOLD} and 1`);
+    }
+    const res = await this.db.getRepository(TenantEntity).update({ id: tenantId }, { sanctionsThreshold: threshold });
+    if (!res.affected) throw new DomainError('not_found', 'Tenant not found');
+  }
+}

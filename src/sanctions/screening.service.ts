@@ -1,0 +1,106 @@
+import type { Logger } from '../logger';
+import { SanctionsIndex } from './sanctions-index';
+import type { CurrentListVersion, SanctionsListRepository } from './sanctions-list.repository';
+import type { ListId, ListSnapshot, SanctionsHit, ScreeningQuery } from './sanctions.model';
+
+export type ListUsed = { list: ListId; version: string };
+
+export type Screening = {
+  hits: SanctionsHit[];
+  /** Every list version the query was screened against; empty means nothing was screened. */
+  lists: ListUsed[];
+  threshold: number;
+};
+
+type Loaded = { signature: string; index: SanctionsIndex; lists: ListUsed[]; snapshots: Map<string, ListSnapshot> };
+
+const EMPTY: Loaded = { signature: '', index: SanctionsIndex.build([]), lists: [], snapshots: new Map() };
+
+/**
+ * Holds this process's screening index and keeps it equal to the versions in force. A cheap
+ * poll of the per-list pointers detects a load on any instance; the index is then rebuilt from
+ * the snapshots in the background and swapped whole, so a screening never mixes versions and
+ * requests never wait for a build. Background jobs that must use the newest lists call
+ * `screenCurrent`, which catches up first.
+ */
+export class SanctionsScreeningService {
+  private loaded: Loaded = EMPTY;
+  private inFlight: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  /** Set once the versions in force have been read successfully. */
+  private checked = false;
+
+  constructor(
+    private readonly repo: SanctionsListRepository,
+    private readonly logger: Logger,
+    private readonly pollMs: number,
+  ) {}
+
+  start(): void {
+    void this.refresh().catch(() => undefined);
+    this.timer = setInterval(() => void this.refresh().catch(() => undefined), this.pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** The versions the index currently answers with. */
+  get listsInUse(): ListUsed[] {
+    return this.loaded.lists;
+  }
+
+  /** Brings the index up to the versions in force; concurrent callers share one run. */
+  refresh(): Promise<void> {
+    this.inFlight ??= this.catchUp().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  /**
+   * Screens a query validated by validateScreeningQuery against the index as it is now (after
+   * start-up: the first call waits for the first build rather than answer from nothing).
+   */
+  async screen(query: ScreeningQuery, threshold: number): Promise<Screening> {
+    if (!this.checked) await this.refresh();
+    const { index, lists } = this.loaded;
+    return { hits: lists.length ? index.screen(query, { threshold }) : [], lists, threshold };
+  }
+
+  /** Like `screen`, after making sure the newest versions are in the index (for jobs, not requests). */
+  async screenCurrent(query: ScreeningQuery, threshold: number): Promise<Screening> {
+    await this.refresh();
+    return await this.screen(query, threshold);
+  }
+
+  /** Screens with the tenant's own threshold (tenants.sanctions_threshold, default 0.70). */
+  async screenForTenant(tenantId: string, query: ScreeningQuery, opts: { current?: boolean } = {}): Promise<Screening> {
+    const threshold = await this.repo.tenantThreshold(tenantId);
+    return opts.current ? this.screenCurrent(query, threshold) : this.screen(query, threshold);
+  }
+
+  private async catchUp(): Promise<void> {
+    let current: CurrentListVersion[];
+    try {
+      current = await this.repo.currentVersions();
+    } catch (err) {
+      this.logger.warn({ err }, 'sanctions: cannot read the list versions in force; keeping the index as it is');
+      throw err;
+    }
+    const signature = current.map((c) => `${c.list}:${c.versionId}`).join(',');
+    if (signature === this.loaded.signature) {
+      this.checked = true;
+      return;
+    }
+    const started = Date.now();
+    const snapshots = new Map<string, ListSnapshot>();
+    for (const c of current) snapshots.set(c.versionId, this.loaded.snapshots.get(c.versionId) ?? (await this.repo.snapshot(c.versionId)));
+    const index = SanctionsIndex.build([...snapshots.values()]);
+    this.loaded = { signature, index, lists: current.map((c) => ({ list: c.list, version: c.version })), snapshots };
+    this.checked = true;
+    this.logger.info({ lists: this.loaded.lists, ...index.size, ms: Date.now() - started }, 'sanctions index rebuilt');
+  }
+}
