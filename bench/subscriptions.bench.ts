@@ -1,0 +1,316 @@
+/**
+ * Live session status (issue #4): N concurrent WebSocket subscribers, loopback only.
+ *
+ * For each N (BENCH_SUBSCRIBERS, default 1000,5000,10000), on one instance, and on two instances
+ * sharing PostgreSQL and Redis when DATABASE_URL and REDIS_URL are set (subscribers split evenly,
+ * every transition committed on instance A):
+ *   - sample:    each connection watches one of BENCH_SESSIONS live sessions by id (N/S watchers
+ *                each); every session is then cancelled once (paced), one status change each.
+ *   - broadcast: every connection then watches the tenant without an id; BENCH_BROADCASTS sessions
+ *                are created, each CREATED event reaching all N subscribers at once.
+ * Sample latency is measured from just before the cancelling request is sent to the receipt of the
+ * event (it includes the HTTP request and the commit: an upper bound of commit -> receipt; the
+ * request's own round trip is reported beside it). Broadcast latency is measured from the session's
+ * createdAt, stamped inside the creating transaction just before its commit, to the receipt. Server RSS is sampled every
+ * 100 ms (peak reported); CPU is the server's user+system time during the delivery phase.
+ * The in-run baseline is the first (smallest) N on one instance; ratios are against its p99.
+ *
+ *   npm run bench:subscriptions
+ *   BENCH_SUBSCRIBERS=1000,5000,10000 BENCH_SESSIONS=200 BENCH_BROADCASTS=3 \
+ *     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379 npm run bench:subscriptions
+ */
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import WebSocket from 'ws';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
+const SUBSCRIBERS = (process.env.BENCH_SUBSCRIBERS ?? '1000,5000,10000').split(',').map(Number).filter((n) => n > 0);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
+const BROADCASTS = Number(process.env.BENCH_BROADCASTS ?? 3);
+const CONNECT_CONCURRENCY = 200;
+const PHASE_TIMEOUT_MS = 60_000;
+const SHARED = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+
+type Server = { url: string; env: NodeJS.ProcessEnv; proc: ChildProcess; stop(): Promise<void> };
+
+function serverEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'subs-bench-')),
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+    RATE_LIMIT_ENABLED: 'false',
+    SUBSCRIPTION_MAX_CONNECTIONS_PER_KEY: '1000000',
+    ...extra,
+  };
+}
+
+async function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
+  // LOG_LEVEL=warn keeps request logs out of the measurement; the listening line is info, so wait for the port instead.
+  const proc = spawn(process.execPath, [MAIN], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: string[] = [];
+  proc.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${logs.join('')}`)), 60_000);
+    readline.createInterface({ input: proc.stdout! }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; port?: number; level?: number };
+        if (entry.msg === 'listening' && entry.port) {
+          clearTimeout(timer);
+          resolve(entry.port);
+        } else if ((entry.level ?? 0) >= 40) logs.push(line);
+      } catch {
+        /* not a log line */
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code}: ${logs.join('')}`)));
+  });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    env: { ...env, PORT: String(port) },
+    proc,
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<Record<string, any>> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [CLI, ...args, '--json'], { env, timeout: 60_000 }, (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(JSON.parse(stdout)))),
+  );
+}
+
+async function gql(url: string, key: string, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query, variables }) });
+  const body = (await res.json()) as { data?: any; errors?: unknown };
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}
+
+/** CPU seconds (user+system) and RSS of a process, from /proc. */
+function procStats(pid: number): { cpuSeconds: number; rssMb: number } {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return { cpuSeconds: ticks / 100, rssMb: rssKb / 1024 };
+}
+
+/** One subscriber connection, lean: it records the receipt time of every `next` by session id and status. */
+class Subscriber {
+  ws!: WebSocket;
+  received: { sessionId: string; status: string; createdAt: string; at: number }[] = [];
+  private subId = 0;
+
+  static async open(url: string, key: string): Promise<Subscriber> {
+    const s = new Subscriber();
+    s.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+    await new Promise<void>((resolve, reject) => {
+      s.ws.once('error', reject);
+      s.ws.once('open', () => s.ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } })));
+      s.ws.on('message', (data) => {
+        const at = performance.timeOrigin + performance.now();
+        const m = JSON.parse(String(data)) as { type: string; payload?: any };
+        if (m.type === 'connection_ack') resolve();
+        else if (m.type === 'next') {
+          const e = m.payload?.data?.sessionStatusChanged;
+          if (e) s.received.push({ sessionId: e.id, status: e.status, createdAt: e.createdAt, at });
+        }
+      });
+      s.ws.once('close', (code) => reject(new Error(`closed ${code}`)));
+    });
+    return s;
+  }
+
+  subscribe(id: string | null): void {
+    const query = id ? 'subscription ($id: ID) { sessionStatusChanged(id: $id) { id status createdAt } }' : 'subscription { sessionStatusChanged { id status createdAt } }';
+    this.ws.send(JSON.stringify({ id: String(++this.subId), type: 'subscribe', payload: { query, variables: id ? { id } : {} } }));
+  }
+}
+
+async function inBatches<T>(n: number, concurrency: number, fn: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, n) }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await fn(i);
+      }
+    }),
+  );
+  return out;
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + PHASE_TIMEOUT_MS;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+
+type Result = {
+  setup: string;
+  n: number;
+  sampleP50: number;
+  sampleP99: number;
+  mutationP50: number;
+  mutationP99: number;
+  broadcastP50: number;
+  broadcastP99: number;
+  deliveries: number;
+  connectSeconds: number;
+  peakRssMb: number;
+  deliveryCpuSeconds: number;
+  deliverySeconds: number;
+};
+
+async function run(setup: string, servers: Server[], n: number): Promise<Result> {
+  const [a] = servers;
+  const tenant = await cli(a.env, ['tenant', 'create', '--name', `bench-${n}`]);
+  const key = tenant.live_api_key as string;
+  const sessions = await inBatches(Math.min(SESSIONS, n), 10, async () => (await gql(a.url, key, 'mutation { createSession(input: { flowId: "default", tier: T1 }) { id } }')).createSession.id as string);
+
+  const pids = servers.map((s) => s.proc.pid!);
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, pids.reduce((sum, pid) => sum + procStats(pid).rssMb, 0));
+  }, 100);
+
+  const t0 = Date.now();
+  const subs = await inBatches(n, CONNECT_CONCURRENCY, async (i) => {
+    const s = await Subscriber.open(servers[i % servers.length].url, key);
+    s.subscribe(sessions[i % sessions.length]);
+    return s;
+  });
+  // Each by-id subscription first receives the current status (CREATED).
+  await until(() => subs.every((s) => s.received.length >= 1), 'initial statuses');
+  const connectSeconds = (Date.now() - t0) / 1000;
+
+  const cpuBefore = pids.map((pid) => procStats(pid).cpuSeconds);
+  const tDelivery = Date.now();
+
+  // Sample: cancel every session once, paced (20 in flight), remembering when each request left.
+  const sentAt = new Map<string, number>();
+  const rtt: number[] = [];
+  await inBatches(sessions.length, 20, async (i) => {
+    const sent = performance.timeOrigin + performance.now();
+    sentAt.set(sessions[i], sent);
+    await gql(a.url, key, 'mutation ($id: ID!) { cancelSession(id: $id) { status } }', { id: sessions[i] });
+    rtt.push(performance.timeOrigin + performance.now() - sent);
+  });
+  rtt.sort((x, y) => x - y);
+  await until(() => subs.every((s) => s.received.some((r) => r.status === 'WITHDRAWN')), 'sample deliveries');
+  const sample = subs
+    .flatMap((s) => s.received.filter((r) => r.status === 'WITHDRAWN').map((r) => r.at - sentAt.get(r.sessionId)!))
+    .sort((x, y) => x - y);
+
+  // Broadcast: every connection watches the whole tenant; each new session reaches all of them.
+  for (const s of subs) s.subscribe(null);
+  await new Promise((r) => setTimeout(r, 1000)); // let every subscription register
+  const broadcast: number[] = [];
+  for (let b = 0; b < BROADCASTS; b++) {
+    const before = subs.map((s) => s.received.length);
+    const id = (await gql(a.url, key, 'mutation { createSession(input: { flowId: "default", tier: T1 }) { id } }')).createSession.id as string;
+    await until(() => subs.every((s, i) => s.received.length > before[i]), 'broadcast deliveries');
+    // createdAt is stamped inside the creating transaction, just before its commit: a commit-side clock.
+    for (const s of subs) for (const r of s.received) if (r.sessionId === id) broadcast.push(r.at - Date.parse(r.createdAt));
+  }
+  broadcast.sort((x, y) => x - y);
+  const deliverySeconds = (Date.now() - tDelivery) / 1000;
+  const deliveryCpuSeconds = pids.reduce((sum, pid, i) => sum + procStats(pid).cpuSeconds - cpuBefore[i], 0);
+  clearInterval(sampler);
+
+  await Promise.all(
+    subs.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.ws.once('close', () => resolve());
+          s.ws.close(1000);
+        }),
+    ),
+  );
+  return {
+    setup,
+    n,
+    sampleP50: pct(sample, 50),
+    sampleP99: pct(sample, 99),
+    mutationP50: pct(rtt, 50),
+    mutationP99: pct(rtt, 99),
+    broadcastP50: pct(broadcast, 50),
+    broadcastP99: pct(broadcast, 99),
+    deliveries: sample.length + broadcast.length,
+    connectSeconds,
+    peakRssMb: peakRss,
+    deliveryCpuSeconds,
+    deliverySeconds,
+  };
+}
+
+async function main(): Promise<void> {
+  const results: Result[] = [];
+  for (const n of SUBSCRIBERS) {
+    const server = await startServer(serverEnv(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}));
+    try {
+      results.push(await run(process.env.DATABASE_URL ? '1 instance (PostgreSQL, in-process bus)' : '1 instance (embedded, in-process bus)', [server], n));
+    } finally {
+      await server.stop();
+    }
+    print(results.at(-1)!, results[0]);
+  }
+  if (!SHARED) {
+    console.log('\n2 instances on Redis: skipped (set DATABASE_URL and REDIS_URL to a shared PostgreSQL and Redis)');
+  } else {
+    for (const n of SUBSCRIBERS) {
+      const shared = () => serverEnv({ DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: process.env.REDIS_URL });
+      const servers = await Promise.all([startServer(shared()), startServer(shared())]);
+      try {
+        results.push(await run('2 instances (PostgreSQL + Redis)', servers, n));
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
+      }
+      print(results.at(-1)!, results[0]);
+    }
+  }
+  console.log('\nsummary (ms; RSS summed over instances; ratio = p99 / baseline p99)');
+  console.table(
+    results.map((r) => ({
+      setup: r.setup,
+      subscribers: r.n,
+      'sample p50': r.sampleP50.toFixed(1),
+      'sample p99': r.sampleP99.toFixed(1),
+      'cancel RTT p50/p99': `${r.mutationP50.toFixed(0)}/${r.mutationP99.toFixed(0)}`,
+      'broadcast p50': r.broadcastP50.toFixed(1),
+      'broadcast p99': r.broadcastP99.toFixed(1),
+      'p99 ratio': (Math.max(r.sampleP99, r.broadcastP99) / Math.max(results[0].sampleP99, results[0].broadcastP99)).toFixed(2),
+      'peak RSS MB': r.peakRssMb.toFixed(0),
+      'CPU s (delivery)': `${r.deliveryCpuSeconds.toFixed(2)} / ${r.deliverySeconds.toFixed(1)} wall`,
+      'connect s': r.connectSeconds.toFixed(1),
+    })),
+  );
+}
+
+function print(r: Result, baseline: Result): void {
+  console.log(
+    `${r.setup}, N=${r.n}: sample p50 ${r.sampleP50.toFixed(1)} ms p99 ${r.sampleP99.toFixed(1)} ms (cancel RTT p50 ${r.mutationP50.toFixed(1)} p99 ${r.mutationP99.toFixed(1)}); broadcast p50 ${r.broadcastP50.toFixed(1)} ms p99 ${r.broadcastP99.toFixed(1)} ms; ` +
+      `${r.deliveries} deliveries; peak RSS ${r.peakRssMb.toFixed(0)} MB; CPU ${r.deliveryCpuSeconds.toFixed(2)} s over ${r.deliverySeconds.toFixed(1)} s; ` +
+      `connect ${r.connectSeconds.toFixed(1)} s; p99 x${(Math.max(r.sampleP99, r.broadcastP99) / Math.max(baseline.sampleP99, baseline.broadcastP99)).toFixed(2)} of baseline`,
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
