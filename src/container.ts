@@ -2,8 +2,17 @@ import type { GraphQLSchema } from 'graphql';
 import { DataSource } from 'typeorm';
 import { buildGraphQLSchema } from '../schema/build-schema';
 import { ApiKeyResolver } from '../schema/api-key.resolver';
+import { CscaResolver } from '../schema/csca.resolver';
+import { RateLimitResolver } from '../schema/rate-limit.resolver';
+import { SanctionsResolver } from '../schema/sanctions.resolver';
 import { SessionResolver } from '../schema/session.resolver';
+import { SessionSubscriptionResolver } from '../schema/session-subscription.resolver';
+import { WebhookResolver } from '../schema/webhook.resolver';
+import { SessionStatusHub } from '../subscriptions/session-status.hub';
+import { createStatusBus } from '../subscriptions/status-bus';
 import { AuthService } from './auth/auth.service';
+import { ChipSubmissionService } from './chip/chip-submission.service';
+import { PostgresCscaTrustStore } from './chip/postgres-csca.trust-store';
 import type { Config } from './config';
 import { ContextFactory } from './context';
 import { Database, openDatabase } from './db/database';
@@ -11,8 +20,18 @@ import { HostedLinks } from './hosted/hosted-links';
 import { JobQueue } from './jobs/job-queue';
 import { startWorkers } from './jobs/workers';
 import type { Logger } from './logger';
+import { RateLimitOverrides } from './rate-limit/rate-limit-overrides';
+import { RateLimitService } from './rate-limit/rate-limit.service';
+import { RefreshSanctionsJob } from './sanctions/refresh-sanctions.job';
+import { SanctionsListRepository } from './sanctions/sanctions-list.repository';
+import { SanctionsListService } from './sanctions/sanctions-list.service';
+import { SanctionsScreeningService } from './sanctions/screening.service';
 import { SessionService } from './sessions/session.service';
 import { TenantService } from './tenants/tenant.service';
+import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
+import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
+import { WebhookService } from './webhooks/webhook.service';
+import { WebhookSecretBox } from './webhooks/webhook-secret.box';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -24,8 +43,19 @@ export type Container = {
   auth: AuthService;
   tenants: TenantService;
   sessions: SessionService;
+  webhooks: WebhookService;
+  cscaTrustStore: PostgresCscaTrustStore;
+  chip: ChipSubmissionService;
   links: HostedLinks;
   contexts: ContextFactory;
+  /** Null when RATE_LIMIT_ENABLED=false. */
+  rateLimits: RateLimitService | null;
+  rateLimitOverrides: RateLimitOverrides;
+  /** Routes committed status changes (in-process, or through Redis between instances) to WebSocket subscribers. */
+  statusHub: SessionStatusHub;
+  sanctionsLists: SanctionsListService;
+  /** This process's screening index, kept equal to the list versions in force. */
+  sanctionsScreening: SanctionsScreeningService;
   schema: GraphQLSchema;
   close(): Promise<void>;
 };
@@ -35,7 +65,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const db = database.dataSource;
   let jobs: JobQueue;
   try {
-    jobs = await JobQueue.start(database.target, logger, { pollSeconds: config.jobPollSeconds, supervise: config.workerEnabled });
+    jobs = await JobQueue.start(database.target, logger, { pollSeconds: config.jobPollSeconds, supervise: config.workerEnabled, superviseSeconds: config.jobSuperviseSeconds });
   } catch (err) {
     await database.close();
     throw err;
@@ -44,13 +74,61 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const tenants = new TenantService(db);
   const sessions = new SessionService(db, jobs);
   const links = await HostedLinks.load(db, config.publicBaseUrl);
+  const statusBus = createStatusBus(config.redisUrl, logger);
+  const statusHub = new SessionStatusHub(statusBus, db, logger);
+  try {
+    await statusHub.start();
+  } catch (err) {
+    await statusBus.close();
+    await jobs.stop();
+    await database.close();
+    throw err;
+  }
+  // Published only after the commit (D3); with Redis every instance, this one included, receives it.
+  sessions.onCommittedEvents(statusHub.publishCommitted);
+  const webhookBox = await WebhookSecretBox.load(db, config.webhooks.secretKey);
+  // A job whose worker died is taken back once the longest attempt is surely over.
+  const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5);
+  sessions.registerOutboxHandler(webhookDispatcher.onOutbox);
+  const webhooks = new WebhookService(db, webhookBox, webhookDispatcher);
+  const cscaTrustStore = new PostgresCscaTrustStore(db);
+  const chip = new ChipSubmissionService(sessions, cscaTrustStore);
   const contexts = new ContextFactory(auth, sessions);
+  const rateLimitOverrides = new RateLimitOverrides(db);
+  const rateLimits = config.rateLimit.enabled
+    ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
+    : null;
+  const sanctionsRepo = new SanctionsListRepository(db);
+  const sanctionsLists = new SanctionsListService(sanctionsRepo);
+  const sanctionsScreening = new SanctionsScreeningService(sanctionsRepo, logger, config.sanctions.pollMs);
+  sanctionsScreening.start();
   const resolvers = new Map<unknown, unknown>([
     [SessionResolver, new SessionResolver(sessions, links)],
+    [SessionSubscriptionResolver, new SessionSubscriptionResolver(links)],
     [ApiKeyResolver, new ApiKeyResolver(tenants)],
+    [WebhookResolver, new WebhookResolver(webhooks)],
+    [CscaResolver, new CscaResolver(cscaTrustStore)],
+    [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
+    [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
-  if (config.workerEnabled) await startWorkers(jobs, { db, sessions });
+  if (config.workerEnabled) await startWorkers(jobs, {
+      db,
+      sessions,
+      webhookDelivery: {
+        job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale }),
+        concurrency: config.webhooks.concurrency,
+      },
+      sanctions: {
+        screening: sanctionsScreening,
+        refresh: new RefreshSanctionsJob(sanctionsLists, logger, {
+          urls: config.sanctions.urls,
+          timeoutMs: config.sanctions.fetchTimeoutMs,
+          maxBytes: config.sanctions.maxDownloadBytes,
+        }),
+        cron: config.sanctions.refreshCron,
+      },
+    });
 
   return {
     config,
@@ -61,11 +139,22 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     auth,
     tenants,
     sessions,
+    webhooks,
+    cscaTrustStore,
+    chip,
     links,
     contexts,
+    rateLimits,
+    rateLimitOverrides,
+    statusHub,
+    sanctionsLists,
+    sanctionsScreening,
     schema,
     close: async () => {
+      sanctionsScreening.stop();
       await jobs.stop();
+      await statusBus.close();
+      await rateLimits?.close();
       await database.close();
     },
   };

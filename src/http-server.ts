@@ -7,14 +7,17 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { NextFunction, Request, Response } from 'express';
 import { sessionsRouter } from '../rest-adapter/sessions.router';
+import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
 import { RestOperations } from '../rest-adapter/operations';
 import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
+import { attachSubscriptionServer, type SubscriptionServer } from '../subscriptions/subscription-server';
 import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
 import type { Container } from './container';
 import type { RequestContext } from './context';
 import { DomainError } from './errors';
 import { errorPage } from './http/error-pages';
+import { examplesRouter } from './http/examples.router';
 import { sendError } from './http/error-response';
 import { graphiql } from './http/graphiql';
 import { BODY_LIMIT_BYTES, bodyErrors } from './http/json-body';
@@ -28,7 +31,7 @@ export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 /** Limits on what one GraphQL operation may ask for; each refusal names the limit. */
 export const GRAPHQL_LIMITS = { maxDepth: 10, maxAliases: 15, maxCost: 5000, maxTokens: 2000, maxDirectives: 20 };
 
-export type HttpServer = { app: express.Express; server: http.Server; apollo: ApolloServer<RequestContext> };
+export type HttpServer = { app: express.Express; server: http.Server; apollo: ApolloServer<RequestContext>; subscriptions: SubscriptionServer };
 
 export async function createHttpServer(c: Container): Promise<HttpServer> {
   const app = express();
@@ -54,12 +57,23 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     introspection: true,
+    stopOnTerminationSignals: false, // main.ts owns shutdown order: HTTP first, then jobs, then the database
     // Credentials travel only in the Authorization header, which a cross-site form cannot set, so
     // Apollo's CSRF preflight requirement would only break plain GET queries.
     csrfPrevention: false,
     formatError: formatGraphQLError(c.logger),
   });
   await apollo.start();
+  // graphql-ws on the same server and path: a standard client and GraphiQL's subscription tab connect unchanged.
+  const subscriptions = attachSubscriptionServer(server, {
+    schema: c.schema,
+    contexts: c.contexts,
+    hub: c.statusHub,
+    db: c.db,
+    logger: c.logger,
+    limits: c.config.subscriptions,
+    validationRules: armor.validationRules,
+  });
 
   const contextFor = async (req: Request): Promise<RequestContext> => c.contexts.create({ authorization: req.header('authorization'), requestId: req.id });
 
@@ -82,6 +96,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   });
   app.get('/errors/:code', errorPage);
   app.use(hostedRouter(c.db, c.sessions, c.links));
+  if (c.config.examplesEnabled) app.use('/examples', examplesRouter(PROJECT_ROOT));
 
   app.use(
     '/graphql',
@@ -120,6 +135,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   });
   const restOperations = new RestOperations(c.schema);
   v1.use(sessionsRouter(restOperations));
+  v1.use(webhooksRouter(restOperations));
   v1.use(chipRouter(restOperations, c.chip));
   v1.use((_req, res) => {
     const ctx = res.locals.context as RequestContext;
@@ -136,7 +152,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     sendError(res, 'internal_error', 'Internal server error');
   });
 
-  return { app, server, apollo };
+  return { app, server, apollo, subscriptions };
 }
 
 function trustProxySetting(value: string | undefined): boolean | number | string {

@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const container = await buildContainer(config, logger);
-  const { server, apollo } = await createHttpServer(container);
+  const { server, apollo, subscriptions } = await createHttpServer(container);
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -22,7 +22,9 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
     try {
+      await subscriptions.close(); // completes every subscription, then closes the WebSockets
       await apollo.stop(); // drains in-flight HTTP requests and closes the server
+      logger.info('http drained');
       await container.close();
       logger.info('stopped');
       process.exit(0);

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { cli, createTenant, eventually, http, startServer, testEnv } from '../helpers/test-server';
+
+describe('durable test-mode jobs', () => {
+  it('still resolves a session when the server is killed with SIGKILL 2 s after creating it', async () => {
+    const env = testEnv();
+    const first = await startServer(env);
+    const tenant = await createTenant(first);
+    const created = await http(first, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1', metadata: { test_outcome: 'declined' } } });
+    expect(created.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 2_000));
+    await first.kill9();
+
+    const second = await startServer(env);
+    try {
+      const final = await eventually(async () => {
+        const r = await http(second, 'GET', `/v1/verify/sessions/${created.body.id}`, { key: tenant.test_api_key });
+        return r.body.status === 'failed' ? r.body : undefined;
+      }, 30_000);
+      expect(final.result.decision).toBe('declined');
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe('CLI', () => {
+  it('manages tenants and keys with the server down and up, and a revoked key is refused at once', async () => {
+    const env = testEnv();
+    // Server down: the CLI opens the embedded database itself (or uses DATABASE_URL).
+    const created = await cli(env, ['tenant', 'create', '--name', 'offline-co', '--json']);
+    expect(created.code).toBe(0);
+    expect(created.json).toEqual({
+      tenant_id: expect.stringMatching(/^ten_[A-Za-z0-9]{24}$/),
+      test_api_key: expect.stringMatching(/^sk_test_[A-Za-z0-9]{40}$/),
+      live_api_key: expect.stringMatching(/^sk_live_[A-Za-z0-9]{40}$/),
+    });
+    const tenantId = created.json!.tenant_id as string;
+    const offlineKey = await cli(env, ['key', 'create', '--tenant', tenantId, '--mode', 'live', '--scopes', 'sessions:read', '--json']);
+    expect(offlineKey.json).toMatchObject({ livemode: true, scopes: ['sessions:read'] });
+
+    const server = await startServer(env);
+    try {
+      // Server up: the same commands go through the socket (embedded) or the same DATABASE_URL.
+      if (!env.DATABASE_URL) expect(fs.existsSync(path.join(env.DATA_DIR!, '.s.PGSQL.5432'))).toBe(true);
+      const listed = await cli(server.env, ['tenant', 'list', '--json']);
+      expect((listed.json!.tenants as { tenant_id: string; active_keys: number }[]).find((t) => t.tenant_id === tenantId)).toMatchObject({ active_keys: 3 });
+      const testKey = created.json!.test_api_key as string;
+      const ok = await http(server, 'POST', '/v1/verify/sessions', { key: testKey, json: { flow_id: 'default', tier: 'T0' } });
+      expect(ok.status).toBe(201);
+
+      const issued = await cli(server.env, ['key', 'create', '--tenant', tenantId, '--mode', 'test', '--json']);
+      const key = issued.json!.api_key as string;
+      expect((await http(server, 'GET', `/v1/verify/sessions/${ok.body.id}`, { key })).status).toBe(200);
+      const revoked = await cli(server.env, ['key', 'revoke', '--key', issued.json!.key_id as string, '--json']);
+      expect(revoked.json).toEqual({ key_id: issued.json!.key_id, revoked: true });
+      expect((await http(server, 'GET', `/v1/verify/sessions/${ok.body.id}`, { key })).status).toBe(401);
+
+      const unknown = await cli(server.env, ['key', 'revoke', '--key', 'key_doesnotexist', '--json']);
+      expect(unknown.code).toBe(1);
+      expect(unknown.json).toMatchObject({ error: { code: 'not_found' } });
+      const usage = await cli(server.env, ['tenant', 'explode']);
+      expect(usage.code).toBe(2);
+      expect(usage.stderr).toContain('Usage');
+    } finally {
+      await server.stop();
+    }
+    // Down again: the socket is gone and the CLI still works on the files.
+    const after = await cli(env, ['tenant', 'list', '--json']);
+    expect(after.code).toBe(0);
+  });
+
+  it('never prints a key into the server log', async () => {
+    const server = await startServer();
+    try {
+      const tenant = await createTenant(server);
+      await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } });
+      await http(server, 'GET', '/v1/verify/sessions/vses_AAAAAAAAAAAAAAAAAAAAAAAA', { key: tenant.live_api_key });
+      const logs = server.logs.join('\n');
+      expect(logs).toContain('"status":201');
+      expect(logs).not.toContain(tenant.test_api_key);
+      expect(logs).not.toContain(tenant.live_api_key);
+      expect(logs).not.toContain('_secret_');
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import { expectToMatchContract, openapiDocument } from '../helpers/openapi-contract';
+import { createTenant, eventually, http, startServer, Tenant, TestServer } from '../helpers/test-server';
+
+let server: TestServer;
+let acme: Tenant;
+
+beforeAll(async () => {
+  server = await startServer();
+  acme = await createTenant(server);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('/openapi.yaml', () => {
+  it('is OpenAPI 3.1 with info.version 1.0.0 and the served document is the checked one', async () => {
+    const served = await http(server, 'GET', '/openapi.yaml');
+    expect(served.headers.get('content-type')).toContain('yaml');
+    expect(openapiDocument).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./), info: { version: '1.0.0' } });
+    expect(served.text).toContain('version: 1.0.0');
+  });
+
+  it('describes the real responses of every session operation, success and error', async () => {
+    const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { flow_id: 'default', tier: 'T3', metadata: { test_outcome: 'review' } } });
+    expectToMatchContract('POST', '/v1/verify/sessions', created);
+    const quick = await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { tiers: ['T5'], reference: 'r' } });
+    expectToMatchContract('POST', '/v1/verify/sessions', quick);
+    expectToMatchContract('POST', '/v1/verify/sessions', await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { tier: 'T6', flow_id: 'default' } }));
+    expectToMatchContract('POST', '/v1/verify/sessions', await http(server, 'POST', '/v1/verify/sessions', { json: { tier: 'T1', flow_id: 'default' } }));
+    expectToMatchContract('POST', '/v1/verify/sessions', await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, body: 'x', headers: { 'content-type': 'text/plain' } }));
+
+    const id = created.body.id as string;
+    expectToMatchContract('GET', '/v1/verify/sessions/{id}', await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: acme.test_api_key }));
+    expectToMatchContract('GET', '/v1/verify/sessions/{id}', await http(server, 'GET', '/v1/verify/sessions/vses_AAAAAAAAAAAAAAAAAAAAAAAA', { key: acme.test_api_key }));
+
+    const inReview = await eventually(async () => {
+      const r = await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: acme.test_api_key });
+      return r.body.status === 'manual_review' ? r : undefined;
+    });
+    expectToMatchContract('GET', '/v1/verify/sessions/{id}', inReview);
+    const done = await eventually(async () => {
+      const r = await http(server, 'GET', `/v1/verify/sessions/${quick.body.id}`, { key: acme.test_api_key });
+      return r.body.status === 'success' ? r : undefined;
+    });
+    expectToMatchContract('GET', '/v1/verify/sessions/{id}', done);
+
+    const review = (json: unknown, sid = id) => http(server, 'POST', `/v1/verify/manual-review/${sid}`, { key: acme.test_api_key, json });
+    expectToMatchContract('POST', '/v1/verify/manual-review/{id}', await review({ decision: 'approve', reason: 'x' }));
+    expectToMatchContract('POST', '/v1/verify/manual-review/{id}', await review({ decision: 'reject', reason: 'document expired' }));
+    expectToMatchContract('POST', '/v1/verify/manual-review/{id}', await review({ decision: 'reject', reason: 'document expired' }));
+    expectToMatchContract('POST', '/v1/verify/manual-review/{id}', await review({ decision: 'reject', reason: 'document expired' }, 'vses_AAAAAAAAAAAAAAAAAAAAAAAA'));
+  });
+
+  it('describes /healthz', async () => {
+    expectToMatchContract('GET', '/healthz', await http(server, 'GET', '/healthz'));
+  });
+});
