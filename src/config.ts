@@ -25,6 +25,21 @@ const ConfigSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** How often workers poll the job queue, in seconds (test-mode timing depends on it). */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(0.5),
+  /** WebSocket subscriptions (README "Live session status"): ms between keep-alive pings; a peer that misses a pong is dropped. */
+  SUBSCRIPTION_KEEPALIVE_MS: z.coerce.number().int().min(1000).max(120_000).default(12_000),
+  /** Active subscriptions one WebSocket connection may hold. */
+  SUBSCRIPTION_MAX_PER_CONNECTION: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Open WebSocket connections one credential (API key or client_secret) may hold on one instance. */
+  SUBSCRIPTION_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /** Events queued for one connection before it counts as a slow consumer and is closed (1013). */
+  SUBSCRIPTION_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(256),
+  /** How often open connections re-check their API key, in ms: a revoked key stops receiving events within this. */
+  SUBSCRIPTION_AUTH_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** Serve the copyable browser example and the graphql-ws browser client at /examples/. */
+  EXAMPLES_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
 });
 
 export type Config = {
@@ -37,6 +52,8 @@ export type Config = {
   workerEnabled: boolean;
   trustProxy: string | undefined;
   jobPollSeconds: number;
+  subscriptions: { keepAliveMs: number; maxPerConnection: number; maxConnectionsPerKey: number; queueLimit: number; authRecheckMs: number };
+  examplesEnabled: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -59,5 +76,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerEnabled: c.WORKER_ENABLED,
     trustProxy: c.TRUST_PROXY,
     jobPollSeconds: c.JOB_POLL_SECONDS,
+    subscriptions: {
+      keepAliveMs: c.SUBSCRIPTION_KEEPALIVE_MS,
+      maxPerConnection: c.SUBSCRIPTION_MAX_PER_CONNECTION,
+      maxConnectionsPerKey: c.SUBSCRIPTION_MAX_CONNECTIONS_PER_KEY,
+      queueLimit: c.SUBSCRIPTION_QUEUE_LIMIT,
+      authRecheckMs: c.SUBSCRIPTION_AUTH_RECHECK_MS,
+    },
+    examplesEnabled: c.EXAMPLES_ENABLED,
   };
 }

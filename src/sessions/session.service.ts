@@ -35,8 +35,8 @@ export type ListSessionsQuery = { first: number; after?: string | null; status?:
 
 export type Clock = () => Date;
 
-/** Called after a transaction that wrote outbox rows has committed. */
-export type CommittedEventsListener = (events: OutboxEventEntity[]) => void;
+/** Called after a transaction that wrote outbox rows has committed, with the session as committed. */
+export type CommittedEventsListener = (events: OutboxEventEntity[], session: SessionEntity) => void;
 
 const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
@@ -108,7 +108,7 @@ export class SessionService {
       }
       return rows;
     });
-    this.announce(events);
+    this.announce(events, session);
     return { session, clientSecret };
   }
 
@@ -245,12 +245,12 @@ export class SessionService {
       return { s, events };
     });
     if (!outcome) return null;
-    this.announce(outcome.events);
+    this.announce(outcome.events, outcome.s);
     return outcome.s;
   }
 
-  private announce(events: OutboxEventEntity[]): void {
-    for (const l of this.listeners) l(events);
+  private announce(events: OutboxEventEntity[], session: SessionEntity): void {
+    for (const l of this.listeners) l(events, session);
   }
 
   private async findFlow(tenantId: string, flowId: string): Promise<FlowEntity> {
