@@ -4,7 +4,14 @@ import { InstanceSettingEntity } from './instance-setting.entity';
 import { OutboxEventEntity } from './outbox-event.entity';
 import { SessionEntity } from './session.entity';
 import { TenantEntity } from './tenant.entity';
+import { AuditLogEntity } from './audit-log.entity';
+import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 export { ApiKeyEntity, FlowEntity, InstanceSettingEntity, OutboxEventEntity, SessionEntity, TenantEntity };
+export { AuditLogEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity };
+export type { WebhookEndpointStatus } from './webhook-endpoint.entity';
+export type { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
-export const ALL_ENTITIES = [TenantEntity, ApiKeyEntity, FlowEntity, SessionEntity, OutboxEventEntity, InstanceSettingEntity];
+export const ALL_ENTITIES = [TenantEntity, ApiKeyEntity, FlowEntity, SessionEntity, OutboxEventEntity, InstanceSettingEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookAttemptEntity, AuditLogEntity];

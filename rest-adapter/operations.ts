@@ -19,6 +19,8 @@ export const OPERATION_SOURCES = {
   createSession: `mutation CreateSession($input: CreateSessionInput!) { createSession(input: $input) { ...SessionFields clientSecret } } ${SESSION_FIELDS}`,
   session: `query Session($id: ID!) { session(id: $id) { ...SessionFields } } ${SESSION_FIELDS}`,
   reviewSession: `mutation ReviewSession($id: ID!, $input: ReviewSessionInput!) { reviewSession(id: $id, input: $input) { ...SessionFields } } ${SESSION_FIELDS}`,
+  createWebhookEndpoint: `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id url events livemode signingSecret createdAt } }`,
+  replayWebhookEvents: `mutation ReplayWebhookEvents($id: ID!, $input: ReplayWebhookEventsInput!) { replayWebhookEvents(id: $id, input: $input) { queued } }`,
 } as const;
 
 export type OperationName = keyof typeof OPERATION_SOURCES;

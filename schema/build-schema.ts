@@ -6,9 +6,10 @@ import { ApiKeyResolver } from './api-key.resolver';
 import { CscaResolver } from './csca.resolver';
 import { RateLimitResolver } from './rate-limit.resolver';
 import { SessionResolver } from './session.resolver';
+import { WebhookResolver } from './webhook.resolver';
 import { SessionSubscriptionResolver } from './session-subscription.resolver';
 
-export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, SessionSubscriptionResolver] as const;
+export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, SessionSubscriptionResolver, WebhookResolver] as const;
 
 /** Resolver instances, built by the composition root with their services. */
 export type ResolverInstances = { get(cls: unknown): unknown };

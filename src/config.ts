@@ -25,6 +25,16 @@ const ConfigSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** How often workers poll the job queue, in seconds (test-mode timing depends on it). */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(0.5),
+  /** How often pg-boss reclaims jobs whose worker died (e.g. kill -9 mid-delivery), in seconds. */
+  JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
+  /** Base64 of 32 bytes: the AES-256-GCM key for webhook signing secrets at rest. Unset: one generated and kept in instance_settings. */
+  WEBHOOK_SECRET_KEY: z.string().optional(),
+  /** Multiplies every webhook retry delay and the 3-day disable window. TEST ONLY (e.g. 0.001); 1 in production. */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** A delivery attempt that has no response within this many seconds fails (the contract says 10). */
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(10).default(10),
+  /** Delivery attempts one process runs at the same time. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
   /** WebSocket subscriptions (README "Live session status"): ms between keep-alive pings; a peer that misses a pong is dropped. */
   SUBSCRIPTION_KEEPALIVE_MS: z.coerce.number().int().min(1000).max(120_000).default(12_000),
   /** Active subscriptions one WebSocket connection may hold. */
@@ -52,6 +62,8 @@ export type Config = {
   workerEnabled: boolean;
   trustProxy: string | undefined;
   jobPollSeconds: number;
+  jobSuperviseSeconds: number;
+  webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number };
   subscriptions: { keepAliveMs: number; maxPerConnection: number; maxConnectionsPerKey: number; queueLimit: number; authRecheckMs: number };
   examplesEnabled: boolean;
 };
@@ -76,6 +88,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerEnabled: c.WORKER_ENABLED,
     trustProxy: c.TRUST_PROXY,
     jobPollSeconds: c.JOB_POLL_SECONDS,
+    jobSuperviseSeconds: c.JOB_SUPERVISE_SECONDS,
+    webhooks: {
+      secretKey: c.WEBHOOK_SECRET_KEY,
+      retryScale: c.WEBHOOK_RETRY_SCALE,
+      timeoutMs: Math.round(c.WEBHOOK_TIMEOUT_SECONDS * 1000),
+      concurrency: c.WEBHOOK_CONCURRENCY,
+    },
     subscriptions: {
       keepAliveMs: c.SUBSCRIPTION_KEEPALIVE_MS,
       maxPerConnection: c.SUBSCRIPTION_MAX_PER_CONNECTION,

@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { keepExtendedProtocolSequencesTogether } from './pglite-extended-protocol';
 
 /** libpq's socket file name for port 5432, so `psql -h <DATA_DIR>` finds it. */
 export const SOCKET_FILE = '.s.PGSQL.5432';
@@ -41,6 +42,7 @@ export async function openEmbeddedPostgres(dataDir: string): Promise<EmbeddedPos
   const db = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata') });
   // Every pool connection is multiplexed onto PGlite's single session; the default of 1 would refuse the second.
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 200 });
+  keepExtendedProtocolSequencesTogether(server);
   await server.start();
   return {
     socketDir: dataDir,

@@ -10,6 +10,8 @@ export type SendOptions = {
   singletonKey?: string;
   retryLimit?: number;
   retryDelaySeconds?: number;
+  /** Seconds a job may stay active before pg-boss takes it back and retries it (its worker died). */
+  expireInSeconds?: number;
   /** Enqueue inside this transaction, so the job exists exactly when the state change it follows commits. */
   within?: EntityManager;
 };
@@ -27,12 +29,17 @@ export class JobQueue {
     private readonly logger: Logger,
   ) {}
 
-  static async start(target: PostgresTarget, logger: Logger, opts: { pollSeconds: number; supervise: boolean }): Promise<JobQueue> {
+  static async start(
+    target: PostgresTarget,
+    logger: Logger,
+    opts: { pollSeconds: number; supervise: boolean; superviseSeconds?: number },
+  ): Promise<JobQueue> {
     const boss = new PgBoss({
       ...pgConnectionOptions(target),
       max: 4,
       schema: 'pgboss',
       supervise: opts.supervise,
+      ...(opts.superviseSeconds ? { superviseIntervalSeconds: opts.superviseSeconds } : {}),
       schedule: opts.supervise,
       migrate: true,
     });
@@ -65,7 +72,12 @@ export class JobQueue {
     });
   }
 
-  async work<T extends object>(name: string, handler: JobHandler<T>, opts: { batchSize?: number; localConcurrency?: number } = {}): Promise<void> {
+  /** `parallel` runs a fetched batch concurrently; the handler must then not throw for one job's expected failure. */
+  async work<T extends object>(
+    name: string,
+    handler: JobHandler<T>,
+    opts: { batchSize?: number; localConcurrency?: number; parallel?: boolean } = {},
+  ): Promise<void> {
     await this.ensureQueue(name);
     await this.boss.work<T>(
       name,
@@ -76,14 +88,19 @@ export class JobQueue {
         includeMetadata: true,
       },
       async (jobs) => {
-        for (const job of jobs) {
+        const runOne = async (job: (typeof jobs)[number]) => {
           try {
             await handler(job.data, { id: job.id, retryCount: (job as JobWithMetadata<T>).retryCount });
           } catch (err) {
             this.logger.error({ err, job: name, jobId: job.id }, 'job failed');
             throw err;
           }
+        };
+        if (opts.parallel) {
+          await Promise.all(jobs.map(runOne));
+          return;
         }
+        for (const job of jobs) await runOne(job);
       },
     );
   }

@@ -38,10 +38,17 @@ export type Clock = () => Date;
 /** Called after a transaction that wrote outbox rows has committed, with the session as committed. */
 export type CommittedEventsListener = (events: OutboxEventEntity[], session: SessionEntity) => void;
 
+/**
+ * Runs inside the transaction that wrote outbox rows, after the insert: work it queues with `m`
+ * (e.g. webhook delivery jobs) commits or rolls back with the state change itself.
+ */
+export type OutboxHandler = (m: EntityManager, events: OutboxEventEntity[]) => Promise<void>;
+
 const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 export class SessionService {
   private readonly listeners: CommittedEventsListener[] = [];
+  private readonly outboxHandlers: OutboxHandler[] = [];
 
   constructor(
     private readonly db: DataSource,
@@ -51,6 +58,14 @@ export class SessionService {
 
   onCommittedEvents(listener: CommittedEventsListener): void {
     this.listeners.push(listener);
+  }
+
+  registerOutboxHandler(handler: OutboxHandler): void {
+    this.outboxHandlers.push(handler);
+  }
+
+  private async handleOutbox(m: EntityManager, events: OutboxEventEntity[]): Promise<void> {
+    for (const h of this.outboxHandlers) await h(m, events);
   }
 
   async create(actor: TenantKeyActor, cmd: CreateSessionCommand): Promise<{ session: SessionEntity; clientSecret: string }> {
@@ -97,6 +112,7 @@ export class SessionService {
       await m.insert(SessionEntity, session as QueryDeepPartialEntity<SessionEntity>);
       const rows = outboxEventsForTransition(session, null, createdAt);
       await insertOutboxEvents(m, rows);
+      await this.handleOutbox(m, rows);
       if (!session.livemode) {
         for (const { step, afterMs } of TEST_MODE_STEPS) {
           await this.jobs.send(
@@ -242,6 +258,7 @@ export class SessionService {
       await m.getRepository(SessionEntity).save(s);
       const events = outboxEventsForTransition(s, from, now);
       await insertOutboxEvents(m, events);
+      await this.handleOutbox(m, events);
       return { s, events };
     });
     if (!outcome) return null;

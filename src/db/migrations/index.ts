@@ -1,4 +1,5 @@
 import { InitialSchema1763780000000 } from './1763780000000-initial-schema';
+import { Webhooks1763791000000 } from './1763791000000-webhooks';
 
 /** Every migration in order. Schema changes are migrations, never `synchronize`. */
-export const MIGRATIONS = [InitialSchema1763780000000];
+export const MIGRATIONS = [InitialSchema1763780000000, Webhooks1763791000000];

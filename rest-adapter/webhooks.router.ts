@@ -1,0 +1,61 @@
+import { Router } from 'express';
+import { DomainError, notFound } from '../src/errors';
+import { jsonBody } from '../src/http/json-body';
+import { WEBHOOK_ID_PATTERN } from '../src/webhooks/webhook.service';
+import { RestOperations } from './operations';
+import { JsonObject, optionalString, rejectUnknownFields, requireObject, requiredString } from './request-validation';
+import { restRoute } from './rest-route';
+
+type CreatedEndpoint = { id: string; url: string; events: string[]; livemode: boolean; signingSecret: string; createdAt: string };
+
+/** Webhook registration and replay: validate, run the GraphQL operation, present snake_case. */
+export function webhooksRouter(ops: RestOperations): Router {
+  const router = Router();
+
+  router.post(
+    '/verify/webhooks',
+    jsonBody,
+    restRoute(async (req, ctx) => {
+      const body = requireObject(req.body);
+      rejectUnknownFields(body, ['url', 'events']);
+      const url = requiredString(body, 'url');
+      const events = body.events;
+      if (!Array.isArray(events) || events.some((e) => typeof e !== 'string')) throw new DomainError('invalid_request', 'events must be an array of event names');
+      const created = await ops.run<CreatedEndpoint>('createWebhookEndpoint', { input: { url, events } }, ctx);
+      return {
+        status: 201,
+        body: { id: created.id, url: created.url, events: created.events, signing_secret: created.signingSecret, created_at: created.createdAt, livemode: created.livemode },
+      };
+    }),
+  );
+
+  router.post(
+    '/developer/webhooks/:id/replay',
+    jsonBody,
+    restRoute(async (req, ctx) => {
+      const id = req.params.id;
+      if (typeof id !== 'string' || !WEBHOOK_ID_PATTERN.test(id)) throw notFound('Webhook endpoint');
+      const body = requireObject(req.body);
+      rejectUnknownFields(body, ['event_ids', 'since', 'until']);
+      const input = { eventIds: eventIds(body), since: timestamp(body, 'since'), until: timestamp(body, 'until') };
+      const { queued } = await ops.run<{ queued: number }>('replayWebhookEvents', { id, input }, ctx);
+      return { status: 202, body: { queued } };
+    }),
+  );
+
+  return router;
+}
+
+function eventIds(body: JsonObject): string[] | null {
+  const v = body.event_ids;
+  if (v === undefined || v === null) return null;
+  if (!Array.isArray(v) || v.some((e) => typeof e !== 'string')) throw new DomainError('invalid_request', 'event_ids must be an array of event ids');
+  return v as string[];
+}
+
+function timestamp(body: JsonObject, field: string): string | null {
+  const v = optionalString(body, field);
+  if (v === undefined) return null;
+  if (Number.isNaN(Date.parse(v))) throw new DomainError('invalid_request', `${field} must be an ISO 8601 date-time`);
+  return new Date(v).toISOString();
+}

@@ -1,0 +1,37 @@
+import type { AuditLogEntity, WebhookAttemptEntity, WebhookEndpointEntity } from '../entities';
+import type { AuditEntry, WebhookAttempt, WebhookEndpoint } from './webhook.type';
+
+export function toWebhookEndpoint(e: WebhookEndpointEntity): WebhookEndpoint {
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events,
+    livemode: e.livemode,
+    status: e.status,
+    disabledReason: e.disabledReason,
+    previousSecretExpiresAt: e.previousSecretCiphertext ? e.previousSecretExpiresAt : null,
+    failingSince: e.failingSince,
+    createdAt: e.createdAt,
+  };
+}
+
+export function toWebhookAttempt(a: WebhookAttemptEntity): WebhookAttempt {
+  return {
+    id: a.seq,
+    deliveryId: a.deliveryId,
+    endpointId: a.endpointId,
+    eventId: a.eventId,
+    attempt: a.attempt,
+    startedAt: a.startedAt,
+    durationMs: a.durationMs,
+    statusCode: a.statusCode,
+    succeeded: a.succeeded,
+    error: a.error,
+    responseBody: a.responseBody,
+    nextRetryAt: a.nextRetryAt,
+  };
+}
+
+export function toAuditEntry(a: AuditLogEntity): AuditEntry {
+  return { id: a.seq, action: a.action, subjectId: a.subjectId, detail: a.detail, createdAt: a.createdAt };
+}

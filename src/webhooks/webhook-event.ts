@@ -1,0 +1,23 @@
+import type { OutboxEventEntity } from '../../entities';
+
+/** The event names an endpoint may subscribe to (spec rule: only these at registration). */
+export const SUBSCRIBABLE_EVENTS = ['verification.completed', 'verification.failed', 'verification.manual_review'] as const;
+
+/**
+ * Outbox types that leave the service as webhooks. Internal rows (e.g. `session.status_changed`)
+ * stay inside. New families announced later (`user.*`, `biometric.purged`) need no change here.
+ */
+export function isWebhookEventType(type: string): boolean {
+  return /^(verification|user|biometric)\./.test(type);
+}
+
+/** `user.*` and `biometric.*` events are obligations (D7): every endpoint of the tenant receives them. */
+export function endpointReceives(subscribed: readonly string[], type: string): boolean {
+  if (!isWebhookEventType(type)) return false;
+  return /^(user|biometric)\./.test(type) || subscribed.includes(type);
+}
+
+/** The envelope of D7, built from the stored outbox row: the same bytes on every attempt and replay. */
+export function envelopeOf(e: Pick<OutboxEventEntity, 'eventId' | 'type' | 'createdAt' | 'livemode' | 'payload'>): string {
+  return JSON.stringify({ id: e.eventId, type: e.type, created_at: new Date(e.createdAt).toISOString(), livemode: e.livemode, data: e.payload });
+}

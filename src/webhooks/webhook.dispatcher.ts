@@ -1,0 +1,72 @@
+import { EntityManager, IsNull } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { OutboxEventEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from '../../entities';
+import { newId } from '../ids';
+import type { JobQueue } from '../jobs/job-queue';
+import { endpointReceives, isWebhookEventType } from './webhook-event';
+
+export const DELIVER_WEBHOOK_JOB = 'webhook-deliver';
+
+export type DeliverWebhookData = { deliveryId: string; attempt: number };
+
+/**
+ * Turns outbox rows into deliveries. It runs inside the transaction that wrote the rows, so a
+ * status change, its event and the jobs that will deliver it commit together or not at all.
+ */
+export class WebhookDispatcher {
+  constructor(
+    private readonly jobs: Pick<JobQueue, 'send'>,
+    /** Seconds after which pg-boss takes back a job whose worker died mid-delivery. */
+    private readonly expireInSeconds: number,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The SessionService outbox handler (and that of any later event source). */
+  readonly onOutbox = async (m: EntityManager, events: OutboxEventEntity[]): Promise<void> => {
+    const deliverable = events.filter((e) => isWebhookEventType(e.type));
+    if (deliverable.length === 0) return;
+    const endpointsByScope = new Map<string, WebhookEndpointEntity[]>();
+    for (const e of deliverable) {
+      const scopeKey = `${e.tenantId}:${e.livemode}`;
+      let endpoints = endpointsByScope.get(scopeKey);
+      if (!endpoints) {
+        endpoints = await m.getRepository(WebhookEndpointEntity).find({
+          where: { tenantId: e.tenantId, livemode: e.livemode, status: 'enabled', deletedAt: IsNull() },
+          select: { id: true, events: true },
+        });
+        endpointsByScope.set(scopeKey, endpoints);
+      }
+      const targets = endpoints.filter((ep) => endpointReceives(ep.events, e.type));
+      await this.enqueue(m, e.tenantId, e.eventId, targets.map((t) => t.id), false);
+    }
+  };
+
+  /** New deliveries of one event to these endpoints, each with its first attempt queued now. */
+  async enqueue(m: EntityManager, tenantId: string, eventId: string, endpointIds: string[], replay: boolean): Promise<number> {
+    if (endpointIds.length === 0) return 0;
+    const now = this.now();
+    const rows = endpointIds.map((endpointId) => ({
+      id: newId('dlv'),
+      endpointId,
+      tenantId,
+      eventId,
+      status: 'pending' as const,
+      attempts: 0,
+      replay,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await m.insert(WebhookDeliveryEntity, rows as QueryDeepPartialEntity<WebhookDeliveryEntity>[]);
+    for (const r of rows) await this.scheduleAttempt(m, r.id, 1);
+    return rows.length;
+  }
+
+  async scheduleAttempt(m: EntityManager, deliveryId: string, attempt: number, startAfter?: Date): Promise<void> {
+    await this.jobs.send<DeliverWebhookData>(
+      DELIVER_WEBHOOK_JOB,
+      { deliveryId, attempt },
+      { within: m, expireInSeconds: this.expireInSeconds, retryLimit: 10, ...(startAfter ? { startAfter } : {}) },
+    );
+  }
+}

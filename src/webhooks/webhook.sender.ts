@@ -1,0 +1,78 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { WebhookTarget } from './ssrf.guard';
+
+export type SendResult = {
+  statusCode: number | null;
+  headers: http.IncomingHttpHeaders;
+  /** At most `maxBodyBytes` of the response, for the log. */
+  body: string;
+  durationMs: number;
+  error: string | null;
+};
+
+export type SendRequest = {
+  target: WebhookTarget;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  maxBodyBytes: number;
+};
+
+/**
+ * One POST. The connection goes to the address the SSRF guard checked (a DNS answer that changed
+ * since cannot redirect it); TLS still verifies the URL's host name. Redirects are not followed:
+ * a 3xx is just a failed attempt. The whole exchange must finish within `timeoutMs`.
+ */
+export function sendWebhook(req: SendRequest): Promise<SendResult> {
+  const started = performance.now();
+  const { url, address, family } = req.target;
+  const pinned: LookupFunction = (_host, options, cb) => {
+    if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    else cb(null, address, family);
+  };
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    const finish = (r: Omit<SendResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...r, durationMs: Math.round(performance.now() - started) });
+    };
+    const request = client.request(
+      url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        agent: false,
+        headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)), 'user-agent': 'Service-Webhooks/1.0', connection: 'close' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        const done = () => {
+          finish({ statusCode: res.statusCode ?? null, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), error: null });
+          res.destroy();
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (kept < req.maxBodyBytes) {
+            const part = chunk.subarray(0, req.maxBodyBytes - kept);
+            chunks.push(part);
+            kept += part.length;
+          }
+          if (kept >= req.maxBodyBytes) done(); // the rest of a large body is of no use to us
+        });
+        res.on('end', done);
+        res.on('error', (err) => finish({ statusCode: res.statusCode ?? null, headers: res.headers, body: '', error: err.message }));
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ statusCode: null, headers: {}, body: '', error: `timed out after ${req.timeoutMs} ms` });
+      request.destroy();
+    }, req.timeoutMs);
+    request.on('error', (err: NodeJS.ErrnoException) => finish({ statusCode: null, headers: {}, body: '', error: err.code ? `${err.code}: ${err.message}` : err.message }));
+    request.end(req.body);
+  });
+}
