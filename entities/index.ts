@@ -1,4 +1,5 @@
 import { ApiKeyEntity } from './api-key.entity';
+import { CscaCertificateEntity } from './csca-certificate.entity';
 import { FlowEntity } from './flow.entity';
 import { InstanceSettingEntity } from './instance-setting.entity';
 import { OutboxEventEntity } from './outbox-event.entity';
@@ -9,9 +10,9 @@ import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
-export { ApiKeyEntity, FlowEntity, InstanceSettingEntity, OutboxEventEntity, SessionEntity, TenantEntity };
+export { ApiKeyEntity, CscaCertificateEntity, FlowEntity, InstanceSettingEntity, OutboxEventEntity, SessionEntity, TenantEntity };
 export { AuditLogEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity };
 export type { WebhookEndpointStatus } from './webhook-endpoint.entity';
 export type { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
-export const ALL_ENTITIES = [TenantEntity, ApiKeyEntity, FlowEntity, SessionEntity, OutboxEventEntity, InstanceSettingEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookAttemptEntity, AuditLogEntity];
+export const ALL_ENTITIES = [TenantEntity, ApiKeyEntity, FlowEntity, SessionEntity, OutboxEventEntity, InstanceSettingEntity, CscaCertificateEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookAttemptEntity, AuditLogEntity];

@@ -1,3 +1,4 @@
+import { withSubmittedChip } from '../chip/chip-result';
 import { SessionService, TestModeStep } from '../sessions/session.service';
 import { testModeResult, testOutcomeOf } from '../sessions/test-mode-outcome';
 import { Tier } from '../sessions/tiers';
@@ -23,7 +24,8 @@ export class TestModeAdvanceJob {
     if (step === 'processing') return;
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
     if (!s || s.status !== 'processing') return;
-    const { status, result } = testModeResult(s.tier as Tier, testOutcomeOf(s.metadata));
+    // A real chip submission (T5) replaces the fixed chip block; see ChipSubmissionService.
+    const { status, result } = withSubmittedChip(s.tier as Tier, testModeResult(s.tier as Tier, testOutcomeOf(s.metadata)), s.result);
     await this.sessions.advance(sessionId, status, () => ({ result }));
   }
 }

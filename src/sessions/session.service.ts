@@ -208,7 +208,18 @@ export class SessionService {
     return this.transitionUnchecked(id, to, changes, true);
   }
 
-  /** Sessions whose 24 h ran out before processing (D3). Returns how many expired. */
+  /**
+   * T5 chip data arrived from the end user's device: the session walks created -> in_progress ->
+   * processing (and on to `then`, when given) with the result `result(s)` builds, all in one
+   * transaction, so the evidence and the status never commit apart. A session already past
+   * in_progress is refused with `invalid_state`.
+   */
+  async attachChipResult(id: string, result: (s: SessionEntity) => SessionResult, then?: SessionStatus): Promise<SessionEntity> {
+    const path = (s: SessionEntity): SessionStatus[] => [...(s.status === 'created' ? (['in_progress'] as const) : []), 'processing', ...(then ? [then] : [])];
+    return (await this.transitionUnchecked(id, path, (s) => ({ result: result(s) }), false))!;
+  }
+
+  /** Sessions whose 24 h ran out
   async expireDue(limit = 500): Promise<number> {
     const due = await this.db
       .getRepository(SessionEntity)
@@ -238,7 +249,7 @@ export class SessionService {
    */
   private async transitionUnchecked(
     id: string,
-    to: SessionStatus,
+    to: SessionStatus | ((s: SessionEntity) => readonly SessionStatus[]),
     changes: (s: SessionEntity) => Partial<SessionEntity>,
     skipIfIllegal: boolean,
   ): Promise<SessionEntity | null> {
@@ -246,17 +257,29 @@ export class SessionService {
       const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!s) throw notFound();
       const from = s.status as SessionStatus;
+      // A path walks several steps in this one transaction, each checked and announced on its own.
+      const steps = typeof to === 'string' ? [to] : to(s);
       try {
-        assertTransition(from, to);
+        let at = from;
+        for (const step of steps) {
+          assertTransition(at, step);
+          at = step;
+        }
       } catch (err) {
         if (skipIfIllegal) return null;
         throw err;
       }
       const now = this.now();
-      Object.assign(s, changes(s), { status: to, updatedAt: now });
-      if (COMPLETING_STATUSES.includes(to)) s.completedAt = now;
+      Object.assign(s, changes(s));
+      const events: OutboxEventEntity[] = [];
+      let previous = from;
+      for (const step of steps) {
+        Object.assign(s, { status: step, updatedAt: now });
+        if (COMPLETING_STATUSES.includes(step)) s.completedAt = now;
+        events.push(...outboxEventsForTransition(s, previous, now));
+        previous = step;
+      }
       await m.getRepository(SessionEntity).save(s);
-      const events = outboxEventsForTransition(s, from, now);
       await insertOutboxEvents(m, events);
       await this.handleOutbox(m, events);
       return { s, events };

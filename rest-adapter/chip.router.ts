@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import type { ChipSubmissionService } from '../src/chip/chip-submission.service';
+import { notFound } from '../src/errors';
+import { jsonBody } from '../src/http/json-body';
+import { SESSION_ID_PATTERN } from '../src/ids';
+import { RestOperations } from './operations';
+import { presentSession, SessionData } from './session.presenter';
+import { rejectUnknownFields, requireObject } from './request-validation';
+import { restRoute } from './rest-route';
+
+/**
+ * T5 chip submission. Unlike the other /v1 writes this route is not a GraphQL mutation: D6 lets
+ * a client_secret unlock no mutation, and this route is the one write a client_secret may make.
+ * The service does the work; the session is then read back through the `session` operation so
+ * the body is the same definition shape as every other route.
+ */
+export function chipRouter(ops: RestOperations, chip: ChipSubmissionService): Router {
+  const router = Router();
+
+  router.post(
+    '/verify/sessions/:id/chip',
+    jsonBody,
+    restRoute(async (req, ctx) => {
+      const id = req.params.id;
+      if (typeof id !== 'string' || !SESSION_ID_PATTERN.test(id)) throw notFound();
+      rejectUnknownFields(requireObject(req.body), ['sod', 'data_groups']);
+      await chip.submit(ctx.actor, id, req.body);
+      const session = await ops.run<SessionData | null>('session', { id }, ctx);
+      if (!session) throw notFound();
+      return { status: 200, body: presentSession(session) };
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,75 @@
+import type { SessionEntity } from '../../entities';
+import type { Actor } from '../auth/actor';
+import { DomainError, notFound } from '../errors';
+import type { SessionService } from '../sessions/session.service';
+import type { SessionStatus } from '../sessions/session-status';
+import { chipCheckFromVerdicts } from './chip-check.factory';
+import { chipBlock, chipOnlyResult } from './chip-result';
+import { decodeChipSubmission } from './chip-submission.decoder';
+import { ChipInputError, isChipInputError } from './chip.errors';
+import type { CscaTrustStore } from './csca.trust-store';
+import { verifyPassiveAuthentication } from './passive-authentication.verifier';
+
+const ACCEPTING: readonly string[] = ['created', 'in_progress'];
+
+/**
+ * `POST /v1/verify/sessions/{id}/chip`: the mobile SDK sends what it read from the passport chip;
+ * the service runs ICAO 9303 Passive Authentication and records the outcome on the session.
+ *
+ * What happens next (README "T5: ePassport chip"):
+ * - live: the session walks to `processing` and straight on to `manual_review`, because the other
+ *   T5 checks (document, selfie, liveness) are not automated yet; the reviewer sees the chip block.
+ * - test mode: the session walks to `processing`; when its D4 clock resolves it at 10 s, the real
+ *   chip block and check replace the fixed test-mode ones (a chip check that does not pass turns
+ *   an `approved` outcome into `declined`).
+ */
+export class ChipSubmissionService {
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly trustStore: CscaTrustStore,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async submit(actor: Actor | null, sessionId: string, body: unknown): Promise<SessionEntity> {
+    if (!actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
+    // The chip is read on the end user's device; only that session's client_secret may send it.
+    if (actor.kind !== 'session_client') {
+      throw new DomainError('insufficient_scope', "Chip data is sent by the mobile SDK with the session's client_secret; tenant API keys cannot submit it");
+    }
+    if (actor.sessionId !== sessionId) throw notFound();
+    const session = await this.sessions.get(actor, sessionId);
+    if (session.tier !== 'T5') throw new DomainError('invalid_state', `Chip data is accepted only for T5 sessions; this session is ${session.tier}`);
+    if (!ACCEPTING.includes(session.status)) {
+      throw new DomainError('invalid_state', `Chip data is accepted while a session is created or in_progress; this one is ${session.status}`);
+    }
+
+    const submission = asDomain(() => decodeChipSubmission(body));
+    const submittedAt = this.now();
+    const pa = await verifyPassiveAuthentication({ sod: submission.sod, dataGroups: submission.dataGroups, trustStore: this.trustStore, now: submittedAt }).catch(
+      (error: unknown) => {
+        throw toDomainError(error);
+      },
+    );
+    const check = chipCheckFromVerdicts(pa.verdicts);
+    const block = chipBlock(pa, check, submittedAt);
+    const then: SessionStatus | undefined = session.livemode ? 'manual_review' : undefined;
+    return this.sessions.attachChipResult(sessionId, () => chipOnlyResult(block, check), then);
+  }
+}
+
+function asDomain<T>(action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    throw toDomainError(error);
+  }
+}
+
+/** Chip input faults are the client's: a 400 naming the field, or a 413; never a 500. */
+function toDomainError(error: unknown): unknown {
+  if (!isChipInputError(error)) return error;
+  const e: ChipInputError = error;
+  if (e.code === 'payload_too_large') return new DomainError('payload_too_large', e.message);
+  if (e.code === 'malformed_sod') return new DomainError('invalid_request', `sod is not a readable ICAO 9303 EF.SOD: ${e.message}`);
+  return new DomainError('invalid_request', e.message);
+}
