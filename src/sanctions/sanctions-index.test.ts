@@ -94,7 +94,10 @@ describe('SanctionsIndex.screen', () => {
     expect(hits.length).toBeLessThanOrEqual(3);
     expect(new Set(hits.map((h) => `${h.list}:${h.entry_id}`)).size).toBe(hits.length);
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).toBeGreaterThanOrEqual(hits[i].score);
-    for (const h of hits) expect(h.score).toBeGreaterThanOrEqual(0), expect(h.score).toBeLessThanOrEqual(1);
+    for (const h of hits) {
+      expect(h.score).toBeGreaterThanOrEqual(0);
+      expect(h.score).toBeLessThanOrEqual(1);
+    }
   });
 
   it('never matches on a name that normalises to nothing', () => {

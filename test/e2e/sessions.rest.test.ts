@@ -159,7 +159,8 @@ describe('bad input', () => {
 
 describe('authentication', () => {
   it('answers 401 with the error body for a missing, malformed or unknown key', async () => {
-    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer sk_test_' + 'A'.repeat(40) }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer sk_test_' + 'A'.repeat(40) }];
+    for (const headers of attempts) {
       const r = await http(server, 'POST', '/v1/verify/sessions', { headers, json: { flow_id: 'default', tier: 'T1' } });
       expect(r.status).toBe(401);
       expect(r.body.error.code).toBe('unauthorized');

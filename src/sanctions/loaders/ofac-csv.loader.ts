@@ -25,7 +25,7 @@ async function readRows(input: ListInput, fileName: string, minColumns: number):
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       // The published files end with a single EOF marker byte (0x1A) on its own line.
-      if (record.length === 1 && /^\s*\x1a?\s*$/.test(record[0])) continue;
+      if (record.length === 1 && record[0].replace('\u001a', '').trim() === '') continue;
       if (record.length < minColumns) {
         throw new SanctionsLoadError(fileName, { line: parser.info.lines }, `expected at least ${minColumns} columns, found ${record.length}`);
       }
