@@ -72,6 +72,8 @@ export class SanctionsScreeningService {
 
   /** Like `screen`, after making sure the newest versions are in the index (for jobs, not requests). */
   async screenCurrent(query: ScreeningQuery, threshold: number): Promise<Screening> {
+    // A catch-up already running may have read the pointers before the caller's latest load committed.
+    if (this.inFlight) await this.inFlight.catch(() => undefined);
     await this.refresh();
     return await this.screen(query, threshold);
   }
