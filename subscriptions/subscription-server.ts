@@ -14,6 +14,7 @@ import type { ContextFactory, RequestContext } from '../src/context';
 import { DomainError, type ErrorCode } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { SessionStatusHub } from './session-status.hub';
+import { sharedSubscribe } from './shared-execution';
 import type { ConnectionBudget } from './status-subscriber';
 
 /** WebSocket close codes this server uses (graphql-ws's own: 4400 bad request, 4408 init timeout, ...). */
@@ -57,6 +58,8 @@ type Connection = {
   socket: WebSocket;
   authorization: string;
   actor: Actor;
+  /** The context authenticated at connection_init, reused by subscriptions within one re-check interval. */
+  initial: { context: RequestContext; at: number } | null;
   credentialId: string;
   budget: ConnectionBudget;
 };
@@ -73,20 +76,24 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
   const perCredential = new Map<string, number>();
   const format = formatGraphQLError(o.logger);
   const rules = [...specifiedRules, ...(o.validationRules ?? [])];
+  // The query text of each parsed document, for the shared-execution cache key.
+  const queryOf = new WeakMap<DocumentNode, string>();
   const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => format(e.toJSON(), e));
 
   const disposable = useServer<Record<string, unknown>, Record<string, never>>(
     {
       schema: o.schema,
       isProd: true,
+      subscribe: sharedSubscribe((args) => `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${queryOf.get(args.document) ?? ''}`),
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams);
-        let actor: Actor | null;
+        let context: RequestContext;
         try {
-          actor = (await o.contexts.create({ authorization, requestId: `ws_${randomUUID()}` })).actor;
+          context = await o.contexts.create({ authorization, requestId: `ws_${randomUUID()}` });
         } catch {
           return false; // graphql-ws closes with 4403 Forbidden
         }
+        const actor = context.actor;
         if (!actor || authorization === undefined) return false;
         if (actor.kind === 'tenant_key' && !actor.scopes.includes('sessions:read')) return false;
         const credentialId = actor.kind === 'tenant_key' ? `key:${actor.keyId}` : `session:${actor.sessionId}`;
@@ -107,7 +114,7 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
             socket.close(WS_CLOSE.slowConsumer, 'Slow consumer: too many undelivered events');
           },
         };
-        connections.set(ctx, { ws: ctx, socket, authorization, actor, credentialId, budget });
+        connections.set(ctx, { ws: ctx, socket, authorization, actor, initial: { context, at: Date.now() }, credentialId, budget });
         return true;
       },
       onClose: (ctx) => {
@@ -128,6 +135,7 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
         let document: DocumentNode;
         try {
           document = parse(payload.query);
+          queryOf.set(document, payload.query);
         } catch (err) {
           return [err instanceof GraphQLError ? err : codedError('invalid_request', 'Invalid GraphQL document')];
         }
@@ -138,13 +146,19 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
         if (operation.operation !== 'subscription') {
           return [codedError('invalid_request', 'Only subscriptions run over WebSocket; send queries and mutations with HTTP POST /graphql')];
         }
-        // Authenticate again per subscription: a key revoked since connection_init starts nothing new.
+        // Authenticate again per subscription (a key revoked since connection_init starts nothing new),
+        // except right after connection_init, which is as fresh as the revocation re-check.
         let request: RequestContext;
-        try {
-          request = await o.contexts.create({ authorization: c.authorization, requestId: `ws_${randomUUID()}` });
-        } catch {
-          c.socket.close(WS_CLOSE.forbidden, 'Forbidden: credential no longer valid');
-          return [codedError('unauthorized', 'Missing or invalid credential')];
+        if (c.initial && Date.now() - c.initial.at < o.limits.authRecheckMs && !c.budget.revoked) {
+          request = { ...c.initial.context, requestId: `ws_${randomUUID()}` };
+          c.initial = null;
+        } else {
+          try {
+            request = await o.contexts.create({ authorization: c.authorization, requestId: `ws_${randomUUID()}` });
+          } catch {
+            c.socket.close(WS_CLOSE.forbidden, 'Forbidden: credential no longer valid');
+            return [codedError('unauthorized', 'Missing or invalid credential')];
+          }
         }
         if (o.beforeSubscribe) {
           try {
