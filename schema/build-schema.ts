@@ -5,11 +5,12 @@ import { buildSchemaSync, type PubSub } from 'type-graphql';
 import { ApiKeyResolver } from './api-key.resolver';
 import { CscaResolver } from './csca.resolver';
 import { RateLimitResolver } from './rate-limit.resolver';
+import { SanctionsResolver } from './sanctions.resolver';
 import { SessionResolver } from './session.resolver';
-import { WebhookResolver } from './webhook.resolver';
 import { SessionSubscriptionResolver } from './session-subscription.resolver';
+import { WebhookResolver } from './webhook.resolver';
 
-export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, SessionSubscriptionResolver, WebhookResolver] as const;
+export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver] as const;
 
 /** Resolver instances, built by the composition root with their services. */
 export type ResolverInstances = { get(cls: unknown): unknown };

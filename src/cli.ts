@@ -1,12 +1,21 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config';
+import { loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import { DomainError } from './errors';
 import { TenantService } from './tenants/tenant.service';
+import { RateLimitOverrides } from './rate-limit/rate-limit-overrides';
 import { isChipInputError } from './chip/chip.errors';
 import { encodeCscaCursor, PostgresCscaTrustStore } from './chip/postgres-csca.trust-store';
+import path from 'node:path';
+import type { Database } from './db/database';
+import { JobQueue } from './jobs/job-queue';
+import { createLogger } from './logger';
+import { LIST_IDS, SanctionsLoadError, type ListFormat, type ListId } from './sanctions';
+import { REFRESH_SANCTIONS_JOB, type RefreshSanctionsData } from './sanctions/refresh-sanctions.job';
+import { SanctionsListRepository } from './sanctions/sanctions-list.repository';
+import { isListFormat, isListId, LIST_FORMATS, SanctionsListService } from './sanctions/sanctions-list.service';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -21,6 +30,23 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               trust ONE certificate without a master list: for test
                                               vectors and development only (prints a warning)
   csca list [--country DE] [--json]
+  limits set --tenant <id> --bucket <name> --limit <n> [--json]
+                                              a tenant's limit for one bucket (per sliding 60 s);
+                                              live on every instance within a second
+  limits clear --tenant <id> --bucket <name> [--json]
+  limits list [--tenant <id>] [--json]
+  sanctions load --list ofac|eu|uk|un|au --file <path> [--format <format>] [--json]
+                                              load an official list file as a new version and switch
+                                              it in atomically (formats: ofac_xml, ofac_csv,
+                                              ofac_advanced_xml, eu_fsf_xml, uk_xml, un_xml, dfat_xlsx;
+                                              default: detected); a malformed file changes nothing
+  sanctions load --list ofac --file sdn.csv [--alt alt.csv] [--add add.csv] [--comments sdn_comments.csv]
+                                              the OFAC legacy CSV set
+  sanctions list [--json]                     the version in force of each list
+  sanctions refresh [--list <id>] [--json]    enqueue the refresh job now; it downloads from this
+                                              environment's SANCTIONS_URL_* (see README)
+  tenant set-threshold --tenant <id> --threshold <0.3..1> [--json]
+                                              a tenant's minimum sanctions hit score (default 0.70)
 
 With the server running on the embedded database, the CLI talks to it through the socket in
 DATA_DIR; otherwise it opens DATA_DIR itself. With DATABASE_URL it uses that server.`;
@@ -50,13 +76,22 @@ async function run(argv: string[]): Promise<unknown> {
       anchor: { type: 'string' },
       'trust-certificate': { type: 'string' },
       country: { type: 'string' },
+      bucket: { type: 'string' },
+      limit: { type: 'string' },
+      list: { type: 'string' },
+      file: { type: 'string' },
+      format: { type: 'string' },
+      alt: { type: 'string' },
+      add: { type: 'string' },
+      comments: { type: 'string' },
+      threshold: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list'];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold'];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
 
   const config = loadConfig();
@@ -83,6 +118,15 @@ async function run(argv: string[]): Promise<unknown> {
         return await cscaImport(new PostgresCscaTrustStore(database.dataSource), args);
       case 'csca list':
         return await cscaList(new PostgresCscaTrustStore(database.dataSource), args);
+      case 'limits set':
+      case 'limits clear':
+      case 'limits list':
+        return await limitsCommand(command, new RateLimitOverrides(database.dataSource), args);
+      case 'sanctions load':
+      case 'sanctions list':
+      case 'sanctions refresh':
+      case 'tenant set-threshold':
+        return await sanctionsCommand(command, config, database, args);
       default: {
         const keyId = required(args, 'key');
         await tenants.revokeKey(keyId);
@@ -91,6 +135,83 @@ async function run(argv: string[]): Promise<unknown> {
     }
   } finally {
     await database.close();
+  }
+}
+
+async function limitsCommand(command: string, overrides: RateLimitOverrides, args: Args): Promise<unknown> {
+  if (command === 'limits list') {
+    const tenant = typeof args.values.tenant === 'string' ? args.values.tenant : undefined;
+    return { overrides: (await overrides.list(tenant)).map((o) => ({ tenant_id: o.tenantId, bucket: o.bucket, limit: o.limit, updated_at: o.updatedAt.toISOString() })) };
+  }
+  const tenantId = required(args, 'tenant');
+  const bucket = required(args, 'bucket');
+  if (command === 'limits clear') {
+    await overrides.set(tenantId, bucket, null);
+    return { tenant_id: tenantId, bucket, limit: null };
+  }
+  const raw = required(args, 'limit');
+  if (!/^\d+$/.test(raw)) throw new UsageError('--limit is a positive integer (requests per sliding 60 s window)');
+  const o = await overrides.set(tenantId, bucket, Number(raw));
+  return { tenant_id: tenantId, bucket, limit: o?.limit ?? null };
+}
+
+async function sanctionsCommand(command: string, config: Config, database: Database, args: Args): Promise<unknown> {
+  const repo = new SanctionsListRepository(database.dataSource);
+  const lists = new SanctionsListService(repo);
+  const listArg = (): ListId => {
+    const list = required(args, 'list');
+    if (!isListId(list)) throw new UsageError(`--list is one of ${LIST_IDS.join(', ')}`);
+    return list;
+  };
+  switch (command) {
+    case 'tenant set-threshold': {
+      const raw = required(args, 'threshold');
+      if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(raw)) throw new UsageError('--threshold is a number between 0.3 and 1, e.g. 0.8');
+      const tenantId = required(args, 'tenant');
+      await repo.setTenantThreshold(tenantId, Number(raw));
+      return { tenant_id: tenantId, sanctions_threshold: Number(raw) };
+    }
+    case 'sanctions list': {
+      const { current } = await lists.overview(1);
+      const now = Date.now();
+      return {
+        lists: LIST_IDS.map((list) => {
+          const v = current.get(list);
+          return v
+            ? { list, version: v.version, entries: v.entryCount, source_file: v.sourceFile, loaded_at: v.loadedAt.toISOString(), age_seconds: Math.floor((now - v.loadedAt.getTime()) / 1000) }
+            : { list, version: null, entries: 0, source_file: null, loaded_at: null, age_seconds: null };
+        }),
+      };
+    }
+    case 'sanctions refresh': {
+      const only = typeof args.values.list === 'string' ? [listArg()] : undefined;
+      if (!Object.keys(config.sanctions.urls).length) throw new UsageError('no SANCTIONS_URL_* is set in this environment: nothing to refresh');
+      // Any instance's worker may run it: it carries this environment's SANCTIONS_URL_* so every instance fetches the same sources.
+      const jobs = await JobQueue.start(database.target, createLogger('silent'), { pollSeconds: 1, supervise: false });
+      try {
+        await jobs.send<RefreshSanctionsData>(REFRESH_SANCTIONS_JOB, { ...(only ? { lists: only } : {}), urls: config.sanctions.urls }, { retryLimit: 0 });
+      } finally {
+        await jobs.stop();
+      }
+      return { enqueued: REFRESH_SANCTIONS_JOB, lists: only ?? 'all configured' };
+    }
+    default: {
+      const list = listArg();
+      const format = typeof args.values.format === 'string' ? args.values.format : 'auto';
+      if (format !== 'auto' && !isListFormat(format)) throw new UsageError(`--format is one of ${LIST_FORMATS.join(', ')}`);
+      const file = required(args, 'file');
+      const extra = (['alt', 'add', 'comments'] as const).filter((o) => typeof args.values[o] === 'string');
+      if (extra.length && list !== 'ofac') throw new UsageError(`--${extra[0]} belongs to the OFAC CSV set (--list ofac)`);
+      const data = extra.length
+        ? {
+            sdn: readFileArg(args, 'file'),
+            alt: typeof args.values.alt === 'string' ? readFileArg(args, 'alt') : undefined,
+            add: typeof args.values.add === 'string' ? readFileArg(args, 'add') : undefined,
+            comments: typeof args.values.comments === 'string' ? readFileArg(args, 'comments') : undefined,
+          }
+        : readFileArg(args, 'file');
+      return lists.load(list, format as ListFormat | 'auto', path.basename(file), data);
+    }
   }
 }
 
@@ -159,9 +280,11 @@ run(argv).then(
       process.stderr.write(`${err.message ? `${err.message}\n\n` : ''}${USAGE}\n`);
       process.exit(2);
     }
-    const code = err instanceof DomainError || isChipInputError(err) ? err.code : 'internal_error';
+    const code = err instanceof DomainError || isChipInputError(err) || err instanceof SanctionsLoadError ? err.code : 'internal_error';
     const message = err instanceof Error ? err.message : String(err);
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+    // A rejected list file names the file and the position of the defect (the previous version stays in force).
+    const where = err instanceof SanctionsLoadError ? { file: err.fileName, position: err.position } : {};
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code, message, ...where } })}\n`);
     else process.stderr.write(`error: ${message}\n`);
     process.exit(1);
   },

@@ -35,6 +35,15 @@ const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(10).default(10),
   /** Delivery attempts one process runs at the same time. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
+  /** Rate limiting of /v1 and /graphql (README "Rate limits"); `false` only for benchmarks and local experiments. */
+  RATE_LIMIT_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** Prefix of the rate-limit counters in Redis; instances that share counts must share it. */
+  RATE_LIMIT_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_:.-]{1,64}$/).default('rl'),
+  /** The operator credential for admin GraphQL mutations (header `service-admin-key`), at least 32 characters. Unset: those mutations are refused. */
+  ADMIN_API_KEY: z.string().min(32).optional(),
   /** WebSocket subscriptions (README "Live session status"): ms between keep-alive pings; a peer that misses a pong is dropped. */
   SUBSCRIPTION_KEEPALIVE_MS: z.coerce.number().int().min(1000).max(120_000).default(12_000),
   /** Active subscriptions one WebSocket connection may hold. */
@@ -45,6 +54,20 @@ const ConfigSchema = z.object({
   SUBSCRIPTION_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(256),
   /** How often open connections re-check their API key, in ms: a revoked key stops receiving events within this. */
   SUBSCRIPTION_AUTH_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** Official download address of each sanctions list for the scheduled refresh (README "Sanctions screening"); unset: that list is only loaded by the CLI. */
+  SANCTIONS_URL_OFAC: optionalUrl,
+  SANCTIONS_URL_EU: optionalUrl,
+  SANCTIONS_URL_UK: optionalUrl,
+  SANCTIONS_URL_UN: optionalUrl,
+  SANCTIONS_URL_AU: optionalUrl,
+  /** pg-boss cron (UTC) of the sanctions refresh; the lists change at most a few times a day. */
+  SANCTIONS_REFRESH_CRON: z.string().min(9).default('17 * * * *'),
+  /** A list download that takes longer fails (the previous version stays in force). */
+  SANCTIONS_FETCH_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
+  /** Largest accepted list download, in MiB (the full OFAC advanced XML is about 120 MiB). */
+  SANCTIONS_MAX_DOWNLOAD_MB: z.coerce.number().int().min(1).max(4096).default(512),
+  /** How often each instance checks whether another list version was switched in, in seconds. */
+  SANCTIONS_POLL_SECONDS: z.coerce.number().min(0.2).max(300).default(5),
   /** Serve the copyable browser example and the graphql-ws browser client at /examples/. */
   EXAMPLES_ENABLED: z
     .enum(['true', 'false'])
@@ -64,8 +87,11 @@ export type Config = {
   jobPollSeconds: number;
   jobSuperviseSeconds: number;
   webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number };
+  rateLimit: { enabled: boolean; redisPrefix: string };
+  adminApiKey: string | undefined;
   subscriptions: { keepAliveMs: number; maxPerConnection: number; maxConnectionsPerKey: number; queueLimit: number; authRecheckMs: number };
   examplesEnabled: boolean;
+  sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
 };
 
 export class ConfigError extends Error {}
@@ -95,6 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: Math.round(c.WEBHOOK_TIMEOUT_SECONDS * 1000),
       concurrency: c.WEBHOOK_CONCURRENCY,
     },
+    rateLimit: { enabled: c.RATE_LIMIT_ENABLED, redisPrefix: c.RATE_LIMIT_REDIS_PREFIX },
+    adminApiKey: c.ADMIN_API_KEY,
     subscriptions: {
       keepAliveMs: c.SUBSCRIPTION_KEEPALIVE_MS,
       maxPerConnection: c.SUBSCRIPTION_MAX_PER_CONNECTION,
@@ -103,5 +131,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authRecheckMs: c.SUBSCRIPTION_AUTH_RECHECK_MS,
     },
     examplesEnabled: c.EXAMPLES_ENABLED,
+    sanctions: {
+      urls: Object.fromEntries(
+        Object.entries({ ofac: c.SANCTIONS_URL_OFAC, eu: c.SANCTIONS_URL_EU, uk: c.SANCTIONS_URL_UK, un: c.SANCTIONS_URL_UN, au: c.SANCTIONS_URL_AU }).filter(([, u]) => u),
+      ),
+      refreshCron: c.SANCTIONS_REFRESH_CRON,
+      fetchTimeoutMs: Math.round(c.SANCTIONS_FETCH_TIMEOUT_SECONDS * 1000),
+      maxDownloadBytes: c.SANCTIONS_MAX_DOWNLOAD_MB * 1024 * 1024,
+      pollMs: Math.round(c.SANCTIONS_POLL_SECONDS * 1000),
+    },
   };
 }

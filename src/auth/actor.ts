@@ -1,4 +1,5 @@
-export const ALL_SCOPES = ['sessions:read', 'sessions:write', 'sessions:review', 'webhooks:manage', 'keys:manage'] as const;
+/** `sanctions:screen`: the sanctionsLists and screenIdentity queries, meant for a tenant's internal tools. */
+export const ALL_SCOPES = ['sessions:read', 'sessions:write', 'sessions:review', 'webhooks:manage', 'keys:manage', 'sanctions:screen'] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
 
 /** A tenant backend calling with a secret key. */

@@ -2,6 +2,8 @@ import { withSubmittedChip } from '../chip/chip-result';
 import { SessionService, TestModeStep } from '../sessions/session.service';
 import { testModeResult, testOutcomeOf } from '../sessions/test-mode-outcome';
 import { Tier } from '../sessions/tiers';
+import { testIdentityOf, withSanctionsScreening } from '../sessions/sanctions-check';
+import type { SanctionsScreeningService } from '../sanctions/screening.service';
 import { SessionEntity } from '../../entities';
 import { DataSource } from 'typeorm';
 
@@ -15,6 +17,7 @@ export class TestModeAdvanceJob {
   constructor(
     private readonly db: DataSource,
     private readonly sessions: SessionService,
+    private readonly sanctions?: SanctionsScreeningService,
   ) {}
 
   async run({ sessionId, step }: TestModeAdvanceData): Promise<void> {
@@ -24,8 +27,12 @@ export class TestModeAdvanceJob {
     if (step === 'processing') return;
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
     if (!s || s.status !== 'processing') return;
+    let outcome = testModeResult(s.tier as Tier, testOutcomeOf(s.metadata));
+    // With metadata.test_identity, T3/T4 screen it for real so tenants see real hits (README "Sanctions screening").
+    const identity = this.sanctions && (s.tier === 'T3' || s.tier === 'T4') ? testIdentityOf(s.metadata) : null;
+    if (identity && this.sanctions) outcome = withSanctionsScreening(s.tier as Tier, outcome, await this.sanctions.screenForTenant(s.tenantId, identity, { current: true }));
     // A real chip submission (T5) replaces the fixed chip block; see ChipSubmissionService.
-    const { status, result } = withSubmittedChip(s.tier as Tier, testModeResult(s.tier as Tier, testOutcomeOf(s.metadata)), s.result);
+    const { status, result } = withSubmittedChip(s.tier as Tier, outcome, s.result);
     await this.sessions.advance(sessionId, status, () => ({ result }));
   }
 }

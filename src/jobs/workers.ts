@@ -5,15 +5,22 @@ import { JobQueue } from './job-queue';
 import { TestModeAdvanceData, TestModeAdvanceJob } from './test-mode-advance.job';
 import type { DeliverWebhookJob } from '../webhooks/deliver-webhook.job';
 import { DELIVER_WEBHOOK_JOB, DeliverWebhookData } from '../webhooks/webhook.dispatcher';
+import { REFRESH_SANCTIONS_JOB, RefreshSanctionsData, RefreshSanctionsJob } from '../sanctions/refresh-sanctions.job';
+import type { SanctionsScreeningService } from '../sanctions/screening.service';
 
 export const EXPIRE_SESSIONS_JOB = 'expire-sessions';
 
 /** Registers every background worker on this process. */
 export async function startWorkers(
   jobs: JobQueue,
-  deps: { db: DataSource; sessions: SessionService; webhookDelivery?: { job: DeliverWebhookJob; concurrency: number } },
+  deps: {
+    db: DataSource;
+    sessions: SessionService;
+    webhookDelivery?: { job: DeliverWebhookJob; concurrency: number };
+    sanctions?: { screening: SanctionsScreeningService; refresh: RefreshSanctionsJob; cron: string };
+  },
 ): Promise<void> {
-  const testMode = new TestModeAdvanceJob(deps.db, deps.sessions);
+  const testMode = new TestModeAdvanceJob(deps.db, deps.sessions, deps.sanctions?.screening);
   await jobs.work<TestModeAdvanceData>(TEST_MODE_JOB, (data) => testMode.run(data), { batchSize: 5, localConcurrency: 2 });
   await jobs.work(EXPIRE_SESSIONS_JOB, async () => {
     while ((await deps.sessions.expireDue()) > 0) {
@@ -21,6 +28,12 @@ export async function startWorkers(
     }
   });
   await jobs.schedule(EXPIRE_SESSIONS_JOB, '* * * * *');
+  if (deps.sanctions) {
+    const { refresh, cron } = deps.sanctions;
+    await jobs.work<RefreshSanctionsData>(REFRESH_SANCTIONS_JOB, (data) => refresh.run(data));
+    // No official URL configured: no scheduled fetch (the CLI still loads files and can enqueue a run).
+    if (refresh.configuredLists.length) await jobs.schedule(REFRESH_SANCTIONS_JOB, cron);
+  }
   if (deps.webhookDelivery) {
     // Attempts are network-bound: several fetch loops, each running its batch concurrently.
     const { job, concurrency } = deps.webhookDelivery;

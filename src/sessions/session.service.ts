@@ -10,6 +10,7 @@ import { SessionResult } from './session-result';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
 import { insertOutboxEvents, outboxEventsForTransition } from './session-events';
 import { testOutcomeOf } from './test-mode-outcome';
+import { testIdentityOf } from './sanctions-check';
 import { AVAILABLE_TIERS, isTier, Tier, tierRank } from './tiers';
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -74,6 +75,7 @@ export class SessionService {
     const metadata = cmd.metadata ?? {};
     if (typeof metadata !== 'object' || Array.isArray(metadata)) throw new DomainError('invalid_request', 'metadata must be an object');
     if (!actor.livemode) testOutcomeOf(metadata); // validates; the outcome itself is read when the session resolves
+    if (!actor.livemode) testIdentityOf(metadata); // validates the identity a test-mode T3/T4 session screens
     if (cmd.referenceId != null && (cmd.referenceId.length < 1 || cmd.referenceId.length > 255)) {
       throw new DomainError('invalid_request', 'reference_id must be 1 to 255 characters');
     }
