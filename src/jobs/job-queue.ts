@@ -39,7 +39,8 @@ export class JobQueue {
       max: 4,
       schema: 'pgboss',
       supervise: opts.supervise,
-      ...(opts.superviseSeconds ? { superviseIntervalSeconds: opts.superviseSeconds } : {}),
+      // Expiry of jobs whose worker died runs in the monitor step, which has its own interval.
+      ...(opts.superviseSeconds ? { superviseIntervalSeconds: opts.superviseSeconds, monitorIntervalSeconds: opts.superviseSeconds } : {}),
       schedule: opts.supervise,
       migrate: true,
     });

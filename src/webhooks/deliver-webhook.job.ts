@@ -42,13 +42,11 @@ export class DeliverWebhookJob {
   }
 
   async run({ deliveryId, attempt }: DeliverWebhookData): Promise<void> {
-    const delivery = await this.db.getRepository(WebhookDeliveryEntity).findOneBy({ id: deliveryId });
-    if (!delivery || delivery.status !== 'pending' || delivery.attempts >= attempt) return;
-    const [endpoint, event] = await Promise.all([
-      this.db.getRepository(WebhookEndpointEntity).findOneBy({ id: delivery.endpointId }),
-      this.db.getRepository(OutboxEventEntity).findOneBy({ eventId: delivery.eventId }),
-    ]);
-    if (!endpoint || !event || endpoint.deletedAt || endpoint.status !== 'enabled') {
+    const loaded = await this.load(deliveryId);
+    if (!loaded) return;
+    const { delivery, endpoint, event } = loaded;
+    if (delivery.status !== 'pending' || delivery.attempts >= attempt) return;
+    if (!event || endpoint.deletedAt || endpoint.status !== 'enabled') {
       await this.db
         .createQueryBuilder()
         .update(WebhookDeliveryEntity)
@@ -71,6 +69,19 @@ export class DeliverWebhookJob {
         await new Promise((r) => setTimeout(r, 200 * tries));
       }
     }
+  }
+
+  /** The delivery with its endpoint and event, in one round trip (this runs for every attempt). */
+  private async load(deliveryId: string): Promise<{ delivery: WebhookDeliveryEntity; endpoint: WebhookEndpointEntity; event: OutboxEventEntity | null } | null> {
+    const qb = this.db
+      .getRepository(WebhookDeliveryEntity)
+      .createQueryBuilder('d')
+      .innerJoinAndMapOne('d.endpoint', WebhookEndpointEntity, 'ep', 'ep.id = d.endpoint_id')
+      .leftJoinAndMapOne('d.event', OutboxEventEntity, 'ev', 'ev.event_id = d.event_id')
+      .where('d.id = :id', { id: deliveryId });
+    const row = (await qb.getOne()) as (WebhookDeliveryEntity & { endpoint?: WebhookEndpointEntity; event?: OutboxEventEntity }) | null;
+    if (!row?.endpoint) return null;
+    return { delivery: row, endpoint: row.endpoint, event: row.event ?? null };
   }
 
   private async attempt(endpoint: WebhookEndpointEntity, event: OutboxEventEntity, attempt: number): Promise<SendResult> {
@@ -110,6 +121,18 @@ export class DeliverWebhookJob {
     const nextRetryAt = delay === null ? null : new Date(now.getTime() + delay);
     const error = r.error ?? (succeeded ? null : r.statusCode !== null && r.statusCode >= 300 && r.statusCode < 400 ? `HTTP ${r.statusCode} (redirects are not followed)` : `HTTP ${r.statusCode}`);
 
+    if (succeeded && !endpoint.failingSince) {
+      // The common case in one statement: claim the attempt and log it, or do nothing if already logged.
+      await this.db.query(
+        `WITH d AS (
+           UPDATE webhook_deliveries SET attempts = $2, status = 'succeeded', next_attempt_at = NULL, updated_at = $3
+            WHERE id = $1 AND attempts = $2 - 1 AND status = 'pending' RETURNING id, endpoint_id, tenant_id, event_id)
+         INSERT INTO webhook_attempts (delivery_id, endpoint_id, tenant_id, event_id, attempt, started_at, duration_ms, status_code, succeeded, error, response_body, next_retry_at)
+         SELECT id, endpoint_id, tenant_id, event_id, $2, $4, $5, $6, true, NULL, $7, NULL FROM d`,
+        [delivery.id, attempt, now, startedAt, r.durationMs, r.statusCode, r.body ? r.body.slice(0, LOG_BODY_BYTES) : null],
+      );
+      return;
+    }
     await this.db.transaction(async (m) => {
       const claimed = await m
         .createQueryBuilder()

@@ -21,6 +21,29 @@ export type SendRequest = {
 };
 
 /**
+ * Keep-alive agents, one per (scheme, host name, pinned address, port): a socket is only ever reused
+ * for the address the SSRF guard approved for that name.
+ */
+const agents = new Map<string, http.Agent>();
+const MAX_AGENTS = 1_000;
+
+function agentFor(target: WebhookTarget, lookup: LookupFunction): http.Agent {
+  const { url, address } = target;
+  const key = `${url.protocol}|${url.hostname}|${address}|${url.port}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    if (agents.size >= MAX_AGENTS) {
+      for (const a of agents.values()) a.destroy();
+      agents.clear();
+    }
+    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, lookup };
+    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
  * One POST. The connection goes to the address the SSRF guard checked (a DNS answer that changed
  * since cannot redirect it); TLS still verifies the URL's host name. Redirects are not followed:
  * a 3xx is just a failed attempt. The whole exchange must finish within `timeoutMs`.
@@ -46,8 +69,8 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
       {
         method: 'POST',
         lookup: pinned,
-        agent: false,
-        headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)), 'user-agent': 'Service-Webhooks/1.0', connection: 'close' },
+        agent: agentFor(req.target, pinned),
+        headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)), 'user-agent': 'Service-Webhooks/1.0' },
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { verifyServiceSignature } from '../../src/index';
 import { createTenant, eventually, graphql, http, startServer, Tenant, TestServer, testEnv } from '../helpers/test-server';
+import { expectToMatchContract } from '../helpers/openapi-contract';
 import { Received, WebhookReceiver } from '../helpers/webhook-receiver';
 
 // Short, test-only delays: the first retry within 60 ms instead of a minute, attempts time out after 2 s.
@@ -59,6 +60,7 @@ describe('registration', () => {
   it('returns the endpoint with its signing secret once, and never again', async () => {
     const r = await register(tenants.other.test_api_key, { url: 'https://hooks.example.com/identity', events: ['verification.completed'] });
     expect(r.status).toBe(201);
+    expectToMatchContract('POST', '/v1/verify/webhooks', r);
     expect(r.body).toEqual({
       id: expect.stringMatching(/^whk_[A-Za-z0-9]{24}$/),
       url: 'https://hooks.example.com/identity',
@@ -84,6 +86,7 @@ describe('registration', () => {
       { url: 'ftp://hooks.example.com/x', events: ['verification.completed'] },
     ]) {
       const r = await register(key, json);
+      expectToMatchContract('POST', '/v1/verify/webhooks', r);
       expect(r.status).toBe(400);
       expect(r.body.error.code).toBe('invalid_request');
     }
@@ -237,6 +240,7 @@ describe('replay and rotation', () => {
     const before = receiver.at('/ok').length;
     const byId = await http(server, 'POST', `/v1/developer/webhooks/${endpointIds.ok}/replay`, { key: tenants.ok.test_api_key, json: { event_ids: [eventId] } });
     expect(byId.status).toBe(202);
+    expectToMatchContract('POST', '/v1/developer/webhooks/{id}/replay', byId);
     expect(byId.body).toEqual({ queued: 1 });
     const again = (await firstDelivery('ok', before + 1))[before];
     expect(header(again, 'service-event-id')).toBe(eventId);
@@ -253,9 +257,11 @@ describe('replay and rotation', () => {
 
     const foreign = await http(server, 'POST', `/v1/developer/webhooks/${endpointIds.ok}/replay`, { key: tenants.fail.test_api_key, json: { event_ids: [eventId] } });
     expect(foreign.status).toBe(404);
+    expectToMatchContract('POST', '/v1/developer/webhooks/{id}/replay', foreign);
     expect(foreign.body.error.code).toBe('not_found');
     const bad = await http(server, 'POST', `/v1/developer/webhooks/${endpointIds.ok}/replay`, { key: tenants.ok.test_api_key, json: {} });
     expect(bad.status).toBe(400);
+    expectToMatchContract('POST', '/v1/developer/webhooks/{id}/replay', bad);
   });
 
   it('signs with both secrets during a rotation overlap, then only with the new one', async () => {
