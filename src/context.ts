@@ -14,6 +14,8 @@ export type RequestContext = {
   requestId: string;
   actor: Actor | null;
   loaders: Loaders;
+  /** The request carried the operator credential (see src/auth/operator.ts); set by the HTTP layer. */
+  operator?: boolean;
 };
 
 /**

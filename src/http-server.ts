@@ -25,6 +25,7 @@ import { requestContext } from './http/request-context.middleware';
 import { hostedRouter } from './hosted/hosted.router';
 import { isOperatorCredential, OPERATOR_HEADER } from './auth/operator';
 import { MeterDeps, meterGraphQL, meterV1 } from './rate-limit/rate-limit.http';
+import { subscriptionStartMeter } from './rate-limit/rate-limit.service';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -73,6 +74,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     logger: c.logger,
     limits: c.config.subscriptions,
     validationRules: armor.validationRules,
+    beforeSubscribe: c.rateLimits ? subscriptionStartMeter(c.rateLimits) : undefined,
   });
 
   const contextFor = async (req: Request): Promise<RequestContext> => c.contexts.create({ authorization: req.header('authorization'), requestId: req.id });

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Actor } from '../auth/actor';
+import { DomainError } from '../errors';
 import type { Logger } from '../logger';
 import { BucketName, WINDOW_SECONDS } from './buckets';
 import { RateLimitOverrides } from './rate-limit-overrides';
@@ -150,3 +151,18 @@ function counterId(bucket: BucketName, s: Subject): string {
   }
 }
 
+
+/**
+ * The graphql-ws `beforeSubscribe` hook: each subscription start costs one `verify_read` unit of
+ * the credential (D9); a refusal is a `rate_limited` error on that subscription, and the socket
+ * stays open for the client to retry after the given seconds.
+ */
+export function subscriptionStartMeter(limits: RateLimitService): (ctx: { actor: Actor | null }) => Promise<void> {
+  return async (ctx) => {
+    if (!ctx.actor) return;
+    const d = await limits.chargeSubscriptionStart(ctx.actor);
+    if (!d.allowed) {
+      throw new DomainError('rate_limited', `The verify_read bucket allows ${d.limit} requests per sliding 60 s window; retry after ${d.resetSeconds} s`);
+    }
+  };
+}
