@@ -1,0 +1,202 @@
+/**
+ * Rate limiting (issue #3), two parts, loopback only:
+ *
+ * 1. Throughput of GET /v1/verify/sessions/{id} with limiting off (the in-run baseline), with the
+ *    Memory store and with the Redis store, interleaved over ROUNDS rounds (best round per mode).
+ *    The tenant has a huge verify_read override so no request is refused: only metering is measured.
+ * 2. Accuracy: two instances on one Redis, one key, ACCURACY_REQUESTS requests spread evenly over
+ *    ACCURACY_SECONDS (default 10,000 over 180 s, as in the issue), alternating instances. For
+ *    every admitted request the admits in the 60 s ending there are counted against the limit.
+ *
+ *   npm run bench:rate-limit
+ *   RL_BENCH_SECONDS=10 RL_ROUNDS=2 RL_ACCURACY_SECONDS=180 RL_ACCURACY_REQUESTS=10000 REDIS_URL=redis://127.0.0.1:6379
+ *   RL_ACCURACY_SECONDS=0 skips part 2.
+ */
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
+const SECONDS = Number(process.env.RL_BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.RL_ROUNDS ?? 2);
+const CONNECTIONS = Number(process.env.RL_CONNECTIONS ?? 10);
+const ACCURACY_SECONDS = Number(process.env.RL_ACCURACY_SECONDS ?? 180);
+const ACCURACY_REQUESTS = Number(process.env.RL_ACCURACY_REQUESTS ?? 10_000);
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const VERIFY_READ_LIMIT = 600;
+
+type Server = { url: string; proc: ChildProcess; stop(): Promise<void> };
+
+const baseEnv: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'rl-bench-')),
+  LOG_LEVEL: 'warn',
+  PORT: '0',
+  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+};
+
+async function startServer(extra: NodeJS.ProcessEnv): Promise<Server> {
+  const proc = spawn(process.execPath, [MAIN], { env: { ...baseEnv, LOG_LEVEL: 'info', ...extra }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start')), 60_000);
+    readline.createInterface({ input: proc.stdout! }).on('line', (line) => {
+      try {
+        const e = JSON.parse(line) as { msg?: string; port?: number };
+        if (e.msg === 'listening' && e.port) {
+          clearTimeout(timer);
+          resolve(e.port);
+        }
+      } catch {
+        /* not a log line */
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  // Per-request log lines would measure pino, not the limiter: drain stdout without parsing.
+  proc.stdout!.resume();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    proc,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+function cli(args: string[]): Record<string, unknown> {
+  return JSON.parse(execFileSync(process.execPath, [CLI, ...args, '--json'], { env: baseEnv }).toString()) as Record<string, unknown>;
+}
+
+async function createSession(server: Server, key: string): Promise<string> {
+  const r = await fetch(`${server.url}/v1/verify/sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ flow_id: 'default', tier: 'T1' }),
+  });
+  if (r.status !== 201) throw new Error(`create failed: ${r.status}`);
+  return ((await r.json()) as { id: string }).id;
+}
+
+async function throughput(server: Server, key: string, id: string): Promise<{ rps: number; p99: number; non2xx: number; limited: boolean }> {
+  const opts = { url: `${server.url}/v1/verify/sessions/${id}`, connections: CONNECTIONS, headers: { authorization: `Bearer ${key}` } };
+  await autocannon({ ...opts, duration: 2 }); // warm-up: JIT, pools, Redis connection
+  const r = await autocannon({ ...opts, duration: SECONDS });
+  const head = await fetch(opts.url, { headers: opts.headers });
+  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, limited: head.headers.get('ratelimit-limit') !== null };
+}
+
+async function throughputPart(): Promise<void> {
+  const setup = await startServer({ RATE_LIMIT_ENABLED: 'false' });
+  const t = cli(['tenant', 'create', '--name', 'bench']);
+  const key = t.test_api_key as string;
+  cli(['limits', 'set', '--tenant', t.tenant_id as string, '--bucket', 'verify_read', '--limit', '1000000000']);
+  const id = await createSession(setup, key);
+  await setup.stop();
+
+  const modes: [string, NodeJS.ProcessEnv][] = [
+    ['off', { RATE_LIMIT_ENABLED: 'false' }],
+    ['memory', { RATE_LIMIT_ENABLED: 'true' }],
+    ['redis', { RATE_LIMIT_ENABLED: 'true', REDIS_URL, RATE_LIMIT_REDIS_PREFIX: `rl-bench-${randomBytes(4).toString('hex')}` }],
+  ];
+  const best = new Map<string, { rps: number; p99: number; non2xx: number; limited: boolean }>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [name, env] of modes) {
+      const server = await startServer(env);
+      try {
+        const r = await throughput(server, key, id);
+        console.log(`  round ${round} ${name.padEnd(6)} ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms, non-2xx ${r.non2xx}, headers ${r.limited ? 'yes' : 'no'}`);
+        if (r.non2xx > 0) throw new Error(`${name}: ${r.non2xx} non-2xx responses; the benchmark must not hit the limit`);
+        if ((name !== 'off') !== r.limited) throw new Error(`${name}: ratelimit headers ${r.limited ? 'present' : 'missing'}`);
+        if (!best.has(name) || r.rps > best.get(name)!.rps) best.set(name, r);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const off = best.get('off')!.rps;
+  console.log(`\nGET /v1/verify/sessions/{id}, ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds (best round):`);
+  for (const [name] of modes) {
+    const r = best.get(name)!;
+    const cost = ((1 - r.rps / off) * 100).toFixed(1);
+    console.log(`  ${name.padEnd(6)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  ratio ${(r.rps / off).toFixed(3)}  cost ${cost} %`);
+  }
+  const redisCost = 1 - best.get('redis')!.rps / off;
+  console.log(`  goal: Redis cost < 5 % -> ${redisCost < 0.05 ? 'met' : 'NOT met'}`);
+}
+
+async function accuracyPart(): Promise<void> {
+  const env = { RATE_LIMIT_ENABLED: 'true', REDIS_URL, RATE_LIMIT_REDIS_PREFIX: `rl-acc-${randomBytes(4).toString('hex')}` };
+  const a = await startServer(env);
+  const b = await startServer(env);
+  try {
+    const t = cli(['tenant', 'create', '--name', 'accuracy']);
+    const key = t.test_api_key as string;
+    const id = await createSession(a, key);
+    const gap = (ACCURACY_SECONDS * 1000) / ACCURACY_REQUESTS;
+    console.log(`\naccuracy: 2 instances on one Redis, ${ACCURACY_REQUESTS} requests over ${ACCURACY_SECONDS} s (${(1000 / gap).toFixed(1)}/s), verify_read limit ${VERIFY_READ_LIMIT}`);
+    const admitted: number[] = [];
+    let refused = 0;
+    let errors = 0;
+    const start = performance.now();
+    const inflight: Promise<void>[] = [];
+    for (let i = 0; i < ACCURACY_REQUESTS; i++) {
+      const due = start + i * gap;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      const server = i % 2 ? b : a;
+      const sentAt = Date.now();
+      inflight.push(
+        fetch(`${server.url}/v1/verify/sessions/${id}`, { headers: { authorization: `Bearer ${key}` } }).then(
+          async (r) => {
+            await r.arrayBuffer();
+            if (r.status === 200) admitted.push(sentAt);
+            else if (r.status === 429) refused++;
+            else errors++;
+          },
+          () => {
+            errors++;
+          },
+        ),
+      );
+    }
+    await Promise.all(inflight);
+    admitted.sort((x, y) => x - y);
+    // For each admit, the admits in the 60 s window ending at it (the sliding window it closes).
+    let lo = 0;
+    let max = 0;
+    let over = 0;
+    for (let hi = 0; hi < admitted.length; hi++) {
+      while (admitted[lo] <= admitted[hi] - 60_000) lo++;
+      const n = hi - lo + 1;
+      max = Math.max(max, n);
+      if (n > VERIFY_READ_LIMIT) over++;
+    }
+    console.log(`  admitted ${admitted.length}, refused ${refused}, errors ${errors}`);
+    console.log(`  busiest sliding 60 s window: ${max} admits (limit ${VERIFY_READ_LIMIT}); windows over the limit: ${over} of ${admitted.length}`);
+    console.log(`  goal: 0 windows over the limit -> ${over === 0 ? 'met' : 'NOT met'}`);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+}
+
+async function main(): Promise<void> {
+  console.log('rate-limit benchmark');
+  await throughputPart();
+  if (ACCURACY_SECONDS > 0) await accuracyPart();
+  fs.rmSync(baseEnv.DATA_DIR!, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
