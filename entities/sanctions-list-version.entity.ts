@@ -30,9 +30,13 @@ export class SanctionsListVersionEntity {
   @Column('jsonb', { default: () => `'[]'` })
   warnings: string[];
 
-  /** Select it only when building an index: it is the large column. */
-  @Column('jsonb', { select: false })
-  snapshot: ListSnapshot;
+  /** Rows written before snapshots were compressed; newer rows leave it null. Select it only to build an index. */
+  @Column('jsonb', { select: false, nullable: true })
+  snapshot: ListSnapshot | null;
+
+  /** The snapshot as gzip-compressed JSON (nothing queries inside it; see the migration for why not jsonb). */
+  @Column('bytea', { name: 'snapshot_gz', select: false, nullable: true })
+  snapshotGz: Buffer | null;
 
   @Column('timestamptz', { name: 'loaded_at', default: () => 'now()' })
   loadedAt: Date;

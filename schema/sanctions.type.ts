@@ -9,8 +9,8 @@ export class SanctionsListVersion {
   @Field(() => String, { nullable: true, description: 'The publish or generation date the file states.' }) publishedAt: string | null;
   @Field(() => Int) entryCount: number;
   @Field(() => Int, { description: 'Defects that did not stop the load (e.g. an alias row without its entry).' }) warningCount: number;
-  @Field() loadedAt: Date;
-  @Field(() => Int, { description: 'Seconds since loadedAt.' }) ageSeconds: number;
+  @Field({ description: 'When this version was last loaded: a reload or refresh that finds identical content renews it.' }) loadedAt: Date;
+  @Field(() => Int, { description: 'Seconds since loadedAt: how long ago the list was last confirmed current.' }) ageSeconds: number;
 }
 
 @ObjectType({ description: 'A sanctions list (ofac, eu, uk, un, au): the version in force and the recent ones.' })

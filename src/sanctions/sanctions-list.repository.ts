@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { DataSource, In } from 'typeorm';
 import { SanctionsListCurrentEntity, SanctionsListVersionEntity, TenantEntity } from '../../entities';
 import { DomainError } from '../errors';
@@ -21,12 +23,15 @@ export type CurrentListVersion = { list: ListId; versionId: string; version: str
 
 export type SaveOutcome = {
   version: StoredListVersion;
-  /** False when this exact content was stored before: the existing row is switched in again. */
+  /** False when this exact content was stored before: the existing row is switched in again (its loadedAt renewed). */
   created: boolean;
   previousVersion: string | null;
 };
 
 export const MIN_TENANT_THRESHOLD = 0.3;
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 function toStored(v: SanctionsListVersionEntity): StoredListVersion {
   return {
@@ -52,26 +57,30 @@ export class SanctionsListRepository {
    * again (same version label) re-uses its row.
    */
   async save(snapshot: ListSnapshot): Promise<SaveOutcome> {
+    // Compressed before the transaction opens: on the embedded database an open transaction blocks every connection.
+    const gzip = await gzipAsync(JSON.stringify(snapshot), { level: 6 });
     return this.db.transaction(async (m) => {
       // Serialises concurrent loads of one list (CLI and refresh job): the pointer moves in load order.
       const previous = await m.query(
         `SELECT v.version FROM sanctions_list_current c JOIN sanctions_list_versions v ON v.id = c.version_id WHERE c.list = $1 FOR UPDATE OF c`,
         [snapshot.list],
       );
-      const inserted: { id: string }[] = await m.query(
-        `INSERT INTO sanctions_list_versions (list, version, format, source_file, published_at, entry_count, warnings, snapshot)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)
-         ON CONFLICT (list, version) DO NOTHING RETURNING id`,
-        [snapshot.list, snapshot.version, snapshot.format, snapshot.source_file, snapshot.published_at ?? null, snapshot.entries.length, JSON.stringify(snapshot.warnings), JSON.stringify(snapshot)],
+      // Identical content loaded again re-uses its row and renews loaded_at: the list is confirmed current as of now.
+      const [stored]: { id: string; inserted: boolean }[] = await m.query(
+        `INSERT INTO sanctions_list_versions (list, version, format, source_file, published_at, entry_count, warnings, snapshot_gz)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)
+         ON CONFLICT (list, version) DO UPDATE SET loaded_at = now()
+         RETURNING id, (xmax = 0) AS inserted`,
+        [snapshot.list, snapshot.version, snapshot.format, snapshot.source_file, snapshot.published_at ?? null, snapshot.entries.length, JSON.stringify(snapshot.warnings), gzip],
       );
       const repo = m.getRepository(SanctionsListVersionEntity);
-      const row = inserted.length ? await repo.findOneByOrFail({ id: inserted[0].id }) : await repo.findOneByOrFail({ list: snapshot.list, version: snapshot.version });
+      const row = await repo.findOneByOrFail({ id: stored.id });
       await m.query(
         `INSERT INTO sanctions_list_current (list, version_id, updated_at) VALUES ($1, $2, now())
          ON CONFLICT (list) DO UPDATE SET version_id = EXCLUDED.version_id, updated_at = now()`,
         [snapshot.list, row.id],
       );
-      return { version: toStored(row), created: inserted.length > 0, previousVersion: (previous[0]?.version as string | undefined) ?? null };
+      return { version: toStored(row), created: stored.inserted, previousVersion: (previous[0]?.version as string | undefined) ?? null };
     });
   }
 
@@ -84,9 +93,13 @@ export class SanctionsListRepository {
   }
 
   async snapshot(versionId: string): Promise<ListSnapshot> {
-    const rows: { snapshot: ListSnapshot }[] = await this.db.query(`SELECT snapshot FROM sanctions_list_versions WHERE id = $1`, [versionId]);
+    const rows: { snapshot: ListSnapshot | null; snapshot_gz: Buffer | null }[] = await this.db.query(
+      `SELECT snapshot_gz, CASE WHEN snapshot_gz IS NULL THEN snapshot END AS snapshot FROM sanctions_list_versions WHERE id = $1`,
+      [versionId],
+    );
     if (!rows.length) throw new Error(`sanctions list version ${versionId} is missing`);
-    return rows[0].snapshot;
+    const { snapshot_gz, snapshot } = rows[0];
+    return snapshot_gz ? (JSON.parse((await gunzipAsync(snapshot_gz)).toString('utf8')) as ListSnapshot) : snapshot!;
   }
 
   /** Current version per list, and the recent history of each (newest first). */

@@ -2,9 +2,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Versioned sanctions-list snapshots. Each distinct list version is one row holding the whole
- * normalised snapshot as jsonb (the index is always rebuilt from complete snapshots, so rows per
- * entry would only multiply inserts); `sanctions_list_current` is the one pointer per list that a
- * load switches in the same transaction as its insert.
+ * normalised snapshot (the index is always rebuilt from complete snapshots, so rows per entry
+ * would only multiply inserts; 1763793100000 moves it to compressed bytea); `sanctions_list_current`
+ * is the one pointer per list that a load switches in the same transaction as its insert.
  */
 export class SanctionsLists1763793000000 implements MigrationInterface {
   name = 'SanctionsLists1763793000000';
