@@ -5,8 +5,13 @@ import { LIST_IDS, type ListId } from './sanctions.model';
 
 export const REFRESH_SANCTIONS_JOB = 'refresh-sanctions';
 
-/** `lists` narrows a run (CLI `sanctions refresh --list un`); absent means every configured list. */
-export type RefreshSanctionsData = { lists?: string[] };
+/**
+ * `lists` narrows a run (CLI `sanctions refresh --list un`); absent means every configured list.
+ * `urls` are the addresses of the environment that enqueued the run (the CLI's SANCTIONS_URL_*),
+ * so the run fetches the same sources whichever instance's worker takes it; the scheduled run
+ * carries none and uses the worker's own configuration.
+ */
+export type RefreshSanctionsData = { lists?: string[]; urls?: Partial<Record<string, string>> };
 
 export type RefreshOptions = {
   /** Official download address per list; a list without one is never fetched. */
@@ -34,8 +39,11 @@ export class RefreshSanctionsJob {
   }
 
   async run(data: RefreshSanctionsData = {}): Promise<void> {
-    const wanted = data.lists?.length ? this.configuredLists.filter((l) => data.lists!.includes(l)) : this.configuredLists;
-    for (const list of wanted) await this.refreshOne(list, this.opts.urls[list]!);
+    const urls = data.urls && Object.keys(data.urls).length ? data.urls : this.opts.urls;
+    const configured = LIST_IDS.filter((l) => urls[l]);
+    const wanted = data.lists?.length ? configured.filter((l) => data.lists!.includes(l)) : configured;
+    if (!wanted.length) this.logger.info({ lists: data.lists ?? 'all' }, 'sanctions refresh: no download URL configured for these lists');
+    for (const list of wanted) await this.refreshOne(list, urls[list]!);
   }
 
   private async refreshOne(list: ListId, url: string): Promise<void> {
