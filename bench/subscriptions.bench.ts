@@ -8,10 +8,11 @@
  *                each); every session is then cancelled once (paced), one status change each.
  *   - broadcast: every connection then watches the tenant without an id; BENCH_BROADCASTS sessions
  *                are created, each CREATED event reaching all N subscribers at once.
- * Sample latency is measured from just before the cancelling request is sent to the receipt of the
- * event (it includes the HTTP request and the commit: an upper bound of commit -> receipt; the
- * request's own round trip is reported beside it). Broadcast latency is measured from the session's
- * createdAt, stamped inside the creating transaction just before its commit, to the receipt. Server RSS is sampled every
+ * Latency runs from the commit side to the receipt of the event. The commit side is the time stamped
+ * inside the committing transaction, just before its commit: the session's createdAt (broadcast) and
+ * the outbox row's created_at (sample; read from PostgreSQL when DATABASE_URL is set, otherwise the
+ * moment the cancelling request was sent, an upper bound that includes the HTTP request). The cancel
+ * requests' own round trip is reported beside it. Server RSS is sampled every
  * 100 ms (peak reported); CPU is the server's user+system time during the delivery phase.
  * The in-run baseline is the first (smallest) N on one instance; ratios are against its p99.
  *
@@ -24,6 +25,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { Client } from 'pg';
 import WebSocket from 'ws';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -53,7 +55,9 @@ function serverEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 async function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
   // LOG_LEVEL=warn keeps request logs out of the measurement; the listening line is info, so wait for the port instead.
-  const proc = spawn(process.execPath, [MAIN], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the servers
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, MAIN], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   proc.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
   const port = await new Promise<number>((resolve, reject) => {
@@ -159,6 +163,23 @@ async function until(check: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** When each session's withdrawal was stamped in its transaction, from the outbox (real PostgreSQL only). */
+async function outboxTimes(sessionIds: string[]): Promise<Map<string, number> | null> {
+  if (!process.env.DATABASE_URL) return null;
+  const db = new Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ session_id: string; ms: string }>(
+      `SELECT session_id, (EXTRACT(EPOCH FROM created_at) * 1000)::text AS ms FROM outbox_events
+        WHERE type = 'session.status_changed' AND payload->>'status' = 'withdrawn' AND session_id = ANY($1)`,
+      [sessionIds],
+    );
+    return new Map(rows.map((r) => [r.session_id, Number(r.ms)]));
+  } finally {
+    await db.end();
+  }
+}
+
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
 type Result = {
@@ -173,6 +194,7 @@ type Result = {
   deliveries: number;
   connectSeconds: number;
   peakRssMb: number;
+  idleRssMb: number;
   deliveryCpuSeconds: number;
   deliverySeconds: number;
 };
@@ -184,6 +206,7 @@ async function run(setup: string, servers: Server[], n: number): Promise<Result>
   const sessions = await inBatches(Math.min(SESSIONS, n), 10, async () => (await gql(a.url, key, 'mutation { createSession(input: { flowId: "default", tier: T1 }) { id } }')).createSession.id as string);
 
   const pids = servers.map((s) => s.proc.pid!);
+  const idleRss = pids.reduce((sum, pid) => sum + procStats(pid).rssMb, 0);
   let peakRss = 0;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, pids.reduce((sum, pid) => sum + procStats(pid).rssMb, 0));
@@ -213,8 +236,11 @@ async function run(setup: string, servers: Server[], n: number): Promise<Result>
   });
   rtt.sort((x, y) => x - y);
   await until(() => subs.every((s) => s.received.some((r) => r.status === 'WITHDRAWN')), 'sample deliveries');
+  // With a reachable PostgreSQL, the commit side is the outbox row's created_at (stamped in the
+  // committing transaction); with the embedded one, the moment the request was sent (an upper bound).
+  const committedAt = (await outboxTimes(sessions)) ?? sentAt;
   const sample = subs
-    .flatMap((s) => s.received.filter((r) => r.status === 'WITHDRAWN').map((r) => r.at - sentAt.get(r.sessionId)!))
+    .flatMap((s) => s.received.filter((r) => r.status === 'WITHDRAWN').map((r) => r.at - committedAt.get(r.sessionId)!))
     .sort((x, y) => x - y);
 
   // Broadcast: every connection watches the whole tenant; each new session reaches all of them.
@@ -254,6 +280,7 @@ async function run(setup: string, servers: Server[], n: number): Promise<Result>
     deliveries: sample.length + broadcast.length,
     connectSeconds,
     peakRssMb: peakRss,
+    idleRssMb: idleRss,
     deliveryCpuSeconds,
     deliverySeconds,
   };
@@ -295,7 +322,7 @@ async function main(): Promise<void> {
       'broadcast p50': r.broadcastP50.toFixed(1),
       'broadcast p99': r.broadcastP99.toFixed(1),
       'p99 ratio': (Math.max(r.sampleP99, r.broadcastP99) / Math.max(results[0].sampleP99, results[0].broadcastP99)).toFixed(2),
-      'peak RSS MB': r.peakRssMb.toFixed(0),
+      'RSS MB idle/peak': `${r.idleRssMb.toFixed(0)}/${r.peakRssMb.toFixed(0)}`,
       'CPU s (delivery)': `${r.deliveryCpuSeconds.toFixed(2)} / ${r.deliverySeconds.toFixed(1)} wall`,
       'connect s': r.connectSeconds.toFixed(1),
     })),
@@ -305,7 +332,7 @@ async function main(): Promise<void> {
 function print(r: Result, baseline: Result): void {
   console.log(
     `${r.setup}, N=${r.n}: sample p50 ${r.sampleP50.toFixed(1)} ms p99 ${r.sampleP99.toFixed(1)} ms (cancel RTT p50 ${r.mutationP50.toFixed(1)} p99 ${r.mutationP99.toFixed(1)}); broadcast p50 ${r.broadcastP50.toFixed(1)} ms p99 ${r.broadcastP99.toFixed(1)} ms; ` +
-      `${r.deliveries} deliveries; peak RSS ${r.peakRssMb.toFixed(0)} MB; CPU ${r.deliveryCpuSeconds.toFixed(2)} s over ${r.deliverySeconds.toFixed(1)} s; ` +
+      `${r.deliveries} deliveries; RSS ${r.idleRssMb.toFixed(0)} MB idle, ${r.peakRssMb.toFixed(0)} MB peak; CPU ${r.deliveryCpuSeconds.toFixed(2)} s over ${r.deliverySeconds.toFixed(1)} s; ` +
       `connect ${r.connectSeconds.toFixed(1)} s; p99 x${(Math.max(r.sampleP99, r.broadcastP99) / Math.max(baseline.sampleP99, baseline.broadcastP99)).toFixed(2)} of baseline`,
   );
 }

@@ -78,6 +78,23 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
   const rules = [...specifiedRules, ...(o.validationRules ?? [])];
   // The query text of each parsed document, for the shared-execution cache key.
   const queryOf = new WeakMap<DocumentNode, string>();
+  // Many clients send the same few subscription texts: parse and validate each text once (the schema is fixed).
+  const checkedDocuments = new Map<string, { document: DocumentNode } | { errors: readonly GraphQLError[] }>();
+  const checkDocument = (query: string) => {
+    let checked = checkedDocuments.get(query);
+    if (checked) return checked;
+    try {
+      const document = parse(query);
+      const invalid = validate(o.schema, document, rules);
+      checked = invalid.length > 0 ? { errors: invalid } : { document };
+      if (!('errors' in checked)) queryOf.set(document, query);
+    } catch (err) {
+      checked = { errors: [err instanceof GraphQLError ? err : codedError('invalid_request', 'Invalid GraphQL document')] };
+    }
+    if (checkedDocuments.size >= 1000) checkedDocuments.delete(checkedDocuments.keys().next().value!);
+    checkedDocuments.set(query, checked);
+    return checked;
+  };
   const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => format(e.toJSON(), e));
 
   const disposable = useServer<Record<string, unknown>, Record<string, never>>(
@@ -132,15 +149,9 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
         if (Object.keys(ctx.subscriptions).length > o.limits.maxPerConnection) {
           return [codedError('rate_limited', `At most ${o.limits.maxPerConnection} subscriptions per connection`)];
         }
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query);
-          queryOf.set(document, payload.query);
-        } catch (err) {
-          return [err instanceof GraphQLError ? err : codedError('invalid_request', 'Invalid GraphQL document')];
-        }
-        const invalid = validate(o.schema, document, rules);
-        if (invalid.length > 0) return invalid;
+        const checked = checkDocument(payload.query);
+        if ('errors' in checked) return checked.errors;
+        const document = checked.document;
         const operation = getOperationAST(document, payload.operationName);
         if (!operation) return [codedError('invalid_request', 'Unable to identify the operation')];
         if (operation.operation !== 'subscription') {
