@@ -35,6 +35,8 @@ const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(10).default(10),
   /** Delivery attempts one process runs at the same time. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
+  /** PostgreSQL schema of the job queue. Only deployments that share a database but not a configuration (parallel test runs) set their own. */
+  JOB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).default('pgboss'),
   /** Rate limiting of /v1 and /graphql (README "Rate limits"); `false` only for benchmarks and local experiments. */
   RATE_LIMIT_ENABLED: z
     .enum(['true', 'false'])
@@ -87,6 +89,7 @@ export type Config = {
   jobPollSeconds: number;
   jobSuperviseSeconds: number;
   webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number };
+  jobSchema: string;
   rateLimit: { enabled: boolean; redisPrefix: string };
   adminApiKey: string | undefined;
   subscriptions: { keepAliveMs: number; maxPerConnection: number; maxConnectionsPerKey: number; queueLimit: number; authRecheckMs: number };
@@ -121,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: Math.round(c.WEBHOOK_TIMEOUT_SECONDS * 1000),
       concurrency: c.WEBHOOK_CONCURRENCY,
     },
+    jobSchema: c.JOB_SCHEMA,
     rateLimit: { enabled: c.RATE_LIMIT_ENABLED, redisPrefix: c.RATE_LIMIT_REDIS_PREFIX },
     adminApiKey: c.ADMIN_API_KEY,
     subscriptions: {

@@ -65,7 +65,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const db = database.dataSource;
   let jobs: JobQueue;
   try {
-    jobs = await JobQueue.start(database.target, logger, { pollSeconds: config.jobPollSeconds, supervise: config.workerEnabled, superviseSeconds: config.jobSuperviseSeconds });
+    jobs = await JobQueue.start(database.target, logger, { pollSeconds: config.jobPollSeconds, supervise: config.workerEnabled, superviseSeconds: config.jobSuperviseSeconds, schema: config.jobSchema });
   } catch (err) {
     await database.close();
     throw err;

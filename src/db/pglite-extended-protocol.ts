@@ -17,9 +17,8 @@ type QueryQueue = {
   processQueue(): Promise<void>;
 };
 
-const SYNC = 0x53; // 'S'
-const SIMPLE_QUERY = 0x51; // 'Q'
-const TERMINATE = 0x58; // 'X'
+/** Parse, Bind, Describe, Execute, Close, Flush: messages that continue until the client's Sync. */
+const EXTENDED = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
 
 export function keepExtendedProtocolSequencesTogether(server: unknown): void {
   const q = (server as { queryQueue?: QueryQueue }).queryQueue;
@@ -43,7 +42,9 @@ export function keepExtendedProtocolSequencesTogether(server: unknown): void {
         }
         if (!item) break;
         const type = item.message[0];
-        pinned = type === SYNC || type === SIMPLE_QUERY || type === TERMINATE ? null : item.handlerId;
+        // Only an open extended-protocol sequence pins its client: a start-up packet, a simple Query or a
+        // Sync never does, so an idle connection cannot hold the others back.
+        pinned = EXTENDED.has(type) ? item.handlerId : null;
         const current = item;
         try {
           let bytes = 0;

@@ -32,12 +32,12 @@ export class JobQueue {
   static async start(
     target: PostgresTarget,
     logger: Logger,
-    opts: { pollSeconds: number; supervise: boolean; superviseSeconds?: number },
+    opts: { pollSeconds: number; supervise: boolean; superviseSeconds?: number; schema?: string },
   ): Promise<JobQueue> {
     const boss = new PgBoss({
       ...pgConnectionOptions(target),
       max: 4,
-      schema: 'pgboss',
+      schema: opts.schema ?? 'pgboss',
       supervise: opts.supervise,
       // Expiry of jobs whose worker died runs in the monitor step, which has its own interval.
       ...(opts.superviseSeconds ? { superviseIntervalSeconds: opts.superviseSeconds, monitorIntervalSeconds: opts.superviseSeconds } : {}),

@@ -4,7 +4,7 @@ import { TEST_MODE_JOB } from '../sessions/session.service';
 import { JobQueue } from './job-queue';
 import { TestModeAdvanceData, TestModeAdvanceJob } from './test-mode-advance.job';
 import type { DeliverWebhookJob } from '../webhooks/deliver-webhook.job';
-import { DELIVER_WEBHOOK_JOB, DeliverWebhookData } from '../webhooks/webhook.dispatcher';
+import type { DeliverWebhookData } from '../webhooks/webhook.dispatcher';
 import { REFRESH_SANCTIONS_JOB, RefreshSanctionsData, RefreshSanctionsJob } from '../sanctions/refresh-sanctions.job';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
 
@@ -38,7 +38,7 @@ export async function startWorkers(
     // Attempts are network-bound: several fetch loops, each running its batch concurrently.
     const { job, concurrency } = deps.webhookDelivery;
     const loops = Math.min(4, concurrency);
-    await jobs.work<DeliverWebhookData>(DELIVER_WEBHOOK_JOB, (data) => job.run(data), {
+    await jobs.work<DeliverWebhookData>(job.queue, (data) => job.run(data), {
       batchSize: Math.max(1, Math.floor(concurrency / loops)),
       localConcurrency: loops,
       parallel: true,

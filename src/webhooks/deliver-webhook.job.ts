@@ -37,6 +37,10 @@ export class DeliverWebhookJob {
     private readonly opts: DeliverWebhookOptions,
   ) {}
 
+  get queue(): string {
+    return this.dispatcher.queue;
+  }
+
   private now(): Date {
     return this.opts.now?.() ?? new Date();
   }

@@ -18,6 +18,8 @@ export class WebhookDispatcher {
     private readonly jobs: Pick<JobQueue, 'send'>,
     /** Seconds after which pg-boss takes back a job whose worker died mid-delivery. */
     private readonly expireInSeconds: number,
+    /** The pg-boss queue of delivery attempts. */
+    readonly queue: string = DELIVER_WEBHOOK_JOB,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -64,7 +66,7 @@ export class WebhookDispatcher {
 
   async scheduleAttempt(m: EntityManager, deliveryId: string, attempt: number, startAfter?: Date): Promise<void> {
     await this.jobs.send<DeliverWebhookData>(
-      DELIVER_WEBHOOK_JOB,
+      this.queue,
       { deliveryId, attempt },
       { within: m, expireInSeconds: this.expireInSeconds, retryLimit: 10, ...(startAfter ? { startAfter } : {}) },
     );

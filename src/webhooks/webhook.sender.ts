@@ -75,9 +75,9 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
       (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;
-        const done = () => {
+        const done = (truncated: boolean) => {
           finish({ statusCode: res.statusCode ?? null, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), error: null });
-          res.destroy();
+          if (truncated) res.destroy(); // the rest of a large body is of no use; a complete one leaves the socket to keep-alive
         };
         res.on('data', (chunk: Buffer) => {
           if (kept < req.maxBodyBytes) {
@@ -85,9 +85,9 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
             chunks.push(part);
             kept += part.length;
           }
-          if (kept >= req.maxBodyBytes) done(); // the rest of a large body is of no use to us
+          if (kept >= req.maxBodyBytes) done(true);
         });
-        res.on('end', done);
+        res.on('end', () => done(false));
         res.on('error', (err) => finish({ statusCode: res.statusCode ?? null, headers: res.headers, body: '', error: err.message }));
       },
     );

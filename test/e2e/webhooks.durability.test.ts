@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { verifyServiceSignature } from '../../src/index';
 import { createTenant, eventually, http, startServer, TestServer, testEnv } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
@@ -7,7 +8,19 @@ import { WebhookReceiver } from '../helpers/webhook-receiver';
  * and two instances on one database send each attempt once. Attempts time out after 3 s here and
  * pg-boss looks for jobs of dead workers every second, so a lost attempt is taken back in ~8 s.
  */
-const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '3', JOB_SUPERVISE_SECONDS: '1' };
+const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '3', JOB_SUPERVISE_SECONDS: '1', JOB_SCHEMA: `pgboss_whkd_${process.pid}` };
+
+/** The job schema of this file's servers exists only for this run (real PostgreSQL is shared). */
+async function dropJobSchema(schema: string): Promise<void> {
+  if (!process.env.DATABASE_URL) return;
+  const client = new Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
 
 let receiver: WebhookReceiver;
 const servers: TestServer[] = [];
@@ -18,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
   await receiver.close();
+  await dropJobSchema(ENV.JOB_SCHEMA);
 });
 
 const header = (h: Record<string, unknown>, name: string) => h[name] as string;
@@ -56,7 +70,6 @@ it('delivers an event again after the server is killed with SIGKILL mid-delivery
 
 const withRealPostgres = process.env.DATABASE_URL ? it : it.skip;
 if (!process.env.DATABASE_URL) {
-  // eslint-disable-next-line no-console
   console.info('webhooks.durability: the two-instance test needs DATABASE_URL (a shared real PostgreSQL) and is skipped');
 }
 
