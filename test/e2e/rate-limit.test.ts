@@ -1,3 +1,4 @@
+import { RawGraphQLWs } from '../helpers/ws-client';
 import { cli, createTenant, eventually, graphql, http, HttpResult, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 
 /**
@@ -222,6 +223,26 @@ describe('GraphQL', () => {
     expect(both.body.bucket).toBe('verify_admin');
     const create = await http(server, 'POST', '/v1/verify/sessions', { key, json: createBody });
     expect(remainingOf(create)).toBe(59);
+  });
+
+  it('charges the start of a subscription to verify_read and refuses one past the limit', async () => {
+    const tenant = await createTenant(server, 'subscriber');
+    await cli(server.env, ['limits', 'set', '--tenant', tenant.tenant_id, '--bucket', 'verify_read', '--limit', '2', '--json']);
+    const read = await http(server, 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', { key: tenant.test_api_key });
+    expect([limitOf(read), remainingOf(read)]).toEqual([2, 1]);
+    const { client, acked } = await RawGraphQLWs.connect(server.url, RawGraphQLWs.bearer(tenant.test_api_key));
+    try {
+      expect(acked).toBe(true);
+      const subs = [client.subscribe('subscription { sessionStatusChanged { id status } }'), client.subscribe('subscription { sessionStatusChanged { id } }')];
+      await client.waitFor(() => subs.some((s) => s.errors.length > 0), 10_000);
+      const errors = subs.flatMap((s) => s.errors);
+      expect(errors.map((e) => e.extensions.code)).toEqual(['rate_limited']);
+      expect(client.isOpen).toBe(true);
+      const after = await http(server, 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', { key: tenant.test_api_key });
+      expect(after.status).toBe(429);
+    } finally {
+      client.close();
+    }
   });
 
   it('counts unauthenticated GraphQL per IP with headers, and still answers 401', async () => {
