@@ -53,12 +53,17 @@ describe('bucket table', () => {
     ['bulk_import', 'POST', '/v1/admin/bulk-import', 5],
     ['default', 'GET', '/v1/nothing/here', 120],
   ];
-  it.each(cases)('meters %s (%s %s) with its limit in ratelimit-limit', async (_bucket, method, path, limit) => {
-    const key = await newKey(acme);
+  let key: string;
+  beforeAll(async () => {
+    key = await newKey(acme); // one key for all: each case is the first request of its bucket
+  });
+  const used = new Map<string, number>();
+  it.each(cases)('meters %s (%s %s) with its limit in ratelimit-limit', async (bucket, method, path, limit) => {
+    used.set(bucket, (used.get(bucket) ?? 0) + 1);
     const r = await http(server, method, path, { key, json: method === 'GET' ? undefined : {} });
     expect(r.status).not.toBe(429);
     expect(limitOf(r)).toBe(limit);
-    expect(remainingOf(r)).toBe(limit - 1);
+    expect(remainingOf(r)).toBe(limit - used.get(bucket)!);
     expect(r.headers.get('ratelimit-reset')).toBe('0');
   });
 
