@@ -37,6 +37,8 @@ const BROADCASTS = Number(process.env.BENCH_BROADCASTS ?? 3);
 const CONNECT_CONCURRENCY = 200;
 const PHASE_TIMEOUT_MS = 60_000;
 const SHARED = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+/** Which setups to run: `single`, `redis` or both (default). */
+const SETUPS = (process.env.BENCH_SETUPS ?? 'single,redis').split(',');
 
 type Server = { url: string; env: NodeJS.ProcessEnv; proc: ChildProcess; stop(): Promise<void> };
 
@@ -75,12 +77,17 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
     });
     proc.once('exit', (code) => reject(new Error(`server exited with ${code}: ${logs.join('')}`)));
   });
+  let stopping = false;
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  proc.once('exit', (code, signal) => {
+    if (!stopping) console.error(`server ${proc.pid} exited unexpectedly (${code ?? signal}):\n${logs.slice(-20).join('\n')}`);
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     env: { ...env, PORT: String(port) },
     proc,
     stop: async () => {
+      stopping = true;
       proc.kill('SIGTERM');
       await exited;
     },
@@ -102,6 +109,7 @@ async function gql(url: string, key: string, query: string, variables: Record<st
 
 /** CPU seconds (user+system) and RSS of a process, from /proc. */
 function procStats(pid: number): { cpuSeconds: number; rssMb: number } {
+  if (!fs.existsSync(`/proc/${pid}/stat`)) return { cpuSeconds: 0, rssMb: 0 }; // exited (reported on its own)
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
@@ -155,8 +163,8 @@ async function inBatches<T>(n: number, concurrency: number, fn: (i: number) => P
   return out;
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + PHASE_TIMEOUT_MS;
+async function until(check: () => boolean, what: string, timeoutMs = PHASE_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -245,7 +253,20 @@ async function run(setup: string, servers: Server[], n: number): Promise<Result>
 
   // Broadcast: every connection watches the whole tenant; each new session reaches all of them.
   for (const s of subs) s.subscribe(null);
-  await new Promise((r) => setTimeout(r, 1000)); // let every subscription register
+  // A first, unmeasured broadcast proves every tenant-wide subscription is registered.
+  const warmBefore = subs.map((s) => s.received.length);
+  const warmUp = async () => {
+    await gql(a.url, key, 'mutation { createSession(input: { flowId: "default", tier: T1 }) { id } }');
+    await until(() => subs.every((s, i) => s.received.length > warmBefore[i]), 'warm-up broadcast', 5000);
+  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await warmUp();
+      break;
+    } catch (err) {
+      if (attempt >= 10) throw err;
+    }
+  }
   const broadcast: number[] = [];
   for (let b = 0; b < BROADCASTS; b++) {
     const before = subs.map((s) => s.received.length);
@@ -288,7 +309,7 @@ async function run(setup: string, servers: Server[], n: number): Promise<Result>
 
 async function main(): Promise<void> {
   const results: Result[] = [];
-  for (const n of SUBSCRIBERS) {
+  for (const n of SETUPS.includes('single') ? SUBSCRIBERS : []) {
     const server = await startServer(serverEnv(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}));
     try {
       results.push(await run(process.env.DATABASE_URL ? '1 instance (PostgreSQL, in-process bus)' : '1 instance (embedded, in-process bus)', [server], n));
@@ -297,7 +318,9 @@ async function main(): Promise<void> {
     }
     print(results.at(-1)!, results[0]);
   }
-  if (!SHARED) {
+  if (!SETUPS.includes('redis')) {
+    // skipped on request
+  } else if (!SHARED) {
     console.log('\n2 instances on Redis: skipped (set DATABASE_URL and REDIS_URL to a shared PostgreSQL and Redis)');
   } else {
     for (const n of SUBSCRIBERS) {
