@@ -87,12 +87,27 @@ async function createSession(server: Server, key: string): Promise<string> {
   return ((await r.json()) as { id: string }).id;
 }
 
-async function throughput(server: Server, key: string, id: string): Promise<{ rps: number; p99: number; non2xx: number; limited: boolean }> {
+type Run = { rps: number; p99: number; non2xx: number; limited: boolean; cpuUsPerRequest: number };
+
+/** CPU time (user + system) the server process has used, in microseconds; Linux /proc only. */
+function cpuMicros(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+    return (ticks * 1e6) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return NaN;
+  }
+}
+
+async function throughput(server: Server, key: string, id: string): Promise<Run> {
   const opts = { url: `${server.url}/v1/verify/sessions/${id}`, connections: CONNECTIONS, headers: { authorization: `Bearer ${key}` } };
   await autocannon({ ...opts, duration: 2 }); // warm-up: JIT, pools, Redis connection
+  const cpuBefore = cpuMicros(server.proc.pid!);
   const r = await autocannon({ ...opts, duration: SECONDS });
+  const cpuUsPerRequest = (cpuMicros(server.proc.pid!) - cpuBefore) / r.requests.total;
   const head = await fetch(opts.url, { headers: opts.headers });
-  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, limited: head.headers.get('ratelimit-limit') !== null };
+  return { rps: r.requests.average, p99: r.latency.p99, non2xx: r.non2xx, limited: head.headers.get('ratelimit-limit') !== null, cpuUsPerRequest };
 }
 
 async function throughputPart(): Promise<void> {
@@ -108,13 +123,15 @@ async function throughputPart(): Promise<void> {
     ['memory', { RATE_LIMIT_ENABLED: 'true' }],
     ['redis', { RATE_LIMIT_ENABLED: 'true', REDIS_URL, RATE_LIMIT_REDIS_PREFIX: `rl-bench-${randomBytes(4).toString('hex')}` }],
   ];
-  const best = new Map<string, { rps: number; p99: number; non2xx: number; limited: boolean }>();
+  const best = new Map<string, Run>();
+  const cpu = new Map<string, number[]>();
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [name, env] of modes) {
       const server = await startServer(env);
       try {
         const r = await throughput(server, key, id);
-        console.log(`  round ${round} ${name.padEnd(6)} ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms, non-2xx ${r.non2xx}, headers ${r.limited ? 'yes' : 'no'}`);
+        console.log(`  round ${round} ${name.padEnd(6)} ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms, server CPU ${r.cpuUsPerRequest.toFixed(0)} us/request, non-2xx ${r.non2xx}, headers ${r.limited ? 'yes' : 'no'}`);
+        cpu.set(name, [...(cpu.get(name) ?? []), r.cpuUsPerRequest]);
         if (r.non2xx > 0) throw new Error(`${name}: ${r.non2xx} non-2xx responses; the benchmark must not hit the limit`);
         if ((name !== 'off') !== r.limited) throw new Error(`${name}: ratelimit headers ${r.limited ? 'present' : 'missing'}`);
         if (!best.has(name) || r.rps > best.get(name)!.rps) best.set(name, r);
@@ -124,14 +141,24 @@ async function throughputPart(): Promise<void> {
     }
   }
   const off = best.get('off')!.rps;
+  const medianCpu = (name: string) => {
+    const xs = [...cpu.get(name)!].sort((x, y) => x - y);
+    return xs[Math.floor(xs.length / 2)];
+  };
   console.log(`\nGET /v1/verify/sessions/{id}, ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds (best round):`);
   for (const [name] of modes) {
     const r = best.get(name)!;
     const cost = ((1 - r.rps / off) * 100).toFixed(1);
-    console.log(`  ${name.padEnd(6)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  ratio ${(r.rps / off).toFixed(3)}  cost ${cost} %`);
+    const cpuRatio = medianCpu('off') / medianCpu(name);
+    console.log(
+      `  ${name.padEnd(6)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${String(r.p99).padStart(3)} ms  ratio ${(r.rps / off).toFixed(3)}  cost ${cost} %` +
+        `  | server CPU ${medianCpu(name).toFixed(0)} us/request (median), CPU-bound throughput ratio ${cpuRatio.toFixed(3)}`,
+    );
   }
   const redisCost = 1 - best.get('redis')!.rps / off;
-  console.log(`  goal: Redis cost < 5 % -> ${redisCost < 0.05 ? 'met' : 'NOT met'}`);
+  const redisCpuCost = 1 - medianCpu('off') / medianCpu('redis');
+  console.log(`  goal: Redis cost < 5 % -> wall-clock ${(redisCost * 100).toFixed(1)} % (${redisCost < 0.05 ? 'met' : 'NOT met'}), server CPU per request ${(redisCpuCost * 100).toFixed(1)} % (${redisCpuCost < 0.05 ? 'met' : 'NOT met'})`);
+  console.log('  (wall-clock figures are only meaningful on an otherwise idle machine; CPU per request is less sensitive to other load)');
 }
 
 async function accuracyPart(): Promise<void> {
@@ -145,6 +172,7 @@ async function accuracyPart(): Promise<void> {
     const gap = (ACCURACY_SECONDS * 1000) / ACCURACY_REQUESTS;
     console.log(`\naccuracy: 2 instances on one Redis, ${ACCURACY_REQUESTS} requests over ${ACCURACY_SECONDS} s (${(1000 / gap).toFixed(1)}/s), verify_read limit ${VERIFY_READ_LIMIT}`);
     const admitted: number[] = [];
+    const admittedDone: number[] = [];
     let refused = 0;
     let errors = 0;
     const start = performance.now();
@@ -159,7 +187,10 @@ async function accuracyPart(): Promise<void> {
         fetch(`${server.url}/v1/verify/sessions/${id}`, { headers: { authorization: `Bearer ${key}` } }).then(
           async (r) => {
             await r.arrayBuffer();
-            if (r.status === 200) admitted.push(sentAt);
+            if (r.status === 200) {
+              admitted.push(sentAt);
+              admittedDone.push(Date.now());
+            }
             else if (r.status === 429) refused++;
             else errors++;
           },
@@ -170,23 +201,31 @@ async function accuracyPart(): Promise<void> {
       );
     }
     await Promise.all(inflight);
-    admitted.sort((x, y) => x - y);
-    // For each admit, the admits in the 60 s window ending at it (the sliding window it closes).
-    let lo = 0;
-    let max = 0;
-    let over = 0;
-    for (let hi = 0; hi < admitted.length; hi++) {
-      while (admitted[lo] <= admitted[hi] - 60_000) lo++;
-      const n = hi - lo + 1;
-      max = Math.max(max, n);
-      if (n > VERIFY_READ_LIMIT) over++;
-    }
+    // The server decided each request between its send and its answer; both clocks are shown.
+    const bySent = windows(admitted);
+    const byDone = windows(admittedDone);
     console.log(`  admitted ${admitted.length}, refused ${refused}, errors ${errors}`);
-    console.log(`  busiest sliding 60 s window: ${max} admits (limit ${VERIFY_READ_LIMIT}); windows over the limit: ${over} of ${admitted.length}`);
-    console.log(`  goal: 0 windows over the limit -> ${over === 0 ? 'met' : 'NOT met'}`);
+    console.log(`  busiest sliding 60 s window: ${bySent.max} admits by send time, ${byDone.max} by answer time (limit ${VERIFY_READ_LIMIT})`);
+    console.log(`  windows over the limit: ${bySent.over} (send time), ${byDone.over} (answer time), of ${admitted.length}`);
+    console.log(`  goal: 0 windows over the limit -> ${bySent.over === 0 && byDone.over === 0 ? 'met' : 'NOT met'}`);
   } finally {
     await Promise.all([a.stop(), b.stop()]);
   }
+}
+
+/** For each admit, the admits in the 60 s window ending at it (every sliding window that holds the most). */
+function windows(times: number[]): { max: number; over: number } {
+  const t = [...times].sort((x, y) => x - y);
+  let lo = 0;
+  let max = 0;
+  let over = 0;
+  for (let hi = 0; hi < t.length; hi++) {
+    while (t[lo] <= t[hi] - 60_000) lo++;
+    const n = hi - lo + 1;
+    max = Math.max(max, n);
+    if (n > VERIFY_READ_LIMIT) over++;
+  }
+  return { max, over };
 }
 
 async function main(): Promise<void> {

@@ -3,9 +3,9 @@ import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-l
 import type { Actor } from '../auth/actor';
 import { DomainError } from '../errors';
 import type { Logger } from '../logger';
-import { BucketName, WINDOW_SECONDS } from './buckets';
+import type { BucketName } from './buckets';
 import { RateLimitOverrides } from './rate-limit-overrides';
-import { Clock, SlidingWindow, STORE_POINTS, WindowState } from './sliding-window';
+import { Clock, SlidingWindow, STORE_DURATION_S, STORE_POINTS, WindowState } from './sliding-window';
 
 /** Who is counted (D9): a key (or a session's client_secret), an OAuth client, or a client IP. */
 export type Subject =
@@ -56,7 +56,7 @@ export class RateLimitService {
 
   static create(overrides: RateLimitOverrides, logger: Logger, opts: RateLimitOptions = {}): RateLimitService {
     const clock = opts.clock ?? Date.now;
-    const duration = 2 * WINDOW_SECONDS; // the previous window must still be readable
+    const duration = STORE_DURATION_S;
     const memory = new RateLimiterMemory({ points: STORE_POINTS, duration, keyPrefix: 'rl' });
     if (!opts.redisUrl) return new RateLimitService(overrides, memory, null, clock);
 

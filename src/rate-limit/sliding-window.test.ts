@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import { msUntilNext, SlidingWindow, STORE_POINTS } from './sliding-window';
+import { msUntilNext, SlidingWindow, STORE_DURATION_S, STORE_POINTS } from './sliding-window';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MINUTE = 60_000;
@@ -16,13 +16,13 @@ const redisClients: Redis[] = [];
 afterAll(() => redisClients.forEach((r) => r.disconnect()));
 
 const stores: [string, () => RateLimiterAbstract][] = [
-  ['the Memory store', () => new RateLimiterMemory({ points: STORE_POINTS, duration: 120, keyPrefix: 'rl-unit' })],
+  ['the Memory store', () => new RateLimiterMemory({ points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: 'rl-unit' })],
   [
     'the Redis store',
     () => {
       const client = new Redis(REDIS_URL, { lazyConnect: false });
       redisClients.push(client);
-      return new RateLimiterRedis({ storeClient: client, points: STORE_POINTS, duration: 120, keyPrefix: `rl-unit-${randomBytes(6).toString('hex')}` });
+      return new RateLimiterRedis({ storeClient: client, points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: `rl-unit-${randomBytes(6).toString('hex')}` });
     },
   ],
 ];
@@ -50,9 +50,8 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
     expect(results[0]).toMatchObject({ remaining: 9, resetSeconds: 0 });
     const refused = results[11];
     expect(refused.allowed).toBe(false);
-    // 10 requests in this window: the next one passes once the window has turned and
-    // 10 * (1 - e/60) <= 9, i.e. 6 s into the next window: 50 s + 6 s from now.
-    expect(refused.resetSeconds).toBe(56);
+    // All 10 sit in the 5 s slice starting at 10 s, which counts until 75 s: 65 s from now.
+    expect(refused.resetSeconds).toBe(65);
     expect(Number.isInteger(refused.resetSeconds)).toBe(true);
   });
 
@@ -64,18 +63,22 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
     clock.set(60_500);
     const second = await admitted(w, 'boundary', 60, 100);
     expect(first).toBe(60);
-    expect(first + second).toBeLessThanOrEqual(61); // a fixed window would have admitted 120
+    expect(first + second).toBe(60); // a fixed window would have admitted 120
   });
 
   it('frees capacity as the previous window slides out', async () => {
     const clock = manualClock();
     const w = new SlidingWindow(store, clock.now);
     clock.set(0);
-    expect(await admitted(w, 'slide', 60, 60)).toBe(60);
-    clock.set(MINUTE + 30_000); // half of the previous window still counts: 30 of 60
+    expect(await admitted(w, 'slide', 60, 30)).toBe(30);
+    clock.set(20_000);
+    expect(await admitted(w, 'slide', 60, 30)).toBe(30);
+    clock.set(59_999); // all 60 are within the last 60 s
+    expect(await admitted(w, 'slide', 60, 10)).toBe(0);
+    clock.set(65_000); // the first 30 (slice 0-5 s) have slid out, the other 30 still count
     expect(await admitted(w, 'slide', 60, 100)).toBe(30);
-    clock.set(2 * MINUTE + 59_999); // the previous window (30) weighs almost nothing; 59 more fit
-    expect(await admitted(w, 'slide', 60, 100)).toBe(59);
+    clock.set(85_000); // the 30 from 20 s are out; the 30 from 65 s remain
+    expect(await admitted(w, 'slide', 60, 100)).toBe(30);
   });
 
   it('does not count refused requests against the window', async () => {
@@ -83,9 +86,10 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
     const w = new SlidingWindow(store, clock.now);
     clock.set(1_000);
     await admitted(w, 'refused', 5, 50);
-    clock.set(MINUTE + 30_000);
-    // 5 (not 50) in the previous window, weighted 0.5 -> 2.5 used, 2 more admitted.
-    expect(await admitted(w, 'refused', 5, 10)).toBe(2);
+    clock.set(30_000);
+    expect(await admitted(w, 'refused', 5, 10)).toBe(0);
+    clock.set(65_000); // only the 5 admitted ones were counted, and they have slid out
+    expect(await admitted(w, 'refused', 5, 10)).toBe(5);
   });
 
   it('admits exactly the limit when many requests race for the last units', async () => {
@@ -108,16 +112,21 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
 });
 
 describe('msUntilNext', () => {
-  it('is zero while the estimate leaves room', () => {
-    expect(msUntilNext(0, 5, 0, 10)).toBe(0);
+  const slice = 100; // the current 5 s slice starts at 500 s
+  const older = (counts: Record<number, number>) => Array.from({ length: 12 }, (_, i) => counts[i] ?? 0);
+
+  it('is zero while the window has room', () => {
+    expect(msUntilNext(older({}), 5, slice, 500_000, 10)).toBe(0);
   });
 
-  it('waits for the previous window to slide out when it holds the count', () => {
-    // prev 60, cur 0, at 0 s: one more passes when 60 * (1 - e/60) <= 59 -> e = 1 s.
-    expect(msUntilNext(60, 0, 0, 60)).toBeCloseTo(1000, 6);
+  it('waits for the oldest slices to slide out when they hold the count', () => {
+    // 6 in the oldest slice (440-445 s), 4 now: one more passes when the oldest stops counting at 505 s.
+    expect(msUntilNext(older({ 0: 6 }), 4, slice, 501_000, 10)).toBe(4_000);
+    // 6 in the slice at 450-455 s: it stops counting at 515 s.
+    expect(msUntilNext(older({ 2: 6 }), 4, slice, 501_000, 10)).toBe(14_000);
   });
 
-  it('waits for the next window when the current one alone is full', () => {
-    expect(msUntilNext(0, 60, 30_000, 60)).toBeCloseTo(30_000 + 1000, 6);
+  it('waits for the current slice to slide out when it alone is full', () => {
+    expect(msUntilNext(older({}), 10, slice, 502_000, 10)).toBe(63_000);
   });
 });

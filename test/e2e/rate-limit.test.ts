@@ -106,7 +106,7 @@ describe('exhaustion', () => {
     const retryAfter = Number(r.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(61);
+    expect(retryAfter).toBeLessThanOrEqual(65);
     expect(r.body).toEqual({
       type: 'https://verify.example.test/errors/rate_limited',
       title: 'Rate limit exceeded',
