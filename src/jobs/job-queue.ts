@@ -73,11 +73,15 @@ export class JobQueue {
     });
   }
 
-  /** `parallel` runs a fetched batch concurrently; the handler must then not throw for one job's expected failure. */
+  /**
+   * `parallel` runs a fetched batch concurrently; the handler must then not throw for one job's
+   * expected failure. `burst` fetches again at once after a full batch instead of waiting for the
+   * next poll (a backlog drains at the handler's speed, not batchSize per poll interval).
+   */
   async work<T extends object>(
     name: string,
     handler: JobHandler<T>,
-    opts: { batchSize?: number; localConcurrency?: number; parallel?: boolean } = {},
+    opts: { batchSize?: number; localConcurrency?: number; parallel?: boolean; burst?: boolean } = {},
   ): Promise<void> {
     await this.ensureQueue(name);
     await this.boss.work<T>(
@@ -87,6 +91,7 @@ export class JobQueue {
         batchSize: opts.batchSize ?? 1,
         localConcurrency: opts.localConcurrency ?? 1,
         includeMetadata: true,
+        ...(opts.burst ? { burstWhenBatchFull: true } : {}),
       },
       async (jobs) => {
         const runOne = async (job: (typeof jobs)[number]) => {

@@ -42,6 +42,7 @@ export async function startWorkers(
       batchSize: Math.max(1, Math.floor(concurrency / loops)),
       localConcurrency: loops,
       parallel: true,
+      burst: true,
     });
   }
 }
