@@ -20,12 +20,12 @@ export type StatusBus = {
 };
 
 export function createStatusBus(redisUrl: string | undefined, logger: Logger): StatusBus {
-  return redisUrl ? redisBus(redisUrl, logger) : inProcessBus();
+  return redisUrl ? redisBus(redisUrl, logger) : inProcessBus(logger);
 }
 
-function inProcessBus(): StatusBus {
+function inProcessBus(logger: Logger): StatusBus {
   const pubSub = createPubSub<Topics>();
-  const consumer = consume(pubSub, async () => {});
+  const consumer = consume(pubSub, async () => {}, logger);
   return { kind: 'in-process', publish: pubSub.publish, listen: consumer.listen, close: consumer.stop };
 }
 
@@ -48,7 +48,7 @@ function redisBus(url: string, logger: Logger): StatusBus {
       clearTimeout(timer);
     }
   };
-  const consumer = consume(pubSub, ready);
+  const consumer = consume(pubSub, ready, logger);
   return {
     kind: 'redis',
     publish: pubSub.publish,
@@ -60,20 +60,32 @@ function redisBus(url: string, logger: Logger): StatusBus {
   };
 }
 
-function consume(pubSub: PubSub<Topics>, ready: () => Promise<void>) {
+/**
+ * Pumps the bus topic into `onEvent`. Should the subscription fail (e.g. the repeater overflows), it
+ * is logged and opened again rather than leaving this instance deaf, or crashing it.
+ */
+function consume(pubSub: PubSub<Topics>, ready: () => Promise<void>, logger: Logger) {
   let iterator: AsyncIterator<Topics[Topic.SessionStatus][0]> | null = null;
+  let stopped = false;
+  const open = (onEvent: (event: Topics[Topic.SessionStatus][0]) => void) => {
+    const it = pubSub.subscribe(Topic.SessionStatus)[Symbol.asyncIterator]();
+    iterator = it;
+    const first = it.next(); // a Repeater attaches its listener on the first pull
+    const pump = async () => {
+      for (let r = await first; !r.done; r = await it.next()) onEvent(r.value);
+    };
+    pump().catch((err: unknown) => {
+      logger.error({ err }, 'session status bus subscription failed; resubscribing');
+      if (!stopped) open(onEvent);
+    });
+  };
   return {
     listen: async (onEvent: (event: Topics[Topic.SessionStatus][0]) => void) => {
-      const it = pubSub.subscribe(Topic.SessionStatus)[Symbol.asyncIterator]();
-      iterator = it;
-      const first = it.next(); // a Repeater attaches its listener on the first pull
-      const pump = async (pending: Promise<IteratorResult<Topics[Topic.SessionStatus][0]>>) => {
-        for (let r = await pending; !r.done; r = await it.next()) onEvent(r.value);
-      };
-      void pump(first);
+      open(onEvent);
       await ready();
     },
     stop: async () => {
+      stopped = true;
       await iterator?.return?.();
     },
   };
