@@ -11,7 +11,7 @@ import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-
 import { insertOutboxEvents, outboxEventsForTransition } from './session-events';
 import { testOutcomeOf } from './test-mode-outcome';
 import { testIdentityOf } from './sanctions-check';
-import { AVAILABLE_TIERS, isTier, Tier, tierRank } from './tiers';
+import { AVAILABLE_TIERS, badgesForPassedChecks, checksForTier, isTier, Tier, tierRank } from './tiers';
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const TEST_MODE_STEPS = [
@@ -185,8 +185,11 @@ export class SessionService {
     return this.transition(actor, id, to, (s) => {
       if (s.status !== 'manual_review') throw new DomainError('invalid_state', `Only a session in manual_review can be reviewed; this one is ${s.status}`);
       const base = s.result!;
+      // A reviewer's approval vouches for the requested tier, so it carries that tier's badges.
+      const approved = input.decision === 'approve' ? { achieved_tier: s.tier as Tier, badges: badgesForPassedChecks(new Set(checksForTier(s.tier as Tier))) } : {};
       const result: SessionResult = {
         ...base,
+        ...approved,
         decision: input.decision === 'approve' ? 'approved' : 'declined',
         review: { decision: input.decision, reason: input.reason.trim(), reviewer_id: input.reviewerId ?? null, reviewed_at: this.now().toISOString() },
       };

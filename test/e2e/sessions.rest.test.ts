@@ -101,7 +101,7 @@ describe('test mode', () => {
       json: { decision: 'approve', reason: 'Passport checked by hand', reviewer_id: 'rev-1' },
     });
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ status: 'success', result: { decision: 'approved' } });
+    expect(approved.body).toMatchObject({ status: 'success', result: { decision: 'approved', achieved_tier: 'T3', badges: ['photo', 'liveness', 'sanctions_clear'] } });
     const again = await http(server, 'POST', `/v1/verify/manual-review/${rv.id}`, { key: acme.test_api_key, json: { decision: 'reject', reason: 'changed my mind' } });
     expect(again.status).toBe(409);
   });
