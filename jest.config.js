@@ -4,6 +4,6 @@ module.exports = {
   roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/rest-adapter', '<rootDir>/schema', '<rootDir>/subscriptions'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
-  testTimeout: 60000,
+  testTimeout: 120000,
   maxWorkers: 2,
 };
