@@ -49,20 +49,21 @@ type Metered = { ok: true; decision: Decision } | { ok: false };
  * Charges the request's buckets to the authenticated key, or, for a missing or wrong credential,
  * to the client IP. While an IP is over a bucket's limit every request from it to that bucket is
  * refused before its credential is believed: otherwise a 200 among 429s would tell a key guesser
- * which guess was right. The IP check runs beside authentication, so it adds no latency.
+ * which guess was right. The IP check runs beside authentication, so it adds no latency, and it
+ * reads the store only for IPs this instance has already refused.
  */
 async function meterAuthenticated(deps: MeterDeps, req: Request, res: Response, buckets: readonly BucketName[]): Promise<Metered> {
   const ip: Subject = { kind: 'ip', ip: clientIp(req) };
   const credentialed = Boolean(req.header('authorization'));
   const [ipState, auth] = await Promise.all([
-    credentialed ? Promise.all(buckets.map((b) => deps.limits.peek(b, ip))) : Promise.resolve([]),
+    credentialed ? Promise.all(buckets.map((b) => deps.limits.peekIp(b, ip.ip))) : Promise.resolve([]),
     deps.contextFor(req).then(
       (ctx) => ({ ctx, err: null }),
       (err: unknown) => ({ ctx: null, err }),
     ),
   ]);
   if (auth.err && !(auth.err instanceof DomainError && auth.err.code === 'unauthorized')) throw auth.err;
-  const blocked = ipState.find((d) => !d.allowed);
+  const blocked = ipState.find((d) => d !== null);
   if (blocked) {
     sendRateLimited(res, blocked, deps.publicBaseUrl);
     return { ok: false };

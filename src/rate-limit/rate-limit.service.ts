@@ -5,7 +5,7 @@ import { DomainError } from '../errors';
 import type { Logger } from '../logger';
 import type { BucketName } from './buckets';
 import { RateLimitOverrides } from './rate-limit-overrides';
-import { Clock, SlidingWindow, STORE_DURATION_S, STORE_POINTS, WindowState } from './sliding-window';
+import { Clock, MultiGet, SlidingWindow, STORE_DURATION_S, STORE_POINTS, WindowState } from './sliding-window';
 
 /** Who is counted (D9): a key (or a session's client_secret), an OAuth client, or a client IP. */
 export type Subject =
@@ -44,14 +44,18 @@ export class RateLimitService {
   private readonly window: SlidingWindow;
   private readonly redis: Redis | null;
 
+  /** IP counters this instance has seen refused, until when: see `peek`. */
+  private readonly blockedIps = new Map<string, number>();
+
   private constructor(
     private readonly overrides: RateLimitOverrides,
     store: RateLimiterAbstract,
     redis: Redis | null,
-    clock: Clock,
+    private readonly clock: Clock,
+    multiGet?: MultiGet,
   ) {
     this.redis = redis;
-    this.window = new SlidingWindow(store, clock);
+    this.window = new SlidingWindow(store, clock, multiGet);
   }
 
   static create(overrides: RateLimitOverrides, logger: Logger, opts: RateLimitOptions = {}): RateLimitService {
@@ -80,27 +84,52 @@ export class RateLimitService {
       if (down) logger.info('rate limiting: Redis is back, sharing counts again');
       down = false;
     });
-    const store = new RateLimiterRedis({
-      storeClient: redis,
-      points: STORE_POINTS,
-      duration,
-      keyPrefix: opts.keyPrefix ?? 'rl',
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: memory,
-    });
-    return new RateLimitService(overrides, store, redis, clock);
+    const keyPrefix = opts.keyPrefix ?? 'rl';
+    const store = new RateLimiterRedis({ storeClient: redis, points: STORE_POINTS, duration, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory });
+    // One MGET for the 12 older slices instead of 12 reads (the store's key format is `${prefix}:${key}`).
+    const multiGet: MultiGet = async (ids) => {
+      if (redis.status !== 'ready') throw new Error('Redis not ready');
+      const values = await redis.mget(ids.map((k) => `${keyPrefix}:${k}`));
+      return values.map((v) => (v === null ? 0 : Number.parseInt(v, 10)));
+    };
+    return new RateLimitService(overrides, store, redis, clock, multiGet);
   }
 
   /** Charges one unit of `bucket` to `subject`; a refused request is not counted. */
   async charge(bucket: BucketName, subject: Subject): Promise<Decision> {
     const limit = await this.limitOf(bucket, subject);
-    return this.decision(bucket, subject, await this.window.consume(counterId(bucket, subject), limit));
+    const d = this.decision(bucket, subject, await this.window.consume(counterId(bucket, subject), limit));
+    if (!d.allowed && subject.kind === 'ip') this.rememberBlocked(counterId(bucket, subject), d.resetSeconds);
+    return d;
+  }
+
+  private rememberBlocked(id: string, seconds: number): void {
+    const now = this.clock();
+    if (this.blockedIps.size >= 10_000) for (const [k, until] of this.blockedIps) if (until <= now) this.blockedIps.delete(k);
+    if (this.blockedIps.size < 10_000) this.blockedIps.set(id, now + seconds * 1000);
   }
 
   /** Would one more unit pass? Charges nothing. */
   async peek(bucket: BucketName, subject: Subject): Promise<Decision> {
     const limit = await this.limitOf(bucket, subject);
     return this.decision(bucket, subject, await this.window.peek(counterId(bucket, subject), limit));
+  }
+
+  /**
+   * Is this IP over the bucket's limit for bad credentials? Answered from this instance's memory of
+   * its own refusals (no store round trip on every authenticated request); another instance's
+   * refusals are learnt on this instance's first refused charge for that IP.
+   */
+  async peekIp(bucket: BucketName, ip: string): Promise<Decision | null> {
+    const id = counterId(bucket, { kind: 'ip', ip });
+    const until = this.blockedIps.get(id);
+    if (until === undefined) return null;
+    if (until <= this.clock()) {
+      this.blockedIps.delete(id);
+      return null;
+    }
+    const d = await this.peek(bucket, { kind: 'ip', ip });
+    return d.allowed ? null : d;
   }
 
   /**

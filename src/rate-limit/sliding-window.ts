@@ -36,10 +36,14 @@ export const STORE_DURATION_S = WINDOW_SECONDS + (2 * SLICE_MS) / 1000;
  * when refused, so concurrent requests on several instances each see a distinct count and the
  * admitted total never passes the limit; refused requests do not use up the window.
  */
+/** Reads several counters in one round trip (Redis MGET); a failure falls back to the store's own reads. */
+export type MultiGet = (ids: string[]) => Promise<number[]>;
+
 export class SlidingWindow {
   constructor(
     private readonly store: RateLimiterAbstract,
     private readonly clock: Clock = Date.now,
+    private readonly multiGet?: MultiGet,
   ) {}
 
   async consume(id: string, limit: number): Promise<WindowState> {
@@ -72,7 +76,15 @@ export class SlidingWindow {
 
   /** Counts of the 12 slices before `slice`, oldest first. */
   private async olderCounts(id: string, slice: number): Promise<number[]> {
-    const rs = await Promise.all(Array.from({ length: SLICES }, (_, i) => this.store.get(`${id}:${slice - SLICES + i}`)));
+    const ids = Array.from({ length: SLICES }, (_, i) => `${id}:${slice - SLICES + i}`);
+    if (this.multiGet) {
+      try {
+        return await this.multiGet(ids);
+      } catch {
+        // Redis unreachable: the store's reads go to its insurance limiter.
+      }
+    }
+    const rs = await Promise.all(ids.map((k) => this.store.get(k)));
     return rs.map((r) => r?.consumedPoints ?? 0);
   }
 }
