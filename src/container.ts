@@ -89,6 +89,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const webhookBox = await WebhookSecretBox.load(db, config.webhooks.secretKey);
   // A job whose worker died is taken back once the longest attempt is surely over.
   const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5);
+  await jobs.ensureQueue(webhookDispatcher.queue); // before any transaction sends to it
   sessions.registerOutboxHandler(webhookDispatcher.onOutbox);
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher);
   const cscaTrustStore = new PostgresCscaTrustStore(db);

@@ -49,9 +49,17 @@ export class JobQueue {
     return new JobQueue(boss, opts.pollSeconds, logger);
   }
 
-  private async ensureQueue(name: string): Promise<void> {
+  /**
+   * Creates the queue once per process. Call it at start-up for queues that are first sent to
+   * inside a transaction: creating one there would use pg-boss's own pool, which on the embedded
+   * database waits for that very transaction to end.
+   */
+  async ensureQueue(name: string): Promise<void> {
     if (this.created.has(name)) return;
     await this.boss.createQueue(name);
+    // pg-boss reads a queue's settings through its own pool the first time a job is sent to it,
+    // and only then caches them. complete() of no job warms that cache now, outside any transaction.
+    await this.boss.complete(name, '00000000-0000-0000-0000-000000000000');
     this.created.add(name);
   }
 
