@@ -5,7 +5,7 @@ import { DomainError } from '../errors';
 import type { Logger } from '../logger';
 import type { BucketName } from './buckets';
 import { RateLimitOverrides } from './rate-limit-overrides';
-import { Clock, MultiGet, SlidingWindow, STORE_DURATION_S, STORE_POINTS, WindowState } from './sliding-window';
+import { AtomicCharge, Clock, MultiGet, SlidingWindow, STORE_DURATION_S, STORE_POINTS, WindowState } from './sliding-window';
 
 /** Who is counted (D9): a key (or a session's client_secret), an OAuth client, or a client IP. */
 export type Subject =
@@ -26,6 +26,50 @@ export type RateLimitOptions = {
   keyPrefix?: string;
   clock?: Clock;
 };
+
+type SlidingChargeClient = { slidingCharge(numKeys: number, ...args: string[]): Promise<unknown> };
+
+/**
+ * KEYS: the 12 older slices then the current one; ARGV: limit, TTL. Same value format as
+ * rate-limiter-flexible's keys (a plain integer with a TTL), so the insurance path and refunds
+ * (`reward`) work on them unchanged.
+ */
+const SLIDING_CHARGE_LUA = `
+local n = #KEYS
+local vals = redis.call('MGET', unpack(KEYS))
+local out = {0, 0}
+local total = 0
+for i = 1, n - 1 do
+  local v = tonumber(vals[i]) or 0
+  out[i + 2] = v
+  total = total + v
+end
+local cur = tonumber(vals[n]) or 0
+if total + cur + 1 <= tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[n], 0, 'EX', ARGV[2], 'NX')
+  cur = redis.call('INCR', KEYS[n])
+  out[1] = 1
+end
+out[2] = cur
+return out`;
+
+/** The Redis fast paths of the window, over the store's key format (`${prefix}:${key}`). */
+export function redisWindowOps(redis: Redis, keyPrefix: string, durationS: number): { multiGet: MultiGet; atomicCharge: AtomicCharge } {
+  redis.defineCommand('slidingCharge', { lua: SLIDING_CHARGE_LUA });
+  return {
+    multiGet: async (ids) => {
+      if (redis.status !== 'ready') throw new Error('Redis not ready');
+      const values = await redis.mget(ids.map((k) => `${keyPrefix}:${k}`));
+      return values.map((v) => (v === null ? 0 : Number.parseInt(v, 10)));
+    },
+    atomicCharge: async (ids, limit) => {
+      if (redis.status !== 'ready') throw new Error('Redis not ready');
+      const keys = ids.map((k) => `${keyPrefix}:${k}`);
+      const r = (await (redis as unknown as SlidingChargeClient).slidingCharge(keys.length, ...keys, String(limit), String(durationS))) as number[];
+      return { allowed: r[0] === 1, cur: r[1], older: r.slice(2) };
+    },
+  };
+}
 
 export function subjectOf(actor: Actor): Subject {
   return actor.kind === 'tenant_key'
@@ -53,9 +97,10 @@ export class RateLimitService {
     redis: Redis | null,
     private readonly clock: Clock,
     multiGet?: MultiGet,
+    atomicCharge?: AtomicCharge,
   ) {
     this.redis = redis;
-    this.window = new SlidingWindow(store, clock, multiGet);
+    this.window = new SlidingWindow(store, clock, multiGet, atomicCharge);
   }
 
   static create(overrides: RateLimitOverrides, logger: Logger, opts: RateLimitOptions = {}): RateLimitService {
@@ -86,13 +131,8 @@ export class RateLimitService {
     });
     const keyPrefix = opts.keyPrefix ?? 'rl';
     const store = new RateLimiterRedis({ storeClient: redis, points: STORE_POINTS, duration, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory });
-    // One MGET for the 12 older slices instead of 12 reads (the store's key format is `${prefix}:${key}`).
-    const multiGet: MultiGet = async (ids) => {
-      if (redis.status !== 'ready') throw new Error('Redis not ready');
-      const values = await redis.mget(ids.map((k) => `${keyPrefix}:${k}`));
-      return values.map((v) => (v === null ? 0 : Number.parseInt(v, 10)));
-    };
-    return new RateLimitService(overrides, store, redis, clock, multiGet);
+    const { multiGet, atomicCharge } = redisWindowOps(redis, keyPrefix, duration);
+    return new RateLimitService(overrides, store, redis, clock, multiGet, atomicCharge);
   }
 
   /** Charges one unit of `bucket` to `subject`; a refused request is not counted. */

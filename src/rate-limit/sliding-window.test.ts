@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { redisWindowOps } from './rate-limit.service';
 import { msUntilNext, SlidingWindow, STORE_DURATION_S, STORE_POINTS } from './sliding-window';
+
+async function eventually<T>(check: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const v = check();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('not ready');
+}
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MINUTE = 60_000;
@@ -15,14 +25,27 @@ function manualClock() {
 const redisClients: Redis[] = [];
 afterAll(() => redisClients.forEach((r) => r.disconnect()));
 
-const stores: [string, () => RateLimiterAbstract][] = [
-  ['the Memory store', () => new RateLimiterMemory({ points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: 'rl-unit' })],
+type Made = { store: RateLimiterAbstract; ops?: ReturnType<typeof redisWindowOps> };
+const stores: [string, () => Made][] = [
+  ['the Memory store', () => ({ store: new RateLimiterMemory({ points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: 'rl-unit' }) })],
   [
     'the Redis store',
     () => {
       const client = new Redis(REDIS_URL, { lazyConnect: false });
       redisClients.push(client);
-      return new RateLimiterRedis({ storeClient: client, points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: `rl-unit-${randomBytes(6).toString('hex')}` });
+      return { store: new RateLimiterRedis({ storeClient: client, points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: `rl-unit-${randomBytes(6).toString('hex')}` }) };
+    },
+  ],
+  [
+    'the Redis store with the atomic script, as the server uses it',
+    () => {
+      const client = new Redis(REDIS_URL, { lazyConnect: false });
+      redisClients.push(client);
+      const keyPrefix = `rl-unit-${randomBytes(6).toString('hex')}`;
+      return {
+        store: new RateLimiterRedis({ storeClient: client, points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix }),
+        ops: redisWindowOps(client, keyPrefix, STORE_DURATION_S),
+      };
     },
   ],
 ];
@@ -34,14 +57,16 @@ async function admitted(w: SlidingWindow, id: string, limit: number, n: number):
 }
 
 describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
-  let store: RateLimiterAbstract;
-  beforeAll(() => {
-    store = makeStore();
+  let made: Made;
+  beforeAll(async () => {
+    made = makeStore();
+    if (made.ops) await eventually(() => (redisClients.at(-1)!.status === 'ready' ? true : undefined));
   });
+  const windowOf = (clock: () => number) => new SlidingWindow(made.store, clock, made.ops?.multiGet, made.ops?.atomicCharge);
 
   it('admits exactly the limit in one window, then refuses with a whole-second reset', async () => {
     const clock = manualClock();
-    const w = new SlidingWindow(store, clock.now);
+    const w = windowOf(clock.now);
     clock.set(10_000);
     const results = [];
     for (let i = 0; i < 12; i++) results.push(await w.consume('exact', 10));
@@ -57,7 +82,7 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
 
   it('does not let a burst at the end of one minute and the start of the next pass twice the limit', async () => {
     const clock = manualClock();
-    const w = new SlidingWindow(store, clock.now);
+    const w = windowOf(clock.now);
     clock.set(59_500);
     const first = await admitted(w, 'boundary', 60, 100);
     clock.set(60_500);
@@ -68,7 +93,7 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
 
   it('frees capacity as the previous window slides out', async () => {
     const clock = manualClock();
-    const w = new SlidingWindow(store, clock.now);
+    const w = windowOf(clock.now);
     clock.set(0);
     expect(await admitted(w, 'slide', 60, 30)).toBe(30);
     clock.set(20_000);
@@ -83,7 +108,7 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
 
   it('does not count refused requests against the window', async () => {
     const clock = manualClock();
-    const w = new SlidingWindow(store, clock.now);
+    const w = windowOf(clock.now);
     clock.set(1_000);
     await admitted(w, 'refused', 5, 50);
     clock.set(30_000);
@@ -94,7 +119,7 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
 
   it('admits exactly the limit when many requests race for the last units', async () => {
     const clock = manualClock();
-    const w = new SlidingWindow(store, clock.now);
+    const w = windowOf(clock.now);
     clock.set(5_000);
     const results = await Promise.all(Array.from({ length: 150 }, () => w.consume('race', 40)));
     expect(results.filter((r) => r.allowed)).toHaveLength(40);
@@ -102,7 +127,7 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
 
   it('reports the state without charging when peeking', async () => {
     const clock = manualClock();
-    const w = new SlidingWindow(store, clock.now);
+    const w = windowOf(clock.now);
     clock.set(2_000);
     await admitted(w, 'peek', 3, 3);
     const p = await w.peek('peek', 3);

@@ -39,17 +39,33 @@ export const STORE_DURATION_S = WINDOW_SECONDS + (2 * SLICE_MS) / 1000;
 /** Reads several counters in one round trip (Redis MGET); a failure falls back to the store's own reads. */
 export type MultiGet = (ids: string[]) => Promise<number[]>;
 
+/**
+ * Reads the 12 older slices and charges the current one (the last id) in one atomic step (a Redis
+ * Lua script), so no other instance's increment can fall between the read and the decision.
+ */
+export type AtomicCharge = (ids: string[], limit: number) => Promise<{ allowed: boolean; older: number[]; cur: number }>;
+
 export class SlidingWindow {
   constructor(
     private readonly store: RateLimiterAbstract,
     private readonly clock: Clock = Date.now,
     private readonly multiGet?: MultiGet,
+    private readonly atomicCharge?: AtomicCharge,
   ) {}
 
   async consume(id: string, limit: number): Promise<WindowState> {
     const now = this.clock();
     const slice = Math.floor(now / SLICE_MS);
     const currentKey = `${id}:${slice}`;
+    if (this.atomicCharge) {
+      try {
+        const ids = Array.from({ length: SLICES + 1 }, (_, i) => `${id}:${slice - SLICES + i}`);
+        const r = await this.atomicCharge(ids, limit);
+        return stateOf(r.allowed, r.older, r.cur, slice, now, limit);
+      } catch {
+        // Redis unreachable: the store's operations below go to its insurance limiter.
+      }
+    }
     const [older, curRes] = await Promise.all([this.olderCounts(id, slice), this.store.consume(currentKey, 1).catch(rethrowUnlessRes)]);
     let cur = curRes.consumedPoints;
     const allowed = sum(older) + cur <= limit;
