@@ -1,6 +1,8 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import autocannon from 'autocannon';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -8,28 +10,45 @@ export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 export type Started = { url: string; proc: ChildProcess; stop(): Promise<void> };
 
-/** Starts a compiled entry point and waits for its `listening` log line. */
-export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<Started> {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'dist', script)], { env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start`)), 60_000);
-    const lines = readline.createInterface({ input: proc.stdout! });
-    lines.on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; port?: number };
-        if (entry.msg === 'listening' && entry.port) {
-          clearTimeout(timer);
-          lines.close();
-          proc.stdout!.resume(); // keep draining request logs without parsing them
-          resolve(entry.port);
-        }
-      } catch {
-        /* not JSON */
-      }
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Starts a compiled entry point on a free port and waits until `/healthz` answers. Its logs go to a
+ * file, as they would to a log shipper: a pipe drained by the load generator's own busy process
+ * would block the server's log writes and measure the bench, not the server.
+ */
+export async function startProcess(script: string, env: NodeJS.ProcessEnv): Promise<Started> {
+  const port = await freePort();
+  const logFile = path.join(os.tmpdir(), `bench-${path.basename(script, '.js')}-${port}.log`);
+  const out = fs.openSync(logFile, 'w');
+  const proc = spawn(process.execPath, [path.join(ROOT, 'dist', script)], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },
+    stdio: ['ignore', out, 'inherit'],
+  });
+  fs.closeSync(out);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`${script} exited; see ${logFile}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${script} did not start; see ${logFile}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     proc,
     stop: () =>
       new Promise<void>((resolve) => {
