@@ -7,6 +7,7 @@ import type { StoredListVersion } from '../src/sanctions/sanctions-list.reposito
 import type { SanctionsListService } from '../src/sanctions/sanctions-list.service';
 import type { SanctionsScreeningService } from '../src/sanctions/screening.service';
 import { SanctionsList, SanctionsListVersion, ScreenIdentityInput, ScreenIdentityResult } from './sanctions.type';
+import { toSanctionsHit } from './session.mapper';
 
 /**
  * Sanctions lists and ad-hoc screening, for a tenant's internal tools (compliance desks): both
@@ -42,16 +43,7 @@ export class SanctionsResolver {
     // Answering "no hits" after screening against nothing would be a silent pass.
     if (!s.lists.length) throw new DomainError('invalid_state', 'No sanctions list is loaded: load one with `sanctions load` before screening');
     return {
-      hits: s.hits.map((h) => ({
-        list: h.list,
-        entryId: h.entry_id,
-        programme: h.programme,
-        subjectType: h.subject_type,
-        matchedName: h.matched_name,
-        score: h.score,
-        reasons: h.reasons,
-        listVersion: h.list_version,
-      })),
+      hits: s.hits.map(toSanctionsHit),
       listsUsed: s.lists,
       threshold: s.threshold,
     };

@@ -1,7 +1,7 @@
 import type { SessionEntity } from '../entities';
 import type { HostedLinks } from '../src/hosted/hosted-links';
-import type { SessionResult } from '../src/sessions/session-result';
-import { Result, Session } from './session.type';
+import type { SanctionsHit as SanctionsHitDocument, SessionResult } from '../src/sessions/session-result';
+import { Result, SanctionsHit, Session } from './session.type';
 
 /** Entity -> GraphQL object; the GraphQL type is public API, the entity is not. */
 export function toSession(s: SessionEntity, links: HostedLinks, clientSecret?: string): Session {
@@ -33,16 +33,21 @@ function toResult(r: SessionResult): Result {
     evidenceUrls: r.evidence_urls,
     badges: r.badges,
     signals: r.signals,
-    sanctionsHits: r.sanctions_hits?.map((h) => ({
-      list: h.list,
-      entryId: h.entry_id,
-      programme: h.programme,
-      subjectType: h.subject_type,
-      matchedName: h.matched_name,
-      score: h.score,
-      reasons: h.reasons,
-      listVersion: h.list_version,
-    })),
+    sanctionsHits: r.sanctions_hits?.map(toSanctionsHit),
     chip: r.chip,
+  };
+}
+
+/** A screening hit in the result document -> its GraphQL type (also used by screenIdentity). */
+export function toSanctionsHit(h: SanctionsHitDocument): SanctionsHit {
+  return {
+    list: h.list,
+    entryId: h.entry_id,
+    programme: h.programme,
+    subjectType: h.subject_type,
+    matchedName: h.matched_name,
+    score: h.score,
+    reasons: h.reasons,
+    listVersion: h.list_version,
   };
 }
