@@ -44,6 +44,9 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 /** Starts the compiled server (`npm test` builds first) as its own process and waits until it listens. */
 export async function startServer(env: NodeJS.ProcessEnv = testEnv()): Promise<TestServer> {
   const proc = spawn(process.execPath, [MAIN], { env: { ...env, PORT: env.PORT ?? '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A test that times out never reaches its stop(): the worker's exit still takes the server down.
+  const killOnExit = () => proc.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   proc.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
