@@ -6,4 +6,5 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
   testTimeout: 120000,
   maxWorkers: 2,
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
 };

@@ -25,6 +25,8 @@ export type TestServer = {
  * Environment for a test server: the embedded database in a fresh DATA_DIR, unless the suite runs
  * against real services (DATABASE_URL / REDIS_URL set by .ci/run), which are then passed through.
  */
+export const TEST_JOB_SCHEMA_PREFIX = 'pgboss_t_';
+
 export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -36,7 +38,12 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     // Redis, must not (they all come from 127.0.0.1, whose unauthenticated requests are counted).
     RATE_LIMIT_REDIS_PREFIX: `rl-${randomBytes(6).toString('hex')}`,
   };
-  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  if (process.env.DATABASE_URL) {
+    env.DATABASE_URL = process.env.DATABASE_URL;
+    // On the shared CI database, another file's server must not claim this file's jobs (it may be
+    // killed with -9 holding them); test/global-teardown.ts drops these schemas after the run.
+    env.JOB_SCHEMA = `${TEST_JOB_SCHEMA_PREFIX}${randomBytes(6).toString('hex')}`;
+  }
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   return { ...env, ...extra };
 }
