@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { verifyServiceSignature } from '../../src/index';
 import { createTenant, eventually, http, startServer, TestServer, testEnv } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
@@ -8,19 +7,8 @@ import { WebhookReceiver } from '../helpers/webhook-receiver';
  * and two instances on one database send each attempt once. Attempts time out after 3 s here and
  * pg-boss looks for jobs of dead workers every second, so a lost attempt is taken back in ~8 s.
  */
-const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '3', JOB_SUPERVISE_SECONDS: '1', JOB_SCHEMA: `pgboss_whkd_${process.pid}` };
+const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '3', JOB_SUPERVISE_SECONDS: '1' };
 
-/** The job schema of this file's servers exists only for this run (real PostgreSQL is shared). */
-async function dropJobSchema(schema: string): Promise<void> {
-  if (!process.env.DATABASE_URL) return;
-  const client = new Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
 
 let receiver: WebhookReceiver;
 const servers: TestServer[] = [];
@@ -31,7 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
   await receiver.close();
-  await dropJobSchema(ENV.JOB_SCHEMA);
 });
 
 const header = (h: Record<string, unknown>, name: string) => h[name] as string;
@@ -74,7 +61,9 @@ if (!process.env.DATABASE_URL) {
 }
 
 withRealPostgres('sends each attempt once when two instances share one database', async () => {
-  const [a, b] = await Promise.all([startServer(testEnv(ENV)), startServer(testEnv(ENV))]);
+  // One environment, so both instances share one job queue (testEnv gives each environment its own).
+  const shared = testEnv(ENV);
+  const [a, b] = await Promise.all([startServer(shared), startServer(shared)]);
   servers.push(a, b);
   const tenant = await createTenant(a, 'whk-two');
   const reg = await http(a, 'POST', '/v1/verify/webhooks', { key: tenant.test_api_key, json: { url: receiver.url('/two'), events: ['verification.completed'] } });

@@ -1,25 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { Client } from 'pg';
 import { verifyServiceSignature } from '../../src/index';
 import { createTenant, eventually, graphql, http, startServer, Tenant, TestServer, testEnv } from '../helpers/test-server';
 import { expectToMatchContract } from '../helpers/openapi-contract';
 import { Received, WebhookReceiver } from '../helpers/webhook-receiver';
 
 // Short, test-only delays: the first retry within 60 ms instead of a minute, attempts time out after 2 s.
-// Its own job schema: on the shared CI database, servers of other test files (other settings) must not take these jobs.
-const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2', JOB_SCHEMA: `pgboss_whk_${process.pid}` };
+const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2' };
 
-/** The job schema of this file's servers exists only for this run (real PostgreSQL is shared). */
-async function dropJobSchema(schema: string): Promise<void> {
-  if (!process.env.DATABASE_URL) return;
-  const client = new Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
 
 let server: TestServer;
 let receiver: WebhookReceiver;
@@ -65,7 +52,6 @@ afterAll(async () => {
   if (process.env.WHK_DEBUG) console.log(server.logs.filter((l) => /webhook|job|error/i.test(l)).join('\n'));
   await server?.stop();
   await receiver?.close();
-  await dropJobSchema(ENV.JOB_SCHEMA);
 });
 
 const firstDelivery = (s: Scenario, count = 1) =>
