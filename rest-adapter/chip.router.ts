@@ -2,10 +2,10 @@ import { Router } from 'express';
 import type { ChipSubmissionService } from '../src/chip/chip-submission.service';
 import { notFound } from '../src/errors';
 import { jsonBody } from '../src/http/json-body';
-import { SESSION_ID_PATTERN } from '../src/ids';
 import { RestOperations } from './operations';
 import { presentSession, SessionData } from './session.presenter';
 import { rejectUnknownFields, requireObject } from './request-validation';
+import { sessionIdParam } from './sessions.router';
 import { restRoute } from './rest-route';
 
 /**
@@ -21,8 +21,7 @@ export function chipRouter(ops: RestOperations, chip: ChipSubmissionService): Ro
     '/verify/sessions/:id/chip',
     jsonBody,
     restRoute(async (req, ctx) => {
-      const id = req.params.id;
-      if (typeof id !== 'string' || !SESSION_ID_PATTERN.test(id)) throw notFound();
+      const id = sessionIdParam(req.params.id);
       rejectUnknownFields(requireObject(req.body), ['sod', 'data_groups']);
       await chip.submit(ctx.actor, id, req.body);
       const session = await ops.run<SessionData | null>('session', { id }, ctx);

@@ -50,7 +50,7 @@ export function sessionsRouter(ops: RestOperations): Router {
 }
 
 /** Ids outside the documented pattern cannot name a session: 404, like any unknown id. */
-function sessionIdParam(id: string | string[] | undefined): string {
+export function sessionIdParam(id: string | string[] | undefined): string {
   if (typeof id !== 'string' || !SESSION_ID_PATTERN.test(id)) throw notFound();
   return id;
 }
