@@ -12,16 +12,15 @@
  *   RL_BENCH_SECONDS=10 RL_ROUNDS=2 RL_ACCURACY_SECONDS=180 RL_ACCURACY_REQUESTS=10000 REDIS_URL=redis://127.0.0.1:6379
  *   RL_ACCURACY_SECONDS=0 skips part 2.
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import autocannon from 'autocannon';
+import { startProcess, Started } from './bench-support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
 const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
 const SECONDS = Number(process.env.RL_BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.RL_ROUNDS ?? 2);
@@ -31,7 +30,7 @@ const ACCURACY_REQUESTS = Number(process.env.RL_ACCURACY_REQUESTS ?? 10_000);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const VERIFY_READ_LIMIT = 600;
 
-type Server = { url: string; proc: ChildProcess; stop(): Promise<void> };
+type Server = Started;
 
 const baseEnv: NodeJS.ProcessEnv = {
   PATH: process.env.PATH,
@@ -42,35 +41,9 @@ const baseEnv: NodeJS.ProcessEnv = {
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
 };
 
-async function startServer(extra: NodeJS.ProcessEnv): Promise<Server> {
-  const proc = spawn(process.execPath, [MAIN], { env: { ...baseEnv, LOG_LEVEL: 'info', ...extra }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not start')), 60_000);
-    readline.createInterface({ input: proc.stdout! }).on('line', (line) => {
-      try {
-        const e = JSON.parse(line) as { msg?: string; port?: number };
-        if (e.msg === 'listening' && e.port) {
-          clearTimeout(timer);
-          resolve(e.port);
-        }
-      } catch {
-        /* not a log line */
-      }
-    });
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  // Per-request log lines would measure pino, not the limiter: drain stdout without parsing.
-  proc.stdout!.resume();
-  return {
-    url: `http://127.0.0.1:${port}`,
-    proc,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (proc.exitCode !== null) return resolve();
-        proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
-      }),
-  };
+/** Logs go to a file (see bench-support): a drained stdout pipe would be measured along with the limiter. */
+function startServer(extra: NodeJS.ProcessEnv): Promise<Server> {
+  return startProcess('src/main.js', { ...baseEnv, LOG_LEVEL: 'info', ...extra });
 }
 
 function cli(args: string[]): Record<string, unknown> {
