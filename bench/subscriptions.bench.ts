@@ -20,22 +20,24 @@
  *   BENCH_SUBSCRIBERS=1000,5000,10000 BENCH_SESSIONS=200 BENCH_BROADCASTS=3 \
  *     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379 npm run bench:subscriptions
  */
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { ChildProcess, execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
+import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
-import WebSocket from 'ws';
+import { startProcess } from './bench-support';
+import type { ClientRequest, Match, Receipt } from './subscription-clients';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
 const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
 const SUBSCRIBERS = (process.env.BENCH_SUBSCRIBERS ?? '1000,5000,10000').split(',').map(Number).filter((n) => n > 0);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
 const BROADCASTS = Number(process.env.BENCH_BROADCASTS ?? 3);
 const CONNECT_CONCURRENCY = 200;
 const PHASE_TIMEOUT_MS = 60_000;
+/** Threads holding the subscriber sockets (see subscription-clients.ts). */
+const CLIENT_WORKERS = Number(process.env.BENCH_CLIENT_WORKERS ?? 2);
 const SHARED = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 /** Which setups to run: `single`, `redis` or both (default). */
 const SETUPS = (process.env.BENCH_SETUPS ?? 'single,redis').split(',');
@@ -55,41 +57,25 @@ function serverEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * A server with its logs in a file (bench-support), so no busy pipe into this process stands between
+ * it and its log writes. BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") reach it
+ * as NODE_OPTIONS, to profile the servers.
+ */
 async function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
-  // LOG_LEVEL=warn keeps request logs out of the measurement; the listening line is info, so wait for the port instead.
-  // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the servers
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, MAIN], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const logs: string[] = [];
-  proc.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${logs.join('')}`)), 60_000);
-    readline.createInterface({ input: proc.stdout! }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; port?: number; level?: number };
-        if (entry.msg === 'listening' && entry.port) {
-          clearTimeout(timer);
-          resolve(entry.port);
-        } else if ((entry.level ?? 0) >= 40) logs.push(line);
-      } catch {
-        /* not a log line */
-      }
-    });
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code}: ${logs.join('')}`)));
-  });
+  const nodeOptions = process.env.BENCH_SERVER_NODE_ARGS;
+  const started = await startProcess('src/main.js', { ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) });
   let stopping = false;
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  proc.once('exit', (code, signal) => {
-    if (!stopping) console.error(`server ${proc.pid} exited unexpectedly (${code ?? signal}):\n${logs.slice(-20).join('\n')}`);
+  started.proc.once('exit', (code, signal) => {
+    if (!stopping) console.error(`server ${started.proc.pid} exited unexpectedly (${code ?? signal})`);
   });
   return {
-    url: `http://127.0.0.1:${port}`,
-    env: { ...env, PORT: String(port) },
-    proc,
-    stop: async () => {
+    url: started.url,
+    env: { ...env, PORT: new URL(started.url).port },
+    proc: started.proc,
+    stop: () => {
       stopping = true;
-      proc.kill('SIGTERM');
-      await exited;
+      return started.stop();
     },
   };
 }
@@ -117,35 +103,74 @@ function procStats(pid: number): { cpuSeconds: number; rssMb: number } {
   return { cpuSeconds: ticks / 100, rssMb: rssKb / 1024 };
 }
 
-/** One subscriber connection, lean: it records the receipt time of every `next` by session id and status. */
-class Subscriber {
-  ws!: WebSocket;
-  received: { sessionId: string; status: string; createdAt: string; at: number }[] = [];
-  private subId = 0;
+/**
+ * The subscriber sockets, spread over BENCH_CLIENT_WORKERS worker threads (subscription-clients.ts).
+ * Every receipt is stamped in the thread that owns the socket, with the wall clock at high resolution.
+ */
+class ClientPool {
+  private readonly workers: Worker[];
+  private readonly waiting = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  private calls = 0;
 
-  static async open(url: string, key: string): Promise<Subscriber> {
-    const s = new Subscriber();
-    s.ws = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
-    await new Promise<void>((resolve, reject) => {
-      s.ws.once('error', reject);
-      s.ws.once('open', () => s.ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } })));
-      s.ws.on('message', (data) => {
-        const at = performance.timeOrigin + performance.now();
-        const m = JSON.parse(String(data)) as { type: string; payload?: any };
-        if (m.type === 'connection_ack') resolve();
-        else if (m.type === 'next') {
-          const e = m.payload?.data?.sessionStatusChanged;
-          if (e) s.received.push({ sessionId: e.id, status: e.status, createdAt: e.createdAt, at });
-        }
+  constructor(size: number) {
+    this.workers = Array.from({ length: size }, () => {
+      const w = new Worker(path.join(__dirname, 'subscription-clients.js'));
+      w.on('message', (m: { call: number; result?: unknown; error?: string }) => {
+        const p = this.waiting.get(m.call);
+        this.waiting.delete(m.call);
+        if (m.error !== undefined) p?.reject(new Error(m.error));
+        else p?.resolve(m.result);
       });
-      s.ws.once('close', (code) => reject(new Error(`closed ${code}`)));
+      w.on('error', (err) => console.error('client worker failed', err));
+      return w;
     });
-    return s;
   }
 
-  subscribe(id: string | null): void {
-    const query = id ? 'subscription ($id: ID) { sessionStatusChanged(id: $id) { id status createdAt } }' : 'subscription { sessionStatusChanged { id status createdAt } }';
-    this.ws.send(JSON.stringify({ id: String(++this.subId), type: 'subscribe', payload: { query, variables: id ? { id } : {} } }));
+  private ask<T>(w: Worker, req: ClientRequest): Promise<T> {
+    const call = ++this.calls;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(call, { resolve, reject });
+      w.postMessage({ call, ...req });
+    });
+  }
+
+  /** Every worker, each with its own request (`perWorker(w)`); results in worker order. */
+  all<T>(perWorker: (w: number) => ClientRequest): Promise<T[]> {
+    return Promise.all(this.workers.map((w, i) => this.ask<T>(w, perWorker(i))));
+  }
+
+  /** Subscriber i connects to urls[i % urls.length] and watches sessions[i % sessions.length]; worker w holds every i with i % size == w. */
+  async open(urls: string[], key: string, sessions: string[], n: number): Promise<void> {
+    const size = this.workers.length;
+    await this.all((w) => ({
+      op: 'open',
+      urls,
+      key,
+      sessions,
+      indices: Array.from({ length: Math.ceil((n - w) / size) }, (_, k) => w + k * size),
+      concurrency: Math.max(1, Math.floor(CONNECT_CONCURRENCY / size)),
+      timeoutMs: PHASE_TIMEOUT_MS * 2,
+    }));
+  }
+
+  subscribeAll(id: string | null): Promise<unknown> {
+    return this.all(() => ({ op: 'subscribeAll', id }));
+  }
+
+  waitAll(match: Match, timeoutMs = PHASE_TIMEOUT_MS): Promise<unknown> {
+    return this.all(() => ({ op: 'waitAll', match, timeoutMs }));
+  }
+
+  async receipts(match: Match): Promise<Receipt[]> {
+    return (await this.all<Receipt[]>(() => ({ op: 'receipts', match }))).flat();
+  }
+
+  close(): Promise<unknown> {
+    return this.all(() => ({ op: 'close' }));
+  }
+
+  terminate(): Promise<unknown> {
+    return Promise.all(this.workers.map((w) => w.terminate()));
   }
 }
 
@@ -161,14 +186,6 @@ async function inBatches<T>(n: number, concurrency: number, fn: (i: number) => P
     }),
   );
   return out;
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = PHASE_TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** When each session's withdrawal was stamped in its transaction, from the outbox (real PostgreSQL only). */
@@ -221,90 +238,75 @@ async function run(setup: string, servers: Server[], n: number): Promise<Result>
   }, 100);
 
   const t0 = Date.now();
-  const subs = await inBatches(n, CONNECT_CONCURRENCY, async (i) => {
-    const s = await Subscriber.open(servers[i % servers.length].url, key);
-    s.subscribe(sessions[i % sessions.length]);
-    return s;
-  });
-  // Each by-id subscription first receives the current status (CREATED).
-  await until(() => subs.every((s) => s.received.length >= 1), 'initial statuses');
-  const connectSeconds = (Date.now() - t0) / 1000;
+  const clients = new ClientPool(CLIENT_WORKERS);
+  try {
+    await clients.open(servers.map((s) => s.url), key, sessions, n);
+    const connectSeconds = (Date.now() - t0) / 1000;
 
-  const cpuBefore = pids.map((pid) => procStats(pid).cpuSeconds);
-  const tDelivery = Date.now();
+    const cpuBefore = pids.map((pid) => procStats(pid).cpuSeconds);
+    const tDelivery = Date.now();
 
-  // Sample: cancel every session once, paced (20 in flight), remembering when each request left.
-  const sentAt = new Map<string, number>();
-  const rtt: number[] = [];
-  await inBatches(sessions.length, 20, async (i) => {
-    const sent = performance.timeOrigin + performance.now();
-    sentAt.set(sessions[i], sent);
-    await gql(a.url, key, 'mutation ($id: ID!) { cancelSession(id: $id) { status } }', { id: sessions[i] });
-    rtt.push(performance.timeOrigin + performance.now() - sent);
-  });
-  rtt.sort((x, y) => x - y);
-  await until(() => subs.every((s) => s.received.some((r) => r.status === 'WITHDRAWN')), 'sample deliveries');
-  // With a reachable PostgreSQL, the commit side is the outbox row's created_at (stamped in the
-  // committing transaction); with the embedded one, the moment the request was sent (an upper bound).
-  const committedAt = (await outboxTimes(sessions)) ?? sentAt;
-  const sample = subs
-    .flatMap((s) => s.received.filter((r) => r.status === 'WITHDRAWN').map((r) => r.at - committedAt.get(r.sessionId)!))
-    .sort((x, y) => x - y);
+    // Sample: cancel every session once, paced (20 in flight), remembering when each request left.
+    const sentAt = new Map<string, number>();
+    const rtt: number[] = [];
+    await inBatches(sessions.length, 20, async (i) => {
+      const sent = performance.timeOrigin + performance.now();
+      sentAt.set(sessions[i], sent);
+      await gql(a.url, key, 'mutation ($id: ID!) { cancelSession(id: $id) { status } }', { id: sessions[i] });
+      rtt.push(performance.timeOrigin + performance.now() - sent);
+    });
+    rtt.sort((x, y) => x - y);
+    await clients.waitAll({ status: 'WITHDRAWN' });
+    // With a reachable PostgreSQL, the commit side is the outbox row's created_at (stamped in the
+    // committing transaction); with the embedded one, the moment the request was sent (an upper bound).
+    const committedAt = (await outboxTimes(sessions)) ?? sentAt;
+    const sample = (await clients.receipts({ status: 'WITHDRAWN' })).map((r) => r.at - committedAt.get(r.sessionId)!).sort((x, y) => x - y);
 
-  // Broadcast: every connection watches the whole tenant; each new session reaches all of them.
-  for (const s of subs) s.subscribe(null);
-  // A first, unmeasured broadcast proves every tenant-wide subscription is registered.
-  const warmBefore = subs.map((s) => s.received.length);
-  const warmUp = async () => {
-    await gql(a.url, key, 'mutation { createSession(input: { flowId: "default", tier: T1 }) { id } }');
-    await until(() => subs.every((s, i) => s.received.length > warmBefore[i]), 'warm-up broadcast', 5000);
-  };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await warmUp();
-      break;
-    } catch (err) {
-      if (attempt >= 10) throw err;
+    // Broadcast: every connection watches the whole tenant; each new session reaches all of them.
+    await clients.subscribeAll(null);
+    // A first, unmeasured broadcast proves every tenant-wide subscription is registered (a subscription
+    // registered late misses it, so try again with a new session until one reaches every connection).
+    for (let attempt = 0; ; attempt++) {
+      const id = (await gql(a.url, key, 'mutation { createSession(input: { flowId: "default", tier: T1 }) { id } }')).createSession.id as string;
+      try {
+        await clients.waitAll({ sessionId: id }, 5000);
+        break;
+      } catch (err) {
+        if (attempt >= 10) throw err;
+      }
     }
+    const broadcast: number[] = [];
+    for (let b = 0; b < BROADCASTS; b++) {
+      const id = (await gql(a.url, key, 'mutation { createSession(input: { flowId: "default", tier: T1 }) { id } }')).createSession.id as string;
+      await clients.waitAll({ sessionId: id });
+      // createdAt is stamped inside the creating transaction, just before its commit: a commit-side clock.
+      for (const r of await clients.receipts({ sessionId: id })) broadcast.push(r.at - Date.parse(r.createdAt));
+    }
+    broadcast.sort((x, y) => x - y);
+    const deliverySeconds = (Date.now() - tDelivery) / 1000;
+    const deliveryCpuSeconds = pids.reduce((sum, pid, i) => sum + procStats(pid).cpuSeconds - cpuBefore[i], 0);
+    clearInterval(sampler);
+    await clients.close();
+    return {
+      setup,
+      n,
+      sampleP50: pct(sample, 50),
+      sampleP99: pct(sample, 99),
+      mutationP50: pct(rtt, 50),
+      mutationP99: pct(rtt, 99),
+      broadcastP50: pct(broadcast, 50),
+      broadcastP99: pct(broadcast, 99),
+      deliveries: sample.length + broadcast.length,
+      connectSeconds,
+      peakRssMb: peakRss,
+      idleRssMb: idleRss,
+      deliveryCpuSeconds,
+      deliverySeconds,
+    };
+  } finally {
+    clearInterval(sampler);
+    await clients.terminate();
   }
-  const broadcast: number[] = [];
-  for (let b = 0; b < BROADCASTS; b++) {
-    const before = subs.map((s) => s.received.length);
-    const id = (await gql(a.url, key, 'mutation { createSession(input: { flowId: "default", tier: T1 }) { id } }')).createSession.id as string;
-    await until(() => subs.every((s, i) => s.received.length > before[i]), 'broadcast deliveries');
-    // createdAt is stamped inside the creating transaction, just before its commit: a commit-side clock.
-    for (const s of subs) for (const r of s.received) if (r.sessionId === id) broadcast.push(r.at - Date.parse(r.createdAt));
-  }
-  broadcast.sort((x, y) => x - y);
-  const deliverySeconds = (Date.now() - tDelivery) / 1000;
-  const deliveryCpuSeconds = pids.reduce((sum, pid, i) => sum + procStats(pid).cpuSeconds - cpuBefore[i], 0);
-  clearInterval(sampler);
-
-  await Promise.all(
-    subs.map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          s.ws.once('close', () => resolve());
-          s.ws.close(1000);
-        }),
-    ),
-  );
-  return {
-    setup,
-    n,
-    sampleP50: pct(sample, 50),
-    sampleP99: pct(sample, 99),
-    mutationP50: pct(rtt, 50),
-    mutationP99: pct(rtt, 99),
-    broadcastP50: pct(broadcast, 50),
-    broadcastP99: pct(broadcast, 99),
-    deliveries: sample.length + broadcast.length,
-    connectSeconds,
-    peakRssMb: peakRss,
-    idleRssMb: idleRss,
-    deliveryCpuSeconds,
-    deliverySeconds,
-  };
 }
 
 async function main(): Promise<void> {
