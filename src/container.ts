@@ -10,6 +10,7 @@ import { SessionSubscriptionResolver } from '../schema/session-subscription.reso
 import { WebhookResolver } from '../schema/webhook.resolver';
 import { SessionStatusHub } from '../subscriptions/session-status.hub';
 import { createStatusBus } from '../subscriptions/status-bus';
+import { ApiKeyCache } from './auth/api-key-cache';
 import { AuthService } from './auth/auth.service';
 import { ChipSubmissionService } from './chip/chip-submission.service';
 import { PostgresCscaTrustStore } from './chip/postgres-csca.trust-store';
@@ -70,8 +71,10 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     await database.close();
     throw err;
   }
-  const auth = new AuthService(db);
-  const tenants = new TenantService(db);
+  // Off on embedded PGlite, where NOTIFY cannot reach a listener (see ApiKeyCache).
+  const keyCache = await ApiKeyCache.start(config.databaseUrl ?? null, logger);
+  const auth = new AuthService(db, keyCache);
+  const tenants = new TenantService(db, keyCache);
   const sessions = new SessionService(db, jobs);
   const links = await HostedLinks.load(db, config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
@@ -80,6 +83,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     await statusHub.start();
   } catch (err) {
     await statusBus.close();
+    await keyCache.stop();
     await jobs.stop();
     await database.close();
     throw err;
@@ -89,7 +93,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const webhookBox = await WebhookSecretBox.load(db, config.webhooks.secretKey);
   // A job whose worker died is taken back once the longest attempt is surely over.
   const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5);
-  await jobs.ensureQueue(webhookDispatcher.queue); // before any transaction sends to it
+  await jobs.ensureQueue(webhookDispatcher.queue, { notify: true }); // before any transaction sends to it; its commits wake the workers
   sessions.registerOutboxHandler(webhookDispatcher.onOutbox);
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher);
   const cscaTrustStore = new PostgresCscaTrustStore(db);
@@ -156,6 +160,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       await jobs.stop();
       await statusBus.close();
       await rateLimits?.close();
+      await keyCache.stop();
       await database.close();
     },
   };

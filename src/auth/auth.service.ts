@@ -3,16 +3,21 @@ import { ApiKeyEntity, SessionEntity } from '../../entities';
 import { DomainError } from '../errors';
 import { digestsEqual, sha256Hex } from '../ids';
 import { Actor, isScope, Scope, TenantKeyActor } from './actor';
+import type { ApiKeyCache } from './api-key-cache';
 import { API_KEY_PATTERN, sessionIdOfClientSecret } from './secrets';
 
 const unauthorized = () => new DomainError('unauthorized', 'Missing or invalid credential');
 
 /**
- * Turns a bearer credential into an actor. Keys are looked up by hash on every call, with no cache,
- * so a revocation is refused at once on every instance.
+ * Turns a bearer credential into an actor. Keys are looked up by hash, through a cache that
+ * PostgreSQL empties at the commit of any change to the key (see ApiKeyCache), so a revocation is
+ * refused at once on every instance.
  */
 export class AuthService {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly keyCache: ApiKeyCache | null = null,
+  ) {}
 
   /** `null` for no credential at all; an `unauthorized` error for a wrong one. */
   async authenticate(authorization: string | undefined): Promise<Actor | null> {
@@ -28,15 +33,20 @@ export class AuthService {
 
   private async byApiKey(key: string): Promise<TenantKeyActor> {
     const hash = sha256Hex(key);
+    const cached = this.keyCache?.get(hash);
+    if (cached && digestsEqual(cached.keyHash, hash)) return cached.actor;
+    const generation = this.keyCache?.beginLookup() ?? 0;
     const row = await this.db.getRepository(ApiKeyEntity).findOneBy({ keyHash: hash });
     if (!row || row.revokedAt !== null || !digestsEqual(row.keyHash, hash)) throw unauthorized();
-    return {
+    const actor: TenantKeyActor = {
       kind: 'tenant_key',
       tenantId: row.tenantId,
       keyId: row.id,
       livemode: row.livemode,
-      scopes: row.scopes.filter(isScope),
+      scopes: Object.freeze(row.scopes.filter(isScope)),
     };
+    this.keyCache?.put(generation, { keyHash: row.keyHash, actor: Object.freeze(actor) });
+    return actor;
   }
 
   private async byClientSecret(sessionId: string, secret: string): Promise<Actor> {
