@@ -79,26 +79,10 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 
   const contextFor = async (req: Request): Promise<RequestContext> => c.contexts.create({ authorization: req.header('authorization'), requestId: req.id });
 
-  app.use(requestContext(c.logger));
+  app.use(requestContext(app, c.logger));
   // Rate limiting covers /v1 and /graphql only: health, the OpenAPI document, error pages and the
   // end-user hosted page are unmetered (README "Rate limits").
   const meter: MeterDeps | null = c.rateLimits ? { limits: c.rateLimits, contextFor, publicBaseUrl: c.config.publicBaseUrl } : null;
-
-  app.get('/healthz', async (_req, res) => {
-    try {
-      await c.db.query('SELECT 1');
-      res.json({ status: 'ok', database: 'up' });
-    } catch {
-      res.status(503).json({ status: 'degraded', database: 'down' });
-    }
-  });
-  const openapi = fs.readFileSync(path.join(PROJECT_ROOT, 'openapi.yaml'));
-  app.get('/openapi.yaml', (_req, res) => {
-    res.type('application/yaml').send(openapi);
-  });
-  app.get('/errors/:code', errorPage);
-  app.use(hostedRouter(c.db, c.sessions, c.links));
-  if (c.config.examplesEnabled) app.use('/examples', examplesRouter(PROJECT_ROOT));
 
   app.use(
     '/graphql',
@@ -145,6 +129,23 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     sendError(res, 'not_found', 'No such endpoint');
   });
   app.use('/v1', v1);
+
+  // The unmetered platform routes, after the API surfaces: the hot /v1 and /graphql paths are matched first.
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await c.db.query('SELECT 1');
+      res.json({ status: 'ok', database: 'up' });
+    } catch {
+      res.status(503).json({ status: 'degraded', database: 'down' });
+    }
+  });
+  const openapi = fs.readFileSync(path.join(PROJECT_ROOT, 'openapi.yaml'));
+  app.get('/openapi.yaml', (_req, res) => {
+    res.type('application/yaml').send(openapi);
+  });
+  app.get('/errors/:code', errorPage);
+  app.use(hostedRouter(c.db, c.sessions, c.links));
+  if (c.config.examplesEnabled) app.use('/examples', examplesRouter(PROJECT_ROOT));
 
   app.use((_req: Request, res: Response) => sendError(res, 'not_found', 'No such endpoint'));
   app.use(bodyErrors);

@@ -4,12 +4,16 @@ import { InstanceSettingEntity } from '../../entities';
 import { randomBase62 } from '../ids';
 
 const SETTING_KEY = 'hosted_link_key';
+const MAX_CACHED_URLS = 10_000;
 
 /**
  * Hosted-page URLs carry a token derived from the session id with a key shared by every instance,
  * so the URL can be shown on every read without storing a secret per session.
  */
 export class HostedLinks {
+  // Every poll of a session shows its URL; one HMAC per session, not per read.
+  private readonly urls = new Map<string, string>();
+
   private constructor(
     private readonly publicBaseUrl: string,
     private readonly key: Buffer,
@@ -27,7 +31,13 @@ export class HostedLinks {
   }
 
   url(sessionId: string): string {
-    return `${this.publicBaseUrl}/hosted/${sessionId}?token=${this.token(sessionId)}`;
+    let url = this.urls.get(sessionId);
+    if (url === undefined) {
+      if (this.urls.size >= MAX_CACHED_URLS) this.urls.clear();
+      url = `${this.publicBaseUrl}/hosted/${sessionId}?token=${this.token(sessionId)}`;
+      this.urls.set(sessionId, url);
+    }
+    return url;
   }
 
   verify(sessionId: string, token: string): boolean {

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { randomBase62 } from '../ids';
 import type { Logger } from '../logger';
 
@@ -19,16 +19,22 @@ declare global {
  * services), echoes it in the response header, and logs one line per response. Only the path is
  * logged: query strings can carry hosted-page tokens.
  */
-export function requestContext(logger: Logger) {
+export function requestContext(app: Express, logger: Logger) {
+  // The child logger is built on first use, on the request prototype: most requests log only the line below.
+  Object.defineProperty(app.request, 'log', {
+    get(this: Request & { childLog?: Logger }): Logger {
+      return (this.childLog ??= logger.child({ request_id: this.id }));
+    },
+    configurable: true,
+  });
   return (req: Request, res: Response, next: NextFunction): void => {
     const incoming = req.header('request-id');
     req.id = incoming && INCOMING_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
-    req.log = logger.child({ request_id: req.id });
     res.setHeader('request-id', req.id);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      req.log.info({ method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, 'request');
+      logger.info({ request_id: req.id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   };

@@ -7,6 +7,7 @@ import { DomainError, notFound } from '../errors';
 import { newId, SESSION_ID_PATTERN, sha256Hex } from '../ids';
 import type { JobQueue } from '../jobs/job-queue';
 import { SessionResult } from './session-result';
+import { selectVisibleSessions } from './session-rows';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
 import { insertOutboxEvents, outboxEventsForTransition } from './session-events';
 import { testOutcomeOf } from './test-mode-outcome';
@@ -141,15 +142,7 @@ export class SessionService {
   async getMany(actor: Actor, ids: readonly string[]): Promise<(SessionEntity | null)[]> {
     const visible = ids.filter((id) => SESSION_ID_PATTERN.test(id) && (actor.kind !== 'session_client' || actor.sessionId === id));
     if (visible.length === 0) return ids.map(() => null);
-    const rows = await this.db
-      .getRepository(SessionEntity)
-      .createQueryBuilder('s')
-      .where('s.id IN (:...ids) AND s.tenant_id = :tenantId AND s.livemode = :livemode', {
-        ids: visible,
-        tenantId: actor.tenantId,
-        livemode: actor.livemode,
-      })
-      .getMany();
+    const rows = await selectVisibleSessions(this.db, visible, actor.tenantId, actor.livemode);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
   }
@@ -233,9 +226,7 @@ export class SessionService {
       .where(`s.status IN ('created', 'in_progress') AND s.expires_at <= :now`, { now: this.now() })
       .limit(limit)
       .getRawMany<{ id: string }>();
-    let expired = 0;
-    for (const { id } of due) if (await this.advance(id, 'expired')) expired++;
-    return expired;
+    return (await this.advanceMany(due.map((d) => d.id), 'expired')).length;
   }
 
   private async transition(
@@ -261,37 +252,84 @@ export class SessionService {
     const outcome = await this.db.transaction(async (m: EntityManager) => {
       const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!s) throw notFound();
-      const from = s.status as SessionStatus;
-      // A path walks several steps in this one transaction, each checked and announced on its own.
-      const steps = typeof to === 'string' ? [to] : to(s);
-      try {
-        let at = from;
-        for (const step of steps) {
-          assertTransition(at, step);
-          at = step;
-        }
-      } catch (err) {
-        if (skipIfIllegal) return null;
-        throw err;
-      }
-      const now = this.now();
-      Object.assign(s, changes(s));
-      const events: OutboxEventEntity[] = [];
-      let previous = from;
-      for (const step of steps) {
-        Object.assign(s, { status: step, updatedAt: now });
-        if (COMPLETING_STATUSES.includes(step)) s.completedAt = now;
-        events.push(...outboxEventsForTransition(s, previous, now));
-        previous = step;
-      }
-      await m.getRepository(SessionEntity).save(s);
-      await insertOutboxEvents(m, events);
-      await this.handleOutbox(m, events);
+      const events = this.applyTransition(s, to, changes, skipIfIllegal, this.now());
+      if (!events) return null;
+      await this.commitTransitions(m, [s], events);
       return { s, events };
     });
     if (!outcome) return null;
     this.announce(outcome.events, outcome.s);
     return outcome.s;
+  }
+
+  /**
+   * `advance` for many sessions in one transaction: each session is checked and announced on its
+   * own exactly as by `advance` (a step that no longer applies, or an unknown id, is skipped), but
+   * the rows are locked together (in id order, so two such calls cannot deadlock) and their outbox
+   * rows and outbox work (webhook deliveries and jobs) are written with one INSERT each.
+   * Returns the sessions that moved.
+   */
+  async advanceMany(ids: readonly string[], to: SessionStatus, changes: (s: SessionEntity) => Partial<SessionEntity> = () => ({})): Promise<SessionEntity[]> {
+    if (ids.length === 0) return [];
+    const moved = await this.db.transaction(async (m: EntityManager) => {
+      const sessions = await m
+        .getRepository(SessionEntity)
+        .createQueryBuilder('s')
+        .where('s.id IN (:...ids)', { ids: [...new Set(ids)] })
+        .orderBy('s.id', 'ASC')
+        .setLock('pessimistic_write')
+        .getMany();
+      const now = this.now();
+      const done: { s: SessionEntity; events: OutboxEventEntity[] }[] = [];
+      for (const s of sessions) {
+        const events = this.applyTransition(s, to, changes, true, now);
+        if (events) done.push({ s, events });
+      }
+      if (done.length) await this.commitTransitions(m, done.map((d) => d.s), done.flatMap((d) => d.events));
+      return done;
+    });
+    for (const { s, events } of moved) this.announce(events, s);
+    return moved.map((d) => d.s);
+  }
+
+  /** Checks and applies the steps to a locked session in memory; its outbox rows, or null when the step is skipped. */
+  private applyTransition(
+    s: SessionEntity,
+    to: SessionStatus | ((s: SessionEntity) => readonly SessionStatus[]),
+    changes: (s: SessionEntity) => Partial<SessionEntity>,
+    skipIfIllegal: boolean,
+    now: Date,
+  ): OutboxEventEntity[] | null {
+    const from = s.status as SessionStatus;
+    // A path walks several steps in this one transaction, each checked and announced on its own.
+    const steps = typeof to === 'string' ? [to] : to(s);
+    try {
+      let at = from;
+      for (const step of steps) {
+        assertTransition(at, step);
+        at = step;
+      }
+    } catch (err) {
+      if (skipIfIllegal) return null;
+      throw err;
+    }
+    Object.assign(s, changes(s));
+    const events: OutboxEventEntity[] = [];
+    let previous = from;
+    for (const step of steps) {
+      Object.assign(s, { status: step, updatedAt: now });
+      if (COMPLETING_STATUSES.includes(step)) s.completedAt = now;
+      events.push(...outboxEventsForTransition(s, previous, now));
+      previous = step;
+    }
+    return events;
+  }
+
+  /** Writes the changed sessions, their outbox rows and the outbox handlers' work, in the caller's transaction. */
+  private async commitTransitions(m: EntityManager, sessions: SessionEntity[], events: OutboxEventEntity[]): Promise<void> {
+    await m.getRepository(SessionEntity).save(sessions);
+    if (events.length) await insertOutboxEvents(m, events);
+    await this.handleOutbox(m, events);
   }
 
   private announce(events: OutboxEventEntity[], session: SessionEntity): void {
