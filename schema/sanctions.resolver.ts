@@ -1,8 +1,7 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import { requireTenantKey } from '../src/auth/auth.service';
 import type { RequestContext } from '../src/context';
-import { DomainError } from '../src/errors';
-import { LIST_IDS, validateScreeningQuery } from '../src/sanctions';
+import { LIST_IDS } from '../src/sanctions';
 import type { StoredListVersion } from '../src/sanctions/sanctions-list.repository';
 import type { SanctionsListService } from '../src/sanctions/sanctions-list.service';
 import type { SanctionsScreeningService } from '../src/sanctions/screening.service';
@@ -37,11 +36,7 @@ export class SanctionsResolver {
   })
   async screenIdentity(@Arg('input', () => ScreenIdentityInput) input: ScreenIdentityInput, @Ctx() ctx: RequestContext): Promise<ScreenIdentityResult> {
     const actor = requireTenantKey(ctx.actor, 'sanctions:screen');
-    const v = validateScreeningQuery(input);
-    if (!v.ok) throw new DomainError('invalid_request', v.error.message);
-    const s = await this.screening.screenForTenant(actor.tenantId, v.query);
-    // Answering "no hits" after screening against nothing would be a silent pass.
-    if (!s.lists.length) throw new DomainError('invalid_state', 'No sanctions list is loaded: load one with `sanctions load` before screening');
+    const s = await this.screening.screenRequested(actor.tenantId, input);
     return {
       hits: s.hits.map(toSanctionsHit),
       listsUsed: s.lists,

@@ -1,7 +1,9 @@
+import { DomainError } from '../errors';
 import type { Logger } from '../logger';
 import { SanctionsIndex } from './sanctions-index';
 import type { CurrentListVersion, SanctionsListRepository } from './sanctions-list.repository';
 import type { ListId, ListSnapshot, SanctionsHit, ScreeningQuery } from './sanctions.model';
+import { validateScreeningQuery } from './screening-query';
 
 export type ListUsed = { list: ListId; version: string };
 
@@ -76,6 +78,19 @@ export class SanctionsScreeningService {
     if (this.inFlight) await this.inFlight.catch(() => undefined);
     await this.refresh();
     return await this.screen(query, threshold);
+  }
+
+  /**
+   * An ad-hoc screening a tenant asked for (GraphQL `screenIdentity`): the input is checked here, and
+   * with no list loaded it is refused, since "no hits" after screening against nothing would be a
+   * silent pass.
+   */
+  async screenRequested(tenantId: string, input: unknown): Promise<Screening> {
+    const v = validateScreeningQuery(input);
+    if (!v.ok) throw new DomainError('invalid_request', v.error.message);
+    const screening = await this.screenForTenant(tenantId, v.query);
+    if (!screening.lists.length) throw new DomainError('invalid_state', 'No sanctions list is loaded: load one with `sanctions load` before screening');
+    return screening;
   }
 
   /** Screens with the tenant's own threshold (tenants.sanctions_threshold, default 0.70). */
