@@ -43,6 +43,9 @@ export class JobQueue {
       ...(opts.superviseSeconds ? { superviseIntervalSeconds: opts.superviseSeconds, monitorIntervalSeconds: opts.superviseSeconds } : {}),
       schedule: opts.supervise,
       migrate: true,
+      // A committed job on a `notify` queue wakes the workers at once (a hint: they still poll).
+      // Only on a real PostgreSQL: the embedded one multiplexes every connection onto one session.
+      useListenNotify: 'url' in target,
     });
     boss.on('error', (err: Error) => logger.error({ err }, 'job queue error'));
     await boss.start();
@@ -54,9 +57,11 @@ export class JobQueue {
    * inside a transaction: creating one there would use pg-boss's own pool, which on the embedded
    * database waits for that very transaction to end.
    */
-  async ensureQueue(name: string): Promise<void> {
+  async ensureQueue(name: string, opts: { notify?: boolean } = {}): Promise<void> {
     if (this.created.has(name)) return;
     await this.boss.createQueue(name);
+    // An INSERT of jobs on a notify queue also runs pg_notify, delivered when its transaction commits.
+    if (opts.notify) await this.boss.updateQueue(name, { notify: true });
     // pg-boss reads a queue's settings through its own pool the first time a job is sent to it,
     // and only then caches them. complete() of no job warms that cache now, outside any transaction.
     await this.boss.complete(name, '00000000-0000-0000-0000-000000000000');
@@ -66,19 +71,22 @@ export class JobQueue {
   async send<T extends object>(name: string, data: T, opts: SendOptions = {}): Promise<void> {
     await this.ensureQueue(name);
     const { within, ...jobOptions } = opts;
-    const runner = within?.queryRunner;
-    await this.boss.send(name, data, {
-      ...jobOptions,
-      ...(runner
-        ? {
-            db: {
-              executeSql: async (text: string, values?: unknown[]) => ({
-                rows: (await runner.query(text, values as unknown[], true)).records,
-              }),
-            },
-          }
-        : {}),
-    });
+    await this.boss.send(name, data, { ...jobOptions, ...dbOf(within) });
+  }
+
+  /**
+   * Several jobs with the same options in one INSERT (pg-boss `insert`, the statement `send` runs
+   * for one job): a transaction that commits many state changes queues their jobs in one round trip.
+   */
+  async sendMany<T extends object>(name: string, items: T[], opts: Omit<SendOptions, 'singletonKey'> = {}): Promise<void> {
+    if (items.length === 0) return;
+    await this.ensureQueue(name);
+    const { within, startAfter, ...jobOptions } = opts;
+    await this.boss.insert(
+      name,
+      items.map((data) => ({ data, ...jobOptions, ...(startAfter ? { startAfter: startAfter.toISOString() } : {}) })),
+      dbOf(within),
+    );
   }
 
   /**
@@ -96,6 +104,7 @@ export class JobQueue {
       name,
       {
         pollingIntervalSeconds: this.pollSeconds,
+        notifyPollingIntervalSeconds: this.pollSeconds,
         batchSize: opts.batchSize ?? 1,
         localConcurrency: opts.localConcurrency ?? 1,
         includeMetadata: true,
@@ -119,6 +128,31 @@ export class JobQueue {
     );
   }
 
+  /**
+   * Like `work`, but the handler gets each fetched batch whole, so it can read and record the
+   * batch in a few statements. A throw fails (and later retries) every job of the batch, so the
+   * handler must make a second run of an already handled job harmless.
+   */
+  async workBatch<T extends object>(
+    name: string,
+    handler: (jobs: { id: string; data: T; retryCount: number }[]) => Promise<void>,
+    opts: { batchSize: number; localConcurrency: number },
+  ): Promise<void> {
+    await this.ensureQueue(name);
+    await this.boss.work<T>(
+      name,
+      { pollingIntervalSeconds: this.pollSeconds, notifyPollingIntervalSeconds: this.pollSeconds, batchSize: opts.batchSize, localConcurrency: opts.localConcurrency, includeMetadata: true, burstWhenBatchFull: true },
+      async (jobs) => {
+        try {
+          await handler(jobs.map((j) => ({ id: j.id, data: j.data, retryCount: (j as JobWithMetadata<T>).retryCount })));
+        } catch (err) {
+          this.logger.error({ err, job: name, jobIds: jobs.map((j) => j.id) }, 'job batch failed');
+          throw err;
+        }
+      },
+    );
+  }
+
   /** A cron job that runs once per tick across all instances. */
   async schedule(name: string, cron: string): Promise<void> {
     await this.ensureQueue(name);
@@ -128,4 +162,17 @@ export class JobQueue {
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, timeout: 10_000, close: true });
   }
+}
+
+/** pg-boss's database seam bound to a TypeORM transaction, so a job commits with that transaction. */
+function dbOf(within: EntityManager | undefined): { db?: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } } {
+  const runner = within?.queryRunner;
+  if (!runner) return {};
+  return {
+    db: {
+      executeSql: async (text: string, values?: unknown[]) => ({
+        rows: (await runner.query(text, values as unknown[], true)).records,
+      }),
+    },
+  };
 }
