@@ -35,14 +35,13 @@ export async function startWorkers(
     if (refresh.configuredLists.length) await jobs.schedule(REFRESH_SANCTIONS_JOB, cron);
   }
   if (deps.webhookDelivery) {
-    // Attempts are network-bound: several fetch loops, each running its batch concurrently.
+    // Attempts are network-bound: several fetch loops, each reading, sending and recording its
+    // batch together (a few statements per batch instead of several per attempt).
     const { job, concurrency } = deps.webhookDelivery;
     const loops = Math.min(4, concurrency);
-    await jobs.work<DeliverWebhookData>(job.queue, (data) => job.run(data), {
+    await jobs.workBatch<DeliverWebhookData>(job.queue, (batch) => job.runBatch(batch.map((j) => j.data)), {
       batchSize: Math.max(1, Math.floor(concurrency / loops)),
       localConcurrency: loops,
-      parallel: true,
-      burst: true,
     });
   }
 }

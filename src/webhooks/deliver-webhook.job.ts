@@ -23,6 +23,40 @@ export type DeliverWebhookOptions = {
   random?: () => number;
 };
 
+type LoadedDelivery = Pick<WebhookDeliveryEntity, 'id' | 'status' | 'attempts' | 'eventId'>;
+type LoadedEndpoint = Pick<
+  WebhookEndpointEntity,
+  'id' | 'tenantId' | 'livemode' | 'url' | 'status' | 'deletedAt' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt' | 'failingSince'
+>;
+type LoadedEvent = Pick<OutboxEventEntity, 'eventId' | 'type' | 'livemode' | 'payload' | 'createdAt'>;
+type Loaded = { delivery: LoadedDelivery; endpoint: LoadedEndpoint; event: LoadedEvent | null };
+type LoadedRow = {
+  id: string;
+  status: WebhookDeliveryEntity['status'];
+  attempts: number;
+  event_id: string;
+  endpoint_id: string;
+  tenant_id: string;
+  livemode: boolean;
+  url: string;
+  endpoint_status: WebhookEndpointEntity['status'];
+  deleted_at: Date | null;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
+  ev_event_id: string | null;
+  ev_type: string | null;
+  ev_livemode: boolean | null;
+  ev_payload: Record<string, unknown> | null;
+  ev_created_at: Date | null;
+};
+type SucceededAttempt = { deliveryId: string; attempt: number; startedAt: Date; result: SendResult };
+
+function isSuccess(r: SendResult): boolean {
+  return r.error === null && r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+}
+
 /**
  * One attempt of one delivery. The job of attempt n acts only while the delivery has n - 1
  * attempts recorded, and records its own with a conditional update, so a job that pg-boss runs
@@ -45,50 +79,118 @@ export class DeliverWebhookJob {
     return this.opts.now?.() ?? new Date();
   }
 
-  async run({ deliveryId, attempt }: DeliverWebhookData): Promise<void> {
-    const loaded = await this.load(deliveryId);
-    if (!loaded) return;
-    const { delivery, endpoint, event } = loaded;
-    if (delivery.status !== 'pending' || delivery.attempts >= attempt) return;
-    if (!event || endpoint.deletedAt || endpoint.status !== 'enabled') {
-      await this.db
-        .createQueryBuilder()
-        .update(WebhookDeliveryEntity)
-        .set({ status: 'skipped', nextAttemptAt: null, updatedAt: this.now() })
-        .where('id = :id AND status = :pending', { id: deliveryId, pending: 'pending' })
-        .execute();
-      return;
-    }
+  async run(data: DeliverWebhookData): Promise<void> {
+    await this.runBatch([data]);
+  }
 
-    const startedAt = this.now();
-    const result = await this.attempt(endpoint, event, attempt);
-    // The request has gone out: a passing database hiccup should not make pg-boss send it again.
+  /**
+   * A fetched batch of attempts: one query reads every delivery with its endpoint and event, the
+   * requests go out concurrently, and the attempts that succeeded (the common case) are recorded
+   * together in one statement. Anything else is recorded on its own, as before.
+   */
+  async runBatch(items: DeliverWebhookData[]): Promise<void> {
+    const loaded = await this.load(items.map((i) => i.deliveryId));
+    const succeeded: SucceededAttempt[] = [];
+    await Promise.all(
+      items.map(async ({ deliveryId, attempt }) => {
+        const row = loaded.get(deliveryId);
+        if (!row) return;
+        const { delivery, endpoint, event } = row;
+        if (delivery.status !== 'pending' || delivery.attempts >= attempt) return;
+        if (!event || endpoint.deletedAt || endpoint.status !== 'enabled') {
+          await this.db.query(`UPDATE webhook_deliveries SET status = 'skipped', next_attempt_at = NULL, updated_at = $2 WHERE id = $1 AND status = 'pending'`, [deliveryId, this.now()]);
+          return;
+        }
+        const startedAt = this.now();
+        const result = await this.attempt(endpoint, event, attempt);
+        if (isSuccess(result) && !endpoint.failingSince) {
+          succeeded.push({ deliveryId, attempt, startedAt, result });
+          return;
+        }
+        await this.persist(() => this.record(delivery, endpoint, attempt, startedAt, result), { deliveryId, attempt });
+      }),
+    );
+    if (succeeded.length) await this.persist(() => this.recordSucceeded(succeeded), { deliveryIds: succeeded.map((s) => s.deliveryId) });
+  }
+
+  /** The requests have gone out: a passing database hiccup should not make pg-boss send them again. */
+  private async persist(write: () => Promise<void>, context: Record<string, unknown>): Promise<void> {
     for (let tries = 1; ; tries++) {
       try {
-        await this.record(delivery, endpoint, attempt, startedAt, result);
+        await write();
         return;
       } catch (err) {
         if (tries >= 3) throw err;
-        this.logger.warn({ err, deliveryId, attempt }, 'recording a webhook attempt failed; retrying');
+        this.logger.warn({ err, ...context }, 'recording a webhook attempt failed; retrying');
         await new Promise((r) => setTimeout(r, 200 * tries));
       }
     }
   }
 
-  /** The delivery with its endpoint and event, in one round trip (this runs for every attempt). */
-  private async load(deliveryId: string): Promise<{ delivery: WebhookDeliveryEntity; endpoint: WebhookEndpointEntity; event: OutboxEventEntity | null } | null> {
-    const qb = this.db
-      .getRepository(WebhookDeliveryEntity)
-      .createQueryBuilder('d')
-      .innerJoinAndMapOne('d.endpoint', WebhookEndpointEntity, 'ep', 'ep.id = d.endpoint_id')
-      .leftJoinAndMapOne('d.event', OutboxEventEntity, 'ev', 'ev.event_id = d.event_id')
-      .where('d.id = :id', { id: deliveryId });
-    const row = (await qb.getOne()) as (WebhookDeliveryEntity & { endpoint?: WebhookEndpointEntity; event?: OutboxEventEntity }) | null;
-    if (!row?.endpoint) return null;
-    return { delivery: row, endpoint: row.endpoint, event: row.event ?? null };
+  /** The deliveries with their endpoints and events, in one round trip (this runs for every batch). */
+  private async load(deliveryIds: string[]): Promise<Map<string, Loaded>> {
+    const rows: LoadedRow[] = await this.db.query(
+      `SELECT d.id, d.status, d.attempts, d.event_id,
+              ep.id AS endpoint_id, ep.tenant_id, ep.livemode, ep.url, ep.status AS endpoint_status, ep.deleted_at,
+              ep.secret_ciphertext, ep.previous_secret_ciphertext, ep.previous_secret_expires_at, ep.failing_since,
+              ev.event_id AS ev_event_id, ev.type AS ev_type, ev.livemode AS ev_livemode, ev.payload AS ev_payload, ev.created_at AS ev_created_at
+         FROM webhook_deliveries d
+         JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+         LEFT JOIN outbox_events ev ON ev.event_id = d.event_id
+        WHERE d.id = ANY($1::text[])`,
+      [deliveryIds],
+    );
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          delivery: { id: r.id, status: r.status, attempts: r.attempts, eventId: r.event_id },
+          endpoint: {
+            id: r.endpoint_id,
+            tenantId: r.tenant_id,
+            livemode: r.livemode,
+            url: r.url,
+            status: r.endpoint_status,
+            deletedAt: r.deleted_at,
+            secretCiphertext: r.secret_ciphertext,
+            previousSecretCiphertext: r.previous_secret_ciphertext,
+            previousSecretExpiresAt: r.previous_secret_expires_at,
+            failingSince: r.failing_since,
+          },
+          event: r.ev_event_id === null ? null : { eventId: r.ev_event_id, type: r.ev_type!, livemode: r.ev_livemode!, payload: r.ev_payload!, createdAt: r.ev_created_at! },
+        },
+      ]),
+    );
   }
 
-  private async attempt(endpoint: WebhookEndpointEntity, event: OutboxEventEntity, attempt: number): Promise<SendResult> {
+  /**
+   * Successful attempts of endpoints in good health, in one statement: each delivery is claimed
+   * (attempts n - 1 -> n) and its attempt logged, or nothing happens if another run logged it first.
+   */
+  private async recordSucceeded(list: SucceededAttempt[]): Promise<void> {
+    await this.db.query(
+      `WITH v AS (
+         SELECT * FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
+           AS v(id, attempt, started_at, duration_ms, status_code, response_body)),
+       d AS (
+         UPDATE webhook_deliveries w SET attempts = v.attempt, status = 'succeeded', next_attempt_at = NULL, updated_at = $7
+           FROM v WHERE w.id = v.id AND w.attempts = v.attempt - 1 AND w.status = 'pending'
+         RETURNING w.id, w.endpoint_id, w.tenant_id, w.event_id, v.attempt, v.started_at, v.duration_ms, v.status_code, v.response_body)
+       INSERT INTO webhook_attempts (delivery_id, endpoint_id, tenant_id, event_id, attempt, started_at, duration_ms, status_code, succeeded, error, response_body, next_retry_at)
+       SELECT id, endpoint_id, tenant_id, event_id, attempt, started_at, duration_ms, status_code, true, NULL, response_body, NULL FROM d`,
+      [
+        list.map((s) => s.deliveryId),
+        list.map((s) => s.attempt),
+        list.map((s) => s.startedAt.toISOString()),
+        list.map((s) => s.result.durationMs),
+        list.map((s) => s.result.statusCode),
+        list.map((s) => (s.result.body ? s.result.body.slice(0, LOG_BODY_BYTES) : null)),
+        this.now(),
+      ],
+    );
+  }
+
+  private async attempt(endpoint: LoadedEndpoint, event: LoadedEvent, attempt: number): Promise<SendResult> {
     let target;
     try {
       // Checked again at every attempt: the name may resolve elsewhere now than at registration.
@@ -109,7 +211,7 @@ export class DeliverWebhookJob {
   }
 
   /** The current secret, then the previous one while its rotation overlap lasts. */
-  private secretsOf(endpoint: WebhookEndpointEntity): string[] {
+  private secretsOf(endpoint: LoadedEndpoint): string[] {
     const secrets = [this.box.open(endpoint.secretCiphertext)];
     if (endpoint.previousSecretCiphertext && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > this.now()) {
       secrets.push(this.box.open(endpoint.previousSecretCiphertext));
@@ -117,26 +219,15 @@ export class DeliverWebhookJob {
     return secrets;
   }
 
-  private async record(delivery: WebhookDeliveryEntity, endpoint: WebhookEndpointEntity, attempt: number, startedAt: Date, r: SendResult): Promise<void> {
-    const succeeded = r.error === null && r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
+  /** Any other attempt: claim it, log it, schedule the next one and update the endpoint's health, together. */
+  private async record(delivery: LoadedDelivery, endpoint: LoadedEndpoint, attempt: number, startedAt: Date, r: SendResult): Promise<void> {
+    const succeeded = isSuccess(r);
     const gone = r.statusCode === 410;
     const now = this.now();
     const delay = succeeded || gone ? null : retryDelayMs(attempt, { scale: this.opts.retryScale, retryAfterMs: parseRetryAfter(r.headers['retry-after']), random: this.opts.random });
     const nextRetryAt = delay === null ? null : new Date(now.getTime() + delay);
     const error = r.error ?? (succeeded ? null : r.statusCode !== null && r.statusCode >= 300 && r.statusCode < 400 ? `HTTP ${r.statusCode} (redirects are not followed)` : `HTTP ${r.statusCode}`);
 
-    if (succeeded && !endpoint.failingSince) {
-      // The common case in one statement: claim the attempt and log it, or do nothing if already logged.
-      await this.db.query(
-        `WITH d AS (
-           UPDATE webhook_deliveries SET attempts = $2, status = 'succeeded', next_attempt_at = NULL, updated_at = $3
-            WHERE id = $1 AND attempts = $2 - 1 AND status = 'pending' RETURNING id, endpoint_id, tenant_id, event_id)
-         INSERT INTO webhook_attempts (delivery_id, endpoint_id, tenant_id, event_id, attempt, started_at, duration_ms, status_code, succeeded, error, response_body, next_retry_at)
-         SELECT id, endpoint_id, tenant_id, event_id, $2, $4, $5, $6, true, NULL, $7, NULL FROM d`,
-        [delivery.id, attempt, now, startedAt, r.durationMs, r.statusCode, r.body ? r.body.slice(0, LOG_BODY_BYTES) : null],
-      );
-      return;
-    }
     await this.db.transaction(async (m) => {
       const claimed = await m
         .createQueryBuilder()
@@ -170,7 +261,7 @@ export class DeliverWebhookJob {
     if (!succeeded) this.logger.info({ deliveryId: delivery.id, endpointId: endpoint.id, attempt, statusCode: r.statusCode, error, nextRetryAt }, 'webhook attempt failed');
   }
 
-  private async updateEndpointHealth(m: EntityManager, endpoint: WebhookEndpointEntity, succeeded: boolean, gone: boolean, now: Date): Promise<void> {
+  private async updateEndpointHealth(m: EntityManager, endpoint: LoadedEndpoint, succeeded: boolean, gone: boolean, now: Date): Promise<void> {
     const repo = m.getRepository(WebhookEndpointEntity);
     if (succeeded) {
       if (endpoint.failingSince) await repo.createQueryBuilder().update().set({ failingSince: null }).where('id = :id', { id: endpoint.id }).execute();

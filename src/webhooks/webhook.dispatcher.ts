@@ -15,7 +15,7 @@ export type DeliverWebhookData = { deliveryId: string; attempt: number };
  */
 export class WebhookDispatcher {
   constructor(
-    private readonly jobs: Pick<JobQueue, 'send'>,
+    private readonly jobs: Pick<JobQueue, 'send' | 'sendMany'>,
     /** Seconds after which pg-boss takes back a job whose worker died mid-delivery. */
     private readonly expireInSeconds: number,
     /** The pg-boss queue of delivery attempts. */
@@ -23,11 +23,15 @@ export class WebhookDispatcher {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** The SessionService outbox handler (and that of any later event source). */
+  /**
+   * The SessionService outbox handler (and that of any later event source). However many events
+   * the transaction wrote, their deliveries and first-attempt jobs take one INSERT each.
+   */
   readonly onOutbox = async (m: EntityManager, events: OutboxEventEntity[]): Promise<void> => {
     const deliverable = events.filter((e) => isWebhookEventType(e.type));
     if (deliverable.length === 0) return;
     const endpointsByScope = new Map<string, WebhookEndpointEntity[]>();
+    const targets: { tenantId: string; eventId: string; endpointIds: string[] }[] = [];
     for (const e of deliverable) {
       const scopeKey = `${e.tenantId}:${e.livemode}`;
       let endpoints = endpointsByScope.get(scopeKey);
@@ -38,29 +42,35 @@ export class WebhookDispatcher {
         });
         endpointsByScope.set(scopeKey, endpoints);
       }
-      const targets = endpoints.filter((ep) => endpointReceives(ep.events, e.type));
-      await this.enqueue(m, e.tenantId, e.eventId, targets.map((t) => t.id), false);
+      targets.push({ tenantId: e.tenantId, eventId: e.eventId, endpointIds: endpoints.filter((ep) => endpointReceives(ep.events, e.type)).map((ep) => ep.id) });
     }
+    await this.enqueueMany(m, targets, false);
   };
 
-  /** New deliveries of one event to these endpoints, each with its first attempt queued now. */
-  async enqueue(m: EntityManager, tenantId: string, eventId: string, endpointIds: string[], replay: boolean): Promise<number> {
-    if (endpointIds.length === 0) return 0;
+  /** New deliveries of each event to its endpoints, each with its first attempt queued now. */
+  async enqueueMany(m: EntityManager, targets: { tenantId: string; eventId: string; endpointIds: string[] }[], replay: boolean): Promise<number> {
     const now = this.now();
-    const rows = endpointIds.map((endpointId) => ({
-      id: newId('dlv'),
-      endpointId,
-      tenantId,
-      eventId,
-      status: 'pending' as const,
-      attempts: 0,
-      replay,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    }));
+    const rows = targets.flatMap(({ tenantId, eventId, endpointIds }) =>
+      endpointIds.map((endpointId) => ({
+        id: newId('dlv'),
+        endpointId,
+        tenantId,
+        eventId,
+        status: 'pending' as const,
+        attempts: 0,
+        replay,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    if (rows.length === 0) return 0;
     await m.insert(WebhookDeliveryEntity, rows as QueryDeepPartialEntity<WebhookDeliveryEntity>[]);
-    for (const r of rows) await this.scheduleAttempt(m, r.id, 1);
+    await this.jobs.sendMany<DeliverWebhookData>(
+      this.queue,
+      rows.map((r) => ({ deliveryId: r.id, attempt: 1 })),
+      { within: m, expireInSeconds: this.expireInSeconds, retryLimit: 10 },
+    );
     return rows.length;
   }
 

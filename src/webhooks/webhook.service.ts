@@ -137,11 +137,8 @@ export class WebhookService {
     }
     const events = (await qb.getMany()).filter((e) => (byIds ? isWebhookEventType(e.type) : endpointReceives(ep.events, e.type)));
     if (events.length > MAX_REPLAY_EVENTS) throw new DomainError('invalid_request', `A replay may queue at most ${MAX_REPLAY_EVENTS} events; narrow the window`);
-    return this.db.transaction(async (m) => {
-      let queued = 0;
-      for (const e of events) queued += await this.dispatcher.enqueue(m, scope.tenantId, e.eventId, [ep.id], true);
-      return queued;
-    });
+    const targets = events.map((e) => ({ tenantId: scope.tenantId, eventId: e.eventId, endpointIds: [ep.id] }));
+    return this.db.transaction((m) => this.dispatcher.enqueueMany(m, targets, true));
   }
 
   /** The delivery log, newest first, for one endpoint or one event (or both) of this tenant. */
