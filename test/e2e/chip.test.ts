@@ -342,7 +342,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
       const r = await http(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.live_api_key });
       expect(r.body.status).toBe('created');
       expect(r.body.result).toBeNull();
-      expect(server.logs.join('\n')).not.toMatch(/"status":500|unhandled error/);
+      expect(await server.settledLogs()).not.toMatch(/"status":500|unhandled error/);
     });
   });
 

@@ -77,7 +77,7 @@ describe('CLI', () => {
       const tenant = await createTenant(server);
       await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } });
       await http(server, 'GET', '/v1/verify/sessions/vses_AAAAAAAAAAAAAAAAAAAAAAAA', { key: tenant.live_api_key });
-      const logs = server.logs.join('\n');
+      const logs = await server.settledLogs();
       expect(logs).toContain('"status":201');
       expect(logs).not.toContain(tenant.test_api_key);
       expect(logs).not.toContain(tenant.live_api_key);

@@ -76,7 +76,7 @@ it('falls back to a per-instance in-memory limit while Redis is down, and shares
   expect(admittedOf(onA)).toBe(5);
   expect(admittedOf(onB)).toBe(5);
   expect(onA.find((r) => r.status === 429)?.body.bucket).toBe('bulk_import');
-  expect(a.logs.join('\n')).toContain('using the in-memory insurance limiter');
+  expect(await a.settledLogs()).toContain('using the in-memory insurance limiter');
 
   redisUp();
   await eventually(async () => (a.logs.join('\n').includes('Redis is back') && b.logs.join('\n').includes('Redis is back') ? true : undefined), 15_000, 100);

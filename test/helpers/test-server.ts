@@ -14,6 +14,8 @@ export type TestServer = {
   port: number;
   env: NodeJS.ProcessEnv;
   logs: string[];
+  /** The log so far, once every line written until now has surely arrived (the server buffers its log for up to 200 ms). */
+  settledLogs(): Promise<string>;
   proc: ChildProcess;
   /** SIGTERM and wait for a clean exit. */
   stop(): Promise<number | null>;
@@ -26,6 +28,8 @@ export type TestServer = {
  * against real services (DATABASE_URL / REDIS_URL set by .ci/run), which are then passed through.
  */
 export const TEST_JOB_SCHEMA_PREFIX = 'pgboss_t_';
+/** More than the server's log flush interval (src/logger.ts). */
+const LOG_SETTLE_MS = 500;
 
 export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -82,6 +86,10 @@ export async function startServer(env: NodeJS.ProcessEnv = testEnv()): Promise<T
     port,
     env: { ...env, PORT: String(port) },
     logs,
+    settledLogs: async () => {
+      await new Promise((r) => setTimeout(r, LOG_SETTLE_MS));
+      return logs.join('\n');
+    },
     proc,
     stop: async () => {
       if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
