@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -52,7 +53,14 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   }).protect();
   const apollo = new ApolloServer<RequestContext>({
     schema: c.schema,
-    plugins: [...armor.plugins, httpStatusFromErrorCode, ApolloServerPluginDrainHttpServer({ httpServer: server })],
+    plugins: [
+      ...armor.plugins,
+      httpStatusFromErrorCode,
+      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      // Nothing here is cacheable by a CDN (every answer depends on the Authorization header), and the
+      // default cache-control plugin wraps every field resolver to compute hints no one reads.
+      ApolloServerPluginCacheControlDisabled(),
+    ],
     validationRules: armor.validationRules,
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     allowBatchedHttpRequests: false,
