@@ -89,16 +89,8 @@ export class JobQueue {
     );
   }
 
-  /**
-   * `parallel` runs a fetched batch concurrently; the handler must then not throw for one job's
-   * expected failure. `burst` fetches again at once after a full batch instead of waiting for the
-   * next poll (a backlog drains at the handler's speed, not batchSize per poll interval).
-   */
-  async work<T extends object>(
-    name: string,
-    handler: JobHandler<T>,
-    opts: { batchSize?: number; localConcurrency?: number; parallel?: boolean; burst?: boolean } = {},
-  ): Promise<void> {
+  /** Runs the jobs of a fetched batch one after another (`workBatch` hands over the whole batch). */
+  async work<T extends object>(name: string, handler: JobHandler<T>, opts: { batchSize?: number; localConcurrency?: number } = {}): Promise<void> {
     await this.ensureQueue(name);
     await this.boss.work<T>(
       name,
@@ -108,29 +100,24 @@ export class JobQueue {
         batchSize: opts.batchSize ?? 1,
         localConcurrency: opts.localConcurrency ?? 1,
         includeMetadata: true,
-        ...(opts.burst ? { burstWhenBatchFull: true } : {}),
       },
       async (jobs) => {
-        const runOne = async (job: (typeof jobs)[number]) => {
+        for (const job of jobs) {
           try {
             await handler(job.data, { id: job.id, retryCount: (job as JobWithMetadata<T>).retryCount });
           } catch (err) {
             this.logger.error({ err, job: name, jobId: job.id }, 'job failed');
             throw err;
           }
-        };
-        if (opts.parallel) {
-          await Promise.all(jobs.map(runOne));
-          return;
         }
-        for (const job of jobs) await runOne(job);
       },
     );
   }
 
   /**
    * Like `work`, but the handler gets each fetched batch whole, so it can read and record the
-   * batch in a few statements. A throw fails (and later retries) every job of the batch, so the
+   * batch in a few statements. A full batch fetches again at once instead of waiting for the next
+   * poll (a backlog drains at the handler's speed, not batchSize per poll interval). A throw fails (and later retries) every job of the batch, so the
    * handler must make a second run of an already handled job harmless.
    */
   async workBatch<T extends object>(
