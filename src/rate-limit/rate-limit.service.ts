@@ -30,9 +30,10 @@ export type RateLimitOptions = {
 type SlidingChargeClient = { slidingCharge(numKeys: number, ...args: string[]): Promise<unknown> };
 
 /**
- * KEYS: the 12 older slices then the current one; ARGV: limit, TTL. Same value format as
- * rate-limiter-flexible's keys (a plain integer with a TTL), so the insurance path and refunds
- * (`reward`) work on them unchanged.
+ * KEYS: the 12 older slices then the current one; ARGV: limit, TTL, units wanted. Admits as many
+ * of the units as fit and returns {admitted, current slice after, older slices...}. Same value
+ * format as rate-limiter-flexible's keys (a plain integer with a TTL), so the insurance path and
+ * refunds (`reward`) work on them unchanged.
  */
 const SLIDING_CHARGE_LUA = `
 local n = #KEYS
@@ -45,11 +46,12 @@ for i = 1, n - 1 do
   total = total + v
 end
 local cur = tonumber(vals[n]) or 0
-if total + cur + 1 <= tonumber(ARGV[1]) then
+local take = math.min(tonumber(ARGV[3]), math.max(0, tonumber(ARGV[1]) - total - cur))
+if take > 0 then
   redis.call('SET', KEYS[n], 0, 'EX', ARGV[2], 'NX')
-  cur = redis.call('INCR', KEYS[n])
-  out[1] = 1
+  cur = redis.call('INCRBY', KEYS[n], take)
 end
+out[1] = take
 out[2] = cur
 return out`;
 
@@ -62,11 +64,11 @@ export function redisWindowOps(redis: Redis, keyPrefix: string, durationS: numbe
       const values = await redis.mget(ids.map((k) => `${keyPrefix}:${k}`));
       return values.map((v) => (v === null ? 0 : Number.parseInt(v, 10)));
     },
-    atomicCharge: async (ids, limit) => {
+    atomicCharge: async (ids, limit, count) => {
       if (redis.status !== 'ready') throw new Error('Redis not ready');
       const keys = ids.map((k) => `${keyPrefix}:${k}`);
-      const r = (await (redis as unknown as SlidingChargeClient).slidingCharge(keys.length, ...keys, String(limit), String(durationS))) as number[];
-      return { allowed: r[0] === 1, cur: r[1], older: r.slice(2) };
+      const r = (await (redis as unknown as SlidingChargeClient).slidingCharge(keys.length, ...keys, String(limit), String(durationS), String(count))) as number[];
+      return { admitted: r[0], cur: r[1], older: r.slice(2) };
     },
   };
 }

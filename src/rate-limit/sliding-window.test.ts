@@ -125,6 +125,18 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
     expect(results.filter((r) => r.allowed)).toHaveLength(40);
   });
 
+  it('admits exactly the limit across two instances racing, and tells each admitted caller its own remaining count', async () => {
+    const clock = manualClock();
+    clock.set(10_000);
+    const a = windowOf(clock.now);
+    const b = windowOf(clock.now);
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).consume('race-two', 30)));
+    const admittedStates = results.filter((r) => r.allowed);
+    expect(admittedStates).toHaveLength(30);
+    expect(admittedStates.map((r) => r.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(results.filter((r) => !r.allowed).every((r) => r.remaining === 0 && r.resetSeconds > 0)).toBe(true);
+  });
+
   it('reports the state without charging when peeking', async () => {
     const clock = manualClock();
     const w = windowOf(clock.now);

@@ -40,12 +40,19 @@ export const STORE_DURATION_S = WINDOW_SECONDS + (2 * SLICE_MS) / 1000;
 export type MultiGet = (ids: string[]) => Promise<number[]>;
 
 /**
- * Reads the 12 older slices and charges the current one (the last id) in one atomic step (a Redis
- * Lua script), so no other instance's increment can fall between the read and the decision.
+ * Reads the 12 older slices and charges the current one (the last id) with as many of `count`
+ * units as fit under `limit`, in one atomic step (a Redis Lua script), so no other instance's
+ * increment can fall between the read and the decision. `cur` is the current slice after it.
  */
-export type AtomicCharge = (ids: string[], limit: number) => Promise<{ allowed: boolean; older: number[]; cur: number }>;
+export type AtomicCharge = (ids: string[], limit: number, count: number) => Promise<{ admitted: number; older: number[]; cur: number }>;
+
+type Waiter = { now: number; resolve(state: WindowState): void; fallback(): void };
+type Batch = { id: string; slice: number; limit: number; waiters: Waiter[] };
 
 export class SlidingWindow {
+  /** Charges of one counter waiting for this turn of the event loop to end; see `consume`. */
+  private readonly batches = new Map<string, Batch>();
+
   constructor(
     private readonly store: RateLimiterAbstract,
     private readonly clock: Clock = Date.now,
@@ -53,19 +60,53 @@ export class SlidingWindow {
     private readonly atomicCharge?: AtomicCharge,
   ) {}
 
-  async consume(id: string, limit: number): Promise<WindowState> {
+  /**
+   * Charges one unit. With an atomic store (Redis), the charges of one counter that arrive in the
+   * same turn of the event loop go to the store as one script call for all of them: a busy key's
+   * concurrent requests then cost one round trip, not one each. Each waiter still gets the state it
+   * would have seen alone, in arrival order, and the store admits only what fits, so the count stays exact.
+   */
+  consume(id: string, limit: number): Promise<WindowState> {
     const now = this.clock();
+    if (!this.atomicCharge) return this.consumeFromStore(id, limit, now);
+    const slice = Math.floor(now / SLICE_MS);
+    return new Promise<WindowState>((resolve, reject) => {
+      const batchKey = `${id}:${slice}:${limit}`;
+      let batch = this.batches.get(batchKey);
+      if (!batch) {
+        batch = { id, slice, limit, waiters: [] };
+        this.batches.set(batchKey, batch);
+        const scheduled = batch;
+        setImmediate(() => {
+          this.batches.delete(batchKey);
+          void this.flush(scheduled);
+        });
+      }
+      batch.waiters.push({ now, resolve, fallback: () => this.consumeFromStore(id, limit, now).then(resolve, reject) });
+    });
+  }
+
+  private async flush(batch: Batch): Promise<void> {
+    const { id, slice, limit, waiters } = batch;
+    let r: Awaited<ReturnType<AtomicCharge>>;
+    try {
+      const ids = Array.from({ length: SLICES + 1 }, (_, i) => `${id}:${slice - SLICES + i}`);
+      r = await this.atomicCharge!(ids, limit, waiters.length);
+    } catch {
+      // Redis unreachable: each charge goes through the store, whose operations use its insurance limiter.
+      for (const w of waiters) w.fallback();
+      return;
+    }
+    const before = r.cur - r.admitted;
+    waiters.forEach((w, i) => {
+      const allowed = i < r.admitted;
+      w.resolve(stateOf(allowed, r.older, allowed ? before + i + 1 : r.cur, slice, w.now, limit));
+    });
+  }
+
+  private async consumeFromStore(id: string, limit: number, now: number): Promise<WindowState> {
     const slice = Math.floor(now / SLICE_MS);
     const currentKey = `${id}:${slice}`;
-    if (this.atomicCharge) {
-      try {
-        const ids = Array.from({ length: SLICES + 1 }, (_, i) => `${id}:${slice - SLICES + i}`);
-        const r = await this.atomicCharge(ids, limit);
-        return stateOf(r.allowed, r.older, r.cur, slice, now, limit);
-      } catch {
-        // Redis unreachable: the store's operations below go to its insurance limiter.
-      }
-    }
     const [older, curRes] = await Promise.all([this.olderCounts(id, slice), this.store.consume(currentKey, 1).catch(rethrowUnlessRes)]);
     let cur = curRes.consumedPoints;
     const allowed = sum(older) + cur <= limit;
