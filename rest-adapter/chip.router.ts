@@ -14,8 +14,7 @@ import { restRoute } from './rest-route';
  * The service does the work; the session is then read back through the `session` operation so
  * the body is the same definition shape as every other route.
  */
-export function chipRouter(ops: RestOperations, chip: ChipSubmissionService): Router {
-  const router = Router();
+export function chipRouter(ops: RestOperations, chip: ChipSubmissionService, router: Router = Router()): Router {
 
   router.post(
     '/verify/sessions/:id/chip',

@@ -9,8 +9,7 @@ import { rejectUnknownFields, requireObject, requiredString, optionalString } fr
 import { restRoute } from './rest-route';
 
 /** /v1/verify sessions: each route validates its body, runs its GraphQL operation, and presents the definition shape. */
-export function sessionsRouter(ops: RestOperations): Router {
-  const router = Router();
+export function sessionsRouter(ops: RestOperations, router: Router = Router()): Router {
 
   router.post(
     '/verify/sessions',

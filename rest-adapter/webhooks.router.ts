@@ -9,8 +9,7 @@ import { restRoute } from './rest-route';
 type CreatedEndpoint = { id: string; url: string; events: string[]; livemode: boolean; signingSecret: string; createdAt: string };
 
 /** Webhook registration and replay: validate, run the GraphQL operation, present snake_case. */
-export function webhooksRouter(ops: RestOperations): Router {
-  const router = Router();
+export function webhooksRouter(ops: RestOperations, router: Router = Router()): Router {
 
   router.post(
     '/verify/webhooks',
