@@ -101,4 +101,63 @@ describe('StatusSubscriber', () => {
     sub.complete();
     expect((await sub.next()).done).toBe(true);
   });
+
+  describe('pushing (attached)', () => {
+    const pushTo = (sub: StatusSubscriber) => {
+      const out: string[] = [];
+      let ends = 0;
+      sub.attach(
+        (e) => out.push(`${e.seq}:${e.session.status}`),
+        () => ends++,
+      );
+      return { out, ends: () => ends };
+    };
+
+    it('pushes the current state and held events first, then later ones in order, de-duplicated, ending after a terminal status', () => {
+      let unregistered = 0;
+      const b = budget();
+      const sub = new StatusSubscriber(b, true, () => unregistered++, true);
+      sub.offer(event(5, 'in_progress'));
+      sub.offer(event(7, 'processing'));
+      sub.begin(event(5, 'in_progress'));
+      const pushed = pushTo(sub);
+      expect(pushed.out).toEqual(['5:in_progress', '7:processing']);
+      expect(b.pending).toBe(0); // the queue is empty; the writer charges its own writes
+      sub.offer(event(7, 'processing')); // a redelivery
+      sub.offer(event(6, 'in_progress')); // older than what was shown
+      sub.offer(event(9, 'success'));
+      sub.offer(event(11, 'failed'));
+      expect(pushed.out).toEqual(['5:in_progress', '7:processing', '9:success']);
+      expect(pushed.ends()).toBe(1);
+      expect(unregistered).toBe(1);
+    });
+
+    it('ends on completion (shutdown) and on return, once', async () => {
+      const sub = new StatusSubscriber(budget(), false, () => {});
+      const pushed = pushTo(sub);
+      sub.offer(event(1, 'created'));
+      sub.complete();
+      sub.offer(event(2, 'created', 'vses_b'));
+      await sub.return();
+      expect(pushed.out).toEqual(['1:created']);
+      expect(pushed.ends()).toBe(1);
+    });
+
+    it('ends at once when attached after it already finished', () => {
+      const sub = new StatusSubscriber(budget(), false, () => {});
+      sub.finish();
+      expect(pushTo(sub).ends()).toBe(1);
+    });
+
+    it('stops pushing once the connection is revoked', () => {
+      const b = budget();
+      const sub = new StatusSubscriber(b, false, () => {});
+      const pushed = pushTo(sub);
+      sub.offer(event(1, 'created'));
+      b.revoked = true;
+      sub.offer(event(2, 'created', 'vses_b'));
+      expect(pushed.out).toEqual(['1:created']);
+      expect(pushed.ends()).toBe(1);
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { isTerminal, seqAfter, type SessionStatusEvent } from '../src/sessions/session-status-event';
+import type { PushSource } from './shared-execution';
 
 /**
  * What one WebSocket connection shares between its subscriptions: a bound on the events queued for
@@ -21,8 +22,13 @@ const MAX_TRACKED_SESSIONS = 10_000;
  * reach it through `offer` (from the hub); the GraphQL executor pulls them with `next`, which it does
  * only after the previous message was written to the socket, so a slow reader makes the queue grow
  * until the connection's budget is exceeded.
+ *
+ * Or, once `attach`ed, it pushes: every accepted event goes synchronously to the consumer, which
+ * writes it to the socket and charges the connection budget for each write not yet completed (see
+ * shared-execution.ts). A broadcast to N subscribers then costs N synchronous calls, not N chains of
+ * promises. De-duplication, ordering and the end after a terminal status are the same in both modes.
  */
-export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEvent> {
+export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEvent>, PushSource<SessionStatusEvent> {
   private readonly queue: SessionStatusEvent[] = [];
   private readonly lastSeq = new Map<string, string>();
   private waiter: ((r: IteratorResult<SessionStatusEvent>) => void) | null = null;
@@ -30,6 +36,8 @@ export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEven
   private early: SessionStatusEvent[] | null;
   private closing = false;
   private done = false;
+  private push: ((event: SessionStatusEvent) => void) | null = null;
+  private onPushEnd: (() => void) | null = null;
 
   constructor(
     private readonly budget: ConnectionBudget,
@@ -71,6 +79,12 @@ export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEven
     this.lastSeq.set(event.session.id, event.seq);
     if (this.lastSeq.size > MAX_TRACKED_SESSIONS) this.lastSeq.delete(this.lastSeq.keys().next().value!);
     if (this.endAfterTerminal && isTerminal(event.session.status)) this.closing = true;
+    if (this.push) {
+      if (this.budget.revoked) return this.finish();
+      this.push(event);
+      if (this.closing) this.finish();
+      return;
+    }
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;
@@ -100,6 +114,22 @@ export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEven
     return new Promise((resolve) => (this.waiter = resolve));
   }
 
+  /**
+   * Switches to push mode: what is queued goes to `push` now, in order, and every later event as it
+   * is accepted; `onEnd` runs once when the stream ends (terminal status, completion, `return`).
+   */
+  attach(push: (event: SessionStatusEvent) => void, onEnd: () => void): void {
+    this.onPushEnd = onEnd;
+    if (this.done) return this.finish();
+    if (this.budget.revoked) return this.finish();
+    for (let e = this.queue.shift(); e; e = this.queue.shift()) {
+      this.budget.pending--;
+      push(e);
+    }
+    this.push = push;
+    if (this.closing) this.finish();
+  }
+
   return(): Promise<IteratorResult<SessionStatusEvent>> {
     this.finish();
     return Promise.resolve({ value: undefined, done: true });
@@ -108,22 +138,27 @@ export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEven
   /** Ends the stream gracefully: what is queued is still delivered, then the subscription completes. */
   complete(): void {
     this.closing = true;
-    if (this.waiter && this.queue.length === 0) this.finish();
+    if (this.push || (this.waiter && this.queue.length === 0)) this.finish();
   }
 
   /** Ends the stream; events already queued are dropped. Idempotent. */
   finish(): void {
-    if (this.done) return;
-    this.done = true;
-    this.budget.pending -= this.queue.length + (this.early?.length ?? 0);
-    this.queue.length = 0;
-    this.early = null;
-    this.onEnd();
-    if (this.waiter) {
-      const w = this.waiter;
-      this.waiter = null;
-      w({ value: undefined, done: true });
+    if (!this.done) {
+      this.done = true;
+      this.push = null;
+      this.budget.pending -= this.queue.length + (this.early?.length ?? 0);
+      this.queue.length = 0;
+      this.early = null;
+      this.onEnd();
+      if (this.waiter) {
+        const w = this.waiter;
+        this.waiter = null;
+        w({ value: undefined, done: true });
+      }
     }
+    const pushEnd = this.onPushEnd;
+    this.onPushEnd = null;
+    pushEnd?.();
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<SessionStatusEvent> {

@@ -14,7 +14,8 @@ import type { ContextFactory, RequestContext } from '../src/context';
 import { DomainError, type ErrorCode } from '../src/errors';
 import type { Logger } from '../src/logger';
 import type { SessionStatusHub } from './session-status.hub';
-import { sharedSubscribe } from './shared-execution';
+import { sharedSubscribe, type DirectSink } from './shared-execution';
+import { writeNext } from './next-writer';
 import type { ConnectionBudget } from './status-subscriber';
 
 /** WebSocket close codes this server uses (graphql-ws's own: 4400 bad request, 4408 init timeout, ...). */
@@ -96,12 +97,21 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
     return checked;
   };
   const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => format(e.toJSON(), e));
+  // Each subscription's direct sink (shared-execution.ts), by its context value.
+  const sinks = new WeakMap<object, DirectSink>();
 
   const disposable = useServer<Record<string, unknown>, Record<string, never>>(
     {
       schema: o.schema,
       isProd: true,
-      subscribe: sharedSubscribe((args) => `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${queryOf.get(args.document) ?? ''}`),
+      subscribe: sharedSubscribe({
+        // The actor kind is part of what a result may depend on (visibility), so a session client_secret
+        // and a tenant key never share one execution even if a field someday reads it.
+        cacheKeyOf: (args) =>
+          `${(args.contextValue as SubscriptionContext).actor?.kind ?? ''}\n${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}\n${queryOf.get(args.document) ?? ''}`,
+        serialize: (result) => JSON.stringify(result.errors ? { ...result, errors: formatAll(result.errors) } : result),
+        sinkOf: (args) => sinks.get(args.contextValue as object),
+      }),
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams);
         let context: RequestContext;
@@ -142,7 +152,7 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
         if (left > 0) perCredential.set(c.credentialId, left);
         else perCredential.delete(c.credentialId);
       },
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const c = connections.get(ctx);
         if (!c) return [codedError('unauthorized', 'Missing or invalid credential')];
         // graphql-ws has already reserved this subscription's slot, so the count includes it.
@@ -183,6 +193,7 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
           ...request,
           sessionStatus: { watch: (id) => o.hub.watch(request.actor, id ?? null, c.budget) },
         };
+        sinks.set(contextValue, { prefix: `{"id":${JSON.stringify(id)},"type":"next","payload":`, write: (message) => writeNext(c.socket, c.budget, message) });
         return { schema: o.schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatAll(result.errors) } : undefined),
