@@ -12,6 +12,7 @@ import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
 import { RestOperations } from '../rest-adapter/operations';
 import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
+import { jitExecutionGateway } from '../schema/jit-executor';
 import { attachSubscriptionServer, type SubscriptionServer } from '../subscriptions/subscription-server';
 import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
 import type { Container } from './container';
@@ -52,7 +53,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     blockFieldSuggestion: { enabled: false }, // introspection is public; hiding suggestions would only hurt our users
   }).protect();
   const apollo = new ApolloServer<RequestContext>({
-    schema: c.schema,
+    gateway: jitExecutionGateway(c.schema), // c.schema, executed by compiled operations (see schema/jit-executor.ts)
     plugins: [
       ...armor.plugins,
       httpStatusFromErrorCode,
