@@ -31,4 +31,14 @@ export function createLogger(level: string): Logger {
   }, destination);
 }
 
+/**
+ * A logger for lines whose fields are fixed and carry no credential (the per-request access line):
+ * it writes to the same destination without the redaction pass, which copies every logged object
+ * and cost more than the rest of the line on a session read.
+ */
+export function unredactedSibling(logger: Logger): Logger {
+  const destination = (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym];
+  return pino({ level: logger.level, base: undefined }, destination);
+}
+
 export type { Logger };

@@ -1,6 +1,6 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import { randomBase62 } from '../ids';
-import type { Logger } from '../logger';
+import { type Logger, unredactedSibling } from '../logger';
 
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,64}$/;
 
@@ -27,6 +27,7 @@ export function requestContext(app: Express, logger: Logger) {
     },
     configurable: true,
   });
+  const accessLog = unredactedSibling(logger); // method, path, status and duration only
   return (req: Request, res: Response, next: NextFunction): void => {
     const incoming = req.header('request-id');
     req.id = incoming && INCOMING_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
@@ -34,7 +35,7 @@ export function requestContext(app: Express, logger: Logger) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ request_id: req.id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, 'request');
+      accessLog.info({ request_id: req.id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, duration_ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   };
