@@ -4,7 +4,6 @@ import path from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { NextFunction, Request, Response } from 'express';
 import { sessionsRouter } from '../rest-adapter/sessions.router';
@@ -18,6 +17,7 @@ import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
 import type { Container } from './container';
 import type { RequestContext } from './context';
 import { DomainError } from './errors';
+import { apolloMiddleware } from './http/apollo-middleware';
 import { errorPage } from './http/error-pages';
 import { examplesRouter } from './http/examples.router';
 import { sendError } from './http/error-response';
@@ -98,15 +98,13 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     graphiql(),
     express.json({ limit: BODY_LIMIT_BYTES }),
     ...(meter ? [meterGraphQL(meter)] : []),
-    expressMiddleware(apollo, {
-      context: async ({ req, res }) => {
-        try {
-          const ctx = (res.locals.context as RequestContext | undefined) ?? (await contextFor(req));
-          return { ...ctx, operator: isOperatorCredential(req.header(OPERATOR_HEADER), c.config.adminApiKey) };
-        } catch (err) {
-          throw err instanceof DomainError ? httpGraphQLError(err) : err;
-        }
-      },
+    apolloMiddleware(apollo, async ({ req, res }) => {
+      try {
+        const ctx = (res.locals.context as RequestContext | undefined) ?? (await contextFor(req));
+        return { ...ctx, operator: isOperatorCredential(req.header(OPERATOR_HEADER), c.config.adminApiKey) };
+      } catch (err) {
+        throw err instanceof DomainError ? httpGraphQLError(err) : err;
+      }
     }),
   );
 
