@@ -1,6 +1,8 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { execute, ExecutionResult, getOperationAST, GraphQLError, GraphQLSchema, printSchema } from 'graphql';
+import { ExecutionResult, getOperationAST, GraphQLError, GraphQLSchema, printSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+
+const SUBSCRIPTION_OVER_HTTP = 'Subscriptions are served over WebSocket (protocol graphql-transport-ws) on this same path, not over HTTP';
 
 /** Distinct operations kept compiled; past it the cache starts over (clients send few distinct documents). */
 const MAX_COMPILED = 1000;
@@ -11,8 +13,8 @@ const MAX_COMPILED = 1000;
  * form runs every later request. Apollo still parses, validates (with the Armor limits), builds the
  * context, formats errors and sets HTTP statuses; only the walk over the selection set changes,
  * which was the largest share of a GraphQL read's CPU beyond what the REST route pays.
- * Subscriptions never come through here (graphql-ws serves them); over HTTP they run on graphql-js
- * exactly as before.
+ * Subscriptions are served by graphql-ws on the same path; one sent over HTTP is refused as a
+ * client mistake.
  */
 export function jitExecutionGateway(schema: GraphQLSchema): GatewayInterface {
   const compiled = new Map<string, CompiledQuery>();
@@ -22,7 +24,7 @@ export function jitExecutionGateway(schema: GraphQLSchema): GatewayInterface {
     let query = compiled.get(key);
     if (!query) {
       if (getOperationAST(rc.document, operationName)?.operation === 'subscription') {
-        return execute({ schema, document: rc.document, contextValue: rc.context, variableValues: rc.request.variables, operationName });
+        return { errors: [new GraphQLError(SUBSCRIPTION_OVER_HTTP, { extensions: { code: 'invalid_request' } })] };
       }
       const result = compileQuery(schema, rc.document, operationName ?? undefined);
       if (!isCompiledQuery(result)) return result;

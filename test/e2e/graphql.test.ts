@@ -101,6 +101,13 @@ describe('GraphQL sessions', () => {
     expect(anonymous.body.errors[0].extensions.code).toBe('unauthorized');
   });
 
+  it('refuses a subscription sent over HTTP with a 400 that points to the WebSocket', async () => {
+    const r = await graphql(server, 'subscription { sessionStatusChanged { id status } }', {}, acme.test_api_key);
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].extensions.code).toBe('invalid_request');
+    expect(r.body.errors[0].message).toContain('WebSocket');
+  });
+
   it('refuses bad input with invalid_request and changes nothing', async () => {
     const badTier = await graphql(server, CREATE, { input: { flowId: 'default', tier: 'T9' } }, acme.test_api_key);
     expect(badTier.body.errors[0].extensions.code).toBe('invalid_request');
