@@ -10,7 +10,6 @@ import { SessionSubscriptionResolver } from '../schema/session-subscription.reso
 import { WebhookResolver } from '../schema/webhook.resolver';
 import { SessionStatusHub } from '../subscriptions/session-status.hub';
 import { createStatusBus } from '../subscriptions/status-bus';
-import { ApiKeyCache } from './auth/api-key-cache';
 import { AuthService } from './auth/auth.service';
 import { ChipSubmissionService } from './chip/chip-submission.service';
 import { PostgresCscaTrustStore } from './chip/postgres-csca.trust-store';
@@ -71,10 +70,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     await database.close();
     throw err;
   }
-  // Off on embedded PGlite, where NOTIFY cannot reach a listener (see ApiKeyCache).
-  const keyCache = await ApiKeyCache.start(config.databaseUrl ?? null, logger);
-  const auth = new AuthService(db, keyCache);
-  const tenants = new TenantService(db, keyCache);
+  const auth = new AuthService(db);
+  const tenants = new TenantService(db);
   const sessions = new SessionService(db, jobs);
   const links = await HostedLinks.load(db, config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
@@ -83,7 +80,6 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     await statusHub.start();
   } catch (err) {
     await statusBus.close();
-    await keyCache.stop();
     await jobs.stop();
     await database.close();
     throw err;
@@ -160,7 +156,6 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       await jobs.stop();
       await statusBus.close();
       await rateLimits?.close();
-      await keyCache.stop();
       await database.close();
     },
   };

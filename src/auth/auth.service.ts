@@ -3,21 +3,26 @@ import { ApiKeyEntity, SessionEntity } from '../../entities';
 import { DomainError } from '../errors';
 import { digestsEqual, sha256Hex } from '../ids';
 import { Actor, isScope, Scope, TenantKeyActor } from './actor';
-import type { ApiKeyCache } from './api-key-cache';
+import { ApiKeyCache } from './api-key-cache';
+import { hotQuery } from '../db/hot-query';
 import { API_KEY_PATTERN, sessionIdOfClientSecret } from './secrets';
 
 const unauthorized = () => new DomainError('unauthorized', 'Missing or invalid credential');
 
 /**
- * Turns a bearer credential into an actor. Keys are looked up by hash, through a cache that
- * PostgreSQL empties at the commit of any change to the key (see ApiKeyCache), so a revocation is
- * refused at once on every instance.
+ * Turns a bearer credential into an actor. A key seen before is answered from this process's
+ * ApiKeyCache, which still asks the database whether the key is active on every call, so a
+ * revocation is refused at once on every instance.
  */
 export class AuthService {
-  constructor(
-    private readonly db: DataSource,
-    private readonly keyCache: ApiKeyCache | null = null,
-  ) {}
+  private readonly keyCache: ApiKeyCache;
+
+  constructor(private readonly db: DataSource) {
+    this.keyCache = new ApiKeyCache(async (ids) => {
+      const rows = await hotQuery<{ id: string }>(db, 'active-api-keys', 'SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at IS NULL', [ids]);
+      return new Set(rows.map((r) => r.id));
+    });
+  }
 
   /** `null` for no credential at all; an `unauthorized` error for a wrong one. */
   async authenticate(authorization: string | undefined): Promise<Actor | null> {
@@ -33,19 +38,21 @@ export class AuthService {
 
   private async byApiKey(key: string): Promise<TenantKeyActor> {
     const hash = sha256Hex(key);
-    const cached = this.keyCache?.get(hash);
-    if (cached && digestsEqual(cached.keyHash, hash)) return cached.actor;
-    const generation = this.keyCache?.beginLookup() ?? 0;
+    const cached = this.keyCache.get(hash);
+    if (cached && digestsEqual(cached.keyHash, hash)) {
+      if (await this.keyCache.stillActive(cached.actor.keyId)) return cached.actor;
+      throw unauthorized();
+    }
     const row = await this.db.getRepository(ApiKeyEntity).findOneBy({ keyHash: hash });
     if (!row || row.revokedAt !== null || !digestsEqual(row.keyHash, hash)) throw unauthorized();
-    const actor: TenantKeyActor = {
+    const actor: TenantKeyActor = Object.freeze({
       kind: 'tenant_key',
       tenantId: row.tenantId,
       keyId: row.id,
       livemode: row.livemode,
       scopes: Object.freeze(row.scopes.filter(isScope)),
-    };
-    this.keyCache?.put(generation, { keyHash: row.keyHash, actor: Object.freeze(actor) });
+    });
+    this.keyCache.put({ keyHash: row.keyHash, actor });
     return actor;
   }
 

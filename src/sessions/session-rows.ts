@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { SessionEntity } from '../../entities';
+import { hotQuery } from '../db/hot-query';
 import type { SessionResult } from './session-result';
 
 type SessionRow = {
@@ -26,25 +27,15 @@ const COLUMNS =
 
 const SELECT_VISIBLE = `SELECT ${COLUMNS} FROM sessions WHERE id = ANY($1) AND tenant_id = $2 AND livemode = $3`;
 
-type PgPool = { query(q: { name?: string; text: string; values: unknown[] }): Promise<{ rows: SessionRow[] }> };
-
 /**
  * The session read by id, in one hand-written statement. It is the hottest query of the service
  * (every poll, every GraphQL `session`), and TypeORM's query builder spent more CPU building and
- * mapping it than PostgreSQL spent answering it (profile in the sessions issue's note). On a real
- * PostgreSQL it is a named prepared statement, parsed and planned once per connection. Embedded
- * PGlite runs every connection in one backend, where a name prepared by one pool connection
- * collides with the next, so there it is sent unnamed.
+ * mapping it than PostgreSQL spent answering it (profile in the sessions issue's note).
  */
 export async function selectVisibleSessions(db: DataSource, ids: readonly string[], tenantId: string, livemode: boolean): Promise<SessionEntity[]> {
-  const pool = (db.driver as unknown as { master: PgPool }).master;
-  const values = [ids, tenantId, livemode];
-  const { rows } = await pool.query(ownsItsBackends(db) ? { name: 'select-visible-sessions', text: SELECT_VISIBLE, values } : { text: SELECT_VISIBLE, values });
+  const rows = await hotQuery<SessionRow>(db, 'select-visible-sessions', SELECT_VISIBLE, [ids, tenantId, livemode]);
   return rows.map(sessionFromRow);
 }
-
-/** A server URL means a real PostgreSQL, with a backend per connection; the embedded database is reached by socket directory. */
-const ownsItsBackends = (db: DataSource): boolean => typeof (db.options as { url?: string }).url === 'string';
 
 function sessionFromRow(r: SessionRow): SessionEntity {
   const s = new SessionEntity();

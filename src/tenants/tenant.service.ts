@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity, FlowEntity, TenantEntity } from '../../entities';
 import { ALL_SCOPES, isScope, Scope } from '../auth/actor';
-import type { ApiKeyCache } from '../auth/api-key-cache';
 import { newApiKey } from '../auth/secrets';
 import { DomainError } from '../errors';
 import { newId, sha256Hex } from '../ids';
@@ -11,11 +10,7 @@ export type TenantSummary = { id: string; name: string; createdAt: Date; activeK
 
 /** Tenants and their secret keys. Keys are returned once here and stored only as a hash (D6). */
 export class TenantService {
-  constructor(
-    private readonly db: DataSource,
-    /** This process's key cache, emptied of a revoked key before the revocation returns. */
-    private readonly keyCache: Pick<ApiKeyCache, 'evict'> | null = null,
-  ) {}
+  constructor(private readonly db: DataSource) {}
 
   async create(name: string): Promise<{ tenantId: string; testKey: IssuedKey; liveKey: IssuedKey }> {
     const trimmed = name.trim();
@@ -70,8 +65,6 @@ export class TenantService {
       .andWhere(tenantId ? 'tenant_id = :tenantId' : 'true', { tenantId })
       .execute();
     if (!res.affected) throw new DomainError('not_found', 'Active key not found');
-    // Every instance hears it from PostgreSQL at commit; this one must not depend on hearing it in time.
-    this.keyCache?.evict(keyId);
   }
 
   private async insertKey(repo: ReturnType<DataSource['getRepository']>, tenantId: string, livemode: boolean, scopes: Scope[]): Promise<IssuedKey> {
