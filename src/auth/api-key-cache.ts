@@ -1,3 +1,4 @@
+import { CoalescingReader } from '../db/coalescing-reader';
 import type { TenantKeyActor } from './actor';
 
 const MAX_ENTRIES = 10_000;
@@ -6,8 +7,6 @@ type Entry = { keyHash: string; actor: TenantKeyActor };
 
 /** Of these key ids, the ones active now (not revoked, not deleted), read from the database. */
 export type ActiveKeyIds = (ids: string[]) => Promise<Set<string>>;
-
-type Check = { ids: Set<string>; waiters: { id: string; resolve(active: boolean): void; reject(err: unknown): void }[] };
 
 /**
  * What a key authenticates as (tenant, mode, scopes) never changes after it is issued; only its
@@ -20,11 +19,14 @@ type Check = { ids: Set<string>; waiters: { id: string; resolve(active: boolean)
 export class ApiKeyCache {
   private readonly byHash = new Map<string, Entry>();
   private readonly hashById = new Map<string, string>();
-  private pending: Check | null = null;
-  private scheduled = false;
-  private inFlight = false;
+  private readonly liveness: CoalescingReader<string, true>;
 
-  constructor(private readonly activeKeyIds: ActiveKeyIds) {}
+  constructor(activeKeyIds: ActiveKeyIds) {
+    this.liveness = new CoalescingReader(
+      async (ids) => new Map([...(await activeKeyIds(ids))].map((id) => [id, true as const])),
+      (id) => id,
+    );
+  }
 
   get(keyHash: string): Entry | undefined {
     return this.byHash.get(keyHash);
@@ -44,49 +46,11 @@ export class ApiKeyCache {
     this.byHash.delete(hash);
   }
 
-  /**
-   * Is the key active now? Answered by a query that starts after this call. Checks wait for the one
-   * in flight to finish and then go together in the next query, so under load one query answers many
-   * requests, and when idle a check starts at the end of the current turn of the event loop.
-   */
-  stillActive(keyId: string): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.pending ??= { ids: new Set(), waiters: [] };
-      this.pending.ids.add(keyId);
-      this.pending.waiters.push({ id: keyId, resolve, reject });
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.inFlight || this.scheduled || !this.pending) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      const check = this.pending;
-      this.pending = null;
-      if (!check) return;
-      this.inFlight = true;
-      void this.run(check).finally(() => {
-        this.inFlight = false;
-        this.schedule();
-      });
-    });
-  }
-
-  private async run(check: Check): Promise<void> {
-    let active: Set<string>;
-    try {
-      active = await this.activeKeyIds([...check.ids]);
-    } catch (err) {
-      for (const w of check.waiters) w.reject(err);
-      return;
-    }
-    for (const w of check.waiters) {
-      const ok = active.has(w.id);
-      if (!ok) this.evict(w.id);
-      w.resolve(ok);
-    }
+  /** Is the key active now? Read by a query that starts after this call (see CoalescingReader). */
+  async stillActive(keyId: string): Promise<boolean> {
+    const active = (await this.liveness.read(keyId)) === true;
+    if (!active) this.evict(keyId);
+    return active;
   }
 
   private clear(): void {

@@ -7,7 +7,7 @@ import { DomainError, notFound } from '../errors';
 import { newId, SESSION_ID_PATTERN, sha256Hex } from '../ids';
 import type { JobQueue } from '../jobs/job-queue';
 import { SessionResult } from './session-result';
-import { selectVisibleSessions } from './session-rows';
+import { SessionReader } from './session-rows';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
 import { insertOutboxEvents, outboxEventsForTransition } from './session-events';
 import { testOutcomeOf } from './test-mode-outcome';
@@ -52,11 +52,15 @@ export class SessionService {
   private readonly listeners: CommittedEventsListener[] = [];
   private readonly outboxHandlers: OutboxHandler[] = [];
 
+  private readonly reader: SessionReader;
+
   constructor(
     private readonly db: DataSource,
     private readonly jobs: Pick<JobQueue, 'send'>,
     private readonly now: Clock = () => new Date(),
-  ) {}
+  ) {
+    this.reader = new SessionReader(db);
+  }
 
   onCommittedEvents(listener: CommittedEventsListener): void {
     this.listeners.push(listener);
@@ -142,8 +146,8 @@ export class SessionService {
   async getMany(actor: Actor, ids: readonly string[]): Promise<(SessionEntity | null)[]> {
     const visible = ids.filter((id) => SESSION_ID_PATTERN.test(id) && (actor.kind !== 'session_client' || actor.sessionId === id));
     if (visible.length === 0) return ids.map(() => null);
-    const rows = await selectVisibleSessions(this.db, visible, actor.tenantId, actor.livemode);
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const rows = await this.reader.visible(visible, actor.tenantId, actor.livemode);
+    const byId = new Map(visible.map((id, i) => [id, rows[i]]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
