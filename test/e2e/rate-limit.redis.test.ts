@@ -7,7 +7,9 @@ import { cli, createTenant, eventually, http, HttpResult, startServer, Tenant, t
  * database: the same DATABASE_URL, or the first instance's embedded socket in the same DATA_DIR.
  */
 
-const REDIS_PORT = 20_000 + Math.floor(Math.random() * 20_000);
+// Below Linux's ephemeral range (32768+), where an outgoing connection could already hold the port.
+const pickPort = () => 20_000 + Math.floor(Math.random() * 12_000);
+let REDIS_PORT = pickPort();
 const redisUp = () => execFileSync('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes']);
 const redisDown = () => execFileSync('redis-cli', ['-p', String(REDIS_PORT), 'shutdown', 'nosave']);
 const redisPing = (): boolean => {
@@ -23,8 +25,17 @@ let b: TestServer;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  redisUp();
-  await eventually(async () => (redisPing() ? true : undefined), 5_000, 50);
+  // A port another process took meanwhile leaves the daemon unable to bind: try another.
+  for (let attempt = 1; ; attempt++) {
+    redisUp();
+    try {
+      await eventually(async () => (redisPing() ? true : undefined), 5_000, 50);
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+      REDIS_PORT = pickPort();
+    }
+  }
   const env = testEnv({ REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}` });
   a = await startServer(env);
   b = await startServer(env);
