@@ -3,8 +3,6 @@ import type { TenantKeyActor } from './actor';
 
 const MAX_ENTRIES = 10_000;
 
-type Entry = { keyHash: string; actor: TenantKeyActor };
-
 /** Of these key ids, the ones active now (not revoked, not deleted), read from the database. */
 export type ActiveKeyIds = (ids: string[]) => Promise<Set<string>>;
 
@@ -17,7 +15,7 @@ export type ActiveKeyIds = (ids: string[]) => Promise<Set<string>>;
  * is refused from the moment the revocation commits.
  */
 export class ApiKeyCache {
-  private readonly byHash = new Map<string, Entry>();
+  private readonly byHash = new Map<string, TenantKeyActor>();
   private readonly hashById = new Map<string, string>();
   private readonly liveness: CoalescingReader<string, true>;
 
@@ -28,22 +26,14 @@ export class ApiKeyCache {
     );
   }
 
-  get(keyHash: string): Entry | undefined {
+  get(keyHash: string): TenantKeyActor | undefined {
     return this.byHash.get(keyHash);
   }
 
-  put(entry: Entry): void {
+  put(keyHash: string, actor: TenantKeyActor): void {
     if (this.byHash.size >= MAX_ENTRIES) this.clear(); // rare; a full re-read is cheaper than LRU bookkeeping on every hit
-    this.byHash.set(entry.keyHash, entry);
-    this.hashById.set(entry.actor.keyId, entry.keyHash);
-  }
-
-  /** Forgets one key (revoked: it can never become active again). */
-  evict(keyId: string): void {
-    const hash = this.hashById.get(keyId);
-    if (hash === undefined) return;
-    this.hashById.delete(keyId);
-    this.byHash.delete(hash);
+    this.byHash.set(keyHash, actor);
+    this.hashById.set(actor.keyId, keyHash);
   }
 
   /** Is the key active now? Read by a query that starts after this call (see CoalescingReader). */
@@ -51,6 +41,14 @@ export class ApiKeyCache {
     const active = (await this.liveness.read(keyId)) === true;
     if (!active) this.evict(keyId);
     return active;
+  }
+
+  /** Forgets one key (revoked: it can never become active again). */
+  private evict(keyId: string): void {
+    const hash = this.hashById.get(keyId);
+    if (hash === undefined) return;
+    this.hashById.delete(keyId);
+    this.byHash.delete(hash);
   }
 
   private clear(): void {

@@ -39,8 +39,8 @@ export class AuthService {
   private async byApiKey(key: string): Promise<TenantKeyActor> {
     const hash = sha256Hex(key);
     const cached = this.keyCache.get(hash);
-    if (cached && digestsEqual(cached.keyHash, hash)) {
-      if (await this.keyCache.stillActive(cached.actor.keyId)) return cached.actor;
+    if (cached) {
+      if (await this.keyCache.stillActive(cached.keyId)) return cached;
       throw unauthorized();
     }
     const row = await this.db.getRepository(ApiKeyEntity).findOneBy({ keyHash: hash });
@@ -52,7 +52,7 @@ export class AuthService {
       livemode: row.livemode,
       scopes: Object.freeze(row.scopes.filter(isScope)),
     });
-    this.keyCache.put({ keyHash: row.keyHash, actor });
+    this.keyCache.put(row.keyHash, actor);
     return actor;
   }
 
