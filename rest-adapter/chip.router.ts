@@ -15,7 +15,6 @@ import { restRoute } from './rest-route';
  * the body is the same definition shape as every other route.
  */
 export function chipRouter(ops: RestOperations, chip: ChipSubmissionService, router: Router = Router()): Router {
-
   router.post(
     '/verify/sessions/:id/chip',
     jsonBody,

@@ -10,7 +10,6 @@ import { restRoute } from './rest-route';
 
 /** /v1/verify sessions: each route validates its body, runs its GraphQL operation, and presents the definition shape. */
 export function sessionsRouter(ops: RestOperations, router: Router = Router()): Router {
-
   router.post(
     '/verify/sessions',
     jsonBody,

@@ -10,7 +10,6 @@ type CreatedEndpoint = { id: string; url: string; events: string[]; livemode: bo
 
 /** Webhook registration and replay: validate, run the GraphQL operation, present snake_case. */
 export function webhooksRouter(ops: RestOperations, router: Router = Router()): Router {
-
   router.post(
     '/verify/webhooks',
     jsonBody,
