@@ -5,7 +5,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import express, { NextFunction, Request, Response } from 'express';
+import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sessionsRouter } from '../rest-adapter/sessions.router';
 import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
@@ -110,17 +110,17 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 
   // /v1: authenticate once, then route; unknown /v1 paths are 404 error bodies.
   const v1 = express.Router();
-  if (meter) v1.use(meterV1(meter)); // charges before the route runs, and leaves the context it authenticated
-  v1.use(async (req, res, next) => {
+  const authenticate: RequestHandler = async (req, res, next) => {
     try {
-      if (res.locals.context) return next();
       res.locals.context = await contextFor(req);
       next();
     } catch (err) {
       if (err instanceof DomainError) return sendError(res, err.code, err.message);
       next(err);
     }
-  });
+  };
+  // Metered, one middleware charges and authenticates (leaving the context for the routes): one router layer less per call.
+  v1.use(meter ? meterV1(meter) : authenticate);
   v1.all('/me/{*rest}', (_req, res) => {
     const ctx = res.locals.context as RequestContext;
     if (!ctx.actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');

@@ -23,11 +23,12 @@ export class RateLimitOverrides {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** The limit for this tenant and bucket: its override, or the table's default. */
-  async limitFor(tenantId: string | null, bucket: BucketName): Promise<number> {
+  /** The limit for this tenant and bucket: its override, or the table's default; no promise while the cache is fresh. */
+  limitFor(tenantId: string | null, bucket: BucketName): number | Promise<number> {
     if (!tenantId) return BUCKETS[bucket].limit;
-    const limits = await this.limitsOf(tenantId);
-    return limits.get(bucket) ?? BUCKETS[bucket].limit;
+    const entry = this.cache.get(tenantId);
+    if (entry?.limits && this.clock() - entry.loadedAt < OVERRIDE_CACHE_MS) return entry.limits.get(bucket) ?? BUCKETS[bucket].limit;
+    return this.limitsOf(tenantId).then((limits) => limits.get(bucket) ?? BUCKETS[bucket].limit);
   }
 
   /** Sets (or with `limit` null, removes) one override. */

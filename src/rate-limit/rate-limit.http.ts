@@ -41,42 +41,48 @@ export function sendRateLimited(res: Response, d: Decision, publicBaseUrl: strin
     );
 }
 
+/** The client's address: the socket's, or with TRUST_PROXY express's reading of X-Forwarded-For. Read only when counted. */
 const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
-type Metered = { ok: true; decision: Decision } | { ok: false };
+type Metered =
+  | { ok: true; decision: Decision; context: RequestContext | null; authError: DomainError | null }
+  | { ok: false };
 
 /**
  * Charges the request's buckets to the authenticated key, or, for a missing or wrong credential,
  * to the client IP. While an IP is over a bucket's limit every request from it to that bucket is
  * refused before its credential is believed: otherwise a 200 among 429s would tell a key guesser
- * which guess was right. The IP check runs beside authentication, so it adds no latency, and it
- * reads the store only for IPs this instance has already refused.
+ * which guess was right. That check reads the store only for IPs this instance has refused, so an
+ * ordinary request pays nothing for it. A wrong credential comes back as `authError` for the
+ * surface to answer in its own shape, after the charge.
  */
 async function meterAuthenticated(deps: MeterDeps, req: Request, res: Response, buckets: readonly BucketName[]): Promise<Metered> {
-  const ip: Subject = { kind: 'ip', ip: clientIp(req) };
-  const credentialed = Boolean(req.header('authorization'));
-  const [ipState, auth] = await Promise.all([
-    credentialed ? Promise.all(buckets.map((b) => deps.limits.peekIp(b, ip.ip))) : Promise.resolve([]),
-    deps.contextFor(req).then(
-      (ctx) => ({ ctx, err: null }),
-      (err: unknown) => ({ ctx: null, err }),
-    ),
-  ]);
-  if (auth.err && !(auth.err instanceof DomainError && auth.err.code === 'unauthorized')) throw auth.err;
-  const blocked = ipState.find((d) => d !== null);
-  if (blocked) {
-    sendRateLimited(res, blocked, deps.publicBaseUrl);
-    return { ok: false };
+  let context: RequestContext | null = null;
+  let authError: DomainError | null = null;
+  try {
+    context = await deps.contextFor(req);
+  } catch (err) {
+    if (!(err instanceof DomainError && err.code === 'unauthorized')) throw err;
+    authError = err;
   }
-  const actor = auth.ctx?.actor ?? null;
-  const decision = await deps.limits.chargeAll(buckets, actor ? subjectOf(actor) : ip);
+  if (req.headers.authorization !== undefined && deps.limits.remembersBlockedIps()) {
+    const ip = clientIp(req);
+    for (const bucket of buckets) {
+      const blocked = await deps.limits.peekIp(bucket, ip);
+      if (blocked) {
+        sendRateLimited(res, blocked, deps.publicBaseUrl);
+        return { ok: false };
+      }
+    }
+  }
+  const actor = context?.actor ?? null;
+  const decision = await deps.limits.chargeAll(buckets, actor ? subjectOf(actor) : { kind: 'ip', ip: clientIp(req) });
   if (!decision.allowed) {
     sendRateLimited(res, decision, deps.publicBaseUrl);
     return { ok: false };
   }
   setRateLimitHeaders(res, decision);
-  if (auth.ctx) res.locals.context = auth.ctx;
-  return { ok: true, decision };
+  return { ok: true, decision, context, authError };
 }
 
 const parseForm = express.urlencoded({ extended: false, limit: 64 * 1024 });
@@ -103,9 +109,10 @@ async function oauthClientId(req: Request, res: Response): Promise<string | null
 }
 
 /**
- * /v1 metering, mounted before the routes: every /v1 request is charged to its bucket, including
- * paths no route serves yet (they then 404 with headers), so the table holds from day one. On
- * success it leaves the authenticated context in `res.locals.context`.
+ * /v1 metering and authentication in one middleware, mounted before the routes: every /v1 request
+ * is charged to its bucket, including paths no route serves yet (they then 404 with headers), so
+ * the table holds from day one. A wrong credential is answered 401 after its IP was charged; on
+ * success the authenticated context is left in `res.locals.context` for the routes.
  */
 export function meterV1(deps: MeterDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -117,10 +124,14 @@ export function meterV1(deps: MeterDeps): RequestHandler {
         const d = await deps.limits.charge(bucket, subject);
         if (!d.allowed) return sendRateLimited(res, d, deps.publicBaseUrl);
         setRateLimitHeaders(res, d);
+        res.locals.context = await deps.contextFor(req);
         return next();
       }
       const metered = await meterAuthenticated(deps, req, res, [bucket]);
-      if (metered.ok) next();
+      if (!metered.ok) return;
+      if (metered.authError) return sendError(res, metered.authError.code, metered.authError.message);
+      res.locals.context = metered.context;
+      next();
     } catch (err) {
       if (err instanceof DomainError) return sendError(res, err.code, err.message);
       next(err);
@@ -172,7 +183,10 @@ export function meterGraphQL(deps: MeterDeps): RequestHandler {
       const op = rootFieldsOf(params?.query, params?.operationName);
       const buckets = op ? bucketsForGraphQL(op.operation, op.fields) : (['default'] as BucketName[]);
       const metered = await meterAuthenticated(deps, req, res, buckets);
-      if (metered.ok) next();
+      if (!metered.ok) return;
+      // A wrong credential is left for Apollo's context function to refuse in GraphQL's shape.
+      if (metered.context) res.locals.context = metered.context;
+      next();
     } catch (err) {
       next(err);
     }

@@ -1,11 +1,12 @@
 import { Redis } from 'ioredis';
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Actor } from '../auth/actor';
 import { DomainError } from '../errors';
 import type { Logger } from '../logger';
 import type { BucketName } from './buckets';
 import { RateLimitOverrides } from './rate-limit-overrides';
-import { AtomicCharge, Clock, MultiGet, SlidingWindow, STORE_DURATION_S, STORE_POINTS, WindowState } from './sliding-window';
+import { RateLimiterSliceStore, RedisSliceStore, SliceStore, STORE_POINTS } from './slice-store';
+import { Clock, MaybePromise, SlidingWindow, STORE_DURATION_S, WindowState } from './sliding-window';
 
 /** Who is counted (D9): a key (or a session's client_secret), an OAuth client, or a client IP. */
 export type Subject =
@@ -26,52 +27,6 @@ export type RateLimitOptions = {
   keyPrefix?: string;
   clock?: Clock;
 };
-
-type SlidingChargeClient = { slidingCharge(numKeys: number, ...args: string[]): Promise<unknown> };
-
-/**
- * KEYS: the 12 older slices then the current one; ARGV: limit, TTL, units wanted. Admits as many
- * of the units as fit and returns {admitted, current slice after, older slices...}. Same value
- * format as rate-limiter-flexible's keys (a plain integer with a TTL), so the insurance path and
- * refunds (`reward`) work on them unchanged.
- */
-const SLIDING_CHARGE_LUA = `
-local n = #KEYS
-local vals = redis.call('MGET', unpack(KEYS))
-local out = {0, 0}
-local total = 0
-for i = 1, n - 1 do
-  local v = tonumber(vals[i]) or 0
-  out[i + 2] = v
-  total = total + v
-end
-local cur = tonumber(vals[n]) or 0
-local take = math.min(tonumber(ARGV[3]), math.max(0, tonumber(ARGV[1]) - total - cur))
-if take > 0 then
-  redis.call('SET', KEYS[n], 0, 'EX', ARGV[2], 'NX')
-  cur = redis.call('INCRBY', KEYS[n], take)
-end
-out[1] = take
-out[2] = cur
-return out`;
-
-/** The Redis fast paths of the window, over the store's key format (`${prefix}:${key}`). */
-export function redisWindowOps(redis: Redis, keyPrefix: string, durationS: number): { multiGet: MultiGet; atomicCharge: AtomicCharge } {
-  redis.defineCommand('slidingCharge', { lua: SLIDING_CHARGE_LUA });
-  return {
-    multiGet: async (ids) => {
-      if (redis.status !== 'ready') throw new Error('Redis not ready');
-      const values = await redis.mget(ids.map((k) => `${keyPrefix}:${k}`));
-      return values.map((v) => (v === null ? 0 : Number.parseInt(v, 10)));
-    },
-    atomicCharge: async (ids, limit, count) => {
-      if (redis.status !== 'ready') throw new Error('Redis not ready');
-      const keys = ids.map((k) => `${keyPrefix}:${k}`);
-      const r = (await (redis as unknown as SlidingChargeClient).slidingCharge(keys.length, ...keys, String(limit), String(durationS), String(count))) as number[];
-      return { admitted: r[0], cur: r[1], older: r.slice(2) };
-    },
-  };
-}
 
 export function subjectOf(actor: Actor): Subject {
   return actor.kind === 'tenant_key'
@@ -95,21 +50,19 @@ export class RateLimitService {
 
   private constructor(
     private readonly overrides: RateLimitOverrides,
-    store: RateLimiterAbstract,
+    store: SliceStore,
     redis: Redis | null,
     private readonly clock: Clock,
-    multiGet?: MultiGet,
-    atomicCharge?: AtomicCharge,
   ) {
     this.redis = redis;
-    this.window = new SlidingWindow(store, clock, multiGet, atomicCharge);
+    this.window = new SlidingWindow(store, clock);
   }
 
   static create(overrides: RateLimitOverrides, logger: Logger, opts: RateLimitOptions = {}): RateLimitService {
     const clock = opts.clock ?? Date.now;
     const duration = STORE_DURATION_S;
     const memory = new RateLimiterMemory({ points: STORE_POINTS, duration, keyPrefix: 'rl' });
-    if (!opts.redisUrl) return new RateLimitService(overrides, memory, null, clock);
+    if (!opts.redisUrl) return new RateLimitService(overrides, new RateLimiterSliceStore(memory), null, clock);
 
     // Its own client: rate-limiter-flexible defines a Lua command on it. No offline queue and a
     // short command timeout, so an outage switches to the insurance limiter at once instead of
@@ -132,16 +85,27 @@ export class RateLimitService {
       down = false;
     });
     const keyPrefix = opts.keyPrefix ?? 'rl';
-    const store = new RateLimiterRedis({ storeClient: redis, points: STORE_POINTS, duration, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory });
-    const { multiGet, atomicCharge } = redisWindowOps(redis, keyPrefix, duration);
-    return new RateLimitService(overrides, store, redis, clock, multiGet, atomicCharge);
+    const withInsurance = new RateLimiterRedis({ storeClient: redis, points: STORE_POINTS, duration, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory });
+    const store = new RedisSliceStore(redis, keyPrefix, duration, new RateLimiterSliceStore(withInsurance));
+    return new RateLimitService(overrides, store, redis, clock);
   }
 
-  /** Charges one unit of `bucket` to `subject`; a refused request is not counted. */
-  async charge(bucket: BucketName, subject: Subject): Promise<Decision> {
-    const limit = await this.limitOf(bucket, subject);
-    const d = this.decision(bucket, subject, await this.window.consume(counterId(bucket, subject), limit));
-    if (!d.allowed && subject.kind === 'ip') this.rememberBlocked(counterId(bucket, subject), d.resetSeconds);
+  /**
+   * Charges one unit of `bucket` to `subject`; a refused request is not counted. Answered without
+   * a promise when the instance already holds units for the counter (see SlidingWindow), which is
+   * most requests of a busy key: the hot path stays synchronous.
+   */
+  charge(bucket: BucketName, subject: Subject): MaybePromise<Decision> {
+    const id = counterId(bucket, subject);
+    const limit = this.limitOf(bucket, subject);
+    if (typeof limit === 'number') return this.decide(bucket, subject, id, this.window.consume(id, limit));
+    return limit.then((l) => this.decide(bucket, subject, id, this.window.consume(id, l)));
+  }
+
+  private decide(bucket: BucketName, subject: Subject, id: string, state: MaybePromise<WindowState>): MaybePromise<Decision> {
+    if (state instanceof Promise) return state.then((s) => this.decide(bucket, subject, id, s));
+    const d = decisionOf(bucket, subject, state);
+    if (!d.allowed && subject.kind === 'ip') this.rememberBlocked(id, d.resetSeconds);
     return d;
   }
 
@@ -154,7 +118,12 @@ export class RateLimitService {
   /** Would one more unit pass? Charges nothing. */
   async peek(bucket: BucketName, subject: Subject): Promise<Decision> {
     const limit = await this.limitOf(bucket, subject);
-    return this.decision(bucket, subject, await this.window.peek(counterId(bucket, subject), limit));
+    return decisionOf(bucket, subject, await this.window.peek(counterId(bucket, subject), limit));
+  }
+
+  /** Has this instance refused some client IP lately? Until it has, `peekIp` has nothing to check. */
+  remembersBlockedIps(): boolean {
+    return this.blockedIps.size > 0;
   }
 
   /**
@@ -178,12 +147,16 @@ export class RateLimitService {
    * Charges one unit in each bucket, all or nothing: when one refuses, the units already taken
    * are given back. The returned decision is the refusal, or else the tightest bucket's state.
    */
-  async chargeAll(buckets: readonly BucketName[], subject: Subject): Promise<Decision> {
+  chargeAll(buckets: readonly BucketName[], subject: Subject): MaybePromise<Decision> {
+    return buckets.length === 1 ? this.charge(buckets[0], subject) : this.chargeEach(buckets, subject);
+  }
+
+  private async chargeEach(buckets: readonly BucketName[], subject: Subject): Promise<Decision> {
     const taken: Decision[] = [];
     for (const bucket of buckets) {
       const d = await this.charge(bucket, subject);
       if (!d.allowed) {
-        await Promise.all(taken.map((t) => this.window.refund(counterId(t.bucket, subject))));
+        await Promise.all(taken.map((t) => this.window.refund(counterId(t.bucket, subject), t.slice)));
         return d;
       }
       taken.push(d);
@@ -192,21 +165,32 @@ export class RateLimitService {
   }
 
   /** Starting a GraphQL subscription costs one `verify_read` unit (D9). */
-  async chargeSubscriptionStart(actor: Actor): Promise<Decision> {
+  chargeSubscriptionStart(actor: Actor): MaybePromise<Decision> {
     return this.charge('verify_read', subjectOf(actor));
   }
 
   async close(): Promise<void> {
+    await this.window.close();
     if (this.redis) this.redis.disconnect();
   }
 
-  private limitOf(bucket: BucketName, subject: Subject): Promise<number> {
+  private limitOf(bucket: BucketName, subject: Subject): MaybePromise<number> {
     return this.overrides.limitFor(subject.kind === 'key' || subject.kind === 'session' ? subject.tenantId : null, bucket);
   }
+}
 
-  private decision(bucket: BucketName, subject: Subject, state: WindowState): Decision {
-    return { ...state, bucket, testMode: (subject.kind === 'key' || subject.kind === 'session') && !subject.livemode };
-  }
+function decisionOf(bucket: BucketName, subject: Subject, s: WindowState): Decision {
+  // Spelt out rather than spread: this runs on every metered request.
+  return {
+    allowed: s.allowed,
+    limit: s.limit,
+    used: s.used,
+    remaining: s.remaining,
+    resetSeconds: s.resetSeconds,
+    slice: s.slice,
+    bucket,
+    testMode: (subject.kind === 'key' || subject.kind === 'session') && !subject.livemode,
+  };
 }
 
 function counterId(bucket: BucketName, s: Subject): string {

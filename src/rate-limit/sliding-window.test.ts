@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
-import { redisWindowOps } from './rate-limit.service';
-import { msUntilNext, SlidingWindow, STORE_DURATION_S, STORE_POINTS } from './sliding-window';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterSliceStore, RedisSliceStore, SliceStore, STORE_POINTS } from './slice-store';
+import { msUntilNext, SlidingWindow, STORE_DURATION_S } from './sliding-window';
 
 async function eventually<T>(check: () => T | undefined): Promise<T> {
   for (let i = 0; i < 100; i++) {
@@ -25,29 +25,26 @@ function manualClock() {
 const redisClients: Redis[] = [];
 afterAll(() => redisClients.forEach((r) => r.disconnect()));
 
-type Made = { store: RateLimiterAbstract; ops?: ReturnType<typeof redisWindowOps> };
-const stores: [string, () => Made][] = [
-  ['the Memory store', () => ({ store: new RateLimiterMemory({ points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: 'rl-unit' }) })],
+const redisClient = () => {
+  const client = new Redis(REDIS_URL, { lazyConnect: false });
+  redisClients.push(client);
+  return client;
+};
+const memoryStore = () => new RateLimiterSliceStore(new RateLimiterMemory({ points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: 'rl-unit' }));
+const redisStore = () => {
+  const client = redisClient();
+  const keyPrefix = `rl-unit-${randomBytes(6).toString('hex')}`;
+  const rlf = new RateLimiterRedis({ storeClient: client, points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix });
+  return new RedisSliceStore(client, keyPrefix, STORE_DURATION_S, new RateLimiterSliceStore(rlf));
+};
+
+const stores: [string, () => SliceStore][] = [
+  ['the Memory store', memoryStore],
   [
-    'the Redis store',
-    () => {
-      const client = new Redis(REDIS_URL, { lazyConnect: false });
-      redisClients.push(client);
-      return { store: new RateLimiterRedis({ storeClient: client, points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: `rl-unit-${randomBytes(6).toString('hex')}` }) };
-    },
+    "rate-limiter-flexible's Redis store (the path while the script is unavailable)",
+    () => new RateLimiterSliceStore(new RateLimiterRedis({ storeClient: redisClient(), points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: `rl-unit-${randomBytes(6).toString('hex')}` })),
   ],
-  [
-    'the Redis store with the atomic script, as the server uses it',
-    () => {
-      const client = new Redis(REDIS_URL, { lazyConnect: false });
-      redisClients.push(client);
-      const keyPrefix = `rl-unit-${randomBytes(6).toString('hex')}`;
-      return {
-        store: new RateLimiterRedis({ storeClient: client, points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix }),
-        ops: redisWindowOps(client, keyPrefix, STORE_DURATION_S),
-      };
-    },
-  ],
+  ['the Redis store with the atomic script, as the server uses it', redisStore],
 ];
 
 async function admitted(w: SlidingWindow, id: string, limit: number, n: number): Promise<number> {
@@ -57,12 +54,12 @@ async function admitted(w: SlidingWindow, id: string, limit: number, n: number):
 }
 
 describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
-  let made: Made;
+  let store: SliceStore;
   beforeAll(async () => {
-    made = makeStore();
-    if (made.ops) await eventually(() => (redisClients.at(-1)!.status === 'ready' ? true : undefined));
+    store = makeStore();
+    if (redisClients.length > 0) await eventually(() => (redisClients.every((c) => c.status === 'ready') ? true : undefined));
   });
-  const windowOf = (clock: () => number) => new SlidingWindow(made.store, clock, made.ops?.multiGet, made.ops?.atomicCharge);
+  const windowOf = (clock: () => number) => new SlidingWindow(store, clock);
 
   it('admits exactly the limit in one window, then refuses with a whole-second reset', async () => {
     const clock = manualClock();
@@ -145,6 +142,107 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
     const p = await w.peek('peek', 3);
     expect(p).toMatchObject({ allowed: false, remaining: 0 });
     expect(await w.peek('peek-other', 3)).toMatchObject({ allowed: true, remaining: 3 });
+  });
+});
+
+/** A real store that counts the charges reaching it, to show what leases save. */
+class CountingStore implements SliceStore {
+  charges = 0;
+  constructor(private readonly inner: SliceStore) {}
+  charge(req: Parameters<SliceStore['charge']>[0]) {
+    this.charges++;
+    return this.inner.charge(req);
+  }
+  read(ids: readonly string[]) {
+    return this.inner.read(ids);
+  }
+  giveBack(id: string, units: number) {
+    return this.inner.giveBack(id, units);
+  }
+}
+
+describe.each([
+  ['the Memory store', memoryStore],
+  ['the Redis store', redisStore],
+])('leases of a busy counter on %s', (_name, makeStore) => {
+  let store: CountingStore;
+  beforeEach(async () => {
+    store = new CountingStore(makeStore());
+    if (redisClients.length > 0) await eventually(() => (redisClients.every((c) => c.status === 'ready') ? true : undefined));
+  });
+  const used = async (w: SlidingWindow, id: string) => (await w.peek(id, 1_000_000)).used;
+
+  it('admits exactly the limit with far fewer store calls than requests, and counts remaining down by one', async () => {
+    const clock = manualClock();
+    clock.set(10_000);
+    const w = new SlidingWindow(store, clock.now);
+    const results = [];
+    let chargesToFill = 0;
+    for (let i = 0; i < 2_500; i++) {
+      results.push(await w.consume('busy', 2_000));
+      if (i === 1_999) chargesToFill = store.charges;
+    }
+    const admittedStates = results.filter((r) => r.allowed);
+    expect(admittedStates).toHaveLength(2_000);
+    expect(admittedStates.map((r) => r.remaining)).toEqual(Array.from({ length: 2_000 }, (_, i) => 1_999 - i));
+    expect(results.slice(2_000).every((r) => !r.allowed && r.remaining === 0 && r.resetSeconds === 65)).toBe(true);
+    expect(chargesToFill).toBeLessThan(400);
+    expect(await used(w, 'busy')).toBe(2_000);
+  });
+
+  it('never lets two busy instances together pass the limit, and admits exactly it while both keep asking', async () => {
+    const clock = manualClock();
+    clock.set(20_000);
+    const a = new SlidingWindow(store, clock.now);
+    const b = new SlidingWindow(store, clock.now);
+    let admittedCount = 0;
+    let chargesToFill = 0;
+    for (let i = 0; i < 3_000; i++) {
+      if ((await (i % 2 ? a : b).consume('two-busy', 1_000)).allowed && ++admittedCount === 1_000) chargesToFill = store.charges;
+      expect(admittedCount).toBeLessThanOrEqual(1_000);
+    }
+    expect(admittedCount).toBe(1_000);
+    expect(chargesToFill).toBeLessThan(500);
+    expect(await used(a, 'two-busy')).toBe(1_000);
+  });
+
+  it('does not use a lease outside its slice, and gives its unused units back with the next charge', async () => {
+    const clock = manualClock();
+    clock.set(30_000);
+    const w = new SlidingWindow(store, clock.now);
+    for (let i = 0; i < 1_000; i++) await w.consume('slices', 100_000);
+    expect(await used(w, 'slices')).toBeGreaterThan(1_000); // the lease's unused units are reserved
+    clock.set(35_000);
+    const next = await w.consume('slices', 100_000);
+    expect(next).toMatchObject({ allowed: true, slice: clock.now() / 5_000, used: 1_001, remaining: 100_000 - 1_001 });
+    await w.close(); // gives back the lease this charge took in the new slice
+    expect(await used(w, 'slices')).toBe(1_001);
+  });
+
+  it('gives back the units of a lease left unused for a second', async () => {
+    const clock = manualClock();
+    clock.set(40_000);
+    const w = new SlidingWindow(store, clock.now);
+    for (let i = 0; i < 1_000; i++) await w.consume('idle', 100_000);
+    expect(await used(w, 'idle')).toBeGreaterThan(1_000);
+    const started = Date.now();
+    for (;;) {
+      if ((await used(w, 'idle')) === 1_000) break;
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  it('puts a refunded unit back into the lease, and a shutdown gives the lease back', async () => {
+    const clock = manualClock();
+    clock.set(50_000);
+    const w = new SlidingWindow(store, clock.now);
+    let last;
+    for (let i = 0; i < 1_000; i++) last = await w.consume('refund', 100_000);
+    await w.refund('refund', last!.slice);
+    expect((await w.consume('refund', 100_000)).remaining).toBe(last!.remaining);
+    await w.close();
+    expect(await used(w, 'refund')).toBe(1_000);
   });
 });
 

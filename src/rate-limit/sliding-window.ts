@@ -1,10 +1,13 @@
-import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { WINDOW_SECONDS } from './buckets';
+import type { ChargeResult, SliceStore } from './slice-store';
 
 const WINDOW_MS = WINDOW_SECONDS * 1000;
 
 /** Milliseconds since the epoch; injected so tests can walk across window boundaries without sleeping. */
 export type Clock = () => number;
+
+/** A value, or a promise of it when it had to wait for the store. */
+export type MaybePromise<T> = T | Promise<T>;
 
 /** The state of one counter after a request was (or was not) admitted. */
 export type WindowState = {
@@ -15,6 +18,8 @@ export type WindowState = {
   remaining: number;
   /** Whole seconds until one more request would pass; 0 while some remain. */
   resetSeconds: number;
+  /** The 5 s slice the unit was charged to: a refund goes back there. */
+  slice: number;
 };
 
 /** Sub-window length: counts are kept per 5 s slice, and a decision reads the last 13 slices. */
@@ -23,139 +28,251 @@ const SLICES = WINDOW_MS / SLICE_MS;
 /** Store TTL in seconds: a slice must stay readable while it is counted (60 s + one slice), plus margin. */
 export const STORE_DURATION_S = WINDOW_SECONDS + (2 * SLICE_MS) / 1000;
 
-/**
- * A sliding 60 s window over a rate-limiter-flexible store (which only has fixed windows), kept
- * as 5 s slices under `${id}:${floor(now / 5 s)}`. A decision counts the current slice and the 12
- * before it, whole: they cover the last 60 to 65 s, so every 60 s window ending at an admitted
- * request holds at most the limit. (The weighted two-window counter of STACK.md was measured at
- * 691 admits in a 60 s window for a limit of 600 by `npm run bench:rate-limit`: it assumes the
- * previous minute's requests were spread evenly, and a burst inside it breaks that.) The price is
- * that a slice's requests are released up to 5 s late.
- *
- * Admission is decided after an atomic increment of the current slice and undone (`reward`)
- * when refused, so concurrent requests on several instances each see a distinct count and the
- * admitted total never passes the limit; refused requests do not use up the window.
- */
-/** Reads several counters in one round trip (Redis MGET); a failure falls back to the store's own reads. */
-export type MultiGet = (ids: string[]) => Promise<number[]>;
+/** A lease is sized to cover about this much of the instance's recent demand on the counter. */
+export const LEASE_HORIZON_MS = 100;
+/** Smaller leases are not worth a reservation: below this a counter charges the store per request. */
+export const LEASE_MIN_UNITS = 2;
+/** Leased units unused after this long (or at the end of their slice, if sooner) are given back. */
+export const LEASE_TTL_MS = 1000;
 
-/**
- * Reads the 12 older slices and charges the current one (the last id) with as many of `count`
- * units as fit under `limit`, in one atomic step (a Redis Lua script), so no other instance's
- * increment can fall between the read and the decision. `cur` is the current slice after it.
- */
-export type AtomicCharge = (ids: string[], limit: number, count: number) => Promise<{ admitted: number; older: number[]; cur: number }>;
+type Waiter = { now: number; slice: number; limit: number; resolve(state: WindowState): void; reject(err: unknown): void };
 
-type Waiter = { now: number; resolve(state: WindowState): void; fallback(): void };
-type Batch = { id: string; slice: number; limit: number; waiters: Waiter[] };
+/** Units the store has counted for this instance in one slice and that it may admit locally. */
+type Lease = {
+  slice: number;
+  limit: number;
+  units: number;
+  expiresAt: number;
+  older: number[];
+  olderSum: number;
+  /** The slice's count at the store after the charge that granted the lease, leased units included. */
+  cur: number;
+  timer: NodeJS.Timeout | null;
+};
 
-export class SlidingWindow {
-  /** Charges of one counter waiting for this turn of the event loop to end; see `consume`. */
-  private readonly batches = new Map<string, Batch>();
+/** What one instance knows of one counter. */
+class Counter {
+  lease: Lease | null = null;
+  readonly queue: Waiter[] = [];
+  /** A flush is scheduled or a charge is in flight: one at a time per counter. */
+  busy = false;
+  /** This instance's requests in the slice `demandSlice` and the one before: the lease size follows them. */
+  demandSlice = 0;
+  demandCur = 0;
+  demandPrev = 0;
 
-  constructor(
-    private readonly store: RateLimiterAbstract,
-    private readonly clock: Clock = Date.now,
-    private readonly multiGet?: MultiGet,
-    private readonly atomicCharge?: AtomicCharge,
-  ) {}
-
-  /**
-   * Charges one unit. With an atomic store (Redis), the charges of one counter that arrive in the
-   * same turn of the event loop go to the store as one script call for all of them: a busy key's
-   * concurrent requests then cost one round trip, not one each. Each waiter still gets the state it
-   * would have seen alone, in arrival order, and the store admits only what fits, so the count stays exact.
-   */
-  consume(id: string, limit: number): Promise<WindowState> {
-    const now = this.clock();
-    if (!this.atomicCharge) return this.consumeFromStore(id, limit, now);
-    const slice = Math.floor(now / SLICE_MS);
-    return new Promise<WindowState>((resolve, reject) => {
-      const batchKey = `${id}:${slice}:${limit}`;
-      let batch = this.batches.get(batchKey);
-      if (!batch) {
-        batch = { id, slice, limit, waiters: [] };
-        this.batches.set(batchKey, batch);
-        const scheduled = batch;
-        setImmediate(() => {
-          this.batches.delete(batchKey);
-          void this.flush(scheduled);
-        });
-      }
-      batch.waiters.push({ now, resolve, fallback: () => this.consumeFromStore(id, limit, now).then(resolve, reject) });
-    });
-  }
-
-  private async flush(batch: Batch): Promise<void> {
-    const { id, slice, limit, waiters } = batch;
-    let r: Awaited<ReturnType<AtomicCharge>>;
-    try {
-      const ids = Array.from({ length: SLICES + 1 }, (_, i) => `${id}:${slice - SLICES + i}`);
-      r = await this.atomicCharge!(ids, limit, waiters.length);
-    } catch {
-      // Redis unreachable: each charge goes through the store, whose operations use its insurance limiter.
-      for (const w of waiters) w.fallback();
+  noteDemand(slice: number): void {
+    if (slice === this.demandSlice) {
+      this.demandCur++;
       return;
     }
-    const before = r.cur - r.admitted;
-    waiters.forEach((w, i) => {
-      const allowed = i < r.admitted;
-      w.resolve(stateOf(allowed, r.older, allowed ? before + i + 1 : r.cur, slice, w.now, limit));
-    });
+    this.demandPrev = slice === this.demandSlice + 1 ? this.demandCur : 0;
+    this.demandCur = 1;
+    this.demandSlice = slice;
   }
 
-  private async consumeFromStore(id: string, limit: number, now: number): Promise<WindowState> {
-    const slice = Math.floor(now / SLICE_MS);
-    const currentKey = `${id}:${slice}`;
-    const [older, curRes] = await Promise.all([this.olderCounts(id, slice), this.store.consume(currentKey, 1).catch(rethrowUnlessRes)]);
-    let cur = curRes.consumedPoints;
-    const allowed = sum(older) + cur <= limit;
-    if (!allowed) {
-      await this.store.reward(currentKey, 1);
-      cur -= 1;
-    }
-    return stateOf(allowed, older, cur, slice, now, limit);
+  /** Units worth leasing: the requests of the last LEASE_HORIZON_MS at the rate seen over the last 5 to 10 s. */
+  leaseWanted(now: number): number {
+    const span = SLICE_MS + (now - this.demandSlice * SLICE_MS);
+    const units = Math.floor(((this.demandPrev + this.demandCur) * LEASE_HORIZON_MS) / span);
+    return units >= LEASE_MIN_UNITS ? units : 0;
   }
 
-  /** The state without charging: would one more request pass now? */
-  async peek(id: string, limit: number): Promise<WindowState> {
-    const now = this.clock();
-    const slice = Math.floor(now / SLICE_MS);
-    const [older, curRes] = await Promise.all([this.olderCounts(id, slice), this.store.get(`${id}:${slice}`)]);
-    const cur = curRes?.consumedPoints ?? 0;
-    return stateOf(sum(older) + cur + 1 <= limit, older, cur, slice, now, limit);
-  }
-
-  /** Gives back a unit charged in this slice (a multi-bucket GraphQL operation refused by another bucket). */
-  async refund(id: string): Promise<void> {
-    await this.store.reward(`${id}:${Math.floor(this.clock() / SLICE_MS)}`, 1);
-  }
-
-  /** Counts of the 12 slices before `slice`, oldest first. */
-  private async olderCounts(id: string, slice: number): Promise<number[]> {
-    const ids = Array.from({ length: SLICES }, (_, i) => `${id}:${slice - SLICES + i}`);
-    if (this.multiGet) {
-      try {
-        return await this.multiGet(ids);
-      } catch {
-        // Redis unreachable: the store's reads go to its insurance limiter.
-      }
-    }
-    const rs = await Promise.all(ids.map((k) => this.store.get(k)));
-    return rs.map((r) => r?.consumedPoints ?? 0);
+  usableLease(now: number, limit: number): Lease | null {
+    const l = this.lease;
+    return l !== null && l.units > 0 && l.limit === limit && now < l.expiresAt ? l : null;
   }
 }
 
-/** Points large enough that the store never refuses by itself: admission is decided here. */
-export const STORE_POINTS = 1_000_000_000;
+/**
+ * A sliding 60 s window kept as 5 s slices under `${id}:${floor(now / 5 s)}` in a SliceStore
+ * (memory, or Redis shared by every instance; both are rate-limiter-flexible's key format, since
+ * rate-limiter-flexible itself only has fixed windows). A decision counts the current slice and
+ * the 12 before it, whole: they cover the last 60 to 65 s, so every 60 s window ending at an
+ * admitted request holds at most the limit. (The weighted two-window counter of STACK.md was
+ * measured at 691 admits in a 60 s window for a limit of 600 by `npm run bench:rate-limit`: it
+ * assumes the previous minute's requests were spread evenly, and a burst inside it breaks that.)
+ * The price is that a slice's requests are released up to 5 s late.
+ *
+ * Every unit is counted at the store before a request is admitted, so the admitted total of all
+ * instances never passes the limit, and refused requests are not counted. What makes it cheap:
+ * - One charge at a time per counter: the requests of one counter that arrive while its charge is
+ *   in flight (or in the same turn of the event loop) go to the store together, in one call.
+ * - Leases: a counter this instance sees often (LEASE_MIN_UNITS in LEASE_HORIZON_MS at its recent
+ *   rate) reserves the units its next ~100 ms of requests will need in the same call, and admits
+ *   them locally. Leased units are counted in the current slice from the start and are only used
+ *   in that slice, so the bound above holds; a lease takes at most a quarter of the room left,
+ *   so near the limit every unit goes to the store alone; what is unused after LEASE_TTL_MS or at
+ *   the slice's end is given back.
+ */
+export class SlidingWindow {
+  private readonly counters = new Map<string, Counter>();
+  private sweptSlice = 0;
+
+  constructor(
+    private readonly store: SliceStore,
+    private readonly clock: Clock = Date.now,
+  ) {}
+
+  /**
+   * Charges one unit; each caller gets the state it would have seen alone, in arrival order. A unit
+   * from the instance's lease is answered at once, without a promise.
+   */
+  consume(id: string, limit: number): MaybePromise<WindowState> {
+    const now = this.clock();
+    const slice = Math.floor(now / SLICE_MS);
+    if (slice !== this.sweptSlice) this.sweep(slice, now);
+    let c = this.counters.get(id);
+    if (c === undefined) {
+      c = new Counter();
+      this.counters.set(id, c);
+    }
+    c.noteDemand(slice);
+    const lease = c.queue.length === 0 ? c.usableLease(now, limit) : null;
+    if (lease !== null) {
+      lease.units--;
+      return leaseState(lease, now);
+    }
+    const counter = c;
+    return new Promise<WindowState>((resolve, reject) => {
+      counter.queue.push({ now, slice, limit, resolve, reject });
+      if (!counter.busy) {
+        counter.busy = true;
+        setImmediate(() => void this.flush(id, counter));
+      }
+    });
+  }
+
+  /** The state without charging: would one more request pass now? Leased units count as used. */
+  async peek(id: string, limit: number): Promise<WindowState> {
+    const now = this.clock();
+    const slice = Math.floor(now / SLICE_MS);
+    const counts = await this.store.read(sliceIds(id, slice));
+    const older = counts.slice(0, SLICES);
+    const olderSum = sum(older);
+    const cur = counts[SLICES];
+    return stateOf(olderSum + cur + 1 <= limit, olderSum, older, cur, slice, now, limit);
+  }
+
+  /** Gives back a unit charged in `slice` (a multi-bucket GraphQL operation refused by another bucket). */
+  async refund(id: string, slice: number): Promise<void> {
+    const lease = this.counters.get(id)?.lease;
+    if (lease && lease.slice === slice && this.clock() < lease.expiresAt) {
+      lease.units++;
+      return;
+    }
+    await this.store.giveBack(`${id}:${slice}`, 1);
+  }
+
+  /** Gives back every unused lease (an instance shutting down), so other instances can use the units. */
+  async close(): Promise<void> {
+    const slice = Math.floor(this.clock() / SLICE_MS);
+    const giveBacks: Promise<void>[] = [];
+    for (const [id, c] of this.counters) {
+      const l = c.lease;
+      if (!l) continue;
+      c.lease = null;
+      if (l.timer) clearTimeout(l.timer);
+      if (l.units > 0 && l.slice >= slice - SLICES) giveBacks.push(this.store.giveBack(`${id}:${l.slice}`, l.units).catch(() => undefined));
+    }
+    await Promise.all(giveBacks);
+  }
+
+  private async flush(id: string, c: Counter): Promise<void> {
+    while (c.queue.length > 0) {
+      this.serveFromLease(c);
+      if (c.queue.length === 0) break;
+      const { slice, limit } = c.queue[0];
+      let n = 1;
+      while (n < c.queue.length && c.queue[n].slice === slice && c.queue[n].limit === limit) n++;
+      const group = c.queue.splice(0, n);
+      const now = this.clock();
+      const giveBack = this.takeUnused(c, slice);
+      // A lease only for requests of the slice now running: it is usable in that slice only.
+      const lease = slice === Math.floor(now / SLICE_MS) ? c.leaseWanted(now) : 0;
+      let r: ChargeResult;
+      try {
+        r = await this.store.charge({ ids: sliceIds(id, slice), limit, want: group.length, lease, giveBack });
+      } catch (err) {
+        for (const w of group) w.reject(err);
+        continue;
+      }
+      const olderSum = sum(r.older);
+      const before = r.cur - r.leased - r.admitted;
+      group.forEach((w, i) => {
+        const allowed = i < r.admitted;
+        w.resolve(stateOf(allowed, olderSum, r.older, allowed ? before + i + 1 : r.cur, slice, w.now, limit));
+      });
+      if (r.leased > 0) this.grant(id, c, { slice, limit, units: r.leased, expiresAt: Math.min((slice + 1) * SLICE_MS, now + LEASE_TTL_MS), older: r.older, olderSum, cur: r.cur, timer: null }, now);
+    }
+    c.busy = false;
+  }
+
+  /** Admits queued requests from the lease, in order, while it lasts. */
+  private serveFromLease(c: Counter): void {
+    const l = c.lease;
+    if (l === null) return;
+    const now = this.clock();
+    while (c.queue.length > 0 && l.units > 0 && now < l.expiresAt && c.queue[0].slice === l.slice && c.queue[0].limit === l.limit) {
+      const w = c.queue.shift()!;
+      l.units--;
+      w.resolve(leaseState(l, w.now));
+    }
+  }
+
+  private grant(id: string, c: Counter, lease: Lease, now: number): void {
+    c.lease = lease;
+    lease.timer = setTimeout(() => this.expire(id, c, lease), Math.max(0, lease.expiresAt - now));
+    lease.timer.unref();
+  }
+
+  /** A lease's time is up: its unused units go back, unless a charge in flight will take them. */
+  private expire(id: string, c: Counter, lease: Lease): void {
+    if (c.lease !== lease || c.busy) return;
+    c.lease = null;
+    if (lease.units > 0) void this.store.giveBack(`${id}:${lease.slice}`, lease.units).catch(() => undefined);
+  }
+
+  /** Ends the counter's lease before a charge; its unused units, if their slice still counts, ride along to be given back. */
+  private takeUnused(c: Counter, slice: number): { index: number; units: number } | undefined {
+    const l = c.lease;
+    if (l === null) return undefined;
+    c.lease = null;
+    if (l.timer) clearTimeout(l.timer);
+    const index = l.slice - (slice - SLICES);
+    return l.units > 0 && index >= 0 && index <= SLICES ? { index, units: l.units } : undefined;
+  }
+
+  /** Once per slice: gives back leases that ran out meanwhile and forgets idle counters. */
+  private sweep(slice: number, now: number): void {
+    this.sweptSlice = slice;
+    for (const [id, c] of this.counters) {
+      if (c.busy) continue;
+      if (c.lease && now >= c.lease.expiresAt) this.expire(id, c, c.lease);
+      if (c.lease === null && c.demandSlice < slice - 1) this.counters.delete(id);
+    }
+  }
+}
+
+/** The 12 older slices of `id`, oldest first, then `slice` itself. */
+function sliceIds(id: string, slice: number): string[] {
+  const ids = new Array<string>(SLICES + 1);
+  for (let i = 0; i <= SLICES; i++) ids[i] = `${id}:${slice - SLICES + i}`;
+  return ids;
+}
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
-function stateOf(allowed: boolean, older: readonly number[], cur: number, slice: number, now: number, limit: number): WindowState {
-  const used = sum(older) + cur;
+/** The state of a request admitted from the lease: the lease's unused units are still this key's room. */
+function leaseState(l: Lease, now: number): WindowState {
+  return stateOf(true, l.olderSum, l.older, l.cur - l.units, l.slice, now, l.limit);
+}
+
+function stateOf(allowed: boolean, olderSum: number, older: readonly number[], cur: number, slice: number, now: number, limit: number): WindowState {
+  const used = olderSum + cur;
   const remaining = Math.max(0, limit - used);
   const resetSeconds = remaining > 0 ? 0 : Math.max(1, Math.ceil(msUntilNext(older, cur, slice, now, limit) / 1000));
-  return { allowed, limit, used, remaining, resetSeconds };
+  return { allowed, limit, used, remaining, resetSeconds, slice };
 }
 
 /**
@@ -170,10 +287,4 @@ export function msUntilNext(older: readonly number[], cur: number, slice: number
     if (total + 1 <= limit) return Math.max(0, (slice + i + 1) * SLICE_MS - now);
   }
   return (slice + SLICES + 1) * SLICE_MS - now;
-}
-
-function rethrowUnlessRes(err: unknown): RateLimiterRes {
-  // With STORE_POINTS the store never refuses, so a RateLimiterRes here still carries the count.
-  if (err && typeof err === 'object' && 'consumedPoints' in err) return err as RateLimiterRes;
-  throw err;
 }
