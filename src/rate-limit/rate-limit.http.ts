@@ -76,7 +76,8 @@ async function meterAuthenticated(deps: MeterDeps, req: Request, res: Response, 
     }
   }
   const actor = context?.actor ?? null;
-  const decision = await deps.limits.chargeAll(buckets, actor ? subjectOf(actor) : { kind: 'ip', ip: clientIp(req) });
+  const charged = deps.limits.chargeAll(buckets, actor ? subjectOf(actor) : { kind: 'ip', ip: clientIp(req) });
+  const decision = charged instanceof Promise ? await charged : charged;
   if (!decision.allowed) {
     sendRateLimited(res, decision, deps.publicBaseUrl);
     return { ok: false };

@@ -34,6 +34,8 @@ export const LEASE_HORIZON_MS = 100;
 export const LEASE_MIN_UNITS = 2;
 /** Leased units unused after this long (or at the end of their slice, if sooner) are given back. */
 export const LEASE_TTL_MS = 1000;
+/** When a lease is down to this share of its last grant, the next units are fetched while it lasts. */
+const REFILL_SHARE = 0.25;
 
 type Waiter = { now: number; slice: number; limit: number; resolve(state: WindowState): void; reject(err: unknown): void };
 
@@ -42,6 +44,8 @@ type Lease = {
   slice: number;
   limit: number;
   units: number;
+  /** Below this many units a refill is fetched ahead of need. */
+  refillAt: number;
   expiresAt: number;
   older: number[];
   olderSum: number;
@@ -54,7 +58,7 @@ type Lease = {
 class Counter {
   lease: Lease | null = null;
   readonly queue: Waiter[] = [];
-  /** A flush is scheduled or a charge is in flight: one at a time per counter. */
+  /** A pump is scheduled or its charge is in flight: one at a time per counter. */
   busy = false;
   /** This instance's requests in the slice `demandSlice` and the one before: the lease size follows them. */
   demandSlice = 0;
@@ -131,16 +135,21 @@ export class SlidingWindow {
     const lease = c.queue.length === 0 ? c.usableLease(now, limit) : null;
     if (lease !== null) {
       lease.units--;
+      if (lease.units <= lease.refillAt) this.schedulePump(id, c);
       return leaseState(lease, now);
     }
     const counter = c;
     return new Promise<WindowState>((resolve, reject) => {
       counter.queue.push({ now, slice, limit, resolve, reject });
-      if (!counter.busy) {
-        counter.busy = true;
-        setImmediate(() => void this.flush(id, counter));
-      }
+      this.schedulePump(id, counter);
     });
+  }
+
+  /** Runs the counter's pump after this turn of the event loop, so that turn's arrivals share one charge. */
+  private schedulePump(id: string, c: Counter): void {
+    if (c.busy) return;
+    c.busy = true;
+    setImmediate(() => void this.pump(id, c));
   }
 
   /** The state without charging: would one more request pass now? Leased units count as used. */
@@ -178,34 +187,72 @@ export class SlidingWindow {
     await Promise.all(giveBacks);
   }
 
-  private async flush(id: string, c: Counter): Promise<void> {
-    while (c.queue.length > 0) {
+  /**
+   * The counter's one line to the store: charges for the requests waiting (with a lease when the
+   * counter is busy), then, with no one waiting, tops up a lease running low so that requests
+   * keep being admitted locally while the next units are on their way.
+   */
+  private async pump(id: string, c: Counter): Promise<void> {
+    // A refill the store refused is not asked again in this pump, but requests that queued meanwhile are served.
+    let refillRefused = false;
+    for (;;) {
       this.serveFromLease(c);
-      if (c.queue.length === 0) break;
-      const { slice, limit } = c.queue[0];
-      let n = 1;
-      while (n < c.queue.length && c.queue[n].slice === slice && c.queue[n].limit === limit) n++;
-      const group = c.queue.splice(0, n);
       const now = this.clock();
-      const giveBack = this.takeUnused(c, slice);
-      // A lease only for requests of the slice now running: it is usable in that slice only.
-      const lease = slice === Math.floor(now / SLICE_MS) ? c.leaseWanted(now) : 0;
-      let r: ChargeResult;
-      try {
-        r = await this.store.charge({ ids: sliceIds(id, slice), limit, want: group.length, lease, giveBack });
-      } catch (err) {
-        for (const w of group) w.reject(err);
+      if (c.queue.length > 0) {
+        await this.chargeWaiting(id, c, now);
         continue;
       }
-      const olderSum = sum(r.older);
-      const before = r.cur - r.leased - r.admitted;
-      group.forEach((w, i) => {
-        const allowed = i < r.admitted;
-        w.resolve(stateOf(allowed, olderSum, r.older, allowed ? before + i + 1 : r.cur, slice, w.now, limit));
-      });
-      if (r.leased > 0) this.grant(id, c, { slice, limit, units: r.leased, expiresAt: Math.min((slice + 1) * SLICE_MS, now + LEASE_TTL_MS), older: r.older, olderSum, cur: r.cur, timer: null }, now);
+      const l = c.lease;
+      if (refillRefused || l === null || l.units > l.refillAt || now >= l.expiresAt) break;
+      const wanted = c.leaseWanted(now);
+      if (wanted === 0 || !(await this.refill(id, c, l, wanted))) refillRefused = true;
     }
+    if (c.lease !== null && this.clock() >= c.lease.expiresAt) this.release(id, c, c.lease);
     c.busy = false;
+  }
+
+  private async chargeWaiting(id: string, c: Counter, now: number): Promise<void> {
+    const { slice, limit } = c.queue[0];
+    let n = 1;
+    while (n < c.queue.length && c.queue[n].slice === slice && c.queue[n].limit === limit) n++;
+    const group = c.queue.splice(0, n);
+    const giveBack = this.takeUnused(c, slice);
+    // A lease only for requests of the slice now running: it is usable in that slice only.
+    const lease = slice === Math.floor(now / SLICE_MS) ? c.leaseWanted(now) : 0;
+    let r: ChargeResult;
+    try {
+      r = await this.store.charge({ ids: sliceIds(id, slice), limit, want: group.length, lease, giveBack });
+    } catch (err) {
+      for (const w of group) w.reject(err);
+      return;
+    }
+    const olderSum = sum(r.older);
+    const before = r.cur - r.leased - r.admitted;
+    group.forEach((w, i) => {
+      const allowed = i < r.admitted;
+      w.resolve(stateOf(allowed, olderSum, r.older, allowed ? before + i + 1 : r.cur, slice, w.now, limit));
+    });
+    if (r.leased > 0) this.grant(id, c, r, slice, limit, now);
+  }
+
+  /** Fetches more units for the lease `l` before it runs out; false when the store had none to spare. */
+  private async refill(id: string, c: Counter, l: Lease, wanted: number): Promise<boolean> {
+    let r: ChargeResult;
+    try {
+      r = await this.store.charge({ ids: sliceIds(id, l.slice), limit: l.limit, want: 0, lease: wanted });
+    } catch {
+      return false;
+    }
+    if (r.leased === 0) return false;
+    if (c.lease !== l) {
+      // Given back meanwhile (shutdown): so are these.
+      void this.store.giveBack(`${id}:${l.slice}`, r.leased).catch(() => undefined);
+      return false;
+    }
+    // Past its slice by now, the lease has expired, and the pump gives all of it back when done.
+    l.units += r.leased;
+    this.extend(id, c, l, r, this.clock());
+    return true;
   }
 
   /** Admits queued requests from the lease, in order, while it lasts. */
@@ -220,16 +267,32 @@ export class SlidingWindow {
     }
   }
 
-  private grant(id: string, c: Counter, lease: Lease, now: number): void {
+  private grant(id: string, c: Counter, r: ChargeResult, slice: number, limit: number, now: number): void {
+    const lease: Lease = { slice, limit, units: r.leased, refillAt: 0, expiresAt: 0, older: r.older, olderSum: 0, cur: r.cur, timer: null };
     c.lease = lease;
-    lease.timer = setTimeout(() => this.expire(id, c, lease), Math.max(0, lease.expiresAt - now));
-    lease.timer.unref();
+    this.extend(id, c, lease, r, now);
   }
 
-  /** A lease's time is up: its unused units go back, unless a charge in flight will take them. */
+  /** Takes the store's latest counts into the lease, and restarts its time to live from `now`. */
+  private extend(id: string, c: Counter, l: Lease, r: ChargeResult, now: number): void {
+    l.older = r.older;
+    l.olderSum = sum(r.older);
+    l.cur = r.cur;
+    l.refillAt = Math.floor(r.leased * REFILL_SHARE);
+    l.expiresAt = Math.min((l.slice + 1) * SLICE_MS, now + LEASE_TTL_MS);
+    if (l.timer) clearTimeout(l.timer);
+    l.timer = setTimeout(() => this.expire(id, c, l), Math.max(0, l.expiresAt - now));
+    l.timer.unref();
+  }
+
+  /** A lease's time is up: its unused units go back, unless the pump is running and will see to them. */
   private expire(id: string, c: Counter, lease: Lease): void {
-    if (c.lease !== lease || c.busy) return;
+    if (c.lease === lease && !c.busy) this.release(id, c, lease);
+  }
+
+  private release(id: string, c: Counter, lease: Lease): void {
     c.lease = null;
+    if (lease.timer) clearTimeout(lease.timer);
     if (lease.units > 0) void this.store.giveBack(`${id}:${lease.slice}`, lease.units).catch(() => undefined);
   }
 
