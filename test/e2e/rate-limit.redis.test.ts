@@ -72,6 +72,49 @@ it('admits exactly the limit across two instances on one Redis', async () => {
   expect(new Set(rs.filter((r) => r.status === 429).map((r) => r.body.bucket))).toEqual(new Set(['verify_create']));
 });
 
+/** `total` reads of a missing session (verify_read; a 404 is metered) from `workers` clients at once, alternating instances. */
+async function hammer(key: string, total: number, workers = 16): Promise<HttpResult[]> {
+  const results: HttpResult[] = [];
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (sent < total) {
+        const server = sent++ % 2 ? b : a;
+        results.push(await http(server, 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', { key }));
+      }
+    }),
+  );
+  return results;
+}
+
+describe('a busy key (each instance leases units ahead of its requests)', () => {
+  let busy: Tenant;
+  beforeAll(async () => {
+    busy = await createTenant(a, 'busy-key');
+    await cli(a.env, ['limits', 'set', '--tenant', busy.tenant_id, '--bucket', 'verify_read', '--limit', '1500', '--json']);
+    await eventually(async () => ((await http(b, 'GET', '/v1/verify/sessions', { key: busy.test_api_key })).headers.get('ratelimit-limit') === '1500' ? true : undefined), 5_000, 50);
+  });
+
+  it('admits exactly the limit under sustained load on both instances', async () => {
+    const key = (await cli(a.env, ['key', 'create', '--tenant', busy.tenant_id, '--mode', 'test', '--json'])).json!.api_key as string;
+    const rs = await hammer(key, 2_000);
+    const admitted = rs.filter((r) => r.status !== 429);
+    expect(admitted).toHaveLength(1_500);
+    expect(admitted.every((r) => r.status === 404 && Number(r.headers.get('ratelimit-remaining')) >= 0)).toBe(true);
+    expect(rs.filter((r) => r.status === 429).every((r) => r.body.bucket === 'verify_read' && r.headers.get('ratelimit-remaining') === '0')).toBe(true);
+  });
+
+  it('gives units one instance leased but did not use back to the shared count within about a second', async () => {
+    const key = (await cli(a.env, ['key', 'create', '--tenant', busy.tenant_id, '--mode', 'test', '--json'])).json!.api_key as string;
+    await hammer(key, 1_000);
+    // Right after the load each instance may still hold a few leased units; once they are given back,
+    // the count every instance sees is exactly the requests made.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const next = await http(b, 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', { key });
+    expect(next.headers.get('ratelimit-remaining')).toBe(String(1_500 - 1_001));
+  });
+});
+
 it('falls back to a per-instance in-memory limit while Redis is down, and shares counts again when it is back', async () => {
   await awayFromWindowEdge();
   redisDown();
