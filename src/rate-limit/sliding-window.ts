@@ -175,15 +175,8 @@ export class SlidingWindow {
 
   /** Gives back every unused lease (an instance shutting down), so other instances can use the units. */
   async close(): Promise<void> {
-    const slice = Math.floor(this.clock() / SLICE_MS);
     const giveBacks: Promise<void>[] = [];
-    for (const [id, c] of this.counters) {
-      const l = c.lease;
-      if (!l) continue;
-      c.lease = null;
-      if (l.timer) clearTimeout(l.timer);
-      if (l.units > 0 && l.slice >= slice - SLICES) giveBacks.push(this.store.giveBack(`${id}:${l.slice}`, l.units).catch(() => undefined));
-    }
+    for (const [id, c] of this.counters) if (c.lease) giveBacks.push(this.release(id, c, c.lease));
     await Promise.all(giveBacks);
   }
 
@@ -207,7 +200,7 @@ export class SlidingWindow {
       const wanted = c.leaseWanted(now);
       if (wanted === 0 || !(await this.refill(id, c, l, wanted))) refillRefused = true;
     }
-    if (c.lease !== null && this.clock() >= c.lease.expiresAt) this.release(id, c, c.lease);
+    if (c.lease !== null && this.clock() >= c.lease.expiresAt) void this.release(id, c, c.lease);
     c.busy = false;
   }
 
@@ -287,13 +280,14 @@ export class SlidingWindow {
 
   /** A lease's time is up: its unused units go back, unless the pump is running and will see to them. */
   private expire(id: string, c: Counter, lease: Lease): void {
-    if (c.lease === lease && !c.busy) this.release(id, c, lease);
+    if (c.lease === lease && !c.busy) void this.release(id, c, lease);
   }
 
-  private release(id: string, c: Counter, lease: Lease): void {
+  /** Ends the lease and gives its unused units back (a slice the store no longer holds is left alone). */
+  private release(id: string, c: Counter, lease: Lease): Promise<void> {
     c.lease = null;
     if (lease.timer) clearTimeout(lease.timer);
-    if (lease.units > 0) void this.store.giveBack(`${id}:${lease.slice}`, lease.units).catch(() => undefined);
+    return lease.units > 0 ? this.store.giveBack(`${id}:${lease.slice}`, lease.units).catch(() => undefined) : Promise.resolve();
   }
 
   /** Ends the counter's lease before a charge; its unused units, if their slice still counts, ride along to be given back. */
