@@ -63,6 +63,12 @@ export function cliJson(env: NodeJS.ProcessEnv, args: string[]): Record<string, 
   return JSON.parse(out.toString()) as Record<string, unknown>;
 }
 
+/** The middle value (the mean of the two middle ones for an even count): the verdict of interleaved rounds. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 export type Measured = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
 export async function measure(name: string, opts: autocannon.Options): Promise<Measured> {

@@ -13,16 +13,13 @@
  *   RL_BENCH_SECONDS=6 RL_ROUNDS=11 RL_ACCURACY_SECONDS=180 RL_ACCURACY_REQUESTS=10000 REDIS_URL=redis://127.0.0.1:6379
  *   RL_ROUNDS=0 skips part 1, RL_ACCURACY_SECONDS=0 skips part 2.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { startProcess, Started } from './bench-support';
+import { cliJson, median, startProcess, Started } from './bench-support';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
 const SECONDS = Number(process.env.RL_BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.RL_ROUNDS ?? 11);
 const CONNECTIONS = Number(process.env.RL_CONNECTIONS ?? 10);
@@ -45,10 +42,6 @@ const baseEnv: NodeJS.ProcessEnv = {
 /** Logs go to a file (see bench-support): a drained stdout pipe would be measured along with the limiter. */
 function startServer(extra: NodeJS.ProcessEnv): Promise<Server> {
   return startProcess('src/main.js', { ...baseEnv, LOG_LEVEL: 'info', ...extra });
-}
-
-function cli(args: string[]): Record<string, unknown> {
-  return JSON.parse(execFileSync(process.execPath, [CLI, ...args, '--json'], { env: baseEnv }).toString()) as Record<string, unknown>;
 }
 
 async function createSession(server: Server, key: string): Promise<string> {
@@ -87,9 +80,9 @@ async function throughput(server: Server, key: string, id: string): Promise<Run>
 
 async function throughputPart(): Promise<void> {
   const setup = await startServer({ RATE_LIMIT_ENABLED: 'false' });
-  const t = cli(['tenant', 'create', '--name', 'bench']);
+  const t = cliJson(baseEnv, ['tenant', 'create', '--name', 'bench']);
   const key = t.test_api_key as string;
-  cli(['limits', 'set', '--tenant', t.tenant_id as string, '--bucket', 'verify_read', '--limit', '1000000000']);
+  cliJson(baseEnv, ['limits', 'set', '--tenant', t.tenant_id as string, '--bucket', 'verify_read', '--limit', '1000000000']);
   const id = await createSession(setup, key);
   await setup.stop();
 
@@ -116,10 +109,6 @@ async function throughputPart(): Promise<void> {
       }
     }
   }
-  const median = (xs: number[]) => {
-    const s = [...xs].sort((x, y) => x - y);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
   /** Per round: throughput relative to that round's `off`, and `off`'s CPU per request relative to the mode's. */
   const ratios = (name: Mode) => ({
     rps: median(runs[name].map((r, i) => r.rps / runs.off[i].rps)),
@@ -145,7 +134,7 @@ async function accuracyPart(): Promise<void> {
   const a = await startServer(env);
   const b = await startServer(env);
   try {
-    const t = cli(['tenant', 'create', '--name', 'accuracy']);
+    const t = cliJson(baseEnv, ['tenant', 'create', '--name', 'accuracy']);
     const key = t.test_api_key as string;
     const id = await createSession(a, key);
     const gap = (ACCURACY_SECONDS * 1000) / ACCURACY_REQUESTS;

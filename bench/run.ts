@@ -1,4 +1,4 @@
-import { cliJson, DEFAULT_DATABASE_URL, measure, Measured, printTable, startProcess } from './bench-support';
+import { cliJson, DEFAULT_DATABASE_URL, measure, Measured, median, printTable, startProcess } from './bench-support';
 
 /**
  * `npm run bench`: reads of one session on real PostgreSQL, against an in-run baseline (a bare
@@ -11,11 +11,6 @@ import { cliJson, DEFAULT_DATABASE_URL, measure, Measured, printTable, startProc
  */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
