@@ -51,8 +51,8 @@ async function awayFromWindowEdge(): Promise<void> {
   if (intoWindow > 54_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 200));
 }
 
-async function newKey(): Promise<string> {
-  const r = await cli(a.env, ['key', 'create', '--tenant', tenant.tenant_id, '--mode', 'test', '--json']);
+async function newKey(tenantId = tenant.tenant_id): Promise<string> {
+  const r = await cli(a.env, ['key', 'create', '--tenant', tenantId, '--mode', 'test', '--json']);
   return r.json!.api_key as string;
 }
 
@@ -96,7 +96,7 @@ describe('a busy key (each instance leases units ahead of its requests)', () => 
   });
 
   it('admits exactly the limit under sustained load on both instances', async () => {
-    const key = (await cli(a.env, ['key', 'create', '--tenant', busy.tenant_id, '--mode', 'test', '--json'])).json!.api_key as string;
+    const key = await newKey(busy.tenant_id);
     const rs = await hammer(key, 2_000);
     const admitted = rs.filter((r) => r.status !== 429);
     expect(admitted).toHaveLength(1_500);
@@ -105,7 +105,7 @@ describe('a busy key (each instance leases units ahead of its requests)', () => 
   });
 
   it('gives units one instance leased but did not use back to the shared count within about a second', async () => {
-    const key = (await cli(a.env, ['key', 'create', '--tenant', busy.tenant_id, '--mode', 'test', '--json'])).json!.api_key as string;
+    const key = await newKey(busy.tenant_id);
     await hammer(key, 1_000);
     // Right after the load each instance may still hold a few leased units; once they are given back,
     // the count every instance sees is exactly the requests made.
