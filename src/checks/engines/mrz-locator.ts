@@ -2,7 +2,7 @@ import type { Canvas } from '@napi-rs/canvas';
 import { cropCanvas, darkMask, greyOf, rotateCanvas, toCanvas } from './image-tools';
 
 /** Analysis width: enough for the MRZ's ~2.5 mm characters to be ~25 px on a document filling the frame. */
-const WORK_WIDTH = 1600;
+const WORK_WIDTH = 1200;
 const MAX_SKEW = 8;
 const SKEW_STEP = 0.25;
 
@@ -123,6 +123,6 @@ export function locateMrz(image: Canvas | import('@napi-rs/canvas').Image): Loca
   const w = Math.min(straight.width - x, right - left + 2 * padX);
   const h = Math.min(straight.height - y, bottom - top + 2 * padY);
   // Tesseract reads best with characters ~30-40 px high.
-  const scale = Math.max(1, Math.min(3, 36 / (lineHeight * 0.6)));
+  const scale = Math.max(1, Math.min(2, 36 / (lineHeight * 0.6)));
   return { strip: cropCanvas(straight, x, y, w, h, scale), skewDegrees: skew, lineCount: group.length };
 }
