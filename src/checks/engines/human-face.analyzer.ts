@@ -40,6 +40,7 @@ export class HumanFaceAnalyzer implements FaceAnalyzer {
     const humanDist = path.dirname(require.resolve('@vladmandic/human'));
     const wasmDist = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
     // The package's exports map hides its WASM build; require it by path.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a path the exports map does not list
     const { Human } = require(path.join(humanDist, 'human.node-wasm.js')) as { Human: new (config: unknown) => HumanInstance };
     const human = new Human({
       backend: 'wasm',
