@@ -2,7 +2,7 @@ import type { DocumentReader, DocumentReading, ImageInput, ModelRef } from '../c
 import { decodeImage } from './image-tools';
 import { locateMrz } from './mrz-locator';
 import { MRZ_OCR_MODEL } from './mrz-ocr';
-import { failedFields, mrzFields, normaliseMrzLines, parseMrz } from './mrz-text';
+import { judgeMrzText } from './mrz-text';
 
 /** What the reader needs from an OCR engine: text and a 0..1 confidence for a PNG strip. */
 export interface MrzTextRecogniser {
@@ -47,27 +47,7 @@ export class MrzDocumentReader implements DocumentReader {
       return { verdict: 'fail', reason: 'No machine-readable zone was found on the document image.', model, rank: 1, details: { image: index } };
     const { text, confidence } = await this.ocr.read(await located.strip.encode('png'));
     const details = { image: index, skewDegrees: located.skewDegrees, ocrConfidence: Math.round(confidence * 1000) / 1000 };
-    const normalised = normaliseMrzLines(text);
-    if (!normalised)
-      return { verdict: 'fail', reason: 'The machine-readable zone could not be read (no MRZ lines recognised).', model, rank: 2, details };
-    const parsed = parseMrz(normalised.lines);
-    const fields = mrzFields(parsed, normalised.format, now);
-    const mrz = { text: normalised.lines.join('\n'), fields };
-    const checkDigits = parsed.details.filter((d) => /check digit/i.test(d.label));
-    const score = checkDigits.length ? checkDigits.filter((d) => d.valid).length / checkDigits.length : 0;
-    if (!parsed.valid)
-      return { verdict: 'fail', score, reason: `The ${normalised.format} MRZ does not validate: ${failedFields(parsed).join('; ')}.`, model, mrz, rank: 3, details };
-    const today = now.toISOString().slice(0, 10);
-    if (!fields.expiryDate || fields.expiryDate < today)
-      return { verdict: 'fail', score, reason: `The document expired on ${fields.expiryDate}.`, model, mrz, rank: 4, details };
-    return {
-      verdict: 'pass',
-      score,
-      reason: `Every check digit of the ${normalised.format} MRZ holds and the document is valid until ${fields.expiryDate}.`,
-      model,
-      mrz,
-      rank: 5,
-      details,
-    };
+    const reading = judgeMrzText(text, now, model, details);
+    return { ...reading, rank: reading.verdict === 'pass' ? 5 : reading.mrz ? (reading.reason.includes('expired') ? 4 : 3) : 2 };
   }
 }

@@ -1,5 +1,5 @@
 import { parse, type ParseResult } from 'mrz';
-import type { MrzFields, MrzFormat } from '../check-providers';
+import type { DocumentReading, ModelRef, MrzFields, MrzFormat } from '../check-providers';
 
 const SHAPES: { format: MrzFormat; lines: number; length: number }[] = [
   { format: 'TD3', lines: 2, length: 44 },
@@ -72,4 +72,23 @@ export function parseMrz(lines: string[]): ParseResult {
 /** What failed, in words: one phrase per invalid field, as the `mrz` package names it. */
 export function failedFields(result: ParseResult): string[] {
   return result.details.filter((d) => !d.valid).map((d) => `${d.label.toLowerCase()} (${d.error ?? 'invalid'})`);
+}
+
+/**
+ * The `document_ocr` rule on recognised text, shared by the offline reader and the Textract adapter:
+ * passes only when every check digit holds and the document has not expired at `now`.
+ */
+export function judgeMrzText(text: string, now: Date, model: ModelRef, details: Record<string, unknown> = {}): DocumentReading {
+  const normalised = normaliseMrzLines(text);
+  if (!normalised) return { verdict: 'fail', reason: 'The machine-readable zone could not be read (no MRZ lines recognised).', model, details };
+  const parsed = parseMrz(normalised.lines);
+  const fields = mrzFields(parsed, normalised.format, now);
+  const mrz = { text: normalised.lines.join('\n'), fields };
+  const checkDigits = parsed.details.filter((d) => /check digit/i.test(d.label));
+  const score = checkDigits.length ? checkDigits.filter((d) => d.valid).length / checkDigits.length : 0;
+  if (!parsed.valid)
+    return { verdict: 'fail', score, reason: `The ${normalised.format} MRZ does not validate: ${failedFields(parsed).join('; ')}.`, model, mrz, details };
+  const today = now.toISOString().slice(0, 10);
+  if (!fields.expiryDate || fields.expiryDate < today) return { verdict: 'fail', score, reason: `The document expired on ${fields.expiryDate}.`, model, mrz, details };
+  return { verdict: 'pass', score, reason: `Every check digit of the ${normalised.format} MRZ holds and the document is valid until ${fields.expiryDate}.`, model, mrz, details };
 }

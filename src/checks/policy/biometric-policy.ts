@@ -28,6 +28,8 @@ export type BiometricPolicy = {
     /** Allowed difference between the page's clock and the step window. */
     clockSkewMs: number;
   };
+  /** Managed services: their 0-100 scores divided by 100. */
+  aws: { compareFacesPassAtOrAbove: number; compareFacesReviewAtOrAbove: number; faceLivenessPassAtOrAbove: number };
 };
 
 export const biometricPolicy: BiometricPolicy = policyJson;
