@@ -31,6 +31,8 @@ export const MRZ_SHAPE: Record<MrzFormat, { lines: number; length: number }> = {
 
 export function buildMrz(f: MrzFields): string[] {
   const num = pad(f.documentNumber, 9);
+  const state = pad(f.issuingState, 3);
+  const nat = pad(f.nationality, 3);
   const dob = yymmdd(f.dateOfBirth);
   const exp = yymmdd(f.expiryDate);
   const sex = f.sex === 'X' ? '<' : f.sex;
@@ -38,20 +40,20 @@ export function buildMrz(f: MrzFields): string[] {
   switch (f.format) {
     case 'TD3': {
       const personal = pad('', 14);
-      const l2core = `${num}${checkDigit(num)}${f.nationality}${dob}${checkDigit(dob)}${sex}${exp}${checkDigit(exp)}${personal}${checkDigit(personal)}`;
+      const l2core = `${num}${checkDigit(num)}${nat}${dob}${checkDigit(dob)}${sex}${exp}${checkDigit(exp)}${personal}${checkDigit(personal)}`;
       const composite = checkDigit(`${num}${checkDigit(num)}${dob}${checkDigit(dob)}${exp}${checkDigit(exp)}${personal}${checkDigit(personal)}`);
-      return [`${docType}${f.issuingState}${nameField(f, 39)}`, `${l2core}${composite}`];
+      return [`${docType}${state}${nameField(f, 39)}`, `${l2core}${composite}`];
     }
     case 'TD2': {
       const optional = pad('', 7);
       const composite = checkDigit(`${num}${checkDigit(num)}${dob}${checkDigit(dob)}${exp}${checkDigit(exp)}${optional}`);
-      return [`${docType}${f.issuingState}${nameField(f, 31)}`, `${num}${checkDigit(num)}${f.nationality}${dob}${checkDigit(dob)}${sex}${exp}${checkDigit(exp)}${optional}${composite}`];
+      return [`${docType}${state}${nameField(f, 31)}`, `${num}${checkDigit(num)}${nat}${dob}${checkDigit(dob)}${sex}${exp}${checkDigit(exp)}${optional}${composite}`];
     }
     case 'TD1': {
       const opt1 = pad('', 15);
       const opt2 = pad('', 11);
-      const l1 = `${docType}${f.issuingState}${num}${checkDigit(num)}${opt1}`;
-      const l2part = `${dob}${checkDigit(dob)}${sex}${exp}${checkDigit(exp)}${f.nationality}${opt2}`;
+      const l1 = `${docType}${state}${num}${checkDigit(num)}${opt1}`;
+      const l2part = `${dob}${checkDigit(dob)}${sex}${exp}${checkDigit(exp)}${nat}${opt2}`;
       const composite = checkDigit(`${num}${checkDigit(num)}${opt1}${dob}${checkDigit(dob)}${exp}${checkDigit(exp)}${opt2}`);
       return [l1, `${l2part}${composite}`, nameField(f, 30)];
     }
@@ -72,7 +74,8 @@ export function seededRandom(seed: number): () => number {
 
 const SURNAMES = ['ERIKSSON', 'MUSTERMANN', 'DUPONT', 'ROSSI', 'NOWAK', 'OKAFOR', 'TANAKA', 'SILVA', 'VAN DER BERG', 'OBRIEN', 'KOWALSKA', 'HAMALAINEN'];
 const GIVEN = ['ANNA MARIA', 'ERIKA', 'JEAN', 'LUCA', 'PIOTR', 'CHIDI', 'YUKI', 'JOAO PEDRO', 'SANNE', 'AOIFE', 'ZOFIA', 'MIKKO'];
-const STATES = ['D<<', 'FRA', 'ITA', 'POL', 'NGA', 'JPN', 'BRA', 'NLD', 'IRL', 'FIN', 'SWE', 'GBR'];
+/** ICAO codes; Germany's is `D`, printed `D<<`. */
+const STATES = ['D', 'FRA', 'ITA', 'POL', 'NGA', 'JPN', 'BRA', 'NLD', 'IRL', 'FIN', 'SWE', 'GBR'];
 const ALNUM = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
 
 /** Random but valid fields of a given format; `expired` puts the expiry in the past of `now`. */

@@ -118,12 +118,18 @@ describe('verifyChallenge (liveness rules on per-frame measurements)', () => {
   it('fails a neutral window where the person does nothing asked', () => {
     const c = challenge(['look_up', 'smile']);
     const r = run(c, capture(c, [[{ yaw: 4 }, { yaw: -3 }, { yaw: 5 }, { pitch: 2 }], [{ yaw: 2 }, { happy: 0.2 }, { yaw: 0 }]]));
-    expect(r.reason).toMatch(/^Step 0 \(look_up\) was not performed: pitch upwards \(degrees\) reached/);
+    expect(r.reason).toMatch(/^Step 0 \(look_up\) was not performed: tilt upwards \(degrees\) reached/);
   });
 
-  it('fails a step already performed when its window opened (no crossing)', () => {
+  it('fails a smile already on the face when its window opened (no crossing)', () => {
     const c = challenge(['turn_left', 'smile']);
-    const r = run(c, capture(c, [[{ yaw: -25 }, { yaw: -26 }, { yaw: -24 }], performed('smile')]));
-    expect(r.reason).toMatch(/^Step 0 \(turn_left\) did not start from a neutral face/);
+    const r = run(c, capture(c, [performed('turn_left'), [{ happy: 0.9 }, { happy: 0.95 }, { happy: 0.97 }]]));
+    expect(r.reason).toMatch(/^Step 1 \(smile\) did not start from a neutral face/);
+  });
+
+  it('counts a turn from the step’s first frame, so a head held turned all along does not pass', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const r = run(c, capture(c, [[{ yaw: -25 }, { yaw: -26 }, { yaw: -24 }, { yaw: -27 }], performed('smile')]));
+    expect(r.reason).toMatch(/^Step 0 \(turn_left\) was not performed: turn to the left \(degrees\) reached 2 from the step's first frame/);
   });
 });

@@ -15,18 +15,22 @@ type StepFrame = { frame: LivenessFrame; analysis: FaceAnalysis };
 
 const fail = (reason: string, details: Record<string, unknown>, minIdentity = 0): ChallengeOutcome => ({ passed: false, reason, minIdentity, details });
 
-/** The measure an action moves and the threshold it must cross, oriented so that "beyond" is larger. */
-function actionMeasure(action: ChallengeAction, p: BiometricPolicy['liveness']): { of: (f: FaceAnalysis) => number; beyond: number; neutral: number; label: string } {
+/**
+ * The measure an action moves, oriented so that "beyond" is larger. Head poses count from the step's
+ * first frame (a camera seldom faces a person squarely: a frontal face measured -6 degrees of yaw in
+ * the evaluation video); a smile is an absolute expression score that must start below `neutral`.
+ */
+function actionMeasure(action: ChallengeAction, p: BiometricPolicy['liveness']): { of: (f: FaceAnalysis) => number; relative: boolean; beyond: number; neutral: number; label: string } {
   const face = (f: FaceAnalysis) => f.faces[0];
   switch (action) {
     case 'turn_left':
-      return { of: (f) => -face(f).yaw, beyond: p.turnYawDegrees, neutral: p.turnYawDegrees / 2, label: 'yaw to the left (degrees)' };
+      return { of: (f) => -face(f).yaw, relative: true, beyond: p.turnYawDegrees, neutral: 0, label: 'turn to the left (degrees)' };
     case 'turn_right':
-      return { of: (f) => face(f).yaw, beyond: p.turnYawDegrees, neutral: p.turnYawDegrees / 2, label: 'yaw to the right (degrees)' };
+      return { of: (f) => face(f).yaw, relative: true, beyond: p.turnYawDegrees, neutral: 0, label: 'turn to the right (degrees)' };
     case 'look_up':
-      return { of: (f) => -face(f).pitch, beyond: p.lookUpPitchDegrees, neutral: p.lookUpPitchDegrees / 2, label: 'pitch upwards (degrees)' };
+      return { of: (f) => -face(f).pitch, relative: true, beyond: p.lookUpPitchDegrees, neutral: 0, label: 'tilt upwards (degrees)' };
     case 'smile':
-      return { of: (f) => face(f).happy, beyond: p.smileHappy, neutral: p.neutralHappy, label: 'happy score' };
+      return { of: (f) => face(f).happy, relative: false, beyond: p.smileHappy, neutral: p.neutralHappy, label: 'happy score' };
   }
 }
 
@@ -96,14 +100,15 @@ export function verifyChallenge(input: {
   details.stepFigures = stepFigures;
   for (const [s, list] of byStep.entries()) {
     const m = actionMeasure(steps[s].action, policy);
-    const values = list.map((x) => m.of(x.analysis));
+    const raw = list.map((x) => m.of(x.analysis));
+    const values = m.relative ? raw.map((v) => v - raw[0]) : raw;
     const firstBeyond = values.findIndex((v) => v >= m.beyond);
-    const neutralBefore = firstBeyond > 0 && values.slice(0, firstBeyond).some((v) => v < m.neutral);
+    const neutralBefore = m.relative || (firstBeyond > 0 && values.slice(0, firstBeyond).some((v) => v < m.neutral));
     stepFigures.push({ step: s, action: steps[s].action, measure: m.label, min: round(Math.min(...values), 2), max: round(Math.max(...values), 2), threshold: m.beyond });
     if (firstBeyond < 0)
-      return fail(`Step ${s} (${steps[s].action}) was not performed: ${m.label} reached ${round(Math.max(...values), 2)}, ${m.beyond} needed inside its window.`, details, minIdentity);
+      return fail(`Step ${s} (${steps[s].action}) was not performed: ${m.label} reached ${round(Math.max(...values), 2)}${m.relative ? ' from the step\'s first frame' : ''}, ${m.beyond} needed inside its window.`, details, minIdentity);
     if (!neutralBefore)
-      return fail(`Step ${s} (${steps[s].action}) did not start from a neutral face: the ${m.label} was already beyond ${m.neutral} when the step opened.`, details, minIdentity);
+      return fail(`Step ${s} (${steps[s].action}) did not start from a neutral face: the ${m.label} was already ${m.neutral} or more when the step opened.`, details, minIdentity);
   }
 
   return {
