@@ -103,3 +103,27 @@ export function cropCanvas(src: Canvas, x: number, y: number, w: number, h: numb
   out.getContext('2d').drawImage(src, x, y, w, h, 0, 0, out.width, out.height);
   return out;
 }
+
+/** Mean over a (2r+1)^2 box: sensor and JPEG noise averaged out before thresholding. */
+export function boxBlur(g: GreyImage, r: number): GreyImage {
+  const { width: w, height: h, data } = g;
+  const tmp = new Float32Array(w * h);
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    let acc = 0;
+    for (let x = -r; x <= r; x++) acc += data[y * w + Math.min(w - 1, Math.max(0, x))];
+    for (let x = 0; x < w; x++) {
+      tmp[y * w + x] = acc / (2 * r + 1);
+      acc += data[y * w + Math.min(w - 1, x + r + 1)] - data[y * w + Math.max(0, x - r)];
+    }
+  }
+  for (let x = 0; x < w; x++) {
+    let acc = 0;
+    for (let y = -r; y <= r; y++) acc += tmp[Math.min(h - 1, Math.max(0, y)) * w + x];
+    for (let y = 0; y < h; y++) {
+      out[y * w + x] = Math.round(acc / (2 * r + 1));
+      acc += tmp[Math.min(h - 1, y + r + 1) * w + x] - tmp[Math.max(0, y - r) * w + x];
+    }
+  }
+  return { width: w, height: h, data: out };
+}

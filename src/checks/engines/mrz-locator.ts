@@ -1,5 +1,5 @@
 import type { Canvas } from '@napi-rs/canvas';
-import { cropCanvas, darkMask, greyOf, rotateCanvas, toCanvas } from './image-tools';
+import { boxBlur, cropCanvas, darkMask, greyOf, rotateCanvas, toCanvas } from './image-tools';
 
 /** Analysis width: enough for the MRZ's ~2.5 mm characters to be ~25 px on a document filling the frame. */
 const WORK_WIDTH = 1200;
@@ -87,10 +87,10 @@ function textLines(mask: Uint8Array, w: number, h: number): TextLine[] {
  */
 export function locateMrz(image: Canvas | import('@napi-rs/canvas').Image): LocatedMrz | undefined {
   const work = toCanvas(image, WORK_WIDTH);
-  const mask = darkMask(greyOf(work));
+  const mask = darkMask(boxBlur(greyOf(work), 1));
   const skew = estimateSkew(mask, work.width, work.height);
   const straight = skew === 0 ? work : rotateCanvas(work, -skew);
-  const m2 = darkMask(greyOf(straight));
+  const m2 = darkMask(boxBlur(greyOf(straight), 1));
   const lines = textLines(m2, straight.width, straight.height);
   if (lines.length < 2) return undefined;
   const widest = Math.max(...lines.map((l) => l.right - l.left));

@@ -64,9 +64,17 @@ export function mrzFields(result: ParseResult, format: MrzFormat, now: Date): Mr
   };
 }
 
-/** Parses normalised lines with the `mrz` package (every check digit, state codes, dates). */
-export function parseMrz(lines: string[]): ParseResult {
-  return parse(lines);
+/**
+ * Parses normalised lines with the `mrz` package (every check digit, state codes, dates), with its
+ * positional autocorrection: in a field that can only hold digits (dates, check digits) an O reads as 0,
+ * and in letter-only fields a 0 as O. Alphanumeric fields (the document number) are never corrected.
+ * Returns the lines with those corrections applied.
+ */
+export function parseMrz(lines: string[]): { result: ParseResult; lines: string[] } {
+  const result = parse(lines, { autocorrect: true });
+  const fixed = lines.map((l) => l.split(''));
+  for (const d of result.details) for (const a of d.autocorrect ?? []) if (fixed[a.line]?.[a.column] === a.original) fixed[a.line][a.column] = a.corrected;
+  return { result, lines: fixed.map((l) => l.join('')) };
 }
 
 /** What failed, in words: one phrase per invalid field, as the `mrz` package names it. */
@@ -81,9 +89,9 @@ export function failedFields(result: ParseResult): string[] {
 export function judgeMrzText(text: string, now: Date, model: ModelRef, details: Record<string, unknown> = {}): DocumentReading {
   const normalised = normaliseMrzLines(text);
   if (!normalised) return { verdict: 'fail', reason: 'The machine-readable zone could not be read (no MRZ lines recognised).', model, details };
-  const parsed = parseMrz(normalised.lines);
+  const { result: parsed, lines } = parseMrz(normalised.lines);
   const fields = mrzFields(parsed, normalised.format, now);
-  const mrz = { text: normalised.lines.join('\n'), fields };
+  const mrz = { text: lines.join('\n'), fields };
   const checkDigits = parsed.details.filter((d) => /check digit/i.test(d.label));
   const score = checkDigits.length ? checkDigits.filter((d) => d.valid).length / checkDigits.length : 0;
   if (!parsed.valid)
