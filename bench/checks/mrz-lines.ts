@@ -4,6 +4,7 @@
  * the reader uses, so a bug in one does not hide in the other.
  */
 import type { MrzFields, MrzFormat } from '../../src/checks/check-providers';
+import { rng } from '../../src/sanctions/eval/perturb';
 
 const WEIGHTS = [7, 3, 1];
 
@@ -60,17 +61,8 @@ export function buildMrz(f: MrzFields): string[] {
   }
 }
 
-/** A deterministic pseudo-random generator (mulberry32), so a seed names a data set. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic pseudo-random generator (mulberry32, shared with the sanctions evaluation), so a seed names a data set. */
+export const seededRandom = rng;
 
 const SURNAMES = ['ERIKSSON', 'MUSTERMANN', 'DUPONT', 'ROSSI', 'NOWAK', 'OKAFOR', 'TANAKA', 'SILVA', 'VAN DER BERG', 'OBRIEN', 'KOWALSKA', 'HAMALAINEN'];
 const GIVEN = ['ANNA MARIA', 'ERIKA', 'JEAN', 'LUCA', 'PIOTR', 'CHIDI', 'YUKI', 'JOAO PEDRO', 'SANNE', 'AOIFE', 'ZOFIA', 'MIKKO'];
