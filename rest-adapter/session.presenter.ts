@@ -28,6 +28,7 @@ export type SessionData = {
       | {
           list: string;
           entryId: string;
+          reference: string;
           programme: string;
           subjectType: string;
           matchedName: string;
@@ -82,6 +83,7 @@ function presentResult(r: NonNullable<SessionData['result']>): Record<string, un
     body.sanctions_hits = r.sanctionsHits.map((h) => ({
       list: h.list,
       entry_id: h.entryId,
+      reference: h.reference,
       programme: h.programme,
       subject_type: h.subjectType,
       matched_name: h.matchedName,

@@ -28,8 +28,6 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
-export const ERROR_CODES = Object.keys(HTTP_STATUS) as ErrorCode[];
-
 /** An expected failure of a use case; transports map `code` to their own shape. */
 export class DomainError extends Error {
   constructor(

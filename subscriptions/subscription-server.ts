@@ -48,8 +48,6 @@ export type SubscriptionServerOptions = {
 };
 
 export type SubscriptionServer = {
-  /** Open connections on this instance. */
-  readonly connectionCount: number;
   /** Completes every subscription (clients get `complete`), then closes every socket with 1001. */
   close(): Promise<void>;
 };
@@ -234,9 +232,6 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
   sweeper.unref();
 
   return {
-    get connectionCount() {
-      return connections.size;
-    },
     close: async () => {
       clearInterval(sweeper);
       o.hub.completeAll();

@@ -40,6 +40,8 @@ export function outboxEventsForTransition(s: SessionEntity, from: SessionStatus 
         badges: s.result.badges,
         confidence: s.result.confidence,
         completed_at: s.completedAt?.toISOString() ?? null,
+        // T3/T4: the hits a reviewer acts on, each with the list's own reference (docs/webhooks.md).
+        ...(s.result.sanctions_hits ? { sanctions_hits: s.result.sanctions_hits } : {}),
       },
     });
   }

@@ -28,4 +28,3 @@ export function assertTransition(from: SessionStatus, to: SessionStatus): void {
   }
 }
 
-export const isSessionStatus = (v: unknown): v is SessionStatus => typeof v === 'string' && (SESSION_STATUSES as readonly string[]).includes(v);
