@@ -42,7 +42,7 @@ export type SessionData = {
 const iso = (d: Date | string | null): string | null => (d === null ? null : typeof d === 'string' ? d : d.toISOString());
 const lower = (v: string): string => v.toLowerCase();
 
-/** GraphQL Session -> the definition shape (D1): snake_case, lower-case enum values, additive fields only. */
+/** GraphQL Session -> the definition shape (docs/api-behaviour.md, "Shapes"): snake_case, lower-case enum values, additive fields only. */
 export function presentSession(s: SessionData): Record<string, unknown> {
   const body: Record<string, unknown> = {
     id: s.id,

@@ -1,4 +1,4 @@
-/** The closed set of error codes the service returns (DECISIONS D8). */
+/** The closed set of error codes the service returns (docs/api-behaviour.md, "Errors"). */
 export type ErrorCode =
   | 'invalid_request'
   | 'tier_not_available'

@@ -41,7 +41,7 @@ export type SubscriptionServerOptions = {
   validationRules?: readonly ValidationRule[];
   /**
    * Runs before every subscription starts, with the freshly authenticated context. The hook for
-   * metering: the rate limiter charges a subscription start to `verify_read` here (DECISIONS D9).
+   * metering: the rate limiter charges a subscription start to `verify_read` here (docs/rate-limits.md).
    * Throwing a DomainError refuses the subscription with that error code; the connection stays open.
    */
   beforeSubscribe?: (ctx: RequestContext) => Promise<void> | void;
