@@ -31,8 +31,9 @@ const METADATA_V6 = ipaddr.parse('fd00:ec2::254');
 
 /** Why an address may not receive webhooks, or null when it may. Only public unicast addresses may, unless `allowPrivate`. */
 export function blockedReason(address: string, allowPrivate = false): string | null {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  let ip = ipaddr.parse(address);
+  if (!net.isIP(address)) return `${address} is not an IP address`;
+  // Canonical text first: ipaddr.js reads any dotted tail (`::10.0.0.1`, IPv4-compatible) as IPv4-mapped.
+  let ip = ipaddr.parse(net.isIPv6(address) ? new URL(`http://[${address}]`).hostname.slice(1, -1) : address);
   if (ip.kind() === 'ipv6') {
     const v6 = ip as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) {
