@@ -164,7 +164,7 @@ const CONTENT_TYPES = [
 ];
 
 type Credentials = { test: string; live: string; clientSecret: string };
-type Planned = { method: string; path: string; headers: Record<string, string>; body?: string | Uint8Array; what: string };
+type Planned = { method: string; path: string; headers: Record<string, string>; body?: string | Uint8Array<ArrayBuffer>; what: string };
 
 function authorization(g: Gen, c: Credentials): Record<string, string> {
   const r = g.random();
@@ -177,7 +177,7 @@ function authorization(g: Gen, c: Credentials): Record<string, string> {
   };
 }
 
-function encodeBody(g: Gen, text: string, headers: Record<string, string>): string | Uint8Array {
+function encodeBody(g: Gen, text: string, headers: Record<string, string>): string | Uint8Array<ArrayBuffer> {
   const r = g.random();
   if (r < 0.85) return text;
   if (r < 0.9) {
