@@ -316,7 +316,7 @@ let credentials: Credentials;
 let ids: string[];
 
 beforeAll(async () => {
-  server = await startServer(testEnv({ ADMIN_API_KEY, LOG_LEVEL: 'warn' }));
+  server = await startServer(testEnv({ ADMIN_API_KEY }));
   tenant = await createTenant(server, 'fuzz');
   // High limits for this tenant, so the fuzz reaches the domain instead of 429s (bad credentials still meet the per-IP limits).
   await Promise.all(
