@@ -221,7 +221,16 @@ function pathId(g: Gen, ids: string[]): string {
   const r = g.random();
   if (r < 0.4) return g.pick(ids);
   if (r < 0.55) return g.pick(['%ZZ', '%E0%A4%A', '%', '%00', '%C0%AF', '..%2F..%2Fetc', '%F0%9F%99%82']);
-  return encodeURIComponent(g.pick(NASTY_STRINGS).slice(0, 300)).replace(/%2F/g, g.chance(0.5) ? '/' : '%2F');
+  return encodeSegment(g.pick(NASTY_STRINGS).slice(0, 300)).replace(/%2F/g, g.chance(0.5) ? '/' : '%2F');
+}
+
+/** encodeURIComponent, except that a lone surrogate (which it refuses) becomes its raw CESU-8 bytes: a nasty path in itself. */
+function encodeSegment(s: string): string {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return encodeURIComponent(s.replace(/[\ud800-\udfff]/g, '')) + '%ED%A0%80';
+  }
 }
 
 function restRequest(g: Gen, c: Credentials, ids: string[]): Planned {
