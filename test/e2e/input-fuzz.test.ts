@@ -376,5 +376,8 @@ it(`answers ${REQUESTS} malformed requests with no 5xx, no internal_error and no
   const seconds = (Date.now() - started) / 1000;
   console.log(`input fuzz: seed ${SEED}, ${REQUESTS} requests in ${seconds.toFixed(1)} s, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
   expect((await http(server, 'GET', '/healthz')).status).toBe(200);
-  if (failures.length) throw new Error(`input fuzz seed ${SEED}: ${failures.length} failures (replay with FUZZ_SEED=${SEED})\n${failures.slice(0, 25).join('\n')}`);
+  if (failures.length) {
+    const serverErrors = (await server.settledLogs()).split('\n').filter((l) => l.includes('"level":50')).slice(0, 10);
+    throw new Error(`input fuzz seed ${SEED}: ${failures.length} failures (replay with FUZZ_SEED=${SEED})\n${failures.slice(0, 25).join('\n')}\nserver errors:\n${serverErrors.join('\n')}`);
+  }
 }, 300_000);
