@@ -76,7 +76,7 @@ export function assertAcceptableMetadata(metadata: Record<string, unknown>): voi
   while (stack.length > 0) {
     const { value, depth } = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
-    if (depth > maxDepth) throw invalid(`metadata is nested more than ${maxDepth} levels deep`);
+    if (depth >= maxDepth) throw invalid(`metadata is nested more than ${maxDepth} levels deep`); // metadata itself is the first level
     if (Array.isArray(value)) {
       for (const v of value) stack.push({ value: v, depth: depth + 1 });
       continue;
