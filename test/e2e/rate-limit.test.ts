@@ -85,12 +85,13 @@ describe('bucket table', () => {
       http(server, 'GET', '/openapi.yaml'),
       http(server, 'GET', '/errors/rate_limited'),
       http(server, 'GET', '/hosted/vses_0000000000000000000000aa?token=nope'),
-      http(server, 'GET', '/graphql', { headers: { accept: 'text/html' } }),
     ]);
     for (const r of responses) {
       expect(r.status).toBeLessThan(500);
       expect(r.headers.get('ratelimit-limit')).toBeNull();
     }
+    // GraphiQL is public but metered: per client IP in default.
+    expect((await http(server, 'GET', '/graphql', { headers: { accept: 'text/html' } })).headers.get('ratelimit-limit')).toBe('120');
   });
 });
 
