@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     await c.webhooks.create(scope, { url: receiver.url, events: ['verification.completed'] });
 
     // Baseline 1: signed POSTs straight to the receiver, same concurrency as the workers.
-    const target = await resolveWebhookTarget(receiver.url, false);
+    const target = await resolveWebhookTarget(receiver.url, false, undefined, { allowPrivate: true });
     const body = JSON.stringify({ id: 'evt_baseline', type: 'verification.completed', data: {} });
     let t = performance.now();
     await pool(Array.from({ length: BASELINE_N }), config.webhooks.concurrency, async () => {
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < backlog.length; i += 100) await c.sessions.advanceMany(backlog.slice(i, i + 100), 'success', () => ({ result: APPROVED }));
     const box = await WebhookSecretBox.load(c.db, config.webhooks.secretKey);
     const dispatcher = new WebhookDispatcher(c.jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5);
-    const job = new DeliverWebhookJob(c.db, box, dispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: 1 });
+    const job = new DeliverWebhookJob(c.db, box, dispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: 1, allowPrivateTargets: true });
     const drainStart = performance.now();
     await startWorkers(c.jobs, { db: c.db, sessions: c.sessions, webhookDelivery: { job, concurrency: config.webhooks.concurrency } });
     const drainDeadline = Date.now() + 300_000;

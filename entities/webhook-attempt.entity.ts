@@ -3,8 +3,13 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 /** The delivery log: one row per HTTP attempt, whatever its outcome. */
 @Entity({ name: 'webhook_attempts' })
 export class WebhookAttemptEntity {
+  /** Internal key and sort order only: a global sequence would tell tenants each other's volume. */
   @PrimaryGeneratedColumn({ type: 'bigint' })
   seq: string;
+
+  /** The id clients see; set by the database (a random prefixed id). */
+  @Column({ type: 'text', name: 'public_id', insert: false, update: false })
+  publicId: string;
 
   @Column('text', { name: 'delivery_id' })
   deliveryId: string;

@@ -3,6 +3,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
 import { errorCodeOf } from '../schema/graphql-errors';
+import { withStandardErrors } from '../schema/jit-executor';
 
 const SESSION_FIELDS = `
   fragment SessionFields on Session {
@@ -48,7 +49,7 @@ export class RestOperations {
   }
 
   async run<T>(name: OperationName, variables: Record<string, unknown>, context: RequestContext): Promise<T> {
-    const result = await this.compiled[name].query(undefined, context, variables);
+    const result = withStandardErrors(await this.compiled[name].query(undefined, context, variables));
     if (result.errors?.length) {
       const [first] = result.errors;
       const code = errorCodeOf(first);

@@ -16,16 +16,18 @@ export class IssuedApiKey {
 export class ApiKeyResolver {
   constructor(private readonly tenants: TenantService) {}
 
-  @Mutation(() => IssuedApiKey, { description: 'Issues a key for the caller\'s tenant and mode; no scopes means all scopes.' })
+  @Mutation(() => IssuedApiKey, {
+    description: "Issues a key for the caller's tenant and mode, with scopes the calling key holds itself; no scopes means all of the calling key's scopes.",
+  })
   async createApiKey(@Arg('scopes', () => [String], { nullable: true }) scopes: string[] | undefined, @Ctx() ctx: RequestContext): Promise<IssuedApiKey> {
     const actor = requireTenantKey(ctx.actor, 'keys:manage');
-    return this.tenants.createKey(actor.tenantId, actor.livemode, scopes ?? []);
+    return this.tenants.createKeyFor(actor, scopes ?? []);
   }
 
-  @Mutation(() => Boolean, { description: 'Revokes one of the tenant\'s keys; it is refused at once on every instance.' })
+  @Mutation(() => Boolean, { description: "Revokes one of the tenant's keys of the calling key's mode; it is refused at once on every instance." })
   async revokeApiKey(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<boolean> {
     const actor = requireTenantKey(ctx.actor, 'keys:manage');
-    await this.tenants.revokeKey(id, actor.tenantId);
+    await this.tenants.revokeKey(id, { tenantId: actor.tenantId, livemode: actor.livemode });
     return true;
   }
 }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLFieldResolver, GraphQLSchema } from 'graphql';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchemaSync, type PubSub } from 'type-graphql';
 import { ApiKeyResolver } from './api-key.resolver';
@@ -9,6 +9,7 @@ import { SanctionsResolver } from './sanctions.resolver';
 import { SessionResolver } from './session.resolver';
 import { SessionSubscriptionResolver } from './session-subscription.resolver';
 import { WebhookResolver } from './webhook.resolver';
+import { assertAcceptableInput } from '../src/validation/input-limits';
 
 export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver] as const;
 
@@ -20,11 +21,34 @@ export type ResolverInstances = { get(cls: unknown): unknown };
  * its own `subscribe` (it must read the current state first). Tools that only print the schema omit it.
  */
 export function buildGraphQLSchema(container: ResolverInstances, pubSub: PubSub = createPubSub()): GraphQLSchema {
-  return buildSchemaSync({
+  const schema = buildSchemaSync({
     resolvers: [...RESOLVERS],
     container: { get: (cls) => container.get(cls) },
     pubSub,
     validate: false, // inputs are validated once, in the domain services, for GraphQL and REST alike
     emitSchemaFile: false,
   });
+  return withInputLimits(schema);
+}
+
+/**
+ * Every root field checks its arguments against the input limits (src/validation/input-limits.ts)
+ * before its resolver runs. REST routes run these same operations and subscriptions these same
+ * fields, so each transport gives the same answer to the same bad value.
+ */
+function withInputLimits(schema: GraphQLSchema): GraphQLSchema {
+  for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    for (const field of Object.values(root?.getFields() ?? {})) {
+      if (field.args.length === 0) continue;
+      const guard = <S, C>(inner: GraphQLFieldResolver<S, C> | undefined): GraphQLFieldResolver<S, C> | undefined =>
+        inner &&
+        ((source, args, context, info) => {
+          assertAcceptableInput(args);
+          return inner(source, args, context, info);
+        });
+      field.resolve = guard(field.resolve);
+      field.subscribe = guard(field.subscribe);
+    }
+  }
+  return schema;
 }

@@ -1,6 +1,6 @@
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { DomainError, ErrorCode, HTTP_STATUS } from '../src/errors';
+import { DomainError, ErrorCode, HTTP_STATUS, isErrorCode } from '../src/errors';
 import type { Logger } from '../src/logger';
 
 /** GraphQL's own failures (syntax, validation, variable coercion) are the client's mistake. */
@@ -12,7 +12,7 @@ export function errorCodeOf(error: unknown): ErrorCode {
   if (original instanceof DomainError) return original.code;
   if (error instanceof GraphQLError) {
     const code = error.extensions?.code;
-    if (typeof code === 'string' && code in HTTP_STATUS) return code as ErrorCode;
+    if (isErrorCode(code)) return code;
     if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) return 'invalid_request';
     if (!error.originalError) return 'invalid_request'; // validation and coercion errors carry no cause
   }

@@ -47,11 +47,15 @@ export function jitExecutionGateway(schema: GraphQLSchema): GatewayInterface {
 /**
  * graphql-jit's errors are GraphQLErrors without the `extensions` object graphql-js always gives
  * them, and Apollo's error formatting reads `extensions.code`: rebuild them as graphql-js errors.
+ * A result without `data` failed before execution, while coercing the variables: those errors are
+ * the client's (a date or JSON variable that is not one), coded BAD_USER_INPUT as graphql-js's
+ * own coercion errors are in Apollo, whatever the scalar threw.
  */
-function withStandardErrors(result: ExecutionResult): ExecutionResult {
+export function withStandardErrors(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length) return result;
+  const coercion = result.data === undefined || result.data === null ? { code: 'BAD_USER_INPUT' } : {};
   const errors = result.errors.map((e) => {
-    const standard = new GraphQLError(e.message, { path: e.path, originalError: e.originalError ?? undefined, extensions: e.extensions ?? {} });
+    const standard = new GraphQLError(e.message, { path: e.path, originalError: e.originalError ?? undefined, extensions: { ...(e.extensions ?? {}), ...(e.path ? {} : coercion) } });
     return e.locations ? Object.assign(standard, { locations: e.locations }) : standard;
   });
   return { ...result, errors };

@@ -17,7 +17,7 @@ export function toWebhookEndpoint(e: WebhookEndpointEntity): WebhookEndpoint {
 
 export function toWebhookAttempt(a: WebhookAttemptEntity): WebhookAttempt {
   return {
-    id: a.seq,
+    id: a.publicId,
     deliveryId: a.deliveryId,
     endpointId: a.endpointId,
     eventId: a.eventId,
@@ -33,5 +33,5 @@ export function toWebhookAttempt(a: WebhookAttemptEntity): WebhookAttempt {
 }
 
 export function toAuditEntry(a: AuditLogEntity): AuditEntry {
-  return { id: a.seq, action: a.action, subjectId: a.subjectId, detail: a.detail, createdAt: a.createdAt };
+  return { id: a.publicId, action: a.action, subjectId: a.subjectId, detail: a.detail, createdAt: a.createdAt };
 }

@@ -7,6 +7,8 @@ const optionalUrl = z.preprocess((v) => (typeof v === 'string' && v.trim() === '
 const ConfigSchema = z.object({
   /** HTTP port; 0 picks a free one (tests). */
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  /** Interface to listen on: 0.0.0.0 is every IPv4 interface; 127.0.0.1 keeps a developer's server off the network. */
+  HOST: z.string().min(1).max(255).default('0.0.0.0'),
   /** Where the embedded PostgreSQL keeps its files when DATABASE_URL is unset. */
   DATA_DIR: z.string().min(1).default('./.data'),
   /** A real PostgreSQL server; unset means the embedded one. */
@@ -35,6 +37,11 @@ const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(10).default(10),
   /** Delivery attempts one process runs at the same time. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
+  /** Lets webhooks reach loopback and private addresses (a developer's own machine, the tests); never set it where tenants are hosted (docs/security.md). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** PostgreSQL schema of the job queue. Only deployments that share a database but not a configuration (parallel test runs) set their own. */
   JOB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).default('pgboss'),
   /** Rate limiting of /v1 and /graphql (docs/rate-limits.md); `false` only for benchmarks and local experiments. */
@@ -96,6 +103,7 @@ const ConfigSchema = z.object({
 
 export type Config = {
   port: number;
+  host: string;
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
@@ -105,7 +113,7 @@ export type Config = {
   trustProxy: string | undefined;
   jobPollSeconds: number;
   jobSuperviseSeconds: number;
-  webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number };
+  webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number; allowPrivateTargets: boolean };
   jobSchema: string;
   rateLimit: { enabled: boolean; redisPrefix: string };
   adminApiKey: string | undefined;
@@ -139,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const c = parsed.data;
   return {
     port: c.PORT,
+    host: c.HOST,
     dataDir: path.resolve(c.DATA_DIR),
     databaseUrl: c.DATABASE_URL,
     redisUrl: c.REDIS_URL,
@@ -153,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScale: c.WEBHOOK_RETRY_SCALE,
       timeoutMs: Math.round(c.WEBHOOK_TIMEOUT_SECONDS * 1000),
       concurrency: c.WEBHOOK_CONCURRENCY,
+      allowPrivateTargets: c.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     },
     jobSchema: c.JOB_SCHEMA,
     rateLimit: { enabled: c.RATE_LIMIT_ENABLED, redisPrefix: c.RATE_LIMIT_REDIS_PREFIX },

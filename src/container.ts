@@ -91,7 +91,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5);
   await jobs.ensureQueue(webhookDispatcher.queue, { notify: true }); // before any transaction sends to it; its commits wake the workers
   sessions.registerOutboxHandler(webhookDispatcher.onOutbox);
-  const webhooks = new WebhookService(db, webhookBox, webhookDispatcher);
+  const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
   const contexts = new ContextFactory(auth, sessions);
@@ -117,7 +117,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       db,
       sessions,
       webhookDelivery: {
-        job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale }),
+        job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
         concurrency: config.webhooks.concurrency,
       },
       sanctions: {

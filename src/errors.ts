@@ -42,5 +42,5 @@ export class DomainError extends Error {
 export const notFound = (what = 'Session') => new DomainError('not_found', `${what} not found`);
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && value in HTTP_STATUS;
+  return typeof value === 'string' && Object.hasOwn(HTTP_STATUS, value); // not `in`: "constructor" is in every object
 }

@@ -26,7 +26,7 @@ import { BODY_LIMIT_BYTES, bodyErrors } from './http/json-body';
 import { requestContext } from './http/request-context.middleware';
 import { hostedRouter } from './hosted/hosted.router';
 import { isOperatorCredential, OPERATOR_HEADER } from './auth/operator';
-import { MeterDeps, meterGraphQL, meterV1 } from './rate-limit/rate-limit.http';
+import { chargeClientIp, MeterDeps, meterGraphQL, meterV1 } from './rate-limit/rate-limit.http';
 import { subscriptionStartMeter } from './rate-limit/rate-limit.service';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -89,13 +89,13 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   const contextFor = async (req: Request): Promise<RequestContext> => c.contexts.create({ authorization: req.header('authorization'), requestId: req.id });
 
   app.use(requestContext(app, c.logger));
-  // Rate limiting covers /v1 and /graphql only: health, the OpenAPI document, error pages and the
-  // end-user hosted page are unmetered (docs/rate-limits.md).
+  // Rate limiting covers /v1 and /graphql (GraphiQL included) only: health, the OpenAPI document,
+  // error pages and the end-user hosted page are unmetered (docs/rate-limits.md).
   const meter: MeterDeps | null = c.rateLimits ? { limits: c.rateLimits, contextFor, publicBaseUrl: c.config.publicBaseUrl } : null;
 
   app.use(
     '/graphql',
-    graphiql(),
+    graphiql(meter ? chargeClientIp(meter, 'default') : undefined),
     express.json({ limit: BODY_LIMIT_BYTES }),
     ...(meter ? [meterGraphQL(meter)] : []),
     apolloMiddleware(apollo, async ({ req, res }) => {

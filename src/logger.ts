@@ -15,6 +15,7 @@ export function createLogger(level: string): Logger {
   return pino({
     level,
     base: undefined,
+    serializers: { err: loggableError },
     redact: {
       paths: [
         'req.headers.authorization',
@@ -29,6 +30,27 @@ export function createLogger(level: string): Logger {
       censor: '[redacted]',
     },
   }, destination);
+}
+
+/** Fields of a database error that name the schema, never the data: kept in the log. */
+const SCHEMA_FIELDS = ['code', 'routine', 'table', 'column', 'constraint', 'dataType'] as const;
+
+/**
+ * The `err` serializer: the error's type, message and stack, and nothing else it carries. A
+ * database error (TypeORM's QueryFailedError, pg's DatabaseError) is logged by its SQLSTATE and the
+ * schema names only: its SQL parameters, `detail` and even its message can quote request data
+ * (`invalid input syntax for type timestamp: "..."`), and logs carry no request data beyond ids.
+ */
+export function loggableError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err, message: 'a non-Error value was thrown' };
+  const e = err as Error & Record<string, unknown>;
+  const driver = (e.driverError ?? e) as Record<string, unknown>;
+  const isDatabaseError = 'query' in e || 'parameters' in e || (typeof driver.severity === 'string' && typeof driver.code === 'string');
+  if (!isDatabaseError) return { type: e.name, message: e.message, stack: e.stack, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
+  const schema = Object.fromEntries(SCHEMA_FIELDS.filter((f) => typeof driver[f] === 'string').map((f) => [f, driver[f]]));
+  const message = `database error${typeof driver.code === 'string' ? ` ${driver.code}` : ''}`;
+  const frames = (e.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
+  return { type: e.name, message, ...schema, stack: [`${e.name}: ${message}`, ...frames].join('\n') };
 }
 
 /**

@@ -9,10 +9,10 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const container = await buildContainer(config, logger);
   const { server, apollo, subscriptions } = await createHttpServer(container);
-  await new Promise<void>((resolve) => server.listen(config.port, resolve));
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ port, embedded: container.database.embedded, redis: Boolean(config.redisUrl) }, 'listening');
+  logger.info({ host: config.host, port, embedded: container.database.embedded, redis: Boolean(config.redisUrl) }, 'listening');
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { ErrorCode, HTTP_STATUS, isErrorCode } from '../errors';
 import { sendError } from './error-response';
 import { escapeHtml } from './html';
+import { setPageSecurityHeaders } from './security-headers';
 
 /** One human-readable page per error code; problem documents link here in their `type`. */
 const DESCRIPTIONS: Record<ErrorCode, string> = {
@@ -21,7 +22,8 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
 
 export function errorPage(req: Request, res: Response): void {
   const code = req.params.code;
-  if (!isErrorCode(code)) return sendError(res, 'not_found', `No error code ${String(code)}`);
+  if (!isErrorCode(code)) return sendError(res, 'not_found', 'No such error code');
+  setPageSecurityHeaders(res);
   res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${code}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem">

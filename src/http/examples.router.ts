@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express from 'express';
+import { setPageSecurityHeaders } from './security-headers';
 
 /**
  * The copyable browser example (examples/) and the graphql-ws browser build it loads, served from
@@ -11,6 +12,7 @@ export function examplesRouter(projectRoot: string): express.Router {
   const page = fs.readFileSync(path.join(projectRoot, 'examples', 'session-status.html'));
   const client = fs.readFileSync(path.join(path.dirname(require.resolve('graphql-ws/package.json')), 'umd', 'graphql-ws.min.js'));
   router.get('/session-status.html', (_req, res) => {
+    setPageSecurityHeaders(res, { inlineBundle: true });
     res.type('text/html').set('cache-control', 'no-cache').send(page);
   });
   router.get('/graphql-ws.min.js', (_req, res) => {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildSchema } from 'graphql';
 import YAML from 'yaml';
-import { BUCKET_NAMES, BUCKETS, bucketForRequest, bucketsForGraphQL } from './buckets';
+import { BUCKET_NAMES, BUCKETS, bucketForRequest, bucketsForGraphQL, GRAPHQL_FIELD_BUCKETS } from './buckets';
 import { rootFieldsOf } from './rate-limit.http';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -43,11 +44,33 @@ describe('GraphQL metering', () => {
     expect(rootFieldsOf('{ broken', undefined)).toBeNull();
   });
 
-  it('charges each bucket once, subscriptions to verify_read, unknown fields to default', () => {
-    expect(bucketsForGraphQL('query', ['session', 'sessions'])).toEqual(['verify_read']);
-    expect(bucketsForGraphQL('mutation', ['createSession', 'reviewSession', 'cancelSession'])).toEqual(['verify_create', 'verify_admin', 'default']);
+  it('counts aliases of one field as separate root fields', () => {
+    expect(rootFieldsOf('mutation { a: createSession(input: {}) { id } b: createSession(input: {}) { id } createSession(input: {}) { id } }', undefined)?.fields).toEqual([
+      'createSession',
+      'createSession',
+      'createSession',
+    ]);
+    expect(rootFieldsOf('{ ...F ...F } fragment F on Query { sessions { edges { cursor } } }', undefined)?.fields).toEqual(['sessions']);
+  });
+
+  it('charges one unit per root field in its bucket, subscriptions to verify_read, unknown fields to default', () => {
+    expect(bucketsForGraphQL('query', ['session', 'sessions'])).toEqual(['verify_read', 'verify_read']);
+    expect(bucketsForGraphQL('mutation', ['cancelSession', 'createSession', 'reviewSession', 'createSession'])).toEqual(['verify_create', 'verify_create', 'verify_admin', 'default']);
+    expect(bucketsForGraphQL('mutation', ['replayWebhookEvents'])).toEqual(['webhooks_replay']);
+    expect(bucketsForGraphQL('query', ['constructor'])).toEqual(['default']);
     expect(bucketsForGraphQL('subscription', ['sessionStatusChanged'])).toEqual(['verify_read']);
     expect(bucketsForGraphQL('query', [])).toEqual(['default']);
+  });
+});
+
+describe('every GraphQL root field has its bucket', () => {
+  // The committed SDL is the schema (CI fails when it drifts from the code).
+  const schema = buildSchema(fs.readFileSync(path.join(ROOT, 'schema', 'schema.graphql'), 'utf8'));
+  const rootFields = [schema.getQueryType(), schema.getMutationType()].flatMap((t) => Object.keys(t?.getFields() ?? {}));
+
+  it('lists each query and mutation root field in the table, and nothing else', () => {
+    expect(rootFields.length).toBeGreaterThan(15);
+    expect(Object.keys(GRAPHQL_FIELD_BUCKETS).sort()).toEqual([...rootFields].sort());
   });
 });
 

@@ -58,19 +58,36 @@ export const BUCKET_NAMES = Object.keys(BUCKETS) as BucketName[];
 export const isBucketName = (v: unknown): v is BucketName => typeof v === 'string' && Object.hasOwn(BUCKETS, v);
 
 /**
- * GraphQL root fields and the bucket of their REST twin (docs/rate-limits.md). Fields not listed fall into
- * `default`. `cancelSession` is `default` because its REST twin (POST .../sessions/{id}/cancel)
- * matches no narrower pattern of the table; making it cost a `verify_create` unit would let
- * cancellations starve creations. Every subscription root field is charged to `verify_read`.
+ * Every GraphQL query and mutation root field, with the bucket of its REST twin (docs/rate-limits.md); a unit test
+ * walks the schema and fails on a root field missing here, so none falls into `default` by
+ * accident. Fields listed as `default` have no narrower twin: `cancelSession` (POST
+ * .../sessions/{id}/cancel matches no narrower pattern; a `verify_create` unit would let
+ * cancellations starve creations), key and webhook-endpoint management (POST /v1/verify/webhooks
+ * is `default`), the operator's override, and the fields with no REST twin (CSCA certificates,
+ * sanctions lists and screening). Every subscription root field is `verify_read`.
  */
 export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
+  // queries
   session: 'verify_read',
   sessions: 'verify_read',
+  webhookEndpoints: 'default',
+  webhookAttempts: 'default',
+  auditLog: 'default',
+  cscaCertificates: 'default',
+  sanctionsLists: 'default',
+  screenIdentity: 'default',
+  // mutations
   createSession: 'verify_create',
   reviewSession: 'verify_admin',
   cancelSession: 'default',
   createApiKey: 'default',
   revokeApiKey: 'default',
+  createWebhookEndpoint: 'default',
+  disableWebhookEndpoint: 'default',
+  enableWebhookEndpoint: 'default',
+  deleteWebhookEndpoint: 'default',
+  rotateWebhookSecret: 'default',
+  replayWebhookEvents: 'webhooks_replay',
   setRateLimitOverride: 'default',
 };
 
@@ -92,12 +109,15 @@ export function bucketForRequest(method: string, path: string): BucketName {
   return 'default';
 }
 
-/** The buckets an operation touches, each once, in table order. */
+/**
+ * The units an operation costs: one per selected root field (one entry per response key, see
+ * rootFieldsOf) in that field's bucket, in table order; an operation of introspection only costs
+ * one `default` unit.
+ */
 export function bucketsForGraphQL(operation: 'query' | 'mutation' | 'subscription', rootFields: readonly string[]): BucketName[] {
-  const set = new Set<BucketName>();
-  for (const f of rootFields) set.add(operation === 'subscription' ? 'verify_read' : (GRAPHQL_FIELD_BUCKETS[f] ?? 'default'));
-  if (set.size === 0) set.add('default');
-  return BUCKET_NAMES.filter((b) => set.has(b));
+  const units = rootFields.map((f) => (operation === 'subscription' ? 'verify_read' : Object.hasOwn(GRAPHQL_FIELD_BUCKETS, f) ? GRAPHQL_FIELD_BUCKETS[f] : 'default'));
+  if (units.length === 0) return ['default'];
+  return units.sort((a, b) => BUCKET_NAMES.indexOf(a) - BUCKET_NAMES.indexOf(b));
 }
 
 function escapeRegExp(s: string): string {

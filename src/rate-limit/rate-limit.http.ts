@@ -50,11 +50,11 @@ type Metered =
 
 /**
  * Charges the request's buckets to the authenticated key, or, for a missing or wrong credential,
- * to the client IP. While an IP is over a bucket's limit every request from it to that bucket is
- * refused before its credential is believed: otherwise a 200 among 429s would tell a key guesser
- * which guess was right. That check reads the store only for IPs this instance has refused, so an
- * ordinary request pays nothing for it. A wrong credential comes back as `authError` for the
- * surface to answer in its own shape, after the charge.
+ * to the client IP. The per-IP count throttles bad credentials only: a valid key is charged to
+ * itself and never refused because of what others sent from its address (behind a proxy without
+ * TRUST_PROXY every tenant shares one address). Keys are 40 random base62 characters, so the odd
+ * success among a guesser's 429s tells them nothing they could have found. A wrong credential
+ * comes back as `authError` for the surface to answer in its own shape, after the charge.
  */
 async function meterAuthenticated(deps: MeterDeps, req: Request, res: Response, buckets: readonly BucketName[]): Promise<Metered> {
   let context: RequestContext | null = null;
@@ -64,16 +64,6 @@ async function meterAuthenticated(deps: MeterDeps, req: Request, res: Response, 
   } catch (err) {
     if (!(err instanceof DomainError && err.code === 'unauthorized')) throw err;
     authError = err;
-  }
-  if (req.headers.authorization !== undefined && deps.limits.remembersBlockedIps()) {
-    const ip = clientIp(req);
-    for (const bucket of buckets) {
-      const blocked = await deps.limits.peekIp(bucket, ip);
-      if (blocked) {
-        sendRateLimited(res, blocked, deps.publicBaseUrl);
-        return { ok: false };
-      }
-    }
   }
   const actor = context?.actor ?? null;
   const charged = deps.limits.chargeAll(buckets, actor ? subjectOf(actor) : { kind: 'ip', ip: clientIp(req) });
@@ -140,7 +130,11 @@ export function meterV1(deps: MeterDeps): RequestHandler {
   };
 }
 
-/** The root fields of the operation a request would run, or null when it cannot be told (Apollo then answers 400). */
+/**
+ * The root fields of the operation a request would run, one entry per response key (so aliases
+ * count, and the same field spread twice under one key counts once, as GraphQL runs it once), or
+ * null when it cannot be told (Apollo then answers 400).
+ */
 export function rootFieldsOf(query: unknown, operationName: unknown): { operation: OperationDefinitionNode['operation']; fields: string[] } | null {
   if (typeof query !== 'string') return null;
   let doc: DocumentNode;
@@ -153,12 +147,12 @@ export function rootFieldsOf(query: unknown, operationName: unknown): { operatio
   const op = typeof operationName === 'string' && operationName ? ops.find((o) => o.name?.value === operationName) : ops.length === 1 ? ops[0] : undefined;
   if (!op) return null;
   const fragments = new Map(doc.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])));
-  const fields = new Set<string>();
+  const fields = new Map<string, string>(); // response key -> field name
   const seen = new Set<string>();
   const walk = (set: SelectionSetNode): void => {
     for (const s of set.selections) {
       if (s.kind === Kind.FIELD) {
-        if (!s.name.value.startsWith('__')) fields.add(s.name.value);
+        if (!s.name.value.startsWith('__')) fields.set(s.alias?.value ?? s.name.value, s.name.value);
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
         walk(s.selectionSet);
       } else if (!seen.has(s.name.value)) {
@@ -169,13 +163,14 @@ export function rootFieldsOf(query: unknown, operationName: unknown): { operatio
     }
   };
   walk(op.selectionSet);
-  return { operation: op.operation, fields: [...fields] };
+  return { operation: op.operation, fields: [...fields.values()] };
 }
 
 /**
  * GraphQL metering (docs/rate-limits.md), mounted after the JSON body parser and before Apollo: an operation is
- * charged one unit in each bucket its root fields map to, and a refusal is the same HTTP 429
- * problem document as on REST. Requests whose operation cannot be read are charged to `default`.
+ * charged one unit per root field it selects (aliases included) in that field's bucket, so ten
+ * aliased `createSession` cost what ten REST calls cost; a refusal is the same HTTP 429 problem
+ * document as on REST. Requests whose operation cannot be read are charged to `default`.
  */
 export function meterGraphQL(deps: MeterDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -191,5 +186,18 @@ export function meterGraphQL(deps: MeterDeps): RequestHandler {
     } catch (err) {
       next(err);
     }
+  };
+}
+
+/** Public pages of the API surface (GraphiQL): one unit of `bucket` per request, counted per client IP. */
+export function chargeClientIp(deps: MeterDeps, bucket: BucketName) {
+  return async (req: Request, res: Response): Promise<boolean> => {
+    const d = await deps.limits.charge(bucket, { kind: 'ip', ip: clientIp(req) });
+    if (!d.allowed) {
+      sendRateLimited(res, d, deps.publicBaseUrl);
+      return false;
+    }
+    setRateLimitHeaders(res, d);
+    return true;
   };
 }

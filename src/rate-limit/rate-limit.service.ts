@@ -45,14 +45,11 @@ export class RateLimitService {
   private readonly window: SlidingWindow;
   private readonly redis: Redis | null;
 
-  /** IP counters this instance has seen refused, until when: see `peek`. */
-  private readonly blockedIps = new Map<string, number>();
-
   private constructor(
     private readonly overrides: RateLimitOverrides,
     store: SliceStore,
     redis: Redis | null,
-    private readonly clock: Clock,
+    clock: Clock,
   ) {
     this.redis = redis;
     this.window = new SlidingWindow(store, clock);
@@ -98,21 +95,13 @@ export class RateLimitService {
   charge(bucket: BucketName, subject: Subject): MaybePromise<Decision> {
     const id = counterId(bucket, subject);
     const limit = this.limitOf(bucket, subject);
-    if (typeof limit === 'number') return this.decide(bucket, subject, id, this.window.consume(id, limit));
-    return limit.then((l) => this.decide(bucket, subject, id, this.window.consume(id, l)));
+    if (typeof limit === 'number') return this.decide(bucket, subject, this.window.consume(id, limit));
+    return limit.then((l) => this.decide(bucket, subject, this.window.consume(id, l)));
   }
 
-  private decide(bucket: BucketName, subject: Subject, id: string, state: MaybePromise<WindowState>): MaybePromise<Decision> {
-    if (state instanceof Promise) return state.then((s) => this.decide(bucket, subject, id, s));
-    const d = decisionOf(bucket, subject, state);
-    if (!d.allowed && subject.kind === 'ip') this.rememberBlocked(id, d.resetSeconds);
-    return d;
-  }
-
-  private rememberBlocked(id: string, seconds: number): void {
-    const now = this.clock();
-    if (this.blockedIps.size >= 10_000) for (const [k, until] of this.blockedIps) if (until <= now) this.blockedIps.delete(k);
-    if (this.blockedIps.size < 10_000) this.blockedIps.set(id, now + seconds * 1000);
+  private decide(bucket: BucketName, subject: Subject, state: MaybePromise<WindowState>): MaybePromise<Decision> {
+    if (state instanceof Promise) return state.then((s) => this.decide(bucket, subject, s));
+    return decisionOf(bucket, subject, state);
   }
 
   /** Would one more unit pass? Charges nothing. */
@@ -121,31 +110,10 @@ export class RateLimitService {
     return decisionOf(bucket, subject, await this.window.peek(counterId(bucket, subject), limit));
   }
 
-  /** Has this instance refused some client IP lately? Until it has, `peekIp` has nothing to check. */
-  remembersBlockedIps(): boolean {
-    return this.blockedIps.size > 0;
-  }
-
   /**
-   * Is this IP over the bucket's limit for bad credentials? Answered from this instance's memory of
-   * its own refusals (no store round trip on every authenticated request); another instance's
-   * refusals are learnt on this instance's first refused charge for that IP.
-   */
-  async peekIp(bucket: BucketName, ip: string): Promise<Decision | null> {
-    const id = counterId(bucket, { kind: 'ip', ip });
-    const until = this.blockedIps.get(id);
-    if (until === undefined) return null;
-    if (until <= this.clock()) {
-      this.blockedIps.delete(id);
-      return null;
-    }
-    const d = await this.peek(bucket, { kind: 'ip', ip });
-    return d.allowed ? null : d;
-  }
-
-  /**
-   * Charges one unit in each bucket, all or nothing: when one refuses, the units already taken
-   * are given back. The returned decision is the refusal, or else the tightest bucket's state.
+   * Charges one unit per entry (a bucket listed n times is charged n units), all or nothing: when
+   * one refuses, the units already taken are given back. The returned decision is the refusal, or
+   * else the tightest state seen.
    */
   chargeAll(buckets: readonly BucketName[], subject: Subject): MaybePromise<Decision> {
     return buckets.length === 1 ? this.charge(buckets[0], subject) : this.chargeEach(buckets, subject);

@@ -13,6 +13,7 @@ import { insertOutboxEvents, outboxEventsForTransition } from './session-events'
 import { testOutcomeOf } from './test-mode-outcome';
 import { testIdentityOf } from './sanctions-check';
 import { AVAILABLE_TIERS, badgesForPassedChecks, checksForTier, isTier, Tier, tierRank } from './tiers';
+import { assertAcceptableMetadata } from '../validation/input-limits';
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const TEST_MODE_STEPS = [
@@ -79,6 +80,7 @@ export class SessionService {
     if (!AVAILABLE_TIERS.includes(cmd.tier)) throw new DomainError('tier_not_available', `Tier ${cmd.tier} is not available yet`);
     const metadata = cmd.metadata ?? {};
     if (typeof metadata !== 'object' || Array.isArray(metadata)) throw new DomainError('invalid_request', 'metadata must be an object');
+    assertAcceptableMetadata(metadata);
     if (!actor.livemode) testOutcomeOf(metadata); // validates; the outcome itself is read when the session resolves
     if (!actor.livemode) testIdentityOf(metadata); // validates the identity a test-mode T3/T4 session screens
     if (cmd.referenceId != null && (cmd.referenceId.length < 1 || cmd.referenceId.length > 255)) {

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity, FlowEntity, TenantEntity } from '../../entities';
-import { ALL_SCOPES, isScope, Scope } from '../auth/actor';
+import { ALL_SCOPES, isScope, Scope, type TenantKeyActor } from '../auth/actor';
 import { newApiKey } from '../auth/secrets';
 import { DomainError } from '../errors';
 import { newId, sha256Hex } from '../ids';
@@ -54,16 +54,29 @@ export class TenantService {
     return this.insertKey(this.db.getRepository(ApiKeyEntity), tenantId, livemode, scopes.filter(isScope));
   }
 
-  /** Revokes a key; `tenantId` confines the search to one tenant when a tenant asks. */
-  async revokeKey(keyId: string, tenantId?: string): Promise<void> {
-    const res = await this.db
+  /**
+   * A tenant key issuing a key: it may grant only scopes it holds itself (no scopes means all of
+   * its own), in its own tenant and mode.
+   */
+  async createKeyFor(actor: TenantKeyActor, scopes: string[]): Promise<IssuedKey> {
+    const unknown = scopes.filter((s) => !isScope(s));
+    if (unknown.length) throw new DomainError('invalid_request', `Unknown scope(s): ${unknown.join(', ')}; known: ${ALL_SCOPES.join(', ')}`);
+    const wanted = scopes.length ? scopes : [...actor.scopes];
+    const beyond = wanted.filter((s) => !(actor.scopes as readonly string[]).includes(s));
+    if (beyond.length) throw new DomainError('insufficient_scope', `A key can only grant scopes it holds; this key lacks ${beyond.join(', ')}`);
+    return this.createKey(actor.tenantId, actor.livemode, wanted);
+  }
+
+  /** Revokes a key; a tenant asking (`owner`) reaches only the keys of its own tenant and mode. */
+  async revokeKey(keyId: string, owner?: { tenantId: string; livemode: boolean }): Promise<void> {
+    const qb = this.db
       .getRepository(ApiKeyEntity)
       .createQueryBuilder()
       .update()
       .set({ revokedAt: () => 'now()' })
-      .where('id = :keyId AND revoked_at IS NULL', { keyId })
-      .andWhere(tenantId ? 'tenant_id = :tenantId' : 'true', { tenantId })
-      .execute();
+      .where('id = :keyId AND revoked_at IS NULL', { keyId });
+    if (owner) qb.andWhere('tenant_id = :tenantId AND livemode = :livemode', owner);
+    const res = await qb.execute();
     if (!res.affected) throw new DomainError('not_found', 'Active key not found');
   }
 

@@ -10,6 +10,7 @@ import { envelopeOf } from './webhook-event';
 import { SendRequest, SendResult, sendWebhook } from './webhook.sender';
 import { SIGNATURE_HEADER, signatureHeader } from './webhook.signer';
 import type { WebhookSecretBox } from './webhook-secret.box';
+import { toStorableText } from '../validation/postgres-text';
 
 /** Stored from each receiver response; the rest is dropped. */
 export const LOG_BODY_BYTES = 1024;
@@ -18,6 +19,8 @@ export type DeliverWebhookOptions = {
   timeoutMs: number;
   retryScale: number;
   resolver?: Resolver;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS (docs/security.md). */
+  allowPrivateTargets?: boolean;
   send?: (req: SendRequest) => Promise<SendResult>;
   now?: () => Date;
   random?: () => number;
@@ -53,6 +56,11 @@ type LoadedRow = {
 };
 type SucceededAttempt = { deliveryId: string; attempt: number; startedAt: Date; result: SendResult };
 
+/** What a receiver (or the network) said, made safe to store: a NUL in a response must not fail the attempt's row. */
+function storable(r: SendResult): SendResult {
+  return { ...r, body: toStorableText(r.body.slice(0, LOG_BODY_BYTES)), error: toStorableText(r.error) };
+}
+
 function isSuccess(r: SendResult): boolean {
   return r.error === null && r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
 }
@@ -86,7 +94,9 @@ export class DeliverWebhookJob {
   /**
    * A fetched batch of attempts: one query reads every delivery with its endpoint and event, the
    * requests go out concurrently, and the attempts that succeeded (the common case) are recorded
-   * together in one statement. Anything else is recorded on its own, as before.
+   * together in one statement. Anything else is recorded on its own, as before. One attempt that
+   * cannot be recorded never fails its neighbours: the batch statement falls back to one per
+   * attempt, and an attempt whose row still fails is logged without the receiver's text.
    */
   async runBatch(items: DeliverWebhookData[]): Promise<void> {
     const loaded = await this.load(items.map((i) => i.deliveryId));
@@ -102,15 +112,37 @@ export class DeliverWebhookJob {
           return;
         }
         const startedAt = this.now();
-        const result = await this.attempt(endpoint, event, attempt);
+        const result = storable(await this.attempt(endpoint, event, attempt));
         if (isSuccess(result) && !endpoint.failingSince) {
           succeeded.push({ deliveryId, attempt, startedAt, result });
           return;
         }
-        await this.persist(() => this.record(delivery, endpoint, attempt, startedAt, result), { deliveryId, attempt });
+        await this.recordAlone(delivery, endpoint, attempt, startedAt, result);
       }),
     );
-    if (succeeded.length) await this.persist(() => this.recordSucceeded(succeeded), { deliveryIds: succeeded.map((s) => s.deliveryId) });
+    if (succeeded.length === 0) return;
+    try {
+      await this.persist(() => this.recordSucceeded(succeeded), { deliveryIds: succeeded.map((s) => s.deliveryId) });
+    } catch (err) {
+      this.logger.warn({ err: errorSummary(err), deliveryIds: succeeded.map((s) => s.deliveryId) }, 'recording a batch of webhook attempts failed; recording each alone');
+      await Promise.all(
+        succeeded.map((s) => {
+          const row = loaded.get(s.deliveryId)!;
+          return this.recordAlone(row.delivery, row.endpoint, s.attempt, s.startedAt, s.result);
+        }),
+      );
+    }
+  }
+
+  /** Records one attempt; if its row cannot be stored as received, stores it without the receiver's text. */
+  private async recordAlone(delivery: LoadedDelivery, endpoint: LoadedEndpoint, attempt: number, startedAt: Date, result: SendResult): Promise<void> {
+    try {
+      await this.persist(() => this.record(delivery, endpoint, attempt, startedAt, result), { deliveryId: delivery.id, attempt });
+    } catch (err) {
+      this.logger.error({ err: errorSummary(err), deliveryId: delivery.id, attempt }, 'recording a webhook attempt failed; recording it without the response');
+      const bare: SendResult = { ...result, body: '', error: result.error === null ? null : 'the attempt failed (its error text could not be stored)' };
+      await this.persist(() => this.record(delivery, endpoint, attempt, startedAt, bare), { deliveryId: delivery.id, attempt });
+    }
   }
 
   /** The requests have gone out: a passing database hiccup should not make pg-boss send them again. */
@@ -121,7 +153,7 @@ export class DeliverWebhookJob {
         return;
       } catch (err) {
         if (tries >= 3) throw err;
-        this.logger.warn({ err, ...context }, 'recording a webhook attempt failed; retrying');
+        this.logger.warn({ err: errorSummary(err), ...context }, 'recording a webhook attempt failed; retrying');
         await new Promise((r) => setTimeout(r, 200 * tries));
       }
     }
@@ -184,7 +216,7 @@ export class DeliverWebhookJob {
         list.map((s) => s.startedAt.toISOString()),
         list.map((s) => s.result.durationMs),
         list.map((s) => s.result.statusCode),
-        list.map((s) => (s.result.body ? s.result.body.slice(0, LOG_BODY_BYTES) : null)),
+        list.map((s) => s.result.body || null),
         this.now(),
       ],
     );
@@ -194,7 +226,7 @@ export class DeliverWebhookJob {
     let target;
     try {
       // Checked again at every attempt: the name may resolve elsewhere now than at registration.
-      target = await resolveWebhookTarget(endpoint.url, endpoint.livemode, this.opts.resolver);
+      target = await resolveWebhookTarget(endpoint.url, endpoint.livemode, this.opts.resolver, { allowPrivate: this.opts.allowPrivateTargets });
     } catch (err) {
       const message = err instanceof DomainError ? err.message : 'url check failed';
       return { statusCode: null, headers: {}, body: '', durationMs: 0, error: `refused: ${message}` };
@@ -252,7 +284,7 @@ export class DeliverWebhookJob {
         statusCode: r.statusCode,
         succeeded,
         error,
-        responseBody: r.body ? r.body.slice(0, LOG_BODY_BYTES) : null,
+        responseBody: r.body || null,
         nextRetryAt,
       } as QueryDeepPartialEntity<WebhookAttemptEntity>);
       if (nextRetryAt) await this.dispatcher.scheduleAttempt(m, delivery.id, attempt + 1, nextRetryAt);
@@ -296,4 +328,10 @@ export class DeliverWebhookJob {
     } as QueryDeepPartialEntity<AuditLogEntity>);
     this.logger.warn({ endpointId: endpoint.id, reason }, 'webhook endpoint disabled');
   }
+}
+
+/** An error for the log without its SQL parameters (they carry the receiver's response). */
+function errorSummary(err: unknown): { message: string; code?: string } {
+  const e = err as { message?: unknown; code?: unknown };
+  return { message: typeof e?.message === 'string' ? e.message.slice(0, 300) : 'unknown error', ...(typeof e?.code === 'string' ? { code: e.code } : {}) };
 }

@@ -27,14 +27,17 @@ export class WebhookService {
     private readonly db: DataSource,
     private readonly box: WebhookSecretBox,
     private readonly dispatcher: WebhookDispatcher,
-    private readonly resolver?: Resolver,
-    private readonly now: () => Date = () => new Date(),
+    private readonly opts: { allowPrivateTargets?: boolean; resolver?: Resolver; now?: () => Date } = {},
   ) {}
+
+  private now(): Date {
+    return this.opts.now?.() ?? new Date();
+  }
 
   async create(scope: TenantScope, input: { url: string; events: string[] }): Promise<{ endpoint: WebhookEndpointEntity; signingSecret: string }> {
     if (typeof input.url !== 'string' || input.url.length > 2048) throw new DomainError('invalid_request', 'url must be a URI of at most 2048 characters');
     const events = validateEvents(input.events);
-    await resolveWebhookTarget(input.url, scope.livemode, this.resolver ?? undefined, { allowUnresolved: true });
+    await resolveWebhookTarget(input.url, scope.livemode, this.opts.resolver, { allowUnresolved: true, allowPrivate: this.opts.allowPrivateTargets });
     const signingSecret = newSigningSecret();
     const now = this.now();
     const endpoint = Object.assign(new WebhookEndpointEntity(), {
@@ -82,7 +85,7 @@ export class WebhookService {
   /** Re-enabling also forgets the failure streak that may have disabled it. */
   async enable(scope: TenantScope, id: string): Promise<WebhookEndpointEntity> {
     const ep = await this.get(scope, id);
-    await resolveWebhookTarget(ep.url, ep.livemode, this.resolver ?? undefined, { allowUnresolved: true });
+    await resolveWebhookTarget(ep.url, ep.livemode, this.opts.resolver, { allowUnresolved: true, allowPrivate: this.opts.allowPrivateTargets });
     return this.save(ep, { status: 'enabled', disabledReason: null, failingSince: null });
   }
 

@@ -85,12 +85,13 @@ describe('bucket table', () => {
       http(server, 'GET', '/openapi.yaml'),
       http(server, 'GET', '/errors/rate_limited'),
       http(server, 'GET', '/hosted/vses_0000000000000000000000aa?token=nope'),
-      http(server, 'GET', '/graphql', { headers: { accept: 'text/html' } }),
     ]);
     for (const r of responses) {
       expect(r.status).toBeLessThan(500);
       expect(r.headers.get('ratelimit-limit')).toBeNull();
     }
+    // GraphiQL is public but metered: per client IP in default.
+    expect((await http(server, 'GET', '/graphql', { headers: { accept: 'text/html' } })).headers.get('ratelimit-limit')).toBe('120');
   });
 });
 
@@ -150,7 +151,7 @@ describe('exhaustion', () => {
 describe('who is counted before authentication', () => {
   const from = (ip: string, key: string) => ({ key, json: {}, headers: { 'x-forwarded-for': ip } });
 
-  it('counts missing and invalid credentials per client IP, and then refuses that IP even with a valid key', async () => {
+  it('counts missing and invalid credentials per client IP, and refuses only invalid credentials from that IP', async () => {
     await awayFromWindowEdge();
     const tenant = await createTenant(proxied, 'proxied');
     const bad = 'sk_test_' + 'x'.repeat(40);
@@ -162,10 +163,22 @@ describe('who is counted before authentication', () => {
     const blocked = await http(proxied, 'POST', '/v1/admin/bulk-import', from('198.51.100.7', bad));
     expect(blocked.status).toBe(429);
     expect(blocked.body.bucket).toBe('bulk_import');
-    // A right guess would otherwise stand out as the one non-429 answer.
-    expect((await http(proxied, 'POST', '/v1/admin/bulk-import', from('198.51.100.7', tenant.test_api_key))).status).toBe(429);
+    // Valid keys from that address are charged to themselves and never locked out by the guesser.
+    expect((await http(proxied, 'POST', '/v1/admin/bulk-import', from('198.51.100.7', tenant.test_api_key))).status).toBe(404);
+    expect((await http(proxied, 'POST', '/v1/admin/bulk-import', from('198.51.100.7', bad))).status).toBe(429);
     expect((await http(proxied, 'POST', '/v1/admin/bulk-import', from('203.0.113.9', tenant.test_api_key))).status).toBe(404);
     expect((await http(proxied, 'POST', '/v1/admin/bulk-import', from('203.0.113.9', bad))).status).toBe(401);
+  });
+
+  it('lets valid keys through from an address that sent 61 made-up keys to verify_create', async () => {
+    await awayFromWindowEdge();
+    const tenant = await createTenant(proxied, 'shared-proxy');
+    const bad = 'sk_test_' + 'z'.repeat(40);
+    const guesses = await burst(61, () => http(proxied, 'POST', '/v1/verify/sessions', from('198.51.100.8', bad)));
+    expect(guesses.filter((r) => r.status === 429)).toHaveLength(1);
+    const valid = await http(proxied, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' }, headers: { 'x-forwarded-for': '198.51.100.8' } });
+    expect(valid.status).toBe(201);
+    expect([limitOf(valid), remainingOf(valid)]).toEqual([60, 59]);
   });
 
   it('ignores x-forwarded-for when no proxy is trusted', async () => {
@@ -198,7 +211,7 @@ describe('GraphQL', () => {
     expect(gqlAfter.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
-  it('charges an operation once per bucket, however many root fields map to it', async () => {
+  it('charges an operation one unit per root field, aliases and fragments included', async () => {
     const key = await newKey(acme);
     const one = await graphql(server, '{ sessions(first: 1) { edges { cursor } } }', {}, key);
     const three = await graphql(
@@ -210,7 +223,26 @@ describe('GraphQL', () => {
     expect(one.status).toBe(200);
     expect(three.status).toBe(200);
     expect([limitOf(one), remainingOf(one)]).toEqual([600, 599]);
-    expect(remainingOf(three)).toBe(598);
+    expect(remainingOf(three)).toBe(596);
+  });
+
+  it('charges fifteen aliased createSession as fifteen verify_create units', async () => {
+    await awayFromWindowEdge();
+    const key = await newKey(acme);
+    const aliased = `mutation { ${Array.from({ length: 15 }, (_, i) => `c${i}: createSession(input: { flowId: "no-such-flow", tier: T1 }) { id }`).join(' ')} }`;
+    const r = await graphql(server, aliased, {}, key);
+    expect(r.status).toBe(200);
+    expect([limitOf(r), remainingOf(r)]).toEqual([60, 45]);
+    const rest = await http(server, 'POST', '/v1/verify/sessions', { key, json: createBody });
+    expect(remainingOf(rest)).toBe(44);
+  });
+
+  it('meters replayWebhookEvents in webhooks_replay, shared with the REST replay', async () => {
+    const key = await newKey(acme);
+    const r = await graphql(server, 'mutation { replayWebhookEvents(id: "whk_0000000000000000", input: { eventIds: ["evt_1"] }) { queued } }', {}, key);
+    expect([limitOf(r), remainingOf(r)]).toEqual([20, 19]);
+    const rest = await http(server, 'POST', '/v1/developer/webhooks/whk_0000000000000000/replay', { key, json: { event_ids: ['evt_1'] } });
+    expect([limitOf(rest), remainingOf(rest)]).toEqual([20, 18]);
   });
 
   it('refuses an operation whole when one of its buckets is exhausted, giving back the others', async () => {

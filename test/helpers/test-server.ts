@@ -38,6 +38,9 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-')),
     LOG_LEVEL: 'info',
     PORT: '0',
+    HOST: '127.0.0.1',
+    // The tests' webhook receivers listen on 127.0.0.1 (test/e2e/security.test.ts proves the default refuses it).
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     // Servers of one testEnv() share rate-limit counts; those of other test files, on the same CI
     // Redis, must not (they all come from 127.0.0.1, whose unauthenticated requests are counted).
     RATE_LIMIT_REDIS_PREFIX: `rl-${randomBytes(6).toString('hex')}`,
