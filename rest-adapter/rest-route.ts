@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
-import { sendError } from '../src/http/error-response';
+import { sendError } from '../http/error-response';
 
 export type RestResult = { status: number; body: unknown };
 export type RestHandler = (req: Request, ctx: RequestContext) => Promise<RestResult>;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { BUCKET_NAMES, BUCKETS, bucketForRequest, bucketsForGraphQL } from './buckets';
-import { rootFieldsOf } from './rate-limit.http';
+import { rootFieldsOf } from '../../http/rate-limit.middleware';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

@@ -1,10 +1,10 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DocumentNode, Kind, OperationDefinitionNode, parse, SelectionSetNode } from 'graphql';
-import type { RequestContext } from '../context';
-import { DomainError } from '../errors';
-import { sendError } from '../http/error-response';
-import { BucketName, BUCKETS, bucketForRequest, bucketsForGraphQL, WINDOW_SECONDS } from './buckets';
-import { Decision, RateLimitService, Subject, subjectOf } from './rate-limit.service';
+import type { RequestContext } from '../src/context';
+import { DomainError } from '../src/errors';
+import { sendError } from './error-response';
+import { BucketName, BUCKETS, bucketForRequest, bucketsForGraphQL, WINDOW_SECONDS } from '../src/rate-limit/buckets';
+import { Decision, RateLimitService, Subject, subjectOf } from '../src/rate-limit/rate-limit.service';
 
 export type MeterDeps = {
   limits: RateLimitService;
