@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { DataSource } from 'typeorm';
 import { buildGraphQLSchema } from '../schema/build-schema';
+import { CompiledOperations } from '../schema/compiled-operations';
 import { ApiKeyResolver } from '../schema/api-key.resolver';
 import { CscaResolver } from '../schema/csca.resolver';
 import { RateLimitResolver } from '../schema/rate-limit.resolver';
@@ -57,6 +58,8 @@ export type Container = {
   /** This process's screening index, kept equal to the list versions in force. */
   sanctionsScreening: SanctionsScreeningService;
   schema: GraphQLSchema;
+  /** The schema's operations compiled with graphql-jit, for Apollo and the REST adapter alike. */
+  operations: CompiledOperations;
   close(): Promise<void>;
 };
 
@@ -70,9 +73,9 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     await database.close();
     throw err;
   }
-  const auth = new AuthService(db);
+  const auth = new AuthService(db, database.sql);
   const tenants = new TenantService(db);
-  const sessions = new SessionService(db, jobs);
+  const sessions = new SessionService(db, database.sql, jobs);
   const links = await HostedLinks.load(db, config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
   const statusHub = new SessionStatusHub(statusBus, db, logger);
@@ -151,6 +154,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     sanctionsLists,
     sanctionsScreening,
     schema,
+    operations: new CompiledOperations(schema),
     close: async () => {
       sanctionsScreening.stop();
       await jobs.stop();

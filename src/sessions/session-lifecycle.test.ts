@@ -19,7 +19,7 @@ describe('SessionService lifecycle', () => {
 
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-unit-')) }, 4);
-    sessions = new SessionService(database.dataSource, { send: async (name, data, opts) => void sent.push({ name, data, startAfter: opts?.startAfter }) }, () => now);
+    sessions = new SessionService(database.dataSource, database.sql, { send: async (name, data, opts) => void sent.push({ name, data, startAfter: opts?.startAfter }) }, () => now);
     const tenant = await new TenantService(database.dataSource).create('lifecycle');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
   }, 60_000);

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { SessionEntity } from '../../entities';
 import { CoalescingReader } from '../db/coalescing-reader';
-import { hotQuery } from '../db/hot-query';
+import type { PreparedSql } from '../db/prepared-sql';
 
 type VisibleSession = { id: string; tenantId: string; livemode: boolean };
 const keyOf = (k: VisibleSession): string => `${k.id}\u0000${k.tenantId}\u0000${k.livemode}`;
@@ -16,7 +16,7 @@ const keyOf = (k: VisibleSession): string => `${k.id}\u0000${k.tenantId}\u0000${
 export class SessionReader {
   private readonly reader: CoalescingReader<VisibleSession, SessionEntity>;
 
-  constructor(db: DataSource) {
+  constructor(db: DataSource, sql: PreparedSql) {
     // The columns and their properties come from the entity's TypeORM metadata: one mapping, the entity's.
     const columns = db.getMetadata(SessionEntity).columns.map((c) => ({ property: c.propertyName, column: c.databaseName }));
     const select = `SELECT ${columns.map((c) => `s.${c.column}`).join(', ')} FROM sessions s
@@ -28,7 +28,7 @@ export class SessionReader {
       return Object.freeze(entity) as unknown as SessionEntity; // frozen: concurrent requests for one session share it
     };
     this.reader = new CoalescingReader(async (keys) => {
-      const rows = await hotQuery<Record<string, unknown>>(db, 'select-visible-sessions', select, [keys.map((k) => k.id), keys.map((k) => k.tenantId), keys.map((k) => k.livemode)]);
+      const rows = await sql.rows<Record<string, unknown>>('select-visible-sessions', select, [keys.map((k) => k.id), keys.map((k) => k.tenantId), keys.map((k) => k.livemode)]);
       return new Map(rows.map((r) => [keyOf({ id: r.id as string, tenantId: r.tenant_id as string, livemode: r.livemode as boolean }), toEntity(r)]));
     }, keyOf);
   }

@@ -6,6 +6,7 @@ import { newClientSecret } from '../auth/secrets';
 import { DomainError, notFound } from '../errors';
 import { newId, SESSION_ID_PATTERN, sha256Hex } from '../ids';
 import type { JobQueue } from '../jobs/job-queue';
+import type { PreparedSql } from '../db/prepared-sql';
 import { SessionResult } from './session-result';
 import { SessionReader } from './session-rows';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
@@ -56,10 +57,11 @@ export class SessionService {
 
   constructor(
     private readonly db: DataSource,
+    sql: PreparedSql,
     private readonly jobs: Pick<JobQueue, 'send'>,
     private readonly now: Clock = () => new Date(),
   ) {
-    this.reader = new SessionReader(db);
+    this.reader = new SessionReader(db, sql);
   }
 
   onCommittedEvents(listener: CommittedEventsListener): void {
