@@ -16,7 +16,6 @@ import { attachSubscriptionServer, type SubscriptionServer } from '../subscripti
 import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
 import type { Container } from '../src/container';
 import type { RequestContext } from '../src/context';
-import { DomainError } from '../src/errors';
 import { apolloMiddleware } from './apollo-middleware';
 import { errorPage } from './error-pages';
 import { examplesRouter } from './examples.router';
