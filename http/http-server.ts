@@ -79,7 +79,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     schema: c.schema,
     contexts: c.contexts,
     hub: c.statusHub,
-    db: c.db,
+    auth: c.auth,
     logger: c.logger,
     limits: c.config.subscriptions,
     validationRules: armor.validationRules,

@@ -28,6 +28,7 @@ import { SanctionsListRepository } from './sanctions/sanctions-list.repository';
 import { SanctionsListService } from './sanctions/sanctions-list.service';
 import { SanctionsScreeningService } from './sanctions/screening.service';
 import { SessionService } from './sessions/session.service';
+import { SessionWatchService } from './sessions/session-watch.service';
 import { TenantService } from './tenants/tenant.service';
 import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
 import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
@@ -78,7 +79,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const sessions = new SessionService(db, database.sql, jobs);
   const links = await HostedLinks.load(db, config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
-  const statusHub = new SessionStatusHub(statusBus, db, logger);
+  const statusHub = new SessionStatusHub(statusBus, new SessionWatchService(db), logger);
   try {
     await statusHub.start();
   } catch (err) {
@@ -97,7 +98,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher);
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
-  const contexts = new ContextFactory(auth, sessions);
+  const contexts = new ContextFactory(auth);
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
