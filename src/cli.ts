@@ -44,7 +44,7 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               the OFAC legacy CSV set
   sanctions list [--json]                     the version in force of each list
   sanctions refresh [--list <id>] [--json]    enqueue the refresh job now; it downloads from this
-                                              environment's SANCTIONS_URL_* (see README)
+                                              environment's SANCTIONS_URL_* (see docs/sanctions.md)
   tenant set-threshold --tenant <id> --threshold <0.3..1> [--json]
                                               a tenant's minimum sanctions hit score (default 0.70)
 

@@ -37,7 +37,7 @@ const ConfigSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
   /** PostgreSQL schema of the job queue. Only deployments that share a database but not a configuration (parallel test runs) set their own. */
   JOB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).default('pgboss'),
-  /** Rate limiting of /v1 and /graphql (README "Rate limits"); `false` only for benchmarks and local experiments. */
+  /** Rate limiting of /v1 and /graphql (docs/rate-limits.md); `false` only for benchmarks and local experiments. */
   RATE_LIMIT_ENABLED: z
     .enum(['true', 'false'])
     .default('true')
@@ -46,7 +46,7 @@ const ConfigSchema = z.object({
   RATE_LIMIT_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_:.-]{1,64}$/).default('rl'),
   /** The operator credential for admin GraphQL mutations (header `service-admin-key`), at least 32 characters. Unset: those mutations are refused. */
   ADMIN_API_KEY: z.string().min(32).optional(),
-  /** WebSocket subscriptions (README "Live session status"): ms between keep-alive pings; a peer that misses a pong is dropped. */
+  /** WebSocket subscriptions (docs/subscriptions.md): ms between keep-alive pings; a peer that misses a pong is dropped. */
   SUBSCRIPTION_KEEPALIVE_MS: z.coerce.number().int().min(1000).max(120_000).default(12_000),
   /** Active subscriptions one WebSocket connection may hold. */
   SUBSCRIPTION_MAX_PER_CONNECTION: z.coerce.number().int().min(1).max(1000).default(20),
@@ -56,7 +56,7 @@ const ConfigSchema = z.object({
   SUBSCRIPTION_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(256),
   /** How often open connections re-check their API key, in ms: a revoked key stops receiving events within this. */
   SUBSCRIPTION_AUTH_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
-  /** Official download address of each sanctions list for the scheduled refresh (README "Sanctions screening"); unset: that list is only loaded by the CLI. */
+  /** Official download address of each sanctions list for the scheduled refresh (docs/sanctions.md); unset: that list is only loaded by the CLI. */
   SANCTIONS_URL_OFAC: optionalUrl,
   SANCTIONS_URL_EU: optionalUrl,
   SANCTIONS_URL_UK: optionalUrl,
