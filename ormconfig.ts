@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { ALL_ENTITIES } from './entities';
 import { MIGRATIONS } from './src/db/migrations';
@@ -13,10 +14,16 @@ export function pgConnectionOptions(target: PostgresTarget): { connectionString:
     : { host: target.socketDir, port: 5432, user: 'postgres', database: 'postgres' };
 }
 
-/** The one DataSource definition shared by the server, the worker, the CLI and migrations. */
-export function createDataSource(target: PostgresTarget, poolSize = 10): DataSource {
+/**
+ * The one DataSource definition shared by the server, the worker, the CLI and migrations. Given a
+ * `pool`, TypeORM runs on it instead of opening its own (through its documented `driver` option:
+ * the `pg` module whose `Pool` it instantiates), so src/db owns the one pool that both TypeORM and
+ * the prepared statements of src/db/prepared-sql.ts use.
+ */
+export function createDataSource(target: PostgresTarget, poolSize = 10, pool?: Pool): DataSource {
   const conn = pgConnectionOptions(target);
   return new DataSource({
+    ...(pool ? { driver: { Pool: function OwnedPool() { return pool; } } } : {}),
     type: 'postgres',
     ...('connectionString' in conn
       ? { url: conn.connectionString }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { ChipSubmissionService } from '../src/chip/chip-submission.service';
 import { notFound } from '../src/errors';
-import { jsonBody } from '../src/http/json-body';
+import { jsonBody } from '../http/json-body';
 import { RestOperations } from './operations';
 import { presentSession, SessionData } from './session.presenter';
 import { rejectUnknownFields, requireObject } from './request-validation';

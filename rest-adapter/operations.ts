@@ -1,9 +1,9 @@
-import { GraphQLSchema, parse, validate } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { parse, validate } from 'graphql';
+import type { CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../src/context';
+import { CompiledOperations, isCompiledQuery } from '../schema/compiled-operations';
 import { DomainError } from '../src/errors';
 import { errorCodeOf } from '../schema/graphql-errors';
-import { withStandardErrors } from '../schema/jit-executor';
 
 const SESSION_FIELDS = `
   fragment SessionFields on Session {
@@ -29,19 +29,19 @@ export type OperationName = keyof typeof OPERATION_SOURCES;
 
 /**
  * Runs one operation with the request's context; an error becomes the DomainError a route maps.
- * The operations are fixed, so each is parsed, validated and compiled (graphql-jit) once at start-up:
- * a route pays for its resolvers, not for walking the document again on every request.
+ * The operations are fixed, so each is parsed, validated and compiled (schema/compiled-operations.ts)
+ * once at start-up: a route pays for its resolvers, not for walking the document again on every request.
  */
 export class RestOperations {
   private readonly compiled: Record<OperationName, CompiledQuery>;
 
-  constructor(schema: GraphQLSchema) {
+  constructor(operations: CompiledOperations) {
     this.compiled = Object.fromEntries(
       Object.entries(OPERATION_SOURCES).map(([name, source]) => {
         const doc = parse(source);
-        const errors = validate(schema, doc);
+        const errors = validate(operations.schema, doc);
         if (errors.length) throw new Error(`REST operation ${name} does not match the schema: ${errors[0].message}`);
-        const compiled = compileQuery(schema, doc);
+        const compiled = operations.get(`rest:${name}`, doc);
         if (!isCompiledQuery(compiled)) throw new Error(`REST operation ${name} does not compile: ${compiled.errors?.[0]?.message}`);
         return [name, compiled];
       }),
@@ -49,7 +49,7 @@ export class RestOperations {
   }
 
   async run<T>(name: OperationName, variables: Record<string, unknown>, context: RequestContext): Promise<T> {
-    const result = withStandardErrors(await this.compiled[name].query(undefined, context, variables));
+    const result = await CompiledOperations.run(this.compiled[name], context, variables);
     if (result.errors?.length) {
       const [first] = result.errors;
       const code = errorCodeOf(first);

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { DomainError, notFound } from '../src/errors';
 import { SESSION_ID_PATTERN } from '../src/ids';
-import { jsonBody } from '../src/http/json-body';
+import { jsonBody } from '../http/json-body';
 import { createSessionInput } from './create-session.request';
 import { RestOperations } from './operations';
 import { presentSession, SessionData } from './session.presenter';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { DomainError, notFound } from '../src/errors';
-import { jsonBody } from '../src/http/json-body';
+import { jsonBody } from '../http/json-body';
 import { WEBHOOK_ID_PATTERN } from '../src/webhooks/webhook.service';
 import { RestOperations } from './operations';
 import { JsonObject, optionalString, rejectUnknownFields, requireObject, requiredString } from './request-validation';

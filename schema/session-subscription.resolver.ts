@@ -1,9 +1,8 @@
 import { Arg, ID, Resolver, Root, Subscription } from 'type-graphql';
-import { SessionEntity } from '../entities';
 import type { RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
 import type { HostedLinks } from '../src/hosted/hosted-links';
-import type { SessionSnapshot, SessionStatusEvent } from '../src/sessions/session-status-event';
+import { viewOfSnapshot, type SessionStatusEvent } from '../src/sessions/session-status-event';
 import { toSession } from './session.mapper';
 import { Session } from './session.type';
 
@@ -31,19 +30,6 @@ export class SessionSubscriptionResolver {
     @Root() event: SessionStatusEvent,
     @Arg('id', () => ID, { nullable: true, description: 'The session to watch; required for tenant keys that want one session.' }) _id?: string | null,
   ): Session {
-    return toSession(fromSnapshot(event.session, event.tenantId), this.links);
+    return toSession(viewOfSnapshot(event.session), this.links);
   }
-}
-
-/** The JSON-safe bus payload back into the shape the Session mapper reads (Dates restored). */
-function fromSnapshot(s: SessionSnapshot, tenantId: string): SessionEntity {
-  return Object.assign(new SessionEntity(), {
-    ...s,
-    tenantId,
-    clientSecretHash: '',
-    createdAt: new Date(s.createdAt),
-    updatedAt: new Date(s.createdAt),
-    completedAt: s.completedAt ? new Date(s.completedAt) : null,
-    expiresAt: new Date(s.expiresAt),
-  });
 }

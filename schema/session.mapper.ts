@@ -1,10 +1,10 @@
-import type { SessionEntity } from '../entities';
 import type { HostedLinks } from '../src/hosted/hosted-links';
 import type { SanctionsHit as SanctionsHitDocument, SessionResult } from '../src/sessions/session-result';
+import type { SessionView } from '../src/sessions/session-status-event';
 import { Result, SanctionsHit, Session } from './session.type';
 
-/** Entity -> GraphQL object; the GraphQL type is public API, the entity is not. */
-export function toSession(s: SessionEntity, links: HostedLinks, clientSecret?: string): Session {
+/** What a caller may see of a session -> GraphQL object; the GraphQL type is public API, the entity is not. */
+export function toSession(s: SessionView, links: HostedLinks, clientSecret?: string): Session {
   return {
     id: s.id,
     hostedUrl: links.url(s.id),

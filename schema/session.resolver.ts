@@ -21,7 +21,7 @@ export class SessionResolver {
   async session(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Session | null> {
     if (!ctx.actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
     if (ctx.actor.kind === 'tenant_key') requireTenantKey(ctx.actor, 'sessions:read');
-    const s = await ctx.loaders.session.load(id);
+    const s = await this.sessionService.find(ctx.actor, id);
     return s ? toSession(s, this.links) : null;
   }
 
@@ -29,7 +29,6 @@ export class SessionResolver {
   async sessions(@Args() args: SessionsArgs, @Ctx() ctx: RequestContext): Promise<SessionConnection> {
     const actor = requireTenantKey(ctx.actor, 'sessions:read');
     const page = await this.sessionService.list(actor, args);
-    for (const s of page.sessions) ctx.loaders.session.prime(s.id, s);
     const edges = page.sessions.map((s) => ({ cursor: encodeCursor(s), node: toSession(s, this.links) }));
     return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
   }

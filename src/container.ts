@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { DataSource } from 'typeorm';
 import { buildGraphQLSchema } from '../schema/build-schema';
+import { CompiledOperations } from '../schema/compiled-operations';
 import { ApiKeyResolver } from '../schema/api-key.resolver';
 import { CscaResolver } from '../schema/csca.resolver';
 import { RateLimitResolver } from '../schema/rate-limit.resolver';
@@ -27,6 +28,7 @@ import { SanctionsListRepository } from './sanctions/sanctions-list.repository';
 import { SanctionsListService } from './sanctions/sanctions-list.service';
 import { SanctionsScreeningService } from './sanctions/screening.service';
 import { SessionService } from './sessions/session.service';
+import { SessionWatchService } from './sessions/session-watch.service';
 import { TenantService } from './tenants/tenant.service';
 import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
 import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
@@ -57,6 +59,8 @@ export type Container = {
   /** This process's screening index, kept equal to the list versions in force. */
   sanctionsScreening: SanctionsScreeningService;
   schema: GraphQLSchema;
+  /** The schema's operations compiled with graphql-jit, for Apollo and the REST adapter alike. */
+  operations: CompiledOperations;
   close(): Promise<void>;
 };
 
@@ -70,12 +74,12 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     await database.close();
     throw err;
   }
-  const auth = new AuthService(db);
+  const auth = new AuthService(db, database.sql);
   const tenants = new TenantService(db);
-  const sessions = new SessionService(db, jobs);
+  const sessions = new SessionService(db, database.sql, jobs);
   const links = await HostedLinks.load(db, config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
-  const statusHub = new SessionStatusHub(statusBus, db, logger);
+  const statusHub = new SessionStatusHub(statusBus, new SessionWatchService(db), logger);
   try {
     await statusHub.start();
   } catch (err) {
@@ -94,7 +98,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
-  const contexts = new ContextFactory(auth, sessions);
+  const contexts = new ContextFactory(auth);
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
@@ -151,6 +155,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     sanctionsLists,
     sanctionsScreening,
     schema,
+    operations: new CompiledOperations(schema),
     close: async () => {
       sanctionsScreening.stop();
       await jobs.stop();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig } from './config';
 import { buildContainer } from './container';
-import { createHttpServer } from './http-server';
+import { createHttpServer } from '../http/http-server';
 import { createLogger } from './logger';
 
 async function main(): Promise<void> {

@@ -1,10 +1,9 @@
-import type { DataSource } from 'typeorm';
 import type { OutboxEventEntity, SessionEntity } from '../entities';
 import type { Actor } from '../src/auth/actor';
-import { requireTenantKey } from '../src/auth/auth.service';
-import { DomainError, notFound } from '../src/errors';
+import { notFound } from '../src/errors';
 import type { Logger } from '../src/logger';
-import { readCurrentStatus, statusEventsOf, type SessionStatusEvent } from '../src/sessions/session-status-event';
+import { statusEventsOf, type SessionStatusEvent } from '../src/sessions/session-status-event';
+import type { SessionWatchService } from '../src/sessions/session-watch.service';
 import type { StatusBus } from './status-bus';
 import { StatusSubscriber, type ConnectionBudget } from './status-subscriber';
 import { Topic } from './topics';
@@ -13,7 +12,7 @@ const tenantKey = (tenantId: string, livemode: boolean) => `${tenantId}:${livemo
 
 /**
  * Routes committed status changes from the bus to this instance's subscribers: by session id, and by
- * tenant and mode. Every subscription is authorised here, with the same rules as reads.
+ * tenant and mode. Every subscription is authorised by SessionWatchService, with the same rule as reads.
  */
 export class SessionStatusHub {
   private readonly bySession = new Map<string, Set<StatusSubscriber>>();
@@ -22,7 +21,7 @@ export class SessionStatusHub {
 
   constructor(
     private readonly bus: StatusBus,
-    private readonly db: DataSource,
+    private readonly watches: SessionWatchService,
     private readonly logger: Logger,
   ) {}
 
@@ -49,18 +48,16 @@ export class SessionStatusHub {
    * client_secret may watch its own session only; leaving out `id` means that session.
    */
   async watch(actor: Actor | null, id: string | null | undefined, budget: ConnectionBudget): Promise<AsyncIterableIterator<SessionStatusEvent>> {
-    if (!actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
-    if (actor.kind === 'tenant_key') requireTenantKey(actor, 'sessions:read');
-    const sessionId = id ?? (actor.kind === 'session_client' ? actor.sessionId : null);
+    const target = this.watches.authorize(actor, id);
+    const { sessionId, tenantId, livemode } = target;
     if (sessionId === null) {
-      return this.register(this.byTenant, tenantKey(actor.tenantId, actor.livemode), (onEnd) => new StatusSubscriber(budget, false, onEnd));
+      return this.register(this.byTenant, tenantKey(tenantId, livemode), (onEnd) => new StatusSubscriber(budget, false, onEnd));
     }
-    if (actor.kind === 'session_client' && actor.sessionId !== sessionId) throw notFound();
     // Register before reading, so a change committed during the read is held, not lost; `begin`
     // then drops whatever the read already reflects (by seq).
     const sub = this.register(this.bySession, sessionId, (onEnd) => new StatusSubscriber(budget, true, onEnd, true));
     try {
-      const current = await readCurrentStatus(this.db, actor, sessionId);
+      const current = await this.watches.current(target.actor, sessionId);
       if (!current) throw notFound();
       sub.begin(current);
       return sub;

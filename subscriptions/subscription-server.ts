@@ -3,12 +3,11 @@ import type http from 'node:http';
 import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
-import type { DataSource } from 'typeorm';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { SubscriptionContext } from '../schema/session-subscription.resolver';
 import { formatGraphQLError } from '../schema/graphql-errors';
 import type { Actor } from '../src/auth/actor';
-import { revokedKeyIds } from '../src/auth/key-revocations';
+import type { AuthService } from '../src/auth/auth.service';
 import type { Config } from '../src/config';
 import type { ContextFactory, RequestContext } from '../src/context';
 import { DomainError, type ErrorCode } from '../src/errors';
@@ -34,7 +33,8 @@ export type SubscriptionServerOptions = {
   schema: GraphQLSchema;
   contexts: ContextFactory;
   hub: SessionStatusHub;
-  db: DataSource;
+  /** Re-checks the keys of open connections (revocations made anywhere reach them through the database). */
+  auth: Pick<AuthService, 'revokedKeyIds'>;
   logger: Logger;
   limits: Config['subscriptions'];
   /** Rules added to GraphQL's own when validating a subscription document (e.g. the depth and cost limits of HTTP). */
@@ -216,7 +216,7 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
         byKey.set(c.actor.keyId, list);
       }
       if (byKey.size === 0) return;
-      for (const keyId of await revokedKeyIds(o.db, [...byKey.keys()])) {
+      for (const keyId of await o.auth.revokedKeyIds([...byKey.keys()])) {
         for (const c of byKey.get(keyId) ?? []) {
           c.budget.revoked = true;
           c.socket.close(WS_CLOSE.forbidden, 'Forbidden: credential revoked');

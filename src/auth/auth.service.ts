@@ -4,7 +4,8 @@ import { DomainError } from '../errors';
 import { digestsEqual, sha256Hex } from '../ids';
 import { Actor, isScope, Scope, TenantKeyActor } from './actor';
 import { ApiKeyCache } from './api-key-cache';
-import { hotQuery } from '../db/hot-query';
+import { revokedKeyIds } from './key-revocations';
+import type { PreparedSql } from '../db/prepared-sql';
 import { API_KEY_PATTERN, sessionIdOfClientSecret } from './secrets';
 
 const unauthorized = () => new DomainError('unauthorized', 'Missing or invalid credential');
@@ -17,11 +18,23 @@ const unauthorized = () => new DomainError('unauthorized', 'Missing or invalid c
 export class AuthService {
   private readonly keyCache: ApiKeyCache;
 
-  constructor(private readonly db: DataSource) {
+  constructor(
+    private readonly db: DataSource,
+    sql: PreparedSql,
+  ) {
     this.keyCache = new ApiKeyCache(async (ids) => {
-      const rows = await hotQuery<{ id: string }>(db, 'active-api-keys', 'SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at IS NULL', [ids]);
+      const rows = await sql.rows<{ id: string }>('active-api-keys', 'SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at IS NULL', [ids]);
       return new Set(rows.map((r) => r.id));
     });
+  }
+
+  /**
+   * Of the given key ids, those that are revoked (or gone). Long-lived connections (WebSocket
+   * subscriptions) authenticate once, so they re-check their keys with this on a short interval: a
+   * revocation made anywhere (another instance, the CLI) reaches them through the database.
+   */
+  revokedKeyIds(ids: readonly string[]): Promise<Set<string>> {
+    return revokedKeyIds(this.db, ids);
   }
 
   /** `null` for no credential at all; an `unauthorized` error for a wrong one. */

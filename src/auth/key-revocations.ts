@@ -1,11 +1,7 @@
 import { DataSource, In } from 'typeorm';
 import { ApiKeyEntity } from '../../entities';
 
-/**
- * Of the given key ids, those that are revoked (or gone). Long-lived connections (WebSocket
- * subscriptions) authenticate once, so they re-check their keys with this on a short interval: a
- * revocation made anywhere (another instance, the CLI) reaches them through the database.
- */
+/** Of the given key ids, those that are revoked (or gone); see AuthService.revokedKeyIds. */
 export async function revokedKeyIds(db: DataSource, ids: readonly string[]): Promise<Set<string>> {
   const revoked = new Set<string>();
   for (let i = 0; i < ids.length; i += 1000) {

@@ -1,11 +1,15 @@
+import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { createDataSource, PostgresTarget } from '../../ormconfig';
+import { createDataSource, pgConnectionOptions, PostgresTarget } from '../../ormconfig';
 import type { Config } from '../config';
 import { openEmbeddedPostgres } from './embedded-postgres';
+import { PreparedSql } from './prepared-sql';
 
 export type Database = {
   target: PostgresTarget;
   dataSource: DataSource;
+  /** Prepared statements of the hot paths, on the same pool as `dataSource`. */
+  sql: PreparedSql;
   embedded: boolean;
   close(): Promise<void>;
 };
@@ -17,7 +21,9 @@ const MIGRATION_LOCK_ID = 724_061_337;
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, poolSize = 10): Promise<Database> {
   const embedded = config.databaseUrl ? null : await openEmbeddedPostgres(config.dataDir);
   const target: PostgresTarget = embedded ? { socketDir: embedded.socketDir } : { url: config.databaseUrl! };
-  const dataSource = createDataSource(target, poolSize);
+  // One pg pool, opened here: TypeORM runs on it, and so do the prepared statements.
+  const pool = new Pool({ ...pgConnectionOptions(target), max: poolSize });
+  const dataSource = createDataSource(target, poolSize, pool);
   try {
     await dataSource.initialize();
     await runMigrationsExclusively(dataSource);
@@ -29,6 +35,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   return {
     target,
     dataSource,
+    sql: new PreparedSql(pool, 'url' in target),
     embedded: embedded !== null,
     close: async () => {
       await dataSource.destroy();

@@ -5,7 +5,7 @@ import { SESSION_ID_PATTERN } from '../ids';
 import type { SessionService } from '../sessions/session.service';
 import type { HostedLinks } from './hosted-links';
 import { renderHostedPage } from './hosted-page';
-import { setPageSecurityHeaders } from '../http/security-headers';
+import { setPageSecurityHeaders } from '../../http/security-headers';
 
 /** GET /hosted/:id?token=...: opening the page starts a live session (created -> in_progress). */
 export function hostedRouter(db: DataSource, sessions: SessionService, links: HostedLinks): Router {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { buildSchema } from 'graphql';
 import YAML from 'yaml';
 import { BUCKET_NAMES, BUCKETS, bucketForRequest, bucketsForGraphQL, GRAPHQL_FIELD_BUCKETS } from './buckets';
-import { rootFieldsOf } from './rate-limit.http';
+import { rootFieldsOf } from '../../http/rate-limit.middleware';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

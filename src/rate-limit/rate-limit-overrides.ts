@@ -23,12 +23,20 @@ export class RateLimitOverrides {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** The limit for this tenant and bucket: its override, or the table's default; no promise while the cache is fresh. */
-  limitFor(tenantId: string | null, bucket: BucketName): number | Promise<number> {
+  /** The limit for this tenant and bucket: its override, or the table's default. */
+  async limitFor(tenantId: string | null, bucket: BucketName): Promise<number> {
+    return this.cachedLimitFor(tenantId, bucket) ?? (await this.limitsOf(tenantId!)).get(bucket) ?? BUCKETS[bucket].limit;
+  }
+
+  /**
+   * The limit while this instance's copy of the tenant's overrides is fresh (or there is no tenant),
+   * else undefined: RateLimitService reads it first so that a metered request waits on nothing.
+   */
+  cachedLimitFor(tenantId: string | null, bucket: BucketName): number | undefined {
     if (!tenantId) return BUCKETS[bucket].limit;
     const entry = this.cache.get(tenantId);
     if (entry?.limits && this.clock() - entry.loadedAt < OVERRIDE_CACHE_MS) return entry.limits.get(bucket) ?? BUCKETS[bucket].limit;
-    return this.limitsOf(tenantId).then((limits) => limits.get(bucket) ?? BUCKETS[bucket].limit);
+    return undefined;
   }
 
   /** Sets (or with `limit` null, removes) one override. */

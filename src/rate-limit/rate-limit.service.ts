@@ -6,7 +6,7 @@ import type { Logger } from '../logger';
 import type { BucketName } from './buckets';
 import { RateLimitOverrides } from './rate-limit-overrides';
 import { RateLimiterSliceStore, RedisSliceStore, SliceStore, STORE_POINTS } from './slice-store';
-import { Clock, MaybePromise, SlidingWindow, STORE_DURATION_S, WindowState } from './sliding-window';
+import { Clock, SlidingWindow, STORE_DURATION_S, WindowState } from './sliding-window';
 
 /** Who is counted (docs/rate-limits.md): a key (or a session's client_secret), an OAuth client, or a client IP. */
 export type Subject =
@@ -88,25 +88,27 @@ export class RateLimitService {
   }
 
   /**
-   * Charges one unit of `bucket` to `subject`; a refused request is not counted. Answered without
-   * a promise when the instance already holds units for the counter (see SlidingWindow), which is
-   * most requests of a busy key: the hot path stays synchronous.
+   * Charges one unit of `bucket` to `subject`; a refused request is not counted. When the instance
+   * already holds units for the counter (see SlidingWindow) and the tenant's limits are cached,
+   * which is most requests of a busy key, the decision is made synchronously and handed back as an
+   * already-resolved promise: the fast path stays in here, and callers see one type.
    */
-  charge(bucket: BucketName, subject: Subject): MaybePromise<Decision> {
+  charge(bucket: BucketName, subject: Subject): Promise<Decision> {
     const id = counterId(bucket, subject);
-    const limit = this.limitOf(bucket, subject);
-    if (typeof limit === 'number') return this.decide(bucket, subject, this.window.consume(id, limit));
-    return limit.then((l) => this.decide(bucket, subject, this.window.consume(id, l)));
+    const limit = this.overrides.cachedLimitFor(tenantOf(subject), bucket);
+    if (limit === undefined) return this.chargeAfterLimit(bucket, subject, id);
+    const state = this.window.consume(id, limit);
+    return state instanceof Promise ? state.then((s) => decisionOf(bucket, subject, s)) : Promise.resolve(decisionOf(bucket, subject, state));
   }
 
-  private decide(bucket: BucketName, subject: Subject, state: MaybePromise<WindowState>): MaybePromise<Decision> {
-    if (state instanceof Promise) return state.then((s) => this.decide(bucket, subject, s));
-    return decisionOf(bucket, subject, state);
+  private async chargeAfterLimit(bucket: BucketName, subject: Subject, id: string): Promise<Decision> {
+    const limit = await this.overrides.limitFor(tenantOf(subject), bucket);
+    return decisionOf(bucket, subject, await this.window.consume(id, limit));
   }
 
   /** Would one more unit pass? Charges nothing. */
   async peek(bucket: BucketName, subject: Subject): Promise<Decision> {
-    const limit = await this.limitOf(bucket, subject);
+    const limit = await this.overrides.limitFor(tenantOf(subject), bucket);
     return decisionOf(bucket, subject, await this.window.peek(counterId(bucket, subject), limit));
   }
 
@@ -115,7 +117,7 @@ export class RateLimitService {
    * one refuses, the units already taken are given back. The returned decision is the refusal, or
    * else the tightest state seen.
    */
-  chargeAll(buckets: readonly BucketName[], subject: Subject): MaybePromise<Decision> {
+  chargeAll(buckets: readonly BucketName[], subject: Subject): Promise<Decision> {
     return buckets.length === 1 ? this.charge(buckets[0], subject) : this.chargeEach(buckets, subject);
   }
 
@@ -133,7 +135,7 @@ export class RateLimitService {
   }
 
   /** Starting a GraphQL subscription costs one `verify_read` unit (docs/rate-limits.md). */
-  chargeSubscriptionStart(actor: Actor): MaybePromise<Decision> {
+  chargeSubscriptionStart(actor: Actor): Promise<Decision> {
     return this.charge('verify_read', subjectOf(actor));
   }
 
@@ -142,10 +144,10 @@ export class RateLimitService {
     if (this.redis) this.redis.disconnect();
   }
 
-  private limitOf(bucket: BucketName, subject: Subject): MaybePromise<number> {
-    return this.overrides.limitFor(subject.kind === 'key' || subject.kind === 'session' ? subject.tenantId : null, bucket);
-  }
 }
+
+/** The tenant whose overrides apply: a key's or a session's; none for a client or an IP. */
+const tenantOf = (subject: Subject): string | null => (subject.kind === 'key' || subject.kind === 'session' ? subject.tenantId : null);
 
 function decisionOf(bucket: BucketName, subject: Subject, s: WindowState): Decision {
   // Spelt out rather than spread: this runs on every metered request.

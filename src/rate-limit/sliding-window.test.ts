@@ -2,18 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { RateLimiterSliceStore, RedisSliceStore, SliceStore, STORE_POINTS } from './slice-store';
-import { msUntilNext, SlidingWindow, STORE_DURATION_S } from './sliding-window';
+import { LEASE_TTL_MS, msUntilNext, SlidingWindow, STORE_DURATION_S } from './sliding-window';
 
-async function eventually<T>(check: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const v = check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('not ready');
-}
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The Redis cases run against the Redis of REDIS_URL (CI's second pass); without it they are skipped. */
+const REDIS_URL = process.env.REDIS_URL;
+if (!REDIS_URL) console.info('sliding-window: the Redis store cases are skipped (REDIS_URL is not set)');
 const MINUTE = 60_000;
 
 /** A clock the test moves by hand, starting at a window boundary. */
@@ -26,10 +19,13 @@ const redisClients: Redis[] = [];
 afterAll(() => redisClients.forEach((r) => r.disconnect()));
 
 const redisClient = () => {
-  const client = new Redis(REDIS_URL, { lazyConnect: false });
+  const client = new Redis(REDIS_URL!, { lazyConnect: false });
   redisClients.push(client);
   return client;
 };
+/** Resolves once every Redis client made so far has connected (commands before that would queue anyway). */
+const redisReady = () =>
+  Promise.all(redisClients.map((c) => (c.status === 'ready' ? undefined : new Promise((resolve, reject) => c.once('ready', resolve).once('error', reject)))));
 const memoryStore = () => new RateLimiterSliceStore(new RateLimiterMemory({ points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: 'rl-unit' }));
 const redisStore = () => {
   const client = redisClient();
@@ -38,14 +34,15 @@ const redisStore = () => {
   return new RedisSliceStore(client, keyPrefix, STORE_DURATION_S, new RateLimiterSliceStore(rlf));
 };
 
-const stores: [string, () => SliceStore][] = [
-  ['the Memory store', memoryStore],
-  [
+const stores: [string, () => SliceStore][] = [['the Memory store', memoryStore]];
+if (REDIS_URL)
+  stores.push(
+    [
     "rate-limiter-flexible's Redis store (the path while the script is unavailable)",
     () => new RateLimiterSliceStore(new RateLimiterRedis({ storeClient: redisClient(), points: STORE_POINTS, duration: STORE_DURATION_S, keyPrefix: `rl-unit-${randomBytes(6).toString('hex')}` })),
   ],
-  ['the Redis store with the atomic script, as the server uses it', redisStore],
-];
+    ['the Redis store with the atomic script, as the server uses it', redisStore],
+  );
 
 async function admitted(w: SlidingWindow, id: string, limit: number, n: number): Promise<number> {
   let ok = 0;
@@ -57,7 +54,7 @@ describe.each(stores)('the sliding window over %s', (_name, makeStore) => {
   let store: SliceStore;
   beforeAll(async () => {
     store = makeStore();
-    if (redisClients.length > 0) await eventually(() => (redisClients.every((c) => c.status === 'ready') ? true : undefined));
+    await redisReady();
   });
   const windowOf = (clock: () => number) => new SlidingWindow(store, clock);
 
@@ -161,14 +158,14 @@ class CountingStore implements SliceStore {
   }
 }
 
-describe.each([
-  ['the Memory store', memoryStore],
-  ['the Redis store', redisStore],
-])('leases of a busy counter on %s', (_name, makeStore) => {
+const leaseStores: [string, () => SliceStore][] = [['the Memory store', memoryStore]];
+if (REDIS_URL) leaseStores.push(['the Redis store', redisStore]);
+
+describe.each(leaseStores)('leases of a busy counter on %s', (_name, makeStore) => {
   let store: CountingStore;
   beforeEach(async () => {
     store = new CountingStore(makeStore());
-    if (redisClients.length > 0) await eventually(() => (redisClients.every((c) => c.status === 'ready') ? true : undefined));
+    await redisReady();
   });
   const used = async (w: SlidingWindow, id: string) => (await w.peek(id, 1_000_000)).used;
 
@@ -220,16 +217,20 @@ describe.each([
   });
 
   it('gives back the units of a lease left unused for a second', async () => {
-    const clock = manualClock();
-    clock.set(40_000);
-    const w = new SlidingWindow(store, clock.now);
-    for (let i = 0; i < 1_000; i++) await w.consume('idle', 100_000);
-    expect(await used(w, 'idle')).toBeGreaterThan(1_000);
-    const started = Date.now();
-    for (;;) {
-      if ((await used(w, 'idle')) === 1_000) break;
-      expect(Date.now() - started).toBeLessThan(3_000);
-      await new Promise((r) => setTimeout(r, 50));
+    // The lease's timer runs on fake timers; the store's own I/O and the window's pump (setImmediate) stay real.
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const clock = manualClock();
+      clock.set(40_000);
+      const w = new SlidingWindow(store, clock.now);
+      for (let i = 0; i < 1_000; i++) await w.consume('idle', 100_000);
+      expect(await used(w, 'idle')).toBeGreaterThan(1_000);
+      await jest.advanceTimersByTimeAsync(LEASE_TTL_MS - 1);
+      expect(await used(w, 'idle')).toBeGreaterThan(1_000); // still held just before the second is up
+      await jest.advanceTimersByTimeAsync(1);
+      expect(await used(w, 'idle')).toBe(1_000);
+    } finally {
+      jest.useRealTimers();
     }
   });
 

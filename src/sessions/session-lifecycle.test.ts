@@ -7,6 +7,7 @@ import { TenantService } from '../tenants/tenant.service';
 import { canTransition, SESSION_STATUSES } from './session-status';
 import { SessionService } from './session.service';
 import { testModeResult } from './test-mode-outcome';
+import { TestModeAdvanceJob } from '../jobs/test-mode-advance.job';
 
 /** SessionService against a real PostgreSQL (embedded, or DATABASE_URL), with a clock the test moves. */
 describe('SessionService lifecycle', () => {
@@ -18,7 +19,7 @@ describe('SessionService lifecycle', () => {
 
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-unit-')) }, 4);
-    sessions = new SessionService(database.dataSource, { send: async (name, data, opts) => void sent.push({ name, data, startAfter: opts?.startAfter }) }, () => now);
+    sessions = new SessionService(database.dataSource, database.sql, { send: async (name, data, opts) => void sent.push({ name, data, startAfter: opts?.startAfter }) }, () => now);
     const tenant = await new TenantService(database.dataSource).create('lifecycle');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
   }, 60_000);
@@ -55,6 +56,27 @@ describe('SessionService lifecycle', () => {
     expect(sent.map((s) => s.startAfter!.getTime() - now.getTime())).toEqual([2_000, 5_000, 10_000]);
   });
 
+  it('resolves test-mode sessions of the same tier and outcome to the same result, whenever they resolve', async () => {
+    const job = new TestModeAdvanceJob(database.dataSource, sessions);
+    const testActor = { ...actor, livemode: false };
+    const resolve = async (at: string, tier: 'T2' | 'T4', metadata: Record<string, unknown>) => {
+      now = new Date(at);
+      const s = (await sessions.create(testActor, { flowId: 'default', tier, metadata })).session;
+      await job.run({ sessionId: s.id, step: 'terminal' });
+      return sessions.get(testActor, s.id);
+    };
+    const first = await resolve('2026-04-01T00:00:00Z', 'T4', {});
+    const second = await resolve('2026-04-02T13:17:00Z', 'T4', { test_outcome: 'approved', note: 'other metadata' });
+    expect(first.status).toBe('success');
+    expect(second.status).toBe('success');
+    expect(second.result).toEqual(first.result);
+    expect(first.result).toMatchObject({ decision: 'approved', achieved_tier: 'T4', confidence: 0.96 });
+    // Another outcome is another result: the comparison above can tell results apart.
+    const declined = await resolve('2026-04-03T00:00:00Z', 'T4', { test_outcome: 'declined' });
+    expect(declined.result).not.toEqual(first.result);
+    expect(declined.result).toMatchObject({ decision: 'declined' });
+  });
+
   it('refuses an illegal transition with invalid_state and keeps the stored status', async () => {
     const s = (await sessions.create(actor, { flowId: 'default', tier: 'T1' })).session;
     await expect(sessions.review(actor, s.id, { decision: 'approve', reason: 'fine by me' })).rejects.toMatchObject({ code: 'invalid_state' });
@@ -87,10 +109,6 @@ describe('the state machine of docs/api-behaviour.md', () => {
 });
 
 describe('test-mode results (docs/api-behaviour.md, test mode and tiers)', () => {
-  it('are the same for the same tier and outcome', () => {
-    expect(testModeResult('T4', 'approved')).toEqual(testModeResult('T4', 'approved'));
-  });
-
   it('run the checks and award the badges of each tier', () => {
     const names = (t: Parameters<typeof testModeResult>[0]) => testModeResult(t, 'approved').result.checks.map((c) => c.name);
     expect(names('T0')).toEqual([]);

@@ -1,40 +1,38 @@
 import { DataSource } from 'typeorm';
 import { SessionEntity } from '../../entities';
+import type { Actor } from '../auth/actor';
 import { CoalescingReader } from '../db/coalescing-reader';
-import { hotQuery } from '../db/hot-query';
-
-type VisibleSession = { id: string; tenantId: string; livemode: boolean };
-const keyOf = (k: VisibleSession): string => `${k.id}\u0000${k.tenantId}\u0000${k.livemode}`;
+import type { PreparedSql } from '../db/prepared-sql';
+import { canSee } from './session-visibility';
 
 /**
- * Sessions by id, as one tenant and mode may see them: the hottest read of the service (every poll,
- * every GraphQL `session`). One hand-written statement, because TypeORM's query builder spent more
- * CPU building and mapping it than PostgreSQL spent answering; and concurrent requests' reads share
- * it (CoalescingReader), each still answered by a query that started after it asked. Every row is
- * matched on id, tenant and mode together, so sharing a query never crosses tenants.
+ * Sessions by id: the hottest read of the service (every poll, every GraphQL `session`). One
+ * hand-written statement, because TypeORM's query builder spent more CPU building and mapping it
+ * than PostgreSQL spent answering. This is the one batching layer of session reads: concurrent
+ * reads (of one request or of many) share a query (CoalescingReader), each still answered by a
+ * query that started after it asked; each caller then gets only the rows its credential may see.
  */
 export class SessionReader {
-  private readonly reader: CoalescingReader<VisibleSession, SessionEntity>;
+  private readonly reader: CoalescingReader<string, SessionEntity>;
 
-  constructor(db: DataSource) {
+  constructor(db: DataSource, sql: PreparedSql) {
     // The columns and their properties come from the entity's TypeORM metadata: one mapping, the entity's.
     const columns = db.getMetadata(SessionEntity).columns.map((c) => ({ property: c.propertyName, column: c.databaseName }));
-    const select = `SELECT ${columns.map((c) => `s.${c.column}`).join(', ')} FROM sessions s
-      JOIN unnest($1::text[], $2::text[], $3::boolean[]) AS q(id, tenant_id, livemode)
-      ON s.id = q.id AND s.tenant_id = q.tenant_id AND s.livemode = q.livemode`;
+    const select = `SELECT ${columns.map((c) => `s.${c.column}`).join(', ')} FROM sessions s WHERE s.id = ANY($1::text[])`;
     const toEntity = (row: Record<string, unknown>): SessionEntity => {
       const entity = new SessionEntity() as unknown as Record<string, unknown>;
       for (const c of columns) entity[c.property] = row[c.column];
       return Object.freeze(entity) as unknown as SessionEntity; // frozen: concurrent requests for one session share it
     };
-    this.reader = new CoalescingReader(async (keys) => {
-      const rows = await hotQuery<Record<string, unknown>>(db, 'select-visible-sessions', select, [keys.map((k) => k.id), keys.map((k) => k.tenantId), keys.map((k) => k.livemode)]);
-      return new Map(rows.map((r) => [keyOf({ id: r.id as string, tenantId: r.tenant_id as string, livemode: r.livemode as boolean }), toEntity(r)]));
-    }, keyOf);
+    this.reader = new CoalescingReader(async (ids) => {
+      const rows = await sql.rows<Record<string, unknown>>('select-sessions-by-id', select, [ids]);
+      return new Map(rows.map((r) => [r.id as string, toEntity(r)]));
+    }, (id) => id);
   }
 
-  async visible(ids: readonly string[], tenantId: string, livemode: boolean): Promise<(SessionEntity | null)[]> {
-    const found = await Promise.all(ids.map((id) => this.reader.read({ id, tenantId, livemode })));
-    return found.map((s) => s ?? null);
+  /** The sessions of `ids` the actor may see, in order; null for the others. */
+  async visible(actor: Actor, ids: readonly string[]): Promise<(SessionEntity | null)[]> {
+    const found = await Promise.all(ids.map((id) => this.reader.read(id)));
+    return found.map((s) => (s && canSee(actor, s) ? s : null));
   }
 }

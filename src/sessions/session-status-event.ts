@@ -1,7 +1,4 @@
-import type { DataSource } from 'typeorm';
 import { OutboxEventEntity, SessionEntity } from '../../entities';
-import type { Actor } from '../auth/actor';
-import { SESSION_ID_PATTERN } from '../ids';
 import { SESSION_STATUS_CHANGED } from './session-events';
 import type { SessionResult } from './session-result';
 import { SessionStatus, TERMINAL_STATUSES } from './session-status';
@@ -37,6 +34,20 @@ export type SessionStatusEvent = {
   livemode: boolean;
   session: SessionSnapshot;
 };
+
+/**
+ * What a caller may see of a session (no tenant, no secret hash), the one shape the GraphQL mapper
+ * reads: a SessionEntity is one as it stands, and a snapshot becomes one through `viewOfSnapshot`.
+ */
+export type SessionView = Pick<
+  SessionEntity,
+  'id' | 'status' | 'tier' | 'referenceId' | 'result' | 'createdAt' | 'completedAt' | 'expiresAt' | 'livemode' | 'flowId' | 'redirectUrl' | 'locale' | 'metadata'
+>;
+
+/** A snapshot back to the view (its dates restored). */
+export function viewOfSnapshot(s: SessionSnapshot): SessionView {
+  return { ...s, createdAt: new Date(s.createdAt), completedAt: s.completedAt ? new Date(s.completedAt) : null, expiresAt: new Date(s.expiresAt) };
+}
 
 export function toSnapshot(s: SessionEntity): SessionSnapshot {
   return {
@@ -82,30 +93,3 @@ export const isTerminal = (status: string): boolean => (TERMINAL_STATUSES as rea
 
 /** Compares two `seq` values (decimal bigint strings) without losing precision. */
 export const seqAfter = (a: string, b: string): boolean => BigInt(a) > BigInt(b);
-
-/**
- * The session's committed state now, with the `seq` of the last status change it reflects, as one
- * statement (one snapshot): a subscriber that registered for live events before calling this can
- * drop every live event with a `seq` not after the returned one and miss nothing. `null` when the
- * actor may not see the session (another tenant, another mode, another session's client secret).
- */
-export async function readCurrentStatus(db: DataSource, actor: Actor, id: string): Promise<SessionStatusEvent | null> {
-  if (!SESSION_ID_PATTERN.test(id)) return null;
-  if (actor.kind === 'session_client' && actor.sessionId !== id) return null;
-  const { entities, raw } = await db
-    .getRepository(SessionEntity)
-    .createQueryBuilder('s')
-    .addSelect(
-      (q) =>
-        q
-          .select('MAX(o.seq)::text')
-          .from(OutboxEventEntity, 'o')
-          .where('o.session_id = s.id AND o.type = :type', { type: SESSION_STATUS_CHANGED }),
-      'last_seq',
-    )
-    .where('s.id = :id AND s.tenant_id = :tenantId AND s.livemode = :livemode', { id, tenantId: actor.tenantId, livemode: actor.livemode })
-    .getRawAndEntities<{ last_seq: string | null }>();
-  const s = entities[0];
-  if (!s) return null;
-  return { seq: raw[0]?.last_seq ?? '0', tenantId: s.tenantId, livemode: s.livemode, session: toSnapshot(s) };
-}

@@ -4,10 +4,12 @@ import { FlowEntity, OutboxEventEntity, SessionEntity } from '../../entities';
 import { Actor, TenantKeyActor, TenantScope } from '../auth/actor';
 import { newClientSecret } from '../auth/secrets';
 import { DomainError, notFound } from '../errors';
-import { newId, SESSION_ID_PATTERN, sha256Hex } from '../ids';
+import { newId, sha256Hex } from '../ids';
 import type { JobQueue } from '../jobs/job-queue';
+import type { PreparedSql } from '../db/prepared-sql';
 import { SessionResult } from './session-result';
 import { SessionReader } from './session-rows';
+import { mayName } from './session-visibility';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
 import { insertOutboxEvents, outboxEventsForTransition } from './session-events';
 import { testOutcomeOf } from './test-mode-outcome';
@@ -57,10 +59,11 @@ export class SessionService {
 
   constructor(
     private readonly db: DataSource,
+    sql: PreparedSql,
     private readonly jobs: Pick<JobQueue, 'send'>,
     private readonly now: Clock = () => new Date(),
   ) {
-    this.reader = new SessionReader(db);
+    this.reader = new SessionReader(db, sql);
   }
 
   onCommittedEvents(listener: CommittedEventsListener): void {
@@ -139,18 +142,15 @@ export class SessionService {
 
   /** Reads one session the actor may see; anything else is `not_found`, never a hint that it exists. */
   async get(actor: Actor, id: string): Promise<SessionEntity> {
-    const found = (await this.getMany(actor, [id]))[0];
+    const found = await this.find(actor, id);
     if (!found) throw notFound();
     return found;
   }
 
-  /** Batch read for DataLoaders: same order as `ids`, `null` where not visible. */
-  async getMany(actor: Actor, ids: readonly string[]): Promise<(SessionEntity | null)[]> {
-    const visible = ids.filter((id) => SESSION_ID_PATTERN.test(id) && (actor.kind !== 'session_client' || actor.sessionId === id));
-    if (visible.length === 0) return ids.map(() => null);
-    const rows = await this.reader.visible(visible, actor.tenantId, actor.livemode);
-    const byId = new Map(visible.map((id, i) => [id, rows[i]]));
-    return ids.map((id) => byId.get(id) ?? null);
+  /** One session the actor may see (session-visibility.ts), or null. */
+  async find(actor: Actor, id: string): Promise<SessionEntity | null> {
+    if (!mayName(actor, id)) return null;
+    return (await this.reader.visible(actor, [id]))[0];
   }
 
   async list(scope: TenantScope, q: ListSessionsQuery): Promise<SessionPage> {

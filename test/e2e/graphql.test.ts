@@ -68,9 +68,21 @@ describe('GraphQL sessions', () => {
   });
 
   it('returns null for another tenant\'s session and not_found codes, never its data', async () => {
-    const s = await createSession(acme.test_api_key, {});
-    const r = await graphql(server, `{ session(id: "${s.id}") { id } }`, {}, other.test_api_key);
+    const s = await createSession(acme.live_api_key, { referenceId: 'acme-secret-ref' });
+    const r = await graphql(server, `{ session(id: "${s.id}") { id } }`, {}, other.live_api_key);
     expect(r.body.data.session).toBeNull();
+    // Exactly what a session that does not exist gives: nothing tells the other tenant it is there.
+    const missing = await graphql(server, `{ session(id: "vses_0000000000000000000000aa") { id } }`, {}, other.live_api_key);
+    expect(r.body).toEqual(missing.body);
+    const review = await graphql(server, `mutation { reviewSession(id: "${s.id}", input: { decision: APPROVE, reason: "not mine" }) { id referenceId } }`, {}, other.live_api_key);
+    const cancel = await graphql(server, `mutation { cancelSession(id: "${s.id}") { id referenceId } }`, {}, other.live_api_key);
+    for (const denied of [review, cancel]) {
+      expect(denied.body.data).toBeNull();
+      expect(denied.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['not_found']);
+      expect(JSON.stringify(denied.body)).not.toContain('acme-secret-ref');
+    }
+    const own = await graphql(server, `{ session(id: "${s.id}") { status referenceId } }`, {}, acme.live_api_key);
+    expect(own.body.data.session).toEqual({ status: 'CREATED', referenceId: 'acme-secret-ref' });
   });
 
   it('needs the sessions:review scope for reviewSession', async () => {

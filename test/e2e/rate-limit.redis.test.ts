@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cli, createTenant, eventually, http, HttpResult, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 
 /**
@@ -6,6 +6,10 @@ import { cli, createTenant, eventually, http, HttpResult, startServer, Tenant, t
  * and restart it (the suite's shared Redis is never touched). Both instances also share one
  * database: the same DATABASE_URL, or the first instance's embedded socket in the same DATA_DIR.
  */
+
+/** This file runs its own redis-server (it stops and restarts it), so it needs the binary; without it, it is skipped. */
+const haveRedisServer = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!haveRedisServer) console.info('rate-limit.redis: skipped, redis-server is not installed (apt-get install redis-server)');
 
 // Below Linux's ephemeral range (32768+), where an outgoing connection could already hold the port.
 const pickPort = () => 20_000 + Math.floor(Math.random() * 12_000);
@@ -20,120 +24,122 @@ const redisPing = (): boolean => {
   }
 };
 
-let a: TestServer;
-let b: TestServer;
-let tenant: Tenant;
+(haveRedisServer ? describe : describe.skip)('two instances on a Redis this file starts', () => {
+  let a: TestServer;
+  let b: TestServer;
+  let tenant: Tenant;
 
-beforeAll(async () => {
-  // A port another process took meanwhile leaves the daemon unable to bind: try another.
-  for (let attempt = 1; ; attempt++) {
-    redisUp();
-    try {
-      await eventually(async () => (redisPing() ? true : undefined), 5_000, 50);
-      break;
-    } catch (err) {
-      if (attempt === 3) throw err;
-      REDIS_PORT = pickPort();
-    }
-  }
-  const env = testEnv({ REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}` });
-  a = await startServer(env);
-  b = await startServer(env);
-  tenant = await createTenant(a, 'shared-redis');
-});
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  if (redisPing()) redisDown();
-});
-
-async function awayFromWindowEdge(): Promise<void> {
-  const intoWindow = Date.now() % 60_000;
-  if (intoWindow > 54_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 200));
-}
-
-async function newKey(tenantId = tenant.tenant_id): Promise<string> {
-  const r = await cli(a.env, ['key', 'create', '--tenant', tenantId, '--mode', 'test', '--json']);
-  return r.json!.api_key as string;
-}
-
-/** `n` requests to bulk-import (limit 5), alternating between the instances, all at once. */
-function alternate(n: number, key: string): Promise<HttpResult[]> {
-  return Promise.all(Array.from({ length: n }, (_, i) => http(i % 2 ? b : a, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
-}
-const admittedOf = (rs: HttpResult[]) => rs.filter((r) => r.status !== 429).length;
-
-it('admits exactly the limit across two instances on one Redis', async () => {
-  await awayFromWindowEdge();
-  const key = await newKey();
-  const rs = await Promise.all(
-    Array.from({ length: 100 }, (_, i) => http(i % 2 ? b : a, 'POST', '/v1/verify/sessions', { key, json: {} })),
-  );
-  expect(admittedOf(rs)).toBe(60);
-  expect(new Set(rs.filter((r) => r.status === 429).map((r) => r.body.bucket))).toEqual(new Set(['verify_create']));
-});
-
-/** `total` reads of a missing session (verify_read; a 404 is metered) from `workers` clients at once, alternating instances. */
-async function hammer(key: string, total: number, workers = 16): Promise<HttpResult[]> {
-  const results: HttpResult[] = [];
-  let sent = 0;
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (sent < total) {
-        const server = sent++ % 2 ? b : a;
-        results.push(await http(server, 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', { key }));
-      }
-    }),
-  );
-  return results;
-}
-
-describe('a busy key (each instance leases units ahead of its requests)', () => {
-  let busy: Tenant;
   beforeAll(async () => {
-    busy = await createTenant(a, 'busy-key');
-    await cli(a.env, ['limits', 'set', '--tenant', busy.tenant_id, '--bucket', 'verify_read', '--limit', '1500', '--json']);
-    await eventually(async () => ((await http(b, 'GET', '/v1/verify/sessions', { key: busy.test_api_key })).headers.get('ratelimit-limit') === '1500' ? true : undefined), 5_000, 50);
+    // A port another process took meanwhile leaves the daemon unable to bind: try another.
+    for (let attempt = 1; ; attempt++) {
+      redisUp();
+      try {
+        await eventually(async () => (redisPing() ? true : undefined), 5_000, 50);
+        break;
+      } catch (err) {
+        if (attempt === 3) throw err;
+        REDIS_PORT = pickPort();
+      }
+    }
+    const env = testEnv({ REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}` });
+    a = await startServer(env);
+    b = await startServer(env);
+    tenant = await createTenant(a, 'shared-redis');
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    if (redisPing()) redisDown();
   });
 
-  it('admits exactly the limit under sustained load on both instances', async () => {
-    const key = await newKey(busy.tenant_id);
-    const rs = await hammer(key, 2_000);
-    const admitted = rs.filter((r) => r.status !== 429);
-    expect(admitted).toHaveLength(1_500);
-    expect(admitted.every((r) => r.status === 404 && Number(r.headers.get('ratelimit-remaining')) >= 0)).toBe(true);
-    expect(rs.filter((r) => r.status === 429).every((r) => r.body.bucket === 'verify_read' && r.headers.get('ratelimit-remaining') === '0')).toBe(true);
+  async function awayFromWindowEdge(): Promise<void> {
+    const intoWindow = Date.now() % 60_000;
+    if (intoWindow > 54_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 200));
+  }
+
+  async function newKey(tenantId = tenant.tenant_id): Promise<string> {
+    const r = await cli(a.env, ['key', 'create', '--tenant', tenantId, '--mode', 'test', '--json']);
+    return r.json!.api_key as string;
+  }
+
+  /** `n` requests to bulk-import (limit 5), alternating between the instances, all at once. */
+  function alternate(n: number, key: string): Promise<HttpResult[]> {
+    return Promise.all(Array.from({ length: n }, (_, i) => http(i % 2 ? b : a, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
+  }
+  const admittedOf = (rs: HttpResult[]) => rs.filter((r) => r.status !== 429).length;
+
+  it('admits exactly the limit across two instances on one Redis', async () => {
+    await awayFromWindowEdge();
+    const key = await newKey();
+    const rs = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => http(i % 2 ? b : a, 'POST', '/v1/verify/sessions', { key, json: {} })),
+    );
+    expect(admittedOf(rs)).toBe(60);
+    expect(new Set(rs.filter((r) => r.status === 429).map((r) => r.body.bucket))).toEqual(new Set(['verify_create']));
   });
 
-  it('gives units one instance leased but did not use back to the shared count within about a second', async () => {
-    const key = await newKey(busy.tenant_id);
-    await hammer(key, 1_000);
-    // Right after the load each instance may still hold a few leased units; once they are given back,
-    // the count every instance sees is exactly the requests made.
-    await new Promise((r) => setTimeout(r, 2_000));
-    const next = await http(b, 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', { key });
-    expect(next.headers.get('ratelimit-remaining')).toBe(String(1_500 - 1_001));
+  /** `total` reads of a missing session (verify_read; a 404 is metered) from `workers` clients at once, alternating instances. */
+  async function hammer(key: string, total: number, workers = 16): Promise<HttpResult[]> {
+    const results: HttpResult[] = [];
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: workers }, async () => {
+        while (sent < total) {
+          const server = sent++ % 2 ? b : a;
+          results.push(await http(server, 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', { key }));
+        }
+      }),
+    );
+    return results;
+  }
+
+  describe('a busy key (each instance leases units ahead of its requests)', () => {
+    let busy: Tenant;
+    beforeAll(async () => {
+      busy = await createTenant(a, 'busy-key');
+      await cli(a.env, ['limits', 'set', '--tenant', busy.tenant_id, '--bucket', 'verify_read', '--limit', '1500', '--json']);
+      await eventually(async () => ((await http(b, 'GET', '/v1/verify/sessions', { key: busy.test_api_key })).headers.get('ratelimit-limit') === '1500' ? true : undefined), 5_000, 50);
+    });
+
+    it('admits exactly the limit under sustained load on both instances', async () => {
+      const key = await newKey(busy.tenant_id);
+      const rs = await hammer(key, 2_000);
+      const admitted = rs.filter((r) => r.status !== 429);
+      expect(admitted).toHaveLength(1_500);
+      expect(admitted.every((r) => r.status === 404 && Number(r.headers.get('ratelimit-remaining')) >= 0)).toBe(true);
+      expect(rs.filter((r) => r.status === 429).every((r) => r.body.bucket === 'verify_read' && r.headers.get('ratelimit-remaining') === '0')).toBe(true);
+    });
+
+    it('gives units one instance leased but did not use back to the shared count within about a second', async () => {
+      const key = await newKey(busy.tenant_id);
+      await hammer(key, 1_000);
+      // Right after the load each instance may still hold a few leased units; once they are given back,
+      // the count every instance sees is exactly the requests made.
+      await new Promise((r) => setTimeout(r, 2_000));
+      const next = await http(b, 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', { key });
+      expect(next.headers.get('ratelimit-remaining')).toBe(String(1_500 - 1_001));
+    });
   });
-});
 
-it('falls back to a per-instance in-memory limit while Redis is down, and shares counts again when it is back', async () => {
-  await awayFromWindowEdge();
-  redisDown();
-  await eventually(async () => (redisPing() ? undefined : true), 5_000, 50);
+  it('falls back to a per-instance in-memory limit while Redis is down, and shares counts again when it is back', async () => {
+    await awayFromWindowEdge();
+    redisDown();
+    await eventually(async () => (redisPing() ? undefined : true), 5_000, 50);
 
-  // Down: each instance enforces the limit alone, so the key gets the limit once per instance,
-  // never an open door, and no request waits on the dead Redis.
-  const key = await newKey();
-  const started = Date.now();
-  const onA = await Promise.all(Array.from({ length: 8 }, () => http(a, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
-  const onB = await Promise.all(Array.from({ length: 8 }, () => http(b, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
-  expect(Date.now() - started).toBeLessThan(5_000);
-  expect(admittedOf(onA)).toBe(5);
-  expect(admittedOf(onB)).toBe(5);
-  expect(onA.find((r) => r.status === 429)?.body.bucket).toBe('bulk_import');
-  expect(await a.settledLogs()).toContain('using the in-memory insurance limiter');
+    // Down: each instance enforces the limit alone, so the key gets the limit once per instance,
+    // never an open door, and no request waits on the dead Redis.
+    const key = await newKey();
+    const started = Date.now();
+    const onA = await Promise.all(Array.from({ length: 8 }, () => http(a, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
+    const onB = await Promise.all(Array.from({ length: 8 }, () => http(b, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(admittedOf(onA)).toBe(5);
+    expect(admittedOf(onB)).toBe(5);
+    expect(onA.find((r) => r.status === 429)?.body.bucket).toBe('bulk_import');
+    expect(await a.settledLogs()).toContain('using the in-memory insurance limiter');
 
-  redisUp();
-  await eventually(async () => (a.logs.join('\n').includes('Redis is back') && b.logs.join('\n').includes('Redis is back') ? true : undefined), 15_000, 100);
-  const fresh = await newKey();
-  expect(admittedOf(await alternate(12, fresh))).toBe(5);
+    redisUp();
+    await eventually(async () => (a.logs.join('\n').includes('Redis is back') && b.logs.join('\n').includes('Redis is back') ? true : undefined), 15_000, 100);
+    const fresh = await newKey();
+    expect(admittedOf(await alternate(12, fresh))).toBe(5);
+  });
 });

@@ -109,9 +109,16 @@ describe('sessionStatusChanged(id)', () => {
     const b = keyWs.subscribe(BY_ID, { id: theirs.id });
     await b.waitForError();
     expect(b.errors[0].extensions.code).toBe('not_found');
+    // A barrier on each connection: a watch of `mine`, whose cancellation is published after the
+    // other two. Events reach a connection in the order they were published, so once this one has
+    // arrived, anything sent for the refused subscriptions would have arrived before it.
+    const barriers = [ws.subscribe(BY_ID, { id: mine.id }), keyWs.subscribe(BY_ID, { id: mine.id })];
+    await Promise.all(barriers.map((barrier) => barrier.waitForData(1)));
     await cancel(other.live_api_key, theirs.id);
     await cancel(acme.live_api_key, sibling.id);
-    await settle(500);
+    await cancel(acme.live_api_key, mine.id);
+    await Promise.all(barriers.map((barrier) => barrier.waitForComplete()));
+    expect(barriers.map((barrier) => statuses(barrier))).toEqual([['CREATED', 'WITHDRAWN'], ['CREATED', 'WITHDRAWN']]);
     expect(a.data).toEqual([]);
     expect(b.data).toEqual([]);
   });
@@ -128,8 +135,8 @@ describe('sessionStatusChanged without id', () => {
     await cancel(acme.live_api_key, live.id);
     await cancel(other.test_api_key, foreign.id);
     await cancel(acme.test_api_key, mine.id);
-    await ws.waitFor(() => sub.data.some((d) => d.sessionStatusChanged.status === 'WITHDRAWN'));
-    await settle(500);
+    // `mine` is withdrawn last: once that arrives, every earlier change sent to this connection has too.
+    await ws.waitFor(() => sub.data.some((d) => d.sessionStatusChanged.id === mine.id && d.sessionStatusChanged.status === 'WITHDRAWN'));
     const seen = sub.data.map((d) => d.sessionStatusChanged);
     expect(seen.every((e) => e.livemode === false)).toBe(true);
     expect(seen.filter((e) => e.id === mine.id).map((e) => e.status)).toEqual(['CREATED', 'WITHDRAWN']);

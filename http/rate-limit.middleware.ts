@@ -1,15 +1,14 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DocumentNode, Kind, OperationDefinitionNode, parse, SelectionSetNode } from 'graphql';
-import type { RequestContext } from '../context';
-import { DomainError } from '../errors';
-import { sendError } from '../http/error-response';
-import { BucketName, BUCKETS, bucketForRequest, bucketsForGraphQL, WINDOW_SECONDS } from './buckets';
-import { Decision, RateLimitService, Subject, subjectOf } from './rate-limit.service';
+import { DomainError } from '../src/errors';
+import { authenticationOf } from './authenticate.middleware';
+import { sendError } from './error-response';
+import { BucketName, BUCKETS, bucketForRequest, bucketsForGraphQL, WINDOW_SECONDS } from '../src/rate-limit/buckets';
+import { Decision, RateLimitService, Subject, subjectOf } from '../src/rate-limit/rate-limit.service';
 
+/** Metering runs after `authenticate` (authenticate.middleware.ts) and charges the actor it found. */
 export type MeterDeps = {
   limits: RateLimitService;
-  /** Authenticates the request; throws `unauthorized` for a wrong credential, null actor for none. */
-  contextFor(req: Request): Promise<RequestContext>;
   publicBaseUrl: string;
 };
 
@@ -44,36 +43,25 @@ export function sendRateLimited(res: Response, d: Decision, publicBaseUrl: strin
 /** The client's address: the socket's, or with TRUST_PROXY express's reading of X-Forwarded-For. Read only when counted. */
 const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
-type Metered =
-  | { ok: true; decision: Decision; context: RequestContext | null; authError: DomainError | null }
-  | { ok: false };
 
 /**
  * Charges the request's buckets to the authenticated key, or, for a missing or wrong credential,
  * to the client IP. The per-IP count throttles bad credentials only: a valid key is charged to
  * itself and never refused because of what others sent from its address (behind a proxy without
  * TRUST_PROXY every tenant shares one address). Keys are 40 random base62 characters, so the odd
- * success among a guesser's 429s tells them nothing they could have found. A wrong credential
- * comes back as `authError` for the surface to answer in its own shape, after the charge.
+ * success among a guesser's 429s tells them nothing they could have found. A wrong credential is
+ * left for the surface to answer in its own shape, after the charge. False when the request was
+ * refused (the 429 is sent).
  */
-async function meterAuthenticated(deps: MeterDeps, req: Request, res: Response, buckets: readonly BucketName[]): Promise<Metered> {
-  let context: RequestContext | null = null;
-  let authError: DomainError | null = null;
-  try {
-    context = await deps.contextFor(req);
-  } catch (err) {
-    if (!(err instanceof DomainError && err.code === 'unauthorized')) throw err;
-    authError = err;
-  }
-  const actor = context?.actor ?? null;
-  const charged = deps.limits.chargeAll(buckets, actor ? subjectOf(actor) : { kind: 'ip', ip: clientIp(req) });
-  const decision = charged instanceof Promise ? await charged : charged;
+async function meterAuthenticated(deps: MeterDeps, req: Request, res: Response, buckets: readonly BucketName[]): Promise<boolean> {
+  const actor = authenticationOf(res).context?.actor ?? null;
+  const decision = await deps.limits.chargeAll(buckets, actor ? subjectOf(actor) : { kind: 'ip', ip: clientIp(req) });
   if (!decision.allowed) {
     sendRateLimited(res, decision, deps.publicBaseUrl);
-    return { ok: false };
+    return false;
   }
   setRateLimitHeaders(res, decision);
-  return { ok: true, decision, context, authError };
+  return true;
 }
 
 const parseForm = express.urlencoded({ extended: false, limit: 64 * 1024 });
@@ -100,10 +88,9 @@ async function oauthClientId(req: Request, res: Response): Promise<string | null
 }
 
 /**
- * /v1 metering and authentication in one middleware, mounted before the routes: every /v1 request
- * is charged to its bucket, including paths no route serves yet (they then 404 with headers), so
- * the table holds from day one. A wrong credential is answered 401 after its IP was charged; on
- * success the authenticated context is left in `res.locals.context` for the routes.
+ * /v1 metering, mounted after `authenticate` and before the routes: every /v1 request is charged to
+ * its bucket, including paths no route serves yet (they then 404 with headers), so the table holds
+ * from day one. A wrong credential is answered 401 after its IP was charged.
  */
 export function meterV1(deps: MeterDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -115,13 +102,9 @@ export function meterV1(deps: MeterDeps): RequestHandler {
         const d = await deps.limits.charge(bucket, subject);
         if (!d.allowed) return sendRateLimited(res, d, deps.publicBaseUrl);
         setRateLimitHeaders(res, d);
-        res.locals.context = await deps.contextFor(req);
-        return next();
+      } else if (!(await meterAuthenticated(deps, req, res, [bucket]))) {
+        return;
       }
-      const metered = await meterAuthenticated(deps, req, res, [bucket]);
-      if (!metered.ok) return;
-      if (metered.authError) return sendError(res, metered.authError.code, metered.authError.message);
-      res.locals.context = metered.context;
       next();
     } catch (err) {
       if (err instanceof DomainError) return sendError(res, err.code, err.message);
@@ -178,11 +161,8 @@ export function meterGraphQL(deps: MeterDeps): RequestHandler {
       const params = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | undefined;
       const op = rootFieldsOf(params?.query, params?.operationName);
       const buckets = op ? bucketsForGraphQL(op.operation, op.fields) : (['default'] as BucketName[]);
-      const metered = await meterAuthenticated(deps, req, res, buckets);
-      if (!metered.ok) return;
       // A wrong credential is left for Apollo's context function to refuse in GraphQL's shape.
-      if (metered.context) res.locals.context = metered.context;
-      next();
+      if (await meterAuthenticated(deps, req, res, buckets)) next();
     } catch (err) {
       next(err);
     }

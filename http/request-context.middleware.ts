@@ -1,6 +1,6 @@
 import type { Express, NextFunction, Request, Response } from 'express';
-import { randomBase62 } from '../ids';
-import { type Logger, unredactedSibling } from '../logger';
+import { randomBase62 } from '../src/ids';
+import { type Logger, unredactedSibling } from '../src/logger';
 
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,64}$/;
 

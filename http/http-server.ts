@@ -5,7 +5,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import express, { NextFunction, Request, RequestHandler, Response } from 'express';
+import express, { NextFunction, Request, Response } from 'express';
 import { sessionsRouter } from '../rest-adapter/sessions.router';
 import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
@@ -14,20 +14,20 @@ import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
 import { jitExecutionGateway } from '../schema/jit-executor';
 import { attachSubscriptionServer, type SubscriptionServer } from '../subscriptions/subscription-server';
 import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
-import type { Container } from './container';
-import type { RequestContext } from './context';
-import { DomainError } from './errors';
-import { apolloMiddleware } from './http/apollo-middleware';
-import { errorPage } from './http/error-pages';
-import { examplesRouter } from './http/examples.router';
-import { sendError } from './http/error-response';
-import { graphiql } from './http/graphiql';
-import { BODY_LIMIT_BYTES, bodyErrors } from './http/json-body';
-import { requestContext } from './http/request-context.middleware';
-import { hostedRouter } from './hosted/hosted.router';
-import { isOperatorCredential, OPERATOR_HEADER } from './auth/operator';
-import { chargeClientIp, MeterDeps, meterGraphQL, meterV1 } from './rate-limit/rate-limit.http';
-import { subscriptionStartMeter } from './rate-limit/rate-limit.service';
+import type { Container } from '../src/container';
+import type { RequestContext } from '../src/context';
+import { apolloMiddleware } from './apollo-middleware';
+import { errorPage } from './error-pages';
+import { examplesRouter } from './examples.router';
+import { sendError } from './error-response';
+import { graphiql } from './graphiql';
+import { BODY_LIMIT_BYTES, bodyErrors } from './json-body';
+import { requestContext } from './request-context.middleware';
+import { hostedRouter } from '../src/hosted/hosted.router';
+import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
+import { chargeClientIp, MeterDeps, meterGraphQL, meterV1 } from './rate-limit.middleware';
+import { authenticate, authenticationOf } from './authenticate.middleware';
+import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -53,7 +53,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     blockFieldSuggestion: { enabled: false }, // introspection is public; hiding suggestions would only hurt our users
   }).protect();
   const apollo = new ApolloServer<RequestContext>({
-    gateway: jitExecutionGateway(c.schema), // c.schema, executed by compiled operations (see schema/jit-executor.ts)
+    gateway: jitExecutionGateway(c.operations), // c.schema, executed by compiled operations (see schema/jit-executor.ts)
     plugins: [
       ...armor.plugins,
       httpStatusFromErrorCode,
@@ -79,61 +79,53 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     schema: c.schema,
     contexts: c.contexts,
     hub: c.statusHub,
-    db: c.db,
+    auth: c.auth,
     logger: c.logger,
     limits: c.config.subscriptions,
     validationRules: armor.validationRules,
     beforeSubscribe: c.rateLimits ? subscriptionStartMeter(c.rateLimits) : undefined,
   });
 
-  const contextFor = async (req: Request): Promise<RequestContext> => c.contexts.create({ authorization: req.header('authorization'), requestId: req.id });
-
   app.use(requestContext(app, c.logger));
-  // Rate limiting covers /v1 and /graphql (GraphiQL included) only: health, the OpenAPI document,
-  // error pages and the end-user hosted page are unmetered (docs/rate-limits.md).
-  const meter: MeterDeps | null = c.rateLimits ? { limits: c.rateLimits, contextFor, publicBaseUrl: c.config.publicBaseUrl } : null;
+  // Rate limiting covers /v1 and /graphql (GraphiQL included) only: health, the OpenAPI document, error pages and the
+  // end-user hosted page are unmetered (docs/rate-limits.md).
+  const meter: MeterDeps | null = c.rateLimits ? { limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl } : null;
+  // Both API surfaces authenticate first, in this one middleware; metering then charges who it found.
+  const authenticated = authenticate(c.contexts);
 
   app.use(
     '/graphql',
     graphiql(meter ? chargeClientIp(meter, 'default') : undefined),
     express.json({ limit: BODY_LIMIT_BYTES }),
+    authenticated,
     ...(meter ? [meterGraphQL(meter)] : []),
     apolloMiddleware(apollo, async ({ req, res }) => {
-      try {
-        const ctx = (res.locals.context as RequestContext | undefined) ?? (await contextFor(req));
-        return { ...ctx, operator: isOperatorCredential(req.header(OPERATOR_HEADER), c.config.adminApiKey) };
-      } catch (err) {
-        throw err instanceof DomainError ? httpGraphQLError(err) : err;
-      }
+      const { context, error } = authenticationOf(res);
+      if (error) throw httpGraphQLError(error);
+      return { ...context, operator: isOperatorCredential(req.header(OPERATOR_HEADER), c.config.adminApiKey) };
     }),
   );
 
-  // /v1: authenticate once, then route; unknown /v1 paths are 404 error bodies.
+  // /v1: authenticate, meter, refuse a wrong credential, then route; unknown /v1 paths are 404 error bodies.
   const v1 = express.Router();
-  const authenticate: RequestHandler = async (req, res, next) => {
-    try {
-      res.locals.context = await contextFor(req);
-      next();
-    } catch (err) {
-      if (err instanceof DomainError) return sendError(res, err.code, err.message);
-      next(err);
-    }
-  };
-  // Metered, one middleware charges and authenticates (leaving the context for the routes): one router layer less per call.
-  v1.use(meter ? meterV1(meter) : authenticate);
+  v1.use(authenticated);
+  if (meter) v1.use(meterV1(meter));
+  v1.use((_req, res, next) => {
+    const { error } = authenticationOf(res);
+    if (error) return sendError(res, error.code, error.message);
+    next();
+  });
   v1.all('/me/{*rest}', (_req, res) => {
-    const ctx = res.locals.context as RequestContext;
-    if (!ctx.actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');
+    if (!authenticationOf(res).context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');
     sendError(res, 'user_token_required', "This endpoint needs the end user's own access token; tenant API keys are refused here");
   });
-  const restOperations = new RestOperations(c.schema);
+  const restOperations = new RestOperations(c.operations);
   // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
   sessionsRouter(restOperations, v1);
   webhooksRouter(restOperations, v1);
   chipRouter(restOperations, c.chip, v1);
   v1.use((_req, res) => {
-    const ctx = res.locals.context as RequestContext;
-    if (!ctx.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
+    if (!authenticationOf(res).context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
     sendError(res, 'not_found', 'No such endpoint');
   });
   app.use('/v1', v1);

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ErrorCode, HTTP_STATUS, isErrorCode } from '../errors';
+import { ErrorCode, HTTP_STATUS, isErrorCode } from '../src/errors';
 import { sendError } from './error-response';
 import { escapeHtml } from './html';
 import { setPageSecurityHeaders } from './security-headers';

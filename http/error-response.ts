@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { ErrorCode, HTTP_STATUS } from '../errors';
+import { ErrorCode, HTTP_STATUS } from '../src/errors';
 
 /** The definition-shape error body (docs/api-behaviour.md, "Errors"): `{"error": {"code", "message", "request_id"}}`. */
 export function sendError(res: Response, code: ErrorCode, message: string): void {

@@ -1,0 +1,19 @@
+import type { Actor } from '../auth/actor';
+import { SESSION_ID_PATTERN } from '../ids';
+
+/** What decides whether a credential may see a session. */
+export type SessionOwnership = { id: string; tenantId: string; livemode: boolean };
+
+/**
+ * Who may see a session, written once for REST, GraphQL and WebSocket: a credential of the
+ * session's tenant in the session's mode; a session's client_secret only that session. Anything
+ * else is answered as if the session did not exist.
+ */
+export function canSee(actor: Actor, s: SessionOwnership): boolean {
+  return s.tenantId === actor.tenantId && s.livemode === actor.livemode && (actor.kind !== 'session_client' || actor.sessionId === s.id);
+}
+
+/** Could `id` name a session this actor may see? False spares the database a read whose answer is known. */
+export function mayName(actor: Actor, id: string): boolean {
+  return SESSION_ID_PATTERN.test(id) && (actor.kind !== 'session_client' || actor.sessionId === id);
+}

@@ -1,0 +1,58 @@
+import type { DataSource } from 'typeorm';
+import { OutboxEventEntity, SessionEntity } from '../../entities';
+import type { Actor } from '../auth/actor';
+import { requireTenantKey } from '../auth/auth.service';
+import { DomainError, notFound } from '../errors';
+import { SESSION_STATUS_CHANGED } from './session-events';
+import { toSnapshot, type SessionStatusEvent } from './session-status-event';
+import { canSee, mayName } from './session-visibility';
+
+/** What one subscription may watch: one session, or (`sessionId` null) every session of the tenant in the credential's mode. */
+export type WatchTarget = { actor: Actor; sessionId: string | null; tenantId: string; livemode: boolean };
+
+/**
+ * The domain side of live session status (the WebSocket transport in subscriptions/ only routes
+ * events): who may watch what, by the same rule as reads (session-visibility.ts), and the current
+ * state a new watcher starts from.
+ */
+export class SessionWatchService {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * `id` given: that session. No `id`: the tenant's sessions in the key's mode (tenant keys with
+   * sessions:read), or for a session client_secret its own session. Throws what a read would.
+   */
+  authorize(actor: Actor | null, id: string | null | undefined): WatchTarget {
+    if (!actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
+    if (actor.kind === 'tenant_key') requireTenantKey(actor, 'sessions:read');
+    const sessionId = id ?? (actor.kind === 'session_client' ? actor.sessionId : null);
+    if (sessionId !== null && actor.kind === 'session_client' && actor.sessionId !== sessionId) throw notFound();
+    return { actor, sessionId, tenantId: actor.tenantId, livemode: actor.livemode };
+  }
+
+  /**
+   * The session's committed state now, with the `seq` of the last status change it reflects, as one
+   * statement (one snapshot): a subscriber that registered for live events before calling this can
+   * drop every live event with a `seq` not after the returned one and miss nothing. `null` when the
+   * actor may not see the session.
+   */
+  async current(actor: Actor, id: string): Promise<SessionStatusEvent | null> {
+    if (!mayName(actor, id)) return null;
+    const { entities, raw } = await this.db
+      .getRepository(SessionEntity)
+      .createQueryBuilder('s')
+      .addSelect(
+        (q) =>
+          q
+            .select('MAX(o.seq)::text')
+            .from(OutboxEventEntity, 'o')
+            .where('o.session_id = s.id AND o.type = :type', { type: SESSION_STATUS_CHANGED }),
+        'last_seq',
+      )
+      .where('s.id = :id', { id })
+      .getRawAndEntities<{ last_seq: string | null }>();
+    const s = entities[0];
+    if (!s || !canSee(actor, s)) return null;
+    return { seq: raw[0]?.last_seq ?? '0', tenantId: s.tenantId, livemode: s.livemode, session: toSnapshot(s) };
+  }
+}
