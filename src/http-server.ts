@@ -24,7 +24,9 @@ import { sendError } from './http/error-response';
 import { graphiql } from './http/graphiql';
 import { BODY_LIMIT_BYTES, bodyErrors } from './http/json-body';
 import { requestContext } from './http/request-context.middleware';
-import { hostedRouter } from './hosted/hosted.router';
+import { hostedRouter } from '../web/hosted/hosted.router';
+import { hostedApiRouter } from '../web/hosted/hosted-api.router';
+import { evidenceRouter } from '../web/hosted/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from './auth/operator';
 import { MeterDeps, meterGraphQL, meterV1 } from './rate-limit/rate-limit.http';
 import { subscriptionStartMeter } from './rate-limit/rate-limit.service';
@@ -107,6 +109,11 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
       }
     }),
   );
+
+  // The hosted page's API and the signed evidence links carry their own credentials (a page
+  // credential, a signature), so they sit before the API-key authentication of /v1.
+  app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl }));
+  app.use('/v1/evidence', evidenceRouter(c.evidence));
 
   // /v1: authenticate once, then route; unknown /v1 paths are 404 error bodies.
   const v1 = express.Router();

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { DataSource } from 'typeorm';
 import { FlowEntity } from '../../entities';
-import { SESSION_ID_PATTERN } from '../ids';
-import type { SessionService } from '../sessions/session.service';
-import type { HostedLinks } from './hosted-links';
+import { SESSION_ID_PATTERN } from '../../src/ids';
+import type { SessionService } from '../../src/sessions/session.service';
+import type { HostedLinks } from '../../src/hosted/hosted-links';
 import { renderHostedPage } from './hosted-page';
 
 /** GET /hosted/:id?token=...: opening the page starts a live session (created -> in_progress). */

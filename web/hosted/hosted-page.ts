@@ -1,5 +1,5 @@
 import type { FlowEntity, SessionEntity } from '../../entities';
-import { escapeHtml } from '../http/html';
+import { escapeHtml } from '../../src/http/html';
 
 const STATUS_TEXT: Record<string, string> = {
   created: 'Ready to start',
