@@ -70,7 +70,7 @@ export async function upload(
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
   const headers: Record<string, string> = { 'content-type': contentType };
   if (credential) headers.authorization = `Bearer ${credential}`;
-  const res = await fetch(`${server.url}/v1/hosted/sessions/${page.id}/artifacts?${qs}`, { method: 'POST', headers, body: bytes });
+  const res = await fetch(`${server.url}/v1/hosted/sessions/${page.id}/artifacts?${qs}`, { method: 'POST', headers, body: new Uint8Array(bytes) });
   const text = await res.text();
   let body: any;
   try {
