@@ -32,13 +32,19 @@ export function parseOrigin(value: string): string {
   return url.origin;
 }
 
-/** The origins a session may be embedded by and post to: https only in live mode (docs/hosted-flow.md). */
+/** https, or http on the loopback host (a secure context to browsers: a developer's own machine). */
+const trustworthy = (origin: string): boolean => origin.startsWith('https://') || /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin);
+
+/**
+ * The origins a session may be embedded by and post to: the flow's allowed_origins plus the
+ * redirect_url's origin; in live mode only https ones (and loopback) (docs/hosted-flow.md).
+ */
 export function originsFor(flow: Pick<FlowEntity, 'allowedOrigins'>, livemode: boolean, redirectUrl: string | null): string[] {
-  const origins = new Set((flow.allowedOrigins ?? []).filter((o) => !livemode || o.startsWith('https://')));
+  const origins = new Set((flow.allowedOrigins ?? []).filter((o) => !livemode || trustworthy(o)));
   if (redirectUrl) {
     try {
       const o = new URL(redirectUrl).origin;
-      if (!livemode || o.startsWith('https://')) origins.add(o);
+      if (!livemode || trustworthy(o)) origins.add(o);
     } catch {}
   }
   return [...origins];

@@ -8,6 +8,7 @@ import type { JobQueue } from '../jobs/job-queue';
 import { kindOfDeclared } from '../capture/content-type';
 import { MAX_BYTES, UPLOADABLE } from '../capture/upload-limits';
 import type { SessionService } from '../sessions/session.service';
+import type { SessionResult } from '../sessions/session-result';
 import type { SessionStatus } from '../sessions/session-status';
 import type { Tier } from '../sessions/tiers';
 import { isArtifactClass } from '../vault/artifact-classes';
@@ -84,8 +85,21 @@ export class HostedFlowService {
     if (typeof sessionId !== 'string' || typeof token !== 'string' || !SESSION_ID_PATTERN.test(sessionId) || !this.links.verify(sessionId, token)) {
       throw new DomainError('not_found', 'This verification link is not valid');
     }
+    await this.claim(sessionId);
     const { credential, expiresAt } = this.credentials.mint(sessionId);
     return { credential, expires_at: expiresAt.toISOString(), session: await this.view(sessionId) };
+  }
+
+  /**
+   * Records that the page runs this session. From then on a test-mode session is driven by the
+   * page and its checks, not by its 10-second clock (which would otherwise take it to processing
+   * while the person is still capturing).
+   */
+  private async claim(sessionId: string): Promise<void> {
+    await this.sessions.advance(sessionId, () => [], () => ({}), {
+      unless: async (_m, cur) => !['created', 'in_progress'].includes(cur.status),
+      within: async (m) => this.captures.start(m, sessionId, this.now()),
+    });
   }
 
   /**
@@ -197,6 +211,30 @@ export class HostedFlowService {
   /** The end user stops: the session is withdrawn (nothing is decided from it). */
   async cancel(s: SessionEntity): Promise<PageView> {
     const moved = await this.sessions.advance(s.id, 'withdrawn', () => ({}), { unless: async (_m, cur) => !['created', 'in_progress'].includes(cur.status) });
+    if (!moved) throw closed((await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id })).status);
+    return this.view(s.id);
+  }
+
+  /**
+   * The end user declined consent: nothing is captured, and the session fails with the `consent`
+   * check failed (a decision the user took, so it is final, not a withdrawal).
+   */
+  async declineConsent(s: SessionEntity): Promise<PageView> {
+    const result: SessionResult = {
+      decision: 'declined',
+      achieved_tier: 'T0',
+      confidence: 0,
+      checks: [{ name: 'consent', status: 'fail', reason: 'The end user declined consent on the hosted page' }],
+      evidence_urls: [],
+      badges: [],
+      signals: [],
+    };
+    const moved = await this.sessions.advance(
+      s.id,
+      (cur) => (cur.status === 'created' ? ['in_progress', 'processing', 'failed'] : ['processing', 'failed']),
+      () => ({ result }),
+      { unless: async (_m, cur) => !['created', 'in_progress'].includes(cur.status), within: async (m) => this.captures.start(m, s.id, this.now()) },
+    );
     if (!moved) throw closed((await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id })).status);
     return this.view(s.id);
   }

@@ -70,6 +70,7 @@ export function hostedApiRouter(deps: HostedApiDeps): Router {
   router.post('/sessions/:id/start', withSession(async (_req, res, s) => void res.json(await flow.start(s))));
   router.post('/sessions/:id/challenge', withSession(async (_req, res, s) => void res.status(201).json(await flow.challenge(s))));
   router.post('/sessions/:id/submit', withSession(async (_req, res, s) => void res.json(await flow.submit(s))));
+  router.post('/sessions/:id/decline', withSession(async (_req, res, s) => void res.json(await flow.declineConsent(s))));
   router.post('/sessions/:id/cancel', withSession(async (_req, res, s) => void res.json(await flow.cancel(s))));
   router.get(
     '/sessions/:id/handoff.svg',
