@@ -19,7 +19,6 @@ const api = new HostedApi(config.session_id, token);
 const t: Strings = stringsFor(config.locale);
 let view: View;
 let stream: MediaStream | null = null;
-let stepIndex = 0;
 
 const name = () => view.branding.display_name;
 const tell = (type: 'ready' | 'step' | 'completed' | 'canceled' | 'error', step?: string) =>
@@ -123,7 +122,7 @@ async function captureDocument(sides: { side: string; heading: string }[], i: nu
     stream = null;
     return selfie();
   }
-  const { side, heading } = sides[i];
+  const { heading } = sides[i];
   const file = h('input', { type: 'file', id: 'doc-file', accept: IMAGE_TYPES.join(','), 'aria-describedby': 'doc-file-hint' }) as HTMLInputElement;
   file.addEventListener('change', () => {
     const f = file.files?.[0];
