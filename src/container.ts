@@ -6,6 +6,8 @@ import { CscaResolver } from '../schema/csca.resolver';
 import { RateLimitResolver } from '../schema/rate-limit.resolver';
 import { SanctionsResolver } from '../schema/sanctions.resolver';
 import { SessionResolver } from '../schema/session.resolver';
+import { FlowResolver } from '../schema/flow.resolver';
+import { FlowService } from './flows/flow.service';
 import { SessionSubscriptionResolver } from '../schema/session-subscription.resolver';
 import { WebhookResolver } from '../schema/webhook.resolver';
 import { SessionStatusHub } from '../subscriptions/session-status.hub';
@@ -135,6 +137,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [ApiKeyResolver, new ApiKeyResolver(tenants)],
     [WebhookResolver, new WebhookResolver(webhooks)],
     [CscaResolver, new CscaResolver(cscaTrustStore)],
+    [FlowResolver, new FlowResolver(new FlowService(db))],
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
   ]);

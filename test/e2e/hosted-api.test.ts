@@ -1,5 +1,6 @@
 import type { Client } from 'pg';
 import { answerChallenge, dbClient, jpegBytes, openPage, PageSession, pageCall, pngBytes, sha256, upload } from '../helpers/hosted-client';
+import { expectToMatchContract } from '../helpers/openapi-contract';
 import { cli, createTenant, eventually, http, startServer, Tenant, TestServer } from '../helpers/test-server';
 
 let server: TestServer;
@@ -30,9 +31,11 @@ async function artifactCount(sessionId: string): Promise<number> {
 }
 
 /** Asserts the refusal's status and code, and that nothing was stored by it. */
-async function refused(page: PageSession, attempt: () => Promise<{ status: number; body: any }>, status: number, code: string) {
+async function refused(page: PageSession, attempt: () => Promise<{ status: number; body: any; headers: Headers }>, status: number, code: string, operation = 'POST /v1/hosted/sessions/{id}/artifacts') {
   const before = await artifactCount(page.id);
   const r = await attempt();
+  const [method, template] = operation.split(' ');
+  expectToMatchContract(method, template, r);
   expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status, code });
   expect(r.body.error.request_id).toMatch(/^req_/);
   expect(await artifactCount(page.id)).toBe(before);
@@ -48,6 +51,7 @@ describe('the page credential', () => {
     expect(page.credential).toMatch(/^hpc_/);
     const view = await pageCall(server, page, 'GET', '');
     expect(view.status).toBe(200);
+    expectToMatchContract('GET', '/v1/hosted/sessions/{id}', view);
     expect(view.body).toMatchObject({ session_id: s.id, tier: 'T2', steps: ['consent', 'document', 'selfie', 'liveness'], branding: { display_name: 'acme' } });
     expect(view.headers.get('ratelimit-limit')).toBe('120');
     // An API key is not a page credential.
@@ -72,6 +76,7 @@ describe('uploads', () => {
     const bytes = pngBytes(8, 8);
     const r = await upload(server, page, { class: 'id_document_image', side: 'front' }, bytes, 'image/png');
     expect(r.status).toBe(201);
+    expectToMatchContract('POST', '/v1/hosted/sessions/{id}/artifacts', r);
     expect(r.body).toMatchObject({ class: 'id_document_image', content_type: 'image/png', size: bytes.length, sha256: sha256(bytes) });
     expect(r.body.id).toMatch(/^art_[A-Za-z0-9]{24}$/);
     const row = await db.query('SELECT a.retain_until - a.stored_at AS kept, b.ciphertext FROM artifacts a JOIN artifact_blobs b ON b.artifact_id = a.id WHERE a.id = $1', [r.body.id]);
@@ -114,7 +119,9 @@ describe('uploads', () => {
   });
 
   it('refuses liveness frames outside the server-issued challenge (400)', async () => {
-    const challenge = (await pageCall(server, page, 'POST', 'challenge')).body;
+    const issued = await pageCall(server, page, 'POST', 'challenge');
+    expectToMatchContract('POST', '/v1/hosted/sessions/{id}/challenge', issued);
+    const challenge = issued.body;
     expect(challenge.steps.length).toBeGreaterThanOrEqual(2);
     expect(challenge.steps.length).toBeLessThanOrEqual(3);
     expect(new Set(challenge.steps.map((s: { action: string }) => s.action)).size).toBe(challenge.steps.length);
@@ -124,13 +131,14 @@ describe('uploads', () => {
   });
 
   it('cannot submit before everything was captured (400), then submits once and refuses later uploads (409)', async () => {
-    await refused(page, () => pageCall(server, page, 'POST', 'submit'), 400, 'invalid_request');
+    await refused(page, () => pageCall(server, page, 'POST', 'submit'), 400, 'invalid_request', 'POST /v1/hosted/sessions/{id}/submit');
     const selfie = jpegBytes(4096, 7);
     expect((await upload(server, page, { class: 'selfie_image' }, selfie, 'image/jpeg')).status).toBe(201);
     const challenge = (await pageCall(server, page, 'POST', 'challenge')).body;
     await answerChallenge(server, page, challenge, 5);
     const first = await pageCall(server, page, 'POST', 'submit');
     expect(first.status).toBe(200);
+    expectToMatchContract('POST', '/v1/hosted/sessions/{id}/submit', first);
     expect(first.body).toMatchObject({ submitted: true });
     const again = await pageCall(server, page, 'POST', 'submit');
     expect(again.status).toBe(200);
@@ -232,5 +240,29 @@ describe('a test session through the API', () => {
     expect(c.status).toBe(200);
     expect(c.body.status).toBe('withdrawn');
     await refused(page, () => upload(server, page, { class: 'selfie_image' }, jpegBytes(), 'image/jpeg'), 409, 'invalid_state');
+  });
+});
+
+describe('flows: branding and embedding origins', () => {
+  const UPDATE = `mutation($input: UpdateFlowInput!) { updateFlow(flowId: "default", input: $input) { id displayName primaryColor allowedOrigins } }`;
+
+  it('updateFlow sets allowed_origins, and the hosted page may be framed by exactly those (https only for live)', async () => {
+    const t = await createTenant(server, 'framed');
+    const ok = await http(server, 'POST', '/graphql', { key: t.live_api_key, json: { query: UPDATE, variables: { input: { displayName: 'Framed Ltd', primaryColor: '#0b3d91', allowedOrigins: ['https://shop.example', 'http://shop.example'] } } } });
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data.updateFlow).toMatchObject({ displayName: 'Framed Ltd', primaryColor: '#0b3d91', allowedOrigins: ['https://shop.example', 'http://shop.example'] });
+    const bad = await http(server, 'POST', '/graphql', { key: t.live_api_key, json: { query: UPDATE, variables: { input: { allowedOrigins: ['https://shop.example/path'] } } } });
+    expect(bad.body.errors[0].extensions.code).toBe('invalid_request');
+
+    const csp = async (key: string) => {
+      const s = await createSession(key, { tier: 'T1' });
+      const u = new URL(s.hosted_url);
+      return (await fetch(`${server.url}${u.pathname}${u.search}`)).headers.get('content-security-policy') ?? '';
+    };
+    expect(await csp(t.live_api_key)).toMatch(/frame-ancestors https:\/\/shop\.example(;|$)/);
+    expect(await csp(t.test_api_key)).toMatch(/frame-ancestors https:\/\/shop\.example http:\/\/shop\.example(;|$)/);
+    const none = await createSession(acme.live_api_key, { tier: 'T1' });
+    const u = new URL(none.hosted_url);
+    expect((await fetch(`${server.url}${u.pathname}${u.search}`)).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 });
