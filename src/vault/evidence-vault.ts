@@ -69,24 +69,7 @@ export class EvidenceVault {
     if (size === 0) throw new DomainError('invalid_request', 'The upload is empty');
     if (!sniffed) checkType();
     parts.push(cipher.final());
-    const storedAt = this.now();
-    const record: ArtifactRecord = {
-      id,
-      sessionId: input.session.id,
-      tenantId: input.session.tenantId,
-      livemode: input.session.livemode,
-      userId: null,
-      class: input.class,
-      contentType: declared,
-      sizeBytes: size,
-      sha256: hash.digest('hex'),
-      details: input.details ?? {},
-      iv,
-      authTag: cipher.getAuthTag(),
-      storedAt,
-      retainUntil: retainUntil(input.class, storedAt),
-      purgedAt: null,
-    };
+    const record = this.newRecord(id, input.session, input.class, { contentType: declared, sizeBytes: size, sha256: hash.digest('hex'), details: input.details ?? {}, iv, authTag: cipher.getAuthTag() });
     const refusal = await this.store.insert(record, Buffer.concat(parts), { openStatuses: input.openStatuses, maxPerClass: input.maxPerClass });
     if (refusal?.refused === 'no_session') throw new DomainError('not_found', 'Session not found');
     if (refusal?.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes captures (it is ${refusal.status})`);
@@ -101,29 +84,20 @@ export class EvidenceVault {
     const cipher = createCipheriv('aes-256-gcm', await this.keys.dataKey(input.session.tenantId), iv);
     cipher.setAAD(Buffer.from(id, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(input.bytes), cipher.final()]);
+    const sha256 = createHash('sha256').update(input.bytes).digest('hex');
+    const record = this.newRecord(id, input.session, input.class, { contentType: input.contentType, sizeBytes: input.bytes.length, sha256, details: {}, iv, authTag: cipher.getAuthTag() });
+    // A retried job stores again; the bound keeps retries from piling up.
+    await this.store.insert(record, ciphertext, { openStatuses: ['processing'], maxPerClass: 8 });
+  }
+
+  private newRecord(
+    id: string,
+    session: StoreArtifactInput['session'],
+    cls: ArtifactClass,
+    bytes: Pick<ArtifactRecord, 'contentType' | 'sizeBytes' | 'sha256' | 'details' | 'iv' | 'authTag'>,
+  ): ArtifactRecord {
     const storedAt = this.now();
-    await this.store.insert(
-      {
-        id,
-        sessionId: input.session.id,
-        tenantId: input.session.tenantId,
-        livemode: input.session.livemode,
-        userId: null,
-        class: input.class,
-        contentType: input.contentType,
-        sizeBytes: input.bytes.length,
-        sha256: createHash('sha256').update(input.bytes).digest('hex'),
-        details: {},
-        iv,
-        authTag: cipher.getAuthTag(),
-        storedAt,
-        retainUntil: retainUntil(input.class, storedAt),
-        purgedAt: null,
-      },
-      ciphertext,
-      // A retried job stores again; the bound keeps retries from piling up.
-      { openStatuses: ['processing'], maxPerClass: 8 },
-    );
+    return { id, sessionId: session.id, tenantId: session.tenantId, livemode: session.livemode, userId: null, class: cls, ...bytes, storedAt, retainUntil: retainUntil(cls, storedAt), purgedAt: null };
   }
 
   find(id: string): Promise<ArtifactRecord | null> {
