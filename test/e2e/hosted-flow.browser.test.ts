@@ -127,9 +127,11 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    // The sha256 the service computed of each body as it arrived (the DevTools protocol does not
+    // expose Blob request bodies, so the page's own bytes cannot be hashed here).
     const sent: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().includes('/artifacts')) sent.push(sha256(r.postDataBuffer() ?? Buffer.alloc(0)));
+    page.on('response', async (r) => {
+      if (r.request().method() === 'POST' && r.url().includes('/artifacts') && r.status() === 201) sent.push(((await r.json()) as { sha256: string }).sha256);
     });
     await page.goto(s.hosted_url);
     const step = async (name: string) => {
