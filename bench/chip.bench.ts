@@ -1,5 +1,5 @@
 /**
- * Passive Authentication latency per algorithm family (issue #7, goal p99 < 50 ms).
+ * Passive Authentication latency per algorithm family (docs/benchmarks.md; goal p99 < 50 ms).
  * Each family runs the full verifier (parse, messageDigest, DS signature, DS -> CSCA, DG hashes)
  * and, as an in-run baseline, a bare node:crypto verify of the same SOD signature, so the
  * ratio shows what parsing and the chain add on this machine.

@@ -1,12 +1,12 @@
 /**
- * Rate limiting (issue #3), two parts, loopback only:
+ * Rate limiting (docs/benchmarks.md), two parts, loopback only:
  *
  * 1. Throughput of GET /v1/verify/sessions/{id} with limiting off (the in-run baseline), with the
  *    Memory store and with the Redis store, interleaved over ROUNDS rounds in a rotating order; the
  *    verdict is the median of the per-round ratios to `off` (the machine's speed drifts by minutes).
  *    The tenant has a huge verify_read override so no request is refused: only metering is measured.
  * 2. Accuracy: two instances on one Redis, one key, ACCURACY_REQUESTS requests spread evenly over
- *    ACCURACY_SECONDS (default 10,000 over 180 s, as in the issue), alternating instances. For
+ *    ACCURACY_SECONDS (default 10,000 over 180 s), alternating instances. For
  *    every admitted request the admits in the 60 s ending there are counted against the limit.
  *
  *   npm run bench:rate-limit

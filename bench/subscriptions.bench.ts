@@ -1,5 +1,5 @@
 /**
- * Live session status (issue #4): N concurrent WebSocket subscribers, loopback only.
+ * Live session status (docs/benchmarks.md, "Subscriptions"): N concurrent WebSocket subscribers, loopback only.
  *
  * For each N (BENCH_SUBSCRIBERS, default 1000,5000,10000), on one instance, and on two instances
  * sharing PostgreSQL and Redis when DATABASE_URL and REDIS_URL are set (subscribers split evenly,

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-/** A verification flow template (DECISIONS D2). */
+/** A verification flow template (docs/api-behaviour.md, "Flows"). */
 @Entity({ name: 'flows' })
 export class FlowEntity {
   @PrimaryColumn('text')

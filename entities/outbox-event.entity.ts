@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * The transactional outbox (DECISIONS D3): a row is written in the same transaction as the state
+ * The transactional outbox (docs/api-behaviour.md, "Session lifecycle"): a row is written in the same transaction as the state
  * change it announces, and is published and delivered only after that commit.
  */
 @Entity({ name: 'outbox_events' })

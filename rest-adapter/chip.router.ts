@@ -9,7 +9,7 @@ import { sessionIdParam } from './sessions.router';
 import { restRoute } from './rest-route';
 
 /**
- * T5 chip submission. Unlike the other /v1 writes this route is not a GraphQL mutation: D6 lets
+ * T5 chip submission. Unlike the other /v1 writes this route is not a GraphQL mutation: docs/api-behaviour.md ("Credentials") lets
  * a client_secret unlock no mutation, and this route is the one write a client_secret may make.
  * The service does the work; the session is then read back through the `session` operation so
  * the body is the same definition shape as every other route.

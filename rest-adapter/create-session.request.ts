@@ -11,7 +11,7 @@ function tierField(value: unknown, field: string): Tier {
 }
 
 /**
- * Accepts both create shapes (D1) and returns the GraphQL CreateSessionInput. The quickstart
+ * Accepts both create shapes (docs/api-behaviour.md, "Shapes") and returns the GraphQL CreateSessionInput. The quickstart
  * shape's `tiers` means its highest tier, `reference` means `reference_id`, and `flow_id` may be
  * left out; giving both names of one field with different meanings is a 400.
  */

@@ -11,7 +11,7 @@ const SESSION_FIELDS = `
       decision achievedTier confidence evidenceUrls badges chip
       checks { name status score reason }
       signals { source score }
-      sanctionsHits { list entryId programme subjectType matchedName score listVersion reasons { feature score detail } }
+      sanctionsHits { list entryId reference programme subjectType matchedName score listVersion reasons { feature score detail } }
     }
   }`;
 

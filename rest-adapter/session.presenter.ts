@@ -28,6 +28,7 @@ export type SessionData = {
       | {
           list: string;
           entryId: string;
+          reference: string;
           programme: string;
           subjectType: string;
           matchedName: string;
@@ -41,7 +42,7 @@ export type SessionData = {
 const iso = (d: Date | string | null): string | null => (d === null ? null : typeof d === 'string' ? d : d.toISOString());
 const lower = (v: string): string => v.toLowerCase();
 
-/** GraphQL Session -> the definition shape (D1): snake_case, lower-case enum values, additive fields only. */
+/** GraphQL Session -> the definition shape (docs/api-behaviour.md, "Shapes"): snake_case, lower-case enum values, additive fields only. */
 export function presentSession(s: SessionData): Record<string, unknown> {
   const body: Record<string, unknown> = {
     id: s.id,
@@ -82,6 +83,7 @@ function presentResult(r: NonNullable<SessionData['result']>): Record<string, un
     body.sanctions_hits = r.sanctionsHits.map((h) => ({
       list: h.list,
       entry_id: h.entryId,
+      reference: h.reference,
       programme: h.programme,
       subject_type: h.subjectType,
       matched_name: h.matchedName,

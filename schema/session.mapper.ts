@@ -46,6 +46,7 @@ export function toSanctionsHit(h: SanctionsHitDocument): SanctionsHit {
   return {
     list: h.list,
     entryId: h.entry_id,
+    reference: h.reference,
     programme: h.programme,
     subjectType: h.subject_type,
     matchedName: h.matched_name,

@@ -26,7 +26,9 @@ export class SanctionsReason {
 @ObjectType({ description: 'A sanctions-list entry that matched the verified person.' })
 export class SanctionsHit {
   @Field() list: string;
-  @Field() entryId: string;
+  @Field({ description: 'The record key within the list version (UN DATAID, EU logical id, OFAC uid, UK unique id, DFAT reference).' }) entryId: string;
+  @Field({ description: "The list's own reference, the one a compliance officer looks up: UN permanent reference (CDi.008), OFAC entry number, EU reference (EU.3579.2), UK unique id (RUS0001), DFAT reference." })
+  reference: string;
   @Field() programme: string;
   @Field() subjectType: string;
   @Field() matchedName: string;

@@ -48,7 +48,7 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               the OFAC legacy CSV set
   sanctions list [--json]                     the version in force of each list
   sanctions refresh [--list <id>] [--json]    enqueue the refresh job now; it downloads from this
-                                              environment's SANCTIONS_URL_* (see README)
+                                              environment's SANCTIONS_URL_* (see docs/sanctions.md)
   flow update --tenant <id> [--flow default] [--display-name <text>] [--logo-url <https url>]
               [--primary-color #rrggbb] [--locale de-DE] [--allowed-origins https://a.example,https://b.example]
                                               a flow's branding and the origins that may embed it

@@ -39,7 +39,7 @@ const ConfigSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(64),
   /** PostgreSQL schema of the job queue. Only deployments that share a database but not a configuration (parallel test runs) set their own. */
   JOB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/).default('pgboss'),
-  /** Rate limiting of /v1 and /graphql (README "Rate limits"); `false` only for benchmarks and local experiments. */
+  /** Rate limiting of /v1 and /graphql (docs/rate-limits.md); `false` only for benchmarks and local experiments. */
   RATE_LIMIT_ENABLED: z
     .enum(['true', 'false'])
     .default('true')
@@ -48,7 +48,7 @@ const ConfigSchema = z.object({
   RATE_LIMIT_REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_:.-]{1,64}$/).default('rl'),
   /** The operator credential for admin GraphQL mutations (header `service-admin-key`), at least 32 characters. Unset: those mutations are refused. */
   ADMIN_API_KEY: z.string().min(32).optional(),
-  /** WebSocket subscriptions (README "Live session status"): ms between keep-alive pings; a peer that misses a pong is dropped. */
+  /** WebSocket subscriptions (docs/subscriptions.md): ms between keep-alive pings; a peer that misses a pong is dropped. */
   SUBSCRIPTION_KEEPALIVE_MS: z.coerce.number().int().min(1000).max(120_000).default(12_000),
   /** Active subscriptions one WebSocket connection may hold. */
   SUBSCRIPTION_MAX_PER_CONNECTION: z.coerce.number().int().min(1).max(1000).default(20),
@@ -58,7 +58,7 @@ const ConfigSchema = z.object({
   SUBSCRIPTION_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(256),
   /** How often open connections re-check their API key, in ms: a revoked key stops receiving events within this. */
   SUBSCRIPTION_AUTH_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
-  /** Official download address of each sanctions list for the scheduled refresh (README "Sanctions screening"); unset: that list is only loaded by the CLI. */
+  /** Official download address of each sanctions list for the scheduled refresh (docs/sanctions.md); unset: that list is only loaded by the CLI. */
   SANCTIONS_URL_OFAC: optionalUrl,
   SANCTIONS_URL_EU: optionalUrl,
   SANCTIONS_URL_UK: optionalUrl,
@@ -77,6 +77,23 @@ const ConfigSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** Worker threads that run the offline check engines (OCR, face models); unset: one per core. Each holds ~300 MB of models. */
+  CHECK_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /** Check tasks allowed to wait for a worker before new ones are refused (the job queue retries them): bounds memory. */
+  CHECK_QUEUE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(64),
+  /** A check task (one engine call) that takes longer is answered `error`. */
+  CHECK_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
+  /** Engine of each live check: `embedded` runs offline in the worker pool, `aws` calls the managed service (docs/checks.md). */
+  CHECK_DOCUMENT_ENGINE: z.enum(['embedded', 'aws']).default('embedded'),
+  CHECK_FACE_MATCH_ENGINE: z.enum(['embedded', 'aws']).default('embedded'),
+  CHECK_LIVENESS_ENGINE: z.enum(['embedded', 'aws']).default('embedded'),
+  CHECK_ANTI_SPOOF_ENGINE: z.enum(['embedded', 'aws']).default('embedded'),
+  /** AWS region of the managed adapters; credentials come from the SDK's usual chain (AWS_ACCESS_KEY_ID, profiles, roles). */
+  AWS_REGION: z.string().min(1).optional(),
+  /** Overrides the AWS endpoint (a VPC endpoint, or the local server the adapter tests serve). */
+  CHECK_AWS_ENDPOINT: optionalUrl,
+  /** A managed call without an answer within this many seconds makes the check `error`. */
+  CHECK_AWS_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
 });
 
 export type Config = {
@@ -98,6 +115,19 @@ export type Config = {
   subscriptions: { keepAliveMs: number; maxPerConnection: number; maxConnectionsPerKey: number; queueLimit: number; authRecheckMs: number };
   examplesEnabled: boolean;
   sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
+  checks: ChecksConfig;
+};
+
+export type CheckEngineChoice = 'embedded' | 'aws';
+
+/** How the live check engines run (docs/checks.md). */
+export type ChecksConfig = {
+  /** Unset: one per core. */
+  workers: number | undefined;
+  queueLimit: number;
+  timeoutMs: number;
+  engines: { document: CheckEngineChoice; faceMatch: CheckEngineChoice; liveness: CheckEngineChoice; antiSpoof: CheckEngineChoice };
+  aws: { region: string | undefined; endpoint: string | undefined; timeoutMs: number };
 };
 
 export class ConfigError extends Error {}
@@ -147,6 +177,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fetchTimeoutMs: Math.round(c.SANCTIONS_FETCH_TIMEOUT_SECONDS * 1000),
       maxDownloadBytes: c.SANCTIONS_MAX_DOWNLOAD_MB * 1024 * 1024,
       pollMs: Math.round(c.SANCTIONS_POLL_SECONDS * 1000),
+    },
+    checks: {
+      workers: c.CHECK_WORKERS,
+      queueLimit: c.CHECK_QUEUE_LIMIT,
+      timeoutMs: Math.round(c.CHECK_TIMEOUT_SECONDS * 1000),
+      engines: {
+        document: c.CHECK_DOCUMENT_ENGINE,
+        faceMatch: c.CHECK_FACE_MATCH_ENGINE,
+        liveness: c.CHECK_LIVENESS_ENGINE,
+        antiSpoof: c.CHECK_ANTI_SPOOF_ENGINE,
+      },
+      aws: { region: c.AWS_REGION, endpoint: c.CHECK_AWS_ENDPOINT, timeoutMs: Math.round(c.CHECK_AWS_TIMEOUT_SECONDS * 1000) },
     },
   };
 }

@@ -107,7 +107,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     await database.close();
     throw err;
   }
-  // Published only after the commit (D3); with Redis every instance, this one included, receives it.
+  // Published only after the commit (docs/api-behaviour.md, "Session lifecycle"); with Redis every instance, this one included, receives it.
   sessions.onCommittedEvents(statusHub.publishCommitted);
   const webhookBox = await WebhookSecretBox.load(db, config.webhooks.secretKey);
   // A job whose worker died is taken back once the longest attempt is surely over.

@@ -1,4 +1,4 @@
-/** The closed set of error codes the service returns (DECISIONS D8). */
+/** The closed set of error codes the service returns (docs/api-behaviour.md, "Errors"). */
 export type ErrorCode =
   | 'invalid_request'
   | 'tier_not_available'
@@ -31,8 +31,6 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
 };
-
-export const ERROR_CODES = Object.keys(HTTP_STATUS) as ErrorCode[];
 
 /** An expected failure of a use case; transports map `code` to their own shape. */
 export class DomainError extends Error {

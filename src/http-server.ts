@@ -92,7 +92,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 
   app.use(requestContext(app, c.logger));
   // Rate limiting covers /v1 and /graphql only: health, the OpenAPI document, error pages and the
-  // end-user hosted page are unmetered (README "Rate limits").
+  // end-user hosted page are unmetered (docs/rate-limits.md).
   const meter: MeterDeps | null = c.rateLimits ? { limits: c.rateLimits, contextFor, publicBaseUrl: c.config.publicBaseUrl } : null;
 
   app.use(

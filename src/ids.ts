@@ -26,7 +26,7 @@ export function randomBase62(length: number): string {
 
 export type IdPrefix = 'vses' | 'ten' | 'flow' | 'key' | 'whk' | 'evt' | 'dlv' | 'dsr' | 'usr';
 
-/** Ids per DECISIONS D1: a prefix and 24 base62 characters. */
+/** Ids per docs/api-behaviour.md, "Shapes": a prefix and 24 base62 characters. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(24)}`;
 
 export const SESSION_ID_PATTERN = /^vses_[A-Za-z0-9]{16,}$/;

@@ -6,7 +6,7 @@ const LOG_FLUSH_MS = 200;
 /**
  * JSON logs; credentials are redacted wherever they could appear. Lines go to stdout through
  * pino's asynchronous destination, buffered up to 4 KiB or 200 ms: one write per request was a
- * measurable share of a poll's CPU (sessions issue note). pino flushes what is pending when the
+ * measurable share of a poll's CPU (docs/benchmarks.md, "Session reads"). pino flushes what is pending when the
  * process exits; a kill -9 loses at most the last 200 ms of lines.
  */
 export function createLogger(level: string): Logger {

@@ -41,15 +41,13 @@ export type SubscriptionServerOptions = {
   validationRules?: readonly ValidationRule[];
   /**
    * Runs before every subscription starts, with the freshly authenticated context. The hook for
-   * metering: the rate limiter charges a subscription start to `verify_read` here (DECISIONS D9).
+   * metering: the rate limiter charges a subscription start to `verify_read` here (docs/rate-limits.md).
    * Throwing a DomainError refuses the subscription with that error code; the connection stays open.
    */
   beforeSubscribe?: (ctx: RequestContext) => Promise<void> | void;
 };
 
 export type SubscriptionServer = {
-  /** Open connections on this instance. */
-  readonly connectionCount: number;
   /** Completes every subscription (clients get `complete`), then closes every socket with 1001. */
   close(): Promise<void>;
 };
@@ -234,9 +232,6 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
   sweeper.unref();
 
   return {
-    get connectionCount() {
-      return connections.size;
-    },
     close: async () => {
       clearInterval(sweeper);
       o.hub.completeAll();

@@ -1,6 +1,6 @@
 import { randomBase62 } from '../ids';
 
-/** `sk_test_` / `sk_live_` and 40 base62 characters (D6 asks for at least 32). */
+/** `sk_test_` / `sk_live_` and 40 base62 characters (docs/api-behaviour.md, "Credentials": at least 32). */
 export const newApiKey = (livemode: boolean): string => `sk_${livemode ? 'live' : 'test'}_${randomBase62(40)}`;
 
 /** A session's browser credential; it names its session so a lookup needs no scan. */

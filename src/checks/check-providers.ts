@@ -90,12 +90,18 @@ export interface LivenessVerifier {
     frames: LivenessFrame[];
     /** Faces the frames must match: the selfie and the document photo. */
     referenceFaces: ImageInput[];
+    /**
+     * Added for managed engines: the session id of a managed liveness service (AWS Rekognition Face
+     * Liveness) whose own client component ran on the page. Offline engines ignore it.
+     */
+    managedSessionId?: string;
   }): Promise<LivenessVerification>;
 }
 
 /** `anti_spoof`: is the face a live person rather than a print, a screen or a mask. */
 export interface PresentationAttackDetector {
-  detect(input: { selfie: ImageInput; frames: ImageInput[] }): Promise<ProviderResult>;
+  /** `managedSessionId`: added for managed engines, as in `LivenessVerifier.verify`. */
+  detect(input: { selfie: ImageInput; frames: ImageInput[]; managedSessionId?: string }): Promise<ProviderResult>;
 }
 
 /** The engines one session's checks run on, chosen per mode by configuration. */

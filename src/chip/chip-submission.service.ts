@@ -16,10 +16,10 @@ const ACCEPTING: readonly string[] = ['created', 'in_progress'];
  * `POST /v1/verify/sessions/{id}/chip`: the mobile SDK sends what it read from the passport chip;
  * the service runs ICAO 9303 Passive Authentication and records the outcome on the session.
  *
- * What happens next (README "T5: ePassport chip"):
+ * What happens next (docs/chip.md, "The route and what follows"):
  * - live: the session walks to `processing` and straight on to `manual_review`, because the other
  *   T5 checks (document, selfie, liveness) are not automated yet; the reviewer sees the chip block.
- * - test mode: the session walks to `processing`; when its D4 clock resolves it at 10 s, the real
+ * - test mode: the session walks to `processing`; when its test-mode clock (docs/api-behaviour.md) resolves it at 10 s, the real
  *   chip block and check replace the fixed test-mode ones (a chip check that does not pass turns
  *   an `approved` outcome into `declined`).
  */

@@ -43,10 +43,6 @@ export function verifyCmsSignature(
   }
 }
 
-export function isSupportedSignatureAlgorithm(signatureAlgorithm: AlgorithmIdentifier, digestAlgorithm: AlgorithmIdentifier): boolean {
-  return planFor(signatureAlgorithm, digestAlgorithm) !== null;
-}
-
 function planFor(signatureAlgorithm: AlgorithmIdentifier, digestAlgorithm: AlgorithmIdentifier): VerifyPlan | null {
   const oid = signatureAlgorithm.oid;
   const digestHash = HASH_BY_OID[digestAlgorithm.oid];

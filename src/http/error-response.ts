@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { ErrorCode, HTTP_STATUS } from '../errors';
 
-/** The definition-shape error body (D8): `{"error": {"code", "message", "request_id"}}`. */
+/** The definition-shape error body (docs/api-behaviour.md, "Errors"): `{"error": {"code", "message", "request_id"}}`. */
 export function sendError(res: Response, code: ErrorCode, message: string): void {
   const requestId = String(res.getHeader('request-id') ?? '');
   res.status(HTTP_STATUS[code]).json({ error: { code, message, request_id: requestId } });

@@ -1,9 +1,9 @@
-import { PgBoss, type JobWithMetadata } from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { pgConnectionOptions, PostgresTarget } from '../../ormconfig';
 import type { Logger } from '../logger';
 
-export type JobHandler<T> = (data: T, meta: { id: string; retryCount: number }) => Promise<void>;
+export type JobHandler<T> = (data: T, meta: { id: string }) => Promise<void>;
 
 export type SendOptions = {
   startAfter?: Date;
@@ -99,12 +99,11 @@ export class JobQueue {
         notifyPollingIntervalSeconds: this.pollSeconds,
         batchSize: opts.batchSize ?? 1,
         localConcurrency: opts.localConcurrency ?? 1,
-        includeMetadata: true,
       },
       async (jobs) => {
         for (const job of jobs) {
           try {
-            await handler(job.data, { id: job.id, retryCount: (job as JobWithMetadata<T>).retryCount });
+            await handler(job.data, { id: job.id });
           } catch (err) {
             this.logger.error({ err, job: name, jobId: job.id }, 'job failed');
             throw err;
@@ -122,16 +121,16 @@ export class JobQueue {
    */
   async workBatch<T extends object>(
     name: string,
-    handler: (jobs: { id: string; data: T; retryCount: number }[]) => Promise<void>,
+    handler: (jobs: { id: string; data: T }[]) => Promise<void>,
     opts: { batchSize: number; localConcurrency: number },
   ): Promise<void> {
     await this.ensureQueue(name);
     await this.boss.work<T>(
       name,
-      { pollingIntervalSeconds: this.pollSeconds, notifyPollingIntervalSeconds: this.pollSeconds, batchSize: opts.batchSize, localConcurrency: opts.localConcurrency, includeMetadata: true, burstWhenBatchFull: true },
+      { pollingIntervalSeconds: this.pollSeconds, notifyPollingIntervalSeconds: this.pollSeconds, batchSize: opts.batchSize, localConcurrency: opts.localConcurrency, burstWhenBatchFull: true },
       async (jobs) => {
         try {
-          await handler(jobs.map((j) => ({ id: j.id, data: j.data, retryCount: (j as JobWithMetadata<T>).retryCount })));
+          await handler(jobs.map((j) => ({ id: j.id, data: j.data })));
         } catch (err) {
           this.logger.error({ err, job: name, jobIds: jobs.map((j) => j.id) }, 'job batch failed');
           throw err;

@@ -10,7 +10,7 @@ import { DataSource } from 'typeorm';
 export type TestModeAdvanceData = { sessionId: string; step: TestModeStep };
 
 /**
- * Walks a test-mode session along D4's timeline. Steps may run late or out of order after a
+ * Walks a test-mode session along the timeline of docs/api-behaviour.md, "Test mode". Steps may run late or out of order after a
  * restart, so each one first takes the earlier steps; steps that no longer apply are skipped.
  */
 export class TestModeAdvanceJob {
@@ -31,7 +31,7 @@ export class TestModeAdvanceJob {
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
     if (!s || s.status !== 'processing' || (await pageDriven(this.db))) return;
     let outcome = testModeResult(s.tier as Tier, testOutcomeOf(s.metadata));
-    // With metadata.test_identity, T3/T4 screen it for real so tenants see real hits (README "Sanctions screening").
+    // With metadata.test_identity, T3/T4 screen it for real so tenants see real hits (docs/sanctions.md, "Test mode").
     const identity = this.sanctions && (s.tier === 'T3' || s.tier === 'T4') ? testIdentityOf(s.metadata) : null;
     if (identity && this.sanctions) outcome = withSanctionsScreening(s.tier as Tier, outcome, await this.sanctions.screenForTenant(s.tenantId, identity, { current: true }));
     // A real chip submission (T5) replaces the fixed chip block; see ChipSubmissionService.

@@ -1,6 +1,6 @@
 /**
- * The one declarative table of rate-limit buckets (spec "Limits", DECISIONS D9). The README's
- * table and the `x-rate-limit-buckets` extension of openapi.yaml are copies of it; a unit test
+ * The one declarative table of rate-limit buckets (docs/api-behaviour.md, "Rate limits"). The
+ * table of docs/rate-limits.md and the `x-rate-limit-buckets` extension of openapi.yaml are copies of it; a unit test
  * checks that they agree.
  */
 
@@ -18,7 +18,7 @@ export type BucketSpec = {
   limit: number;
   per: CountedPer;
   rules: readonly PathRule[];
-  /** What the README and the OpenAPI document say about the bucket. */
+  /** What docs/rate-limits.md and the OpenAPI document say about the bucket. */
   description: string;
 };
 
@@ -42,8 +42,8 @@ export const BUCKETS = {
   verify_admin: {
     limit: 30,
     per: 'key',
-    // The manual-review override is the decision endpoint this service serves today (D9: "the
-    // manual-review and decision mutations -> verify_admin").
+    // The manual-review override is the decision endpoint this service serves today (docs/api-behaviour.md,
+    // "Rate limits": the manual-review and decision mutations -> verify_admin).
     rules: [{ methods: ['POST'], patterns: ['/v1/verify/sessions/*/decisions', '/v1/verify/manual-review/*'] }],
     description: 'POST /v1/verify/sessions/*/decisions, POST /v1/verify/manual-review/*',
   },
@@ -58,7 +58,7 @@ export const BUCKET_NAMES = Object.keys(BUCKETS) as BucketName[];
 export const isBucketName = (v: unknown): v is BucketName => typeof v === 'string' && Object.hasOwn(BUCKETS, v);
 
 /**
- * GraphQL root fields and the bucket of their REST twin (D9). Fields not listed fall into
+ * GraphQL root fields and the bucket of their REST twin (docs/rate-limits.md). Fields not listed fall into
  * `default`. `cancelSession` is `default` because its REST twin (POST .../sessions/{id}/cancel)
  * matches no narrower pattern of the table; making it cost a `verify_create` unit would let
  * cancellations starve creations. Every subscription root field is charged to `verify_read`.

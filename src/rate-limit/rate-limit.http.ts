@@ -173,7 +173,7 @@ export function rootFieldsOf(query: unknown, operationName: unknown): { operatio
 }
 
 /**
- * GraphQL metering (D9), mounted after the JSON body parser and before Apollo: an operation is
+ * GraphQL metering (docs/rate-limits.md), mounted after the JSON body parser and before Apollo: an operation is
  * charged one unit in each bucket its root fields map to, and a refusal is the same HTTP 429
  * problem document as on REST. Requests whose operation cannot be read are charged to `default`.
  */

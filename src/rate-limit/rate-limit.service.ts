@@ -8,7 +8,7 @@ import { RateLimitOverrides } from './rate-limit-overrides';
 import { RateLimiterSliceStore, RedisSliceStore, SliceStore, STORE_POINTS } from './slice-store';
 import { Clock, MaybePromise, SlidingWindow, STORE_DURATION_S, WindowState } from './sliding-window';
 
-/** Who is counted (D9): a key (or a session's client_secret), an OAuth client, or a client IP. */
+/** Who is counted (docs/rate-limits.md): a key (or a session's client_secret), an OAuth client, or a client IP. */
 export type Subject =
   | { kind: 'key'; id: string; tenantId: string; livemode: boolean }
   | { kind: 'session'; id: string; tenantId: string; livemode: boolean }
@@ -164,7 +164,7 @@ export class RateLimitService {
     return taken.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   }
 
-  /** Starting a GraphQL subscription costs one `verify_read` unit (D9). */
+  /** Starting a GraphQL subscription costs one `verify_read` unit (docs/rate-limits.md). */
   chargeSubscriptionStart(actor: Actor): MaybePromise<Decision> {
     return this.charge('verify_read', subjectOf(actor));
   }
@@ -209,7 +209,7 @@ function counterId(bucket: BucketName, s: Subject): string {
 
 /**
  * The graphql-ws `beforeSubscribe` hook: each subscription start costs one `verify_read` unit of
- * the credential (D9); a refusal is a `rate_limited` error on that subscription, and the socket
+ * the credential (docs/rate-limits.md); a refusal is a `rate_limited` error on that subscription, and the socket
  * stays open for the client to retry after the given seconds.
  */
 export function subscriptionStartMeter(limits: RateLimitService): (ctx: { actor: Actor | null }) => Promise<void> {

@@ -93,7 +93,7 @@ class Counter {
  * (memory, or Redis shared by every instance; both are rate-limiter-flexible's key format, since
  * rate-limiter-flexible itself only has fixed windows). A decision counts the current slice and
  * the 12 before it, whole: they cover the last 60 to 65 s, so every 60 s window ending at an
- * admitted request holds at most the limit. (The weighted two-window counter of STACK.md was
+ * admitted request holds at most the limit. (The weighted two-window counter, docs/rate-limits.md "How the window works", was
  * measured at 691 admits in a 60 s window for a limit of 600 by `npm run bench:rate-limit`: it
  * assumes the previous minute's requests were spread evenly, and a burst inside it breaks that.)
  * The price is that a slice's requests are released up to 5 s late.

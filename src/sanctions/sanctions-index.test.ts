@@ -13,7 +13,7 @@ const top = (fullName: string, extra: { birthDate?: string; nationality?: string
 
 function person(id: string, names: { full: string; strength?: 'strong' | 'weak' }[], more: Partial<SanctionsEntry> = {}): SanctionsEntry {
   return {
-    list: 'un', entry_id: id, programme: 'TEST', subject_type: 'person',
+    list: 'un', entry_id: id, reference: `CDi.${id}`, programme: 'TEST', subject_type: 'person',
     names: names.map((n) => ({ full: n.full, strength: n.strength ?? 'strong', kind: 'primary' })),
     birth_dates: [], nationalities: [], places_of_birth: [], documents: [], extra: {}, ...more,
   };
@@ -72,7 +72,7 @@ describe('SanctionsIndex.screen', () => {
   it('weighs a weak alias below the same name listed as strong', () => {
     const idx = SanctionsIndex.build([snap([person('1', [{ full: 'Boris Kalinin', strength: 'weak' }]), person('2', [{ full: 'Boris Kalinin' }])])]);
     const hits = idx.screen({ fullName: 'Boris Kalinin' }, { threshold: 0.5 });
-    expect(hits.map((h) => [h.entry_id, h.score])).toEqual([['2', 1], ['1', 0.85]]);
+    expect(hits.map((h) => [h.entry_id, h.reference, h.score])).toEqual([['2', 'CDi.2', 1], ['1', 'CDi.1', 0.85]]);
     expect(hits[1].reasons).toContainEqual(expect.objectContaining({ feature: 'weak_alias_penalty' }));
   });
 

@@ -163,6 +163,7 @@ export class SanctionsIndex {
       best.set(name.entry, {
         list: entry.list,
         entry_id: entry.entry_id,
+        reference: entry.reference,
         programme: entry.programme,
         subject_type: entry.subject_type,
         matched_name: name.raw,

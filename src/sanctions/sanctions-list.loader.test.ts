@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { type StoredSanctionsEntry, withReferences } from './list-reference';
 import { loadList } from './sanctions-list.loader';
 import { SanctionsLoadError } from './sanctions-load.error';
 import type { ListSnapshot } from './sanctions.model';
@@ -127,6 +128,69 @@ describe('sanctions list loaders', () => {
     const err = (await loadList('ofac', 'ofac_csv', 'sdn.csv', { sdn: csv }).catch((e: unknown) => e)) as SanctionsLoadError;
     expect(err).toBeInstanceOf(SanctionsLoadError);
     expect(err.position.line).toBe(1);
+  });
+
+  describe("each hit's reference is the list's own, read from the official format", () => {
+    /** Pairs two values that occur once per record, in document order, straight from the raw file. */
+    const pairs = (text: string, record: RegExp): [string, string][] => [...text.matchAll(record)].map((m) => [m[1], m[2]]);
+
+    it('UN: the permanent reference (CDi.001), not the DATAID', async () => {
+      const text = read('un_consolidated_excerpt.xml').toString('utf8');
+      const s = await loadList('un', 'auto', 'un.xml', Buffer.from(text));
+      const expected = pairs(text, /<DATAID>(\d+)<\/DATAID>[\s\S]*?<REFERENCE_NUMBER>([^<]*)<\/REFERENCE_NUMBER>/g);
+      expect(expected).toHaveLength(50);
+      expect(s.entries.map((e) => [e.entry_id, e.reference])).toEqual(expected.map(([id, ref]) => [id, ref.trim()]));
+      expect(entry(s, '6907993').reference).toBe('CDi.001');
+      expect(s.entries.every((e) => /^[A-Z]{2}[ie]\.\d{3}$/.test(e.reference))).toBe(true);
+    });
+
+    it('EU: the EU reference (EU.3579.2), with the logical id kept as entry_id', async () => {
+      const s = await loadList('eu', 'auto', 'fsf.xml', read('fsf_1_1_excerpt.xml'));
+      expect(s.entries.map((e) => [e.entry_id, e.reference])).toEqual([
+        ['191', 'EU.3579.2'],
+        ['521', 'EU.502.12'],
+        ['3822', 'EU.3953.70'],
+        ['6106', 'EU.3886.3'],
+        ['6177', 'EU.3092.36'],
+      ]);
+      // An entry the EU never numbered falls back to its logical id.
+      const text = read('fsf_1_1_excerpt.xml').toString('utf8').replace('euReferenceNumber="EU.3579.2" ', '');
+      expect(entry(await loadList('eu', 'auto', 'fsf.xml', Buffer.from(text)), '191').reference).toBe('191');
+    });
+
+    it('UK: the unique id (AFG0006)', async () => {
+      const s = await loadList('uk', 'auto', 'uk.xml', read('uk_sanctions_list_excerpt.xml'));
+      expect(s.entries.map((e) => e.reference)).toEqual(['AFG0001', 'AFG0006', 'BEL0107', 'DPR0075', 'AQD0195']);
+    });
+
+    it("OFAC: the entry number in all three formats (sdnList uid, sdn.csv ent_num, sdn_advanced FixedRef)", async () => {
+      const xmlText = read('consolidated_excerpt.xml').toString('utf8');
+      const xml = await loadList('ofac', 'auto', 'consolidated.xml', Buffer.from(xmlText));
+      const uids = [...xmlText.matchAll(/<sdnEntry>\s*<uid>(\d+)<\/uid>/g)].map((m) => m[1]);
+      expect(uids).toHaveLength(40);
+      expect(xml.entries.map((e) => e.reference)).toEqual(uids);
+      const csv = await loadList('ofac', 'auto', 'sdn.csv', { sdn: read('sdn.csv') });
+      expect(entry(csv, '10278').reference).toBe('10278');
+      const advanced = await loadList('ofac', 'auto', 'sdn_advanced.xml', read('sdn_advanced_excerpt.xml'));
+      expect(advanced.entries.map((e) => e.reference)).toEqual(['36', '2677', '4238', '15432']);
+    });
+
+    it('DFAT: the reference number of the designation, without the alias-row letters', async () => {
+      const current = await loadList('au', 'auto', 'current.xlsx', read('Australian_Sanctions_Consolidated_List_excerpt.xlsx'));
+      expect(entry(current, '2').reference).toBe('2');
+      expect(current.entries.every((e) => /^\d+$/.test(e.reference))).toBe(true);
+      const old = await loadList('au', 'auto', 'regulation8.xlsx', read('regulation8_consolidated_excerpt.xlsx'));
+      expect(entry(old, '327').reference).toBe('327');
+    });
+
+    it('versions stored before entries carried a reference get the same one when read back', async () => {
+      for (const [list, file] of [['un', 'un_consolidated_excerpt.xml'], ['eu', 'fsf_1_1_excerpt.xml'], ['uk', 'uk_sanctions_list_excerpt.xml'], ['ofac', 'consolidated_excerpt.xml']] as const) {
+        const fresh = await loadList(list, 'auto', file, read(file));
+        const stored = JSON.parse(JSON.stringify(fresh.entries)) as StoredSanctionsEntry[];
+        for (const e of stored) delete e.reference;
+        expect(withReferences(stored).map((e) => e.reference)).toEqual(fresh.entries.map((e) => e.reference));
+      }
+    });
   });
 
   it('produces JSON-safe snapshots that survive a round trip unchanged', async () => {

@@ -3,6 +3,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { DataSource, In } from 'typeorm';
 import { SanctionsListCurrentEntity, SanctionsListVersionEntity, TenantEntity } from '../../entities';
 import { DomainError } from '../errors';
+import { withReferences } from './list-reference';
 import type { ListId, ListSnapshot } from './sanctions.model';
 
 /** A stored version without its snapshot. */
@@ -99,7 +100,9 @@ export class SanctionsListRepository {
     );
     if (!rows.length) throw new Error(`sanctions list version ${versionId} is missing`);
     const { snapshot_gz, snapshot } = rows[0];
-    return snapshot_gz ? (JSON.parse((await gunzipAsync(snapshot_gz)).toString('utf8')) as ListSnapshot) : snapshot!;
+    const stored = snapshot_gz ? (JSON.parse((await gunzipAsync(snapshot_gz)).toString('utf8')) as ListSnapshot) : snapshot!;
+    withReferences(stored.entries); // versions loaded before entries carried `reference`
+    return stored;
   }
 
   /** Current version per list, and the recent history of each (newest first). */

@@ -42,7 +42,14 @@ export interface IdentityDocument {
 
 export interface SanctionsEntry {
   list: ListId;
+  /** The list's record key, unique within one version (UN DATAID, EU logicalId, OFAC uid, UK UniqueID, DFAT Reference). */
   entry_id: string;
+  /**
+   * The reference a compliance officer looks up in the list's own publication: UN permanent
+   * reference (`CDi.008`), OFAC entry number, EU reference (`EU.3579.2`), UK unique id (`RUS0001`),
+   * DFAT reference. See docs/sanctions.md, "The list's own reference".
+   */
+  reference: string;
   programme: string;
   subject_type: SubjectType;
   names: SanctionsName[];
@@ -97,6 +104,8 @@ export interface MatchReason {
 export interface SanctionsHit {
   list: ListId;
   entry_id: string;
+  /** The list's own reference of the entry (see SanctionsEntry.reference). */
+  reference: string;
   programme: string;
   subject_type: SubjectType;
   matched_name: string;

@@ -12,7 +12,7 @@ function snapshot(list: 'un' | 'eu', version: string, name: string): ListSnapsho
     loaded_at: '2026-11-22T00:00:00.000Z',
     warnings: [],
     entries: [
-      { list, entry_id: `${list}-1`, programme: 'P', subject_type: 'person', names: [{ full: name, strength: 'strong', kind: 'primary' }], birth_dates: [], nationalities: [], places_of_birth: [], documents: [], extra: {} },
+      { list, entry_id: `${list}-1`, reference: `${list.toUpperCase()}.1`, programme: 'P', subject_type: 'person', names: [{ full: name, strength: 'strong', kind: 'primary' }], birth_dates: [], nationalities: [], places_of_birth: [], documents: [], extra: {} },
     ],
   };
 }

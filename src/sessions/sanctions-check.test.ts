@@ -10,6 +10,7 @@ const lists = [
 const hit: SanctionsHit = {
   list: 'un',
   entry_id: '6907993',
+  reference: 'CDi.001',
   programme: 'DRC',
   subject_type: 'person',
   matched_name: 'ERIC BADEGE',

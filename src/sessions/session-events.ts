@@ -6,14 +6,14 @@ import type { SessionStatus } from './session-status';
 
 export const SESSION_STATUS_CHANGED = 'session.status_changed';
 
-/** Webhook event types announced on entering these statuses (D7). */
+/** Webhook event types announced on entering these statuses (docs/api-behaviour.md, "Webhooks and events"). */
 const WEBHOOK_EVENT_OF: Partial<Record<SessionStatus, string>> = {
   success: 'verification.completed',
   failed: 'verification.failed',
   manual_review: 'verification.manual_review',
 };
 
-/** The outbox rows one transition writes: always the status change, and the webhook event where D7 names one. */
+/** The outbox rows one transition writes: always the status change, and the webhook event where docs/api-behaviour.md names one. */
 export function outboxEventsForTransition(s: SessionEntity, from: SessionStatus | null, at: Date): OutboxEventEntity[] {
   const base = { tenantId: s.tenantId, livemode: s.livemode, sessionId: s.id, createdAt: at };
   const rows: Partial<OutboxEventEntity>[] = [
@@ -40,6 +40,8 @@ export function outboxEventsForTransition(s: SessionEntity, from: SessionStatus 
         badges: s.result.badges,
         confidence: s.result.confidence,
         completed_at: s.completedAt?.toISOString() ?? null,
+        // T3/T4: the hits a reviewer acts on, each with the list's own reference (docs/webhooks.md).
+        ...(s.result.sanctions_hits ? { sanctions_hits: s.result.sanctions_hits } : {}),
       },
     });
   }

@@ -64,7 +64,7 @@ describe('SessionService lifecycle', () => {
   });
 });
 
-describe('the state machine of D3', () => {
+describe('the state machine of docs/api-behaviour.md', () => {
   it('allows exactly the documented transitions', () => {
     const allowed = SESSION_STATUSES.flatMap((from) => SESSION_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}->${to}`));
     expect(allowed.sort()).toEqual(
@@ -86,7 +86,7 @@ describe('the state machine of D3', () => {
   });
 });
 
-describe('test-mode results (D4, D5)', () => {
+describe('test-mode results (docs/api-behaviour.md, test mode and tiers)', () => {
   it('are the same for the same tier and outcome', () => {
     expect(testModeResult('T4', 'approved')).toEqual(testModeResult('T4', 'approved'));
   });

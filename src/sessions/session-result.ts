@@ -10,6 +10,8 @@ export type SanctionsReason = { feature: string; score: number; detail: string }
 export type SanctionsHit = {
   list: string;
   entry_id: string;
+  /** The list's own reference (UN `CDi.008`, EU `EU.3579.2`, UK `RUS0001`, OFAC entry number, DFAT reference): docs/sanctions.md. */
+  reference: string;
   programme: string;
   subject_type: string;
   matched_name: string;

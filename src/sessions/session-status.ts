@@ -3,7 +3,7 @@ import { DomainError } from '../errors';
 export const SESSION_STATUSES = ['created', 'in_progress', 'processing', 'success', 'failed', 'manual_review', 'expired', 'withdrawn'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
-/** The session state machine of DECISIONS D3, enforced here and nowhere else. */
+/** The session state machine of docs/api-behaviour.md, "Session lifecycle", enforced here and nowhere else. */
 const TRANSITIONS: Record<SessionStatus, readonly SessionStatus[]> = {
   created: ['in_progress', 'expired', 'withdrawn'],
   in_progress: ['processing', 'expired', 'withdrawn'],
@@ -17,7 +17,7 @@ const TRANSITIONS: Record<SessionStatus, readonly SessionStatus[]> = {
 
 export const TERMINAL_STATUSES: readonly SessionStatus[] = ['success', 'failed', 'expired', 'withdrawn'];
 
-/** Statuses whose entry stamps `completed_at` (D3). */
+/** Statuses whose entry stamps `completed_at` (docs/api-behaviour.md, "Session lifecycle"). */
 export const COMPLETING_STATUSES: readonly SessionStatus[] = ['success', 'failed', 'manual_review'];
 
 export const canTransition = (from: SessionStatus, to: SessionStatus): boolean => TRANSITIONS[from].includes(to);
@@ -28,4 +28,3 @@ export function assertTransition(from: SessionStatus, to: SessionStatus): void {
   }
 }
 
-export const isSessionStatus = (v: unknown): v is SessionStatus => typeof v === 'string' && (SESSION_STATUSES as readonly string[]).includes(v);

@@ -234,7 +234,7 @@ export class SessionService {
     return (await this.transitionUnchecked(id, path, (s) => ({ result: result(s) }), false))!;
   }
 
-  /** Sessions whose 24 h ran out before processing (D3). Returns how many expired. */
+  /** Sessions whose 24 h ran out before processing (docs/api-behaviour.md, "Session lifecycle"). Returns how many expired. */
   async expireDue(limit = 500): Promise<number> {
     const due = await this.db
       .getRepository(SessionEntity)

@@ -6,7 +6,7 @@ import type { SessionStatus } from './session-status';
 export const TEST_OUTCOMES = ['approved', 'declined', 'review'] as const;
 export type TestOutcome = (typeof TEST_OUTCOMES)[number];
 
-/** Fixed scores, so the same request always yields the same result (D4). */
+/** Fixed scores, so the same request always yields the same result (docs/api-behaviour.md, "Test mode"). */
 const PASS_SCORES: Record<string, number> = {
   document_ocr: 0.99,
   face_match: 0.97,
@@ -22,7 +22,7 @@ const PASS_SCORES: Record<string, number> = {
 
 export const CHIP_GENUINE_REASON = 'Document genuine per ICAO 9303 Passive Authentication';
 
-/** Reads `metadata.test_outcome`; anything but the three names is a 400 (D4). */
+/** Reads `metadata.test_outcome`; anything but the three names is a 400 (docs/api-behaviour.md, "Test mode"). */
 export function testOutcomeOf(metadata: Record<string, unknown>): TestOutcome {
   const value = metadata.test_outcome;
   if (value === undefined) return 'approved';

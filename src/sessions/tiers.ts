@@ -5,11 +5,11 @@ export const isTier = (v: unknown): v is Tier => typeof v === 'string' && (TIERS
 export const tierRank = (t: Tier): number => TIERS.indexOf(t);
 export const highestTier = (tiers: Tier[]): Tier => tiers.reduce((a, b) => (tierRank(b) > tierRank(a) ? b : a));
 
-/** Tiers that can be ordered today; T6 (government records) is deferred (D5). */
+/** Tiers that can be ordered today; T6 (government records) is deferred (docs/api-behaviour.md, "Tiers, checks and badges"). */
 export const AVAILABLE_TIERS: readonly Tier[] = ['T0', 'T1', 'T2', 'T3', 'T4', 'T5'];
 
 /**
- * The checks each tier runs (D5). Tiers are cumulative, except that T5 builds on T2, not on T3/T4.
+ * The checks each tier runs (docs/api-behaviour.md, "Tiers, checks and badges"). Tiers are cumulative, except that T5 builds on T2, not on T3/T4.
  */
 const TIER_CHECKS: Record<Tier, readonly string[]> = {
   T0: [],
@@ -33,7 +33,7 @@ const TIER_CHECKS: Record<Tier, readonly string[]> = {
 
 export const checksForTier = (tier: Tier): readonly string[] => TIER_CHECKS[tier];
 
-/** Each badge is earned when every check of its tier passed (D5). */
+/** Each badge is earned when every check of its tier passed (docs/api-behaviour.md, "Tiers, checks and badges"). */
 const BADGES: { badge: string; tier: Tier }[] = [
   { badge: 'photo', tier: 'T1' },
   { badge: 'liveness', tier: 'T2' },

@@ -8,7 +8,7 @@ import { newId, sha256Hex } from '../ids';
 export type IssuedKey = { id: string; key: string; livemode: boolean; scopes: Scope[] };
 export type TenantSummary = { id: string; name: string; createdAt: Date; activeKeys: number };
 
-/** Tenants and their secret keys. Keys are returned once here and stored only as a hash (D6). */
+/** Tenants and their secret keys. Keys are returned once here and stored only as a hash (docs/api-behaviour.md, "Credentials"). */
 export class TenantService {
   constructor(private readonly db: DataSource) {}
 
@@ -45,7 +45,7 @@ export class TenantService {
     return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at), activeKeys: Number(r.active_keys) }));
   }
 
-  /** A key without scopes has them all (D6). */
+  /** A key without scopes has them all (docs/api-behaviour.md, "Credentials"). */
   async createKey(tenantId: string, livemode: boolean, scopes: string[] = []): Promise<IssuedKey> {
     const unknown = scopes.filter((s) => !isScope(s));
     if (unknown.length) throw new DomainError('invalid_request', `Unknown scope(s): ${unknown.join(', ')}; known: ${ALL_SCOPES.join(', ')}`);

@@ -1,4 +1,4 @@
-/** Attempts per delivery, the first included (DECISIONS D7). */
+/** Attempts per delivery, the first included (docs/webhooks.md, "Retries, disabling, replay"). */
 export const MAX_ATTEMPTS = 8;
 
 /**

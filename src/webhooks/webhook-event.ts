@@ -11,13 +11,13 @@ export function isWebhookEventType(type: string): boolean {
   return /^(verification|user|biometric)\./.test(type);
 }
 
-/** `user.*` and `biometric.*` events are obligations (D7): every endpoint of the tenant receives them. */
+/** `user.*` and `biometric.*` events are obligations (docs/api-behaviour.md, "Webhooks and events"): every endpoint of the tenant receives them. */
 export function endpointReceives(subscribed: readonly string[], type: string): boolean {
   if (!isWebhookEventType(type)) return false;
   return /^(user|biometric)\./.test(type) || subscribed.includes(type);
 }
 
-/** The envelope of D7, built from the stored outbox row: the same bytes on every attempt and replay. */
+/** The envelope of docs/api-behaviour.md, "Webhooks and events", built from the stored outbox row: the same bytes on every attempt and replay. */
 export function envelopeOf(e: Pick<OutboxEventEntity, 'eventId' | 'type' | 'createdAt' | 'livemode' | 'payload'>): string {
   return JSON.stringify({ id: e.eventId, type: e.type, created_at: new Date(e.createdAt).toISOString(), livemode: e.livemode, data: e.payload });
 }

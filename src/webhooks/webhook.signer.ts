@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The header every delivery carries: `v1,t=<unix seconds>,sig=<hex>[,sig=<hex>]` (DECISIONS D7). */
+/** The header every delivery carries: `v1,t=<unix seconds>,sig=<hex>[,sig=<hex>]` (docs/webhooks.md). */
 export const SIGNATURE_HEADER = 'Service-Signature';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 

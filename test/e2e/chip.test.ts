@@ -199,7 +199,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
     expect(chip.data_groups[0].computed_hash).toBe(sha256(DG1));
     expect(JSON.stringify(r.body)).not.toMatch(/ERIKSSON|ANNA|740812/);
 
-    // Test mode resolves on its D4 clock, keeping the real chip block instead of the fixed one.
+    // Test mode resolves on its test-mode clock, keeping the real chip block instead of the fixed one.
     const done = await finalState(s.id, acme.test_api_key, ['success', 'failed']);
     expect(done.status).toBe('success');
     expect(done.result).toMatchObject({ decision: 'approved', achieved_tier: 'T5', badges: ['photo', 'liveness', 'chip'] });
@@ -327,7 +327,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
       expectError(await submit(s, json), 400, 'invalid_request', mentions);
     });
 
-    it('413 payload_too_large for a 5 MiB body (D8: bodies over 1 MiB)', async () => {
+    it('413 payload_too_large for a 5 MiB body (bodies over 1 MiB)', async () => {
       const big = { sod: b64(P256_SOD), data_groups: { 1: b64(DG1), 2: 'A'.repeat(5 * 1024 * 1024) } };
       expectError(await submit(s, big), 413, 'payload_too_large');
     });

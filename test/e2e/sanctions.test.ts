@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { cli, createTenant, eventually, graphql, http as request, ROOT, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+import { WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
  * Sanctions lists are global to a deployment. Against the shared real PostgreSQL of CI other runs
@@ -24,6 +25,7 @@ let siteMode: 'good' | 'broken' = 'good';
 const downloads: string[] = [];
 let server: TestServer;
 let empty: TestServer;
+let receiver: WebhookReceiver;
 let acme: Tenant;
 let emptyTenant: Tenant;
 let emptySessionId: string;
@@ -33,7 +35,7 @@ let sessions: { listed: string; clear: string; plain: string };
 
 const SCREEN = `query($i: ScreenIdentityInput!) { screenIdentity(input: $i) {
   threshold listsUsed { list version }
-  hits { list entryId programme subjectType matchedName score listVersion reasons { feature score detail } } } }`;
+  hits { list entryId reference programme subjectType matchedName score listVersion reasons { feature score detail } } } }`;
 const LISTS = '{ sanctionsLists { list current { version format sourceFile entryCount loadedAt ageSeconds } history { version } } }';
 
 const screen = (input: Record<string, unknown>, key = acme.test_api_key) => graphql(server, SCREEN, { i: input }, key);
@@ -74,6 +76,9 @@ beforeAll(async () => {
 
   [server, empty] = await Promise.all([startServer(env), startingEmpty]);
   [acme, emptyTenant] = await Promise.all([createTenant(server, 'sanctions-acme'), createTenant(empty, 'no-lists')]);
+  receiver = await WebhookReceiver.start();
+  const hook = await request(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/acme'), events: ['verification.manual_review'] } });
+  expect(hook.status).toBe(201);
   // Started now so its 10 s test-mode timeline overlaps the tests below.
   const r = await createSession(empty, emptyTenant.test_api_key, { flow_id: 'default', tier: 'T3', metadata: { test_identity: { full_name: 'Eric Badege' } } });
   expect(r.status).toBe(201);
@@ -81,7 +86,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), empty?.stop()]);
+  await Promise.all([server?.stop(), empty?.stop(), receiver?.close()]);
   await new Promise((resolve) => officialSite?.close(resolve));
 });
 
@@ -147,16 +152,22 @@ describe('screenIdentity', () => {
     const { hits, listsUsed, threshold } = r.body.data.screenIdentity;
     expect(threshold).toBe(0.7);
     expect(listsUsed).toEqual(expect.arrayContaining([{ list: 'un', version: initialUnVersion }]));
-    expect(hits[0]).toMatchObject({ list: 'ofac', entryId: '10278', matchedName: 'LOGAN MOREY, Elvis Angus', subjectType: 'person', score: 1 });
+    expect(hits[0]).toMatchObject({ list: 'ofac', entryId: '10278', reference: '10278', matchedName: 'LOGAN MOREY, Elvis Angus', subjectType: 'person', score: 1 });
     expect(hits[0].reasons).toEqual(
       expect.arrayContaining([expect.objectContaining({ feature: 'name', score: 1 }), expect.objectContaining({ feature: 'dob_match', detail: expect.stringContaining('28 Jul 1963') })]),
     );
     expect(listsUsed.map((l: { version: string }) => l.version)).toContain(hits[0].listVersion);
 
     const typo = await screen({ fullName: 'Erik Badegge' });
-    expect(typo.body.data.screenIdentity.hits[0]).toMatchObject({ list: 'un', entryId: '6907993', programme: 'DRC' });
+    expect(typo.body.data.screenIdentity.hits[0]).toMatchObject({ list: 'un', entryId: '6907993', reference: 'CDi.001', programme: 'DRC' });
     expect(typo.body.data.screenIdentity.hits[0].score).toBeLessThan(1);
     expect((await screen({ fullName: 'Peter Quillfeather' })).body.data.screenIdentity.hits).toEqual([]);
+  });
+
+  it("names every hit by the list's own reference: the EU reference and DFAT's number", async () => {
+    const hitOf = async (fullName: string, list: string) => (await screen({ fullName })).body.data.screenIdentity.hits.find((h: { list: string }) => h.list === list);
+    expect(await hitOf('Abu Zayd Umar Dorda', 'eu')).toMatchObject({ entryId: '6106', reference: 'EU.3886.3', score: 1 });
+    expect(await hitOf('Zigor Orbe Sevillano', 'au')).toMatchObject({ entryId: '327', reference: '327', score: 1 });
   });
 
   it.each([
@@ -204,8 +215,17 @@ describe('T3 session results', () => {
     expect(a.result.achieved_tier).toBe('T2');
     expect(a.result.badges).not.toContain('sanctions_clear');
     expect(a.result.checks.find((x: { name: string }) => x.name === 'sanctions_screening')).toMatchObject({ status: 'fail', reason: expect.stringContaining(initialUnVersion) });
-    expect(a.result.sanctions_hits[0]).toMatchObject({ list: 'un', entry_id: '6907993', programme: 'DRC', subject_type: 'person', matched_name: 'ERIC BADEGE', list_version: initialUnVersion });
+    expect(a.result.sanctions_hits[0]).toMatchObject({ list: 'un', entry_id: '6907993', reference: 'CDi.001', programme: 'DRC', subject_type: 'person', matched_name: 'ERIC BADEGE', list_version: initialUnVersion });
     expect(a.result.sanctions_hits[0].reasons.map((x: { feature: string }) => x.feature)).toContain('name');
+    // The webhook carries the same hits, so a reviewer can look the entry up without reading the session.
+    const delivered = await eventually(async () =>
+      receiver
+        .at('/acme')
+        .map((d) => JSON.parse(d.body) as { type: string; data: { session_id: string; sanctions_hits?: unknown[] } })
+        .find((e) => e.data.session_id === sessions.listed),
+    );
+    expect(delivered.type).toBe('verification.manual_review');
+    expect(delivered.data.sanctions_hits).toEqual(a.result.sanctions_hits);
 
     expect(b.status).toBe('success');
     expect(b.result.sanctions_hits).toEqual([]);

@@ -126,7 +126,7 @@ describe('SSRF protection', () => {
 });
 
 describe('delivery', () => {
-  it('POSTs the D7 envelope, signed so that Python hmac, openssl and verifyServiceSignature all agree', async () => {
+  it('POSTs the documented envelope, signed so that Python hmac, openssl and verifyServiceSignature all agree', async () => {
     const [got] = await firstDelivery('ok');
     const event = JSON.parse(got.body);
     expect(event).toEqual({

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The CSCA trust store for T5 Passive Authentication (issue #7). */
+/** The CSCA trust store for T5 Passive Authentication (docs/chip.md). */
 export class CscaCertificates1763790700000 implements MigrationInterface {
   name = 'CscaCertificates1763790700000';
 

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Webhook endpoints, deliveries, the attempt log and the audit log (issue #5). */
+/** Webhook endpoints, deliveries, the attempt log and the audit log (docs/webhooks.md). */
 export class Webhooks1763791000000 implements MigrationInterface {
   name = 'Webhooks1763791000000';
 

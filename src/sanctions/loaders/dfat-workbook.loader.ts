@@ -125,6 +125,7 @@ export async function loadDfatWorkbook(input: ListInput, fileName: string): Prom
     entries.push({
       list: 'au',
       entry_id: n > 1 ? `${block.ref}~${n}` : block.ref,
+      reference: block.ref, // DFAT's reference number (the letters of "2a", "2b" mark alias rows); entry_id adds ~n to a reused one
       programme: text('committees'),
       subject_type: SUBJECT[type] ?? 'unknown',
       names,

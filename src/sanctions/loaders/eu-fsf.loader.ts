@@ -50,6 +50,8 @@ function toEntry(node: XmlNode): SanctionsEntry {
   return {
     list: 'eu',
     entry_id: id,
+    // Entries listed before the EU numbered its references have only the logical id.
+    reference: node.attrs.euReferenceNumber?.trim() || id,
     programme: [...new Set(regs.map((r) => r.attrs.programme).filter(Boolean))].join('; '),
     subject_type: SUBJECT[child(node, 'subjectType')?.attrs.code ?? ''] ?? 'unknown',
     names,

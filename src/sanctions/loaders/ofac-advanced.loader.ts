@@ -130,6 +130,7 @@ export async function loadOfacAdvancedXml(input: ListInput, fileName: string): P
     entries.set(id, {
       list: 'ofac',
       entry_id: id,
+      reference: party.attrs.FixedRef || id, // OFAC's entry number: the uid of sdn.xml, ent_num of sdn.csv
       programme: '',
       subject_type: subject,
       names,

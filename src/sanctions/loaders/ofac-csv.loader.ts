@@ -88,6 +88,7 @@ export async function loadOfacCsv(files: OfacCsvFiles, fileName: string): Promis
     entries.set(id, {
       list: 'ofac',
       entry_id: id,
+      reference: id, // ent_num: OFAC's entry number, the uid of the XML formats
       programme: program.split(/\]\s*\[/).map((p) => p.trim()).join('; '),
       subject_type: SUBJECT[type.toLowerCase()] ?? 'unknown',
       names: [

@@ -47,6 +47,7 @@ function toEntry(node: XmlNode): SanctionsEntry {
   return {
     list: 'ofac',
     entry_id: uid,
+    reference: uid, // OFAC's entry number (the ent_num of the CSV set, the Profile ID of sdn_advanced.xml)
     programme: childrenNamed(child(node, 'programList'), 'program').map((p) => p.text.trim()).join('; '),
     subject_type: SUBJECT[type] ?? 'unknown',
     names,

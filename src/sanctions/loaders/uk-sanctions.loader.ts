@@ -52,6 +52,7 @@ function toEntry(node: XmlNode): SanctionsEntry {
   return {
     list: 'uk',
     entry_id: id,
+    reference: id, // the UK Sanctions List unique id (RUS0001), what the FCDO search shows
     programme: textOf(node, 'RegimeName'),
     subject_type: SUBJECT[textOf(node, 'IndividualEntityShip').toLowerCase()] ?? 'unknown',
     names,

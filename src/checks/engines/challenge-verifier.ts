@@ -1,0 +1,121 @@
+import type { ChallengeAction, LivenessChallenge, LivenessFrame } from '../check-providers';
+import type { BiometricPolicy } from '../policy/biometric-policy';
+import { faceSimilarity, meanEmbedding, type FaceAnalysis } from './face-analysis';
+
+export type ChallengeOutcome = {
+  passed: boolean;
+  reason: string;
+  /** Lowest identity similarity of any frame against any reference face (0 when none was measured). */
+  minIdentity: number;
+  template?: number[];
+  details: Record<string, unknown>;
+};
+
+type StepFrame = { frame: LivenessFrame; analysis: FaceAnalysis };
+
+const fail = (reason: string, details: Record<string, unknown>, minIdentity = 0): ChallengeOutcome => ({ passed: false, reason, minIdentity, details });
+
+/**
+ * The measure an action moves, oriented so that "beyond" is larger. Head poses count from the step's
+ * first frame (a camera seldom faces a person squarely: a frontal face measured -6 degrees of yaw in
+ * the evaluation video); a smile is an absolute expression score that must start below `neutral`.
+ */
+function actionMeasure(action: ChallengeAction, p: BiometricPolicy['liveness']): { of: (f: FaceAnalysis) => number; relative: boolean; beyond: number; neutral: number; label: string } {
+  const face = (f: FaceAnalysis) => f.faces[0];
+  switch (action) {
+    case 'turn_left':
+      return { of: (f) => -face(f).yaw, relative: true, beyond: p.turnYawDegrees, neutral: 0, label: 'turn to the left (degrees)' };
+    case 'turn_right':
+      return { of: (f) => face(f).yaw, relative: true, beyond: p.turnYawDegrees, neutral: 0, label: 'turn to the right (degrees)' };
+    case 'look_up':
+      return { of: (f) => -face(f).pitch, relative: true, beyond: p.lookUpPitchDegrees, neutral: 0, label: 'tilt upwards (degrees)' };
+    case 'smile':
+      return { of: (f) => face(f).happy, relative: false, beyond: p.smileHappy, neutral: p.neutralHappy, label: 'happy score' };
+  }
+}
+
+const range = (xs: number[]) => (xs.length ? Math.max(...xs) - Math.min(...xs) : 0);
+const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+
+/**
+ * Decides a randomised liveness challenge from per-frame face measurements. Order of the checks: the
+ * frames must belong to this challenge (nonce), be stamped inside their step's window and in order,
+ * be enough, show one face each, be the same person as the references, move at all, and each step's
+ * measure must cross its threshold inside the step (from a neutral frame to a frame beyond it).
+ * The first failure is the reason; `details` keeps every step's figures for a reviewer.
+ */
+export function verifyChallenge(input: {
+  challenge: LivenessChallenge;
+  frames: LivenessFrame[];
+  analyses: FaceAnalysis[];
+  referenceEmbeddings: number[][];
+  policy: BiometricPolicy['liveness'];
+}): ChallengeOutcome {
+  const { challenge, frames, analyses, referenceEmbeddings, policy } = input;
+  const steps = challenge.steps;
+  const details: Record<string, unknown> = { frames: frames.length, steps: steps.map((s) => s.action) };
+  if (steps.length === 0) return fail('The challenge has no steps.', details);
+
+  for (const [i, f] of frames.entries()) {
+    const step = steps[f.stepIndex];
+    if (!step) return fail(`Frame ${i} names step ${f.stepIndex}, which this challenge does not have.`, details);
+    if (f.nonce !== step.nonce) return fail(`Frame ${i} carries a nonce that is not step ${f.stepIndex}'s: frames replayed from another challenge.`, details);
+    if (f.capturedAt < step.opensAt - policy.clockSkewMs || f.capturedAt > step.closesAt + policy.clockSkewMs)
+      return fail(`Frame ${i} was captured outside step ${f.stepIndex}'s window.`, details);
+    const prev = frames[i - 1];
+    if (prev && (f.stepIndex < prev.stepIndex || f.capturedAt <= prev.capturedAt))
+      return fail(`Frames are out of order: frame ${i} comes before frame ${i - 1} in time or step.`, details);
+  }
+
+  const byStep: StepFrame[][] = steps.map(() => []);
+  frames.forEach((frame, i) => byStep[frame.stepIndex].push({ frame, analysis: analyses[i] }));
+  for (const [s, list] of byStep.entries())
+    if (list.length < policy.minFramesPerStep)
+      return fail(`Too few frames for step ${s} (${steps[s].action}): ${list.length}, at least ${policy.minFramesPerStep} needed.`, details);
+
+  for (const [i, a] of analyses.entries())
+    if (a.faces.length !== 1) return fail(`Frame ${i} shows ${a.faces.length} faces; exactly one is needed.`, details);
+
+  if (referenceEmbeddings.length === 0) return fail('No reference face (selfie or document photo) to compare the frames with.', details);
+  let minIdentity = 1;
+  let worstFrame = 0;
+  for (const [i, a] of analyses.entries())
+    for (const ref of referenceEmbeddings) {
+      const sim = faceSimilarity(a.faces[0].embedding, ref);
+      if (sim < minIdentity) [minIdentity, worstFrame] = [sim, i];
+    }
+  details.minIdentity = round(minIdentity);
+  if (minIdentity < policy.identityAtOrAbove)
+    return fail(`Frame ${worstFrame} is not the person of the selfie and document (similarity ${round(minIdentity, 2)} < ${policy.identityAtOrAbove}).`, details, minIdentity);
+
+  const faces = analyses.map((a) => a.faces[0]);
+  const yawRange = range(faces.map((f) => f.yaw));
+  const pitchRange = range(faces.map((f) => f.pitch));
+  const happyRange = range(faces.map((f) => f.happy));
+  details.ranges = { yaw: round(yawRange, 1), pitch: round(pitchRange, 1), happy: round(happyRange) };
+  if (yawRange < policy.staticMaxRangeDegrees && pitchRange < policy.staticMaxRangeDegrees && happyRange < policy.staticMaxHappyRange)
+    return fail(`The face did not move across ${frames.length} frames (yaw range ${round(yawRange, 1)}°, pitch ${round(pitchRange, 1)}°): a static image.`, details, minIdentity);
+
+  const stepFigures: Record<string, unknown>[] = [];
+  details.stepFigures = stepFigures;
+  for (const [s, list] of byStep.entries()) {
+    const m = actionMeasure(steps[s].action, policy);
+    const raw = list.map((x) => m.of(x.analysis));
+    const values = m.relative ? raw.map((v) => v - raw[0]) : raw;
+    const firstBeyond = values.findIndex((v) => v >= m.beyond);
+    const neutralBefore = m.relative || (firstBeyond > 0 && values.slice(0, firstBeyond).some((v) => v < m.neutral));
+    stepFigures.push({ step: s, action: steps[s].action, measure: m.label, min: round(Math.min(...values), 2), max: round(Math.max(...values), 2), threshold: m.beyond });
+    if (firstBeyond < 0)
+      return fail(`Step ${s} (${steps[s].action}) was not performed: ${m.label} reached ${round(Math.max(...values), 2)}${m.relative ? ' from the step\'s first frame' : ''}, ${m.beyond} needed inside its window.`, details, minIdentity);
+    if (!neutralBefore)
+      return fail(`Step ${s} (${steps[s].action}) did not start from a neutral face: the ${m.label} was already ${m.neutral} or more when the step opened.`, details, minIdentity);
+  }
+
+  return {
+    passed: true,
+    reason: `Every step (${steps.map((s) => s.action).join(', ')}) was performed inside its window by the person of the selfie and document (lowest similarity ${round(minIdentity, 2)}).`,
+    minIdentity,
+    template: meanEmbedding(faces.map((f) => f.embedding)),
+    details,
+  };
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { createWorker, PSM, type Worker } from 'tesseract.js';
+
+/** The project's MRZ model folder (assets/ocr/README.md); resolved from src/ and from dist/src/. */
+export function ocrModelDir(): string {
+  const fromSrc = path.resolve(__dirname, '..', '..', '..', 'assets', 'ocr');
+  const fromDist = path.resolve(__dirname, '..', '..', '..', '..', 'assets', 'ocr');
+  return __dirname.includes(`${path.sep}dist${path.sep}`) ? fromDist : fromSrc;
+}
+
+export const MRZ_OCR_MODEL = { provider: 'embedded', model: 'tesseract.js-mrz', version: '7.0.0+tesseractMRZ' } as const;
+
+/**
+ * One tesseract.js worker holding the MRZ model, created once per check worker. Reads text restricted
+ * to the MRZ alphabet; nothing is fetched or cached (langPath on disk, cacheMethod 'none').
+ */
+export class MrzOcr {
+  private constructor(private readonly worker: Worker) {}
+
+  static async start(): Promise<MrzOcr> {
+    const worker = await createWorker('mrz', 1, { langPath: ocrModelDir(), cacheMethod: 'none', gzip: false });
+    await worker.setParameters({
+      tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
+      tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+    });
+    return new MrzOcr(worker);
+  }
+
+  /** The text read and tesseract's mean confidence 0..1. */
+  async read(png: Buffer): Promise<{ text: string; confidence: number }> {
+    const { data } = await this.worker.recognize(png);
+    return { text: data.text, confidence: data.confidence / 100 };
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}

@@ -1,0 +1,102 @@
+import { parse, type ParseResult } from 'mrz';
+import type { DocumentReading, ModelRef, MrzFields, MrzFormat } from '../check-providers';
+
+const SHAPES: { format: MrzFormat; lines: number; length: number }[] = [
+  { format: 'TD3', lines: 2, length: 44 },
+  { format: 'TD2', lines: 2, length: 36 },
+  { format: 'TD1', lines: 3, length: 30 },
+];
+
+/**
+ * Turns OCR output into MRZ lines of the right shape: keeps lines of the MRZ alphabet at least 20
+ * characters long, picks the format by line count and length, and fixes each line's length by the
+ * filler character only (trailing `<` removed or added). Characters are never guessed: a misread stays
+ * a misread, and the check digits catch it.
+ */
+export function normaliseMrzLines(ocrText: string): { format: MrzFormat; lines: string[] } | undefined {
+  const lines = ocrText
+    .split('\n')
+    .map((l) => l.toUpperCase().replace(/[^A-Z0-9<]/g, ''))
+    .filter((l) => l.length >= 20);
+  if (lines.length < 2) return undefined;
+  const candidates = SHAPES.filter((s) => lines.length >= s.lines).map((s) => {
+    const chosen = lines.slice(-s.lines);
+    const misfit = chosen.reduce((sum, l) => sum + Math.abs(l.length - s.length), 0);
+    return { shape: s, chosen, misfit };
+  });
+  candidates.sort((a, b) => a.misfit - b.misfit);
+  const { shape, chosen } = candidates[0];
+  const fitted = chosen.map((l) => {
+    if (l.length > shape.length) {
+      const trimmed = l.replace(/<+$/, (fill) => fill.slice(0, Math.max(0, fill.length - (l.length - shape.length))));
+      return trimmed.slice(0, shape.length);
+    }
+    return l + '<'.repeat(shape.length - l.length);
+  });
+  return { format: shape.format, lines: fitted };
+}
+
+/** MRZ dates are YYMMDD: births lie in the past, expiries within a century around `now`. */
+function isoDate(yymmdd: string | null | undefined, kind: 'birth' | 'expiry', now: Date): string {
+  if (!yymmdd || !/^\d{6}$/.test(yymmdd)) return '';
+  const yy = Number(yymmdd.slice(0, 2));
+  const nowYY = now.getUTCFullYear() % 100;
+  const century = Math.floor(now.getUTCFullYear() / 100) * 100;
+  const year = kind === 'birth' ? (yy > nowYY ? century - 100 + yy : century + yy) : yy + (yy < nowYY - 50 ? century + 100 : century);
+  return `${year}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
+}
+
+const SEX: Record<string, MrzFields['sex']> = { male: 'M', female: 'F', nonspecified: 'X' };
+
+export function mrzFields(result: ParseResult, format: MrzFormat, now: Date): MrzFields {
+  const f = result.fields;
+  return {
+    format,
+    documentType: f.documentCode ?? '',
+    issuingState: f.issuingState ?? '',
+    documentNumber: f.documentNumber ?? '',
+    surname: f.lastName ?? '',
+    givenNames: f.firstName ?? '',
+    nationality: f.nationality ?? '',
+    dateOfBirth: isoDate(f.birthDate, 'birth', now),
+    sex: SEX[f.sex ?? ''] ?? 'X',
+    expiryDate: isoDate(f.expirationDate, 'expiry', now),
+  };
+}
+
+/**
+ * Parses normalised lines with the `mrz` package (every check digit, state codes, dates), with its
+ * positional autocorrection: in a field that can only hold digits (dates, check digits) an O reads as 0,
+ * and in letter-only fields a 0 as O. Alphanumeric fields (the document number) are never corrected.
+ * Returns the lines with those corrections applied.
+ */
+export function parseMrz(lines: string[]): { result: ParseResult; lines: string[] } {
+  const result = parse(lines, { autocorrect: true });
+  const fixed = lines.map((l) => l.split(''));
+  for (const d of result.details) for (const a of d.autocorrect ?? []) if (fixed[a.line]?.[a.column] === a.original) fixed[a.line][a.column] = a.corrected;
+  return { result, lines: fixed.map((l) => l.join('')) };
+}
+
+/** What failed, in words: one phrase per invalid field, as the `mrz` package names it. */
+export function failedFields(result: ParseResult): string[] {
+  return result.details.filter((d) => !d.valid).map((d) => `${d.label.toLowerCase()} (${d.error ?? 'invalid'})`);
+}
+
+/**
+ * The `document_ocr` rule on recognised text, shared by the offline reader and the Textract adapter:
+ * passes only when every check digit holds and the document has not expired at `now`.
+ */
+export function judgeMrzText(text: string, now: Date, model: ModelRef, details: Record<string, unknown> = {}): DocumentReading {
+  const normalised = normaliseMrzLines(text);
+  if (!normalised) return { verdict: 'fail', reason: 'The machine-readable zone could not be read (no MRZ lines recognised).', model, details };
+  const { result: parsed, lines } = parseMrz(normalised.lines);
+  const fields = mrzFields(parsed, normalised.format, now);
+  const mrz = { text: lines.join('\n'), fields };
+  const checkDigits = parsed.details.filter((d) => /check digit/i.test(d.label));
+  const score = checkDigits.length ? checkDigits.filter((d) => d.valid).length / checkDigits.length : 0;
+  if (!parsed.valid)
+    return { verdict: 'fail', score, reason: `The ${normalised.format} MRZ does not validate: ${failedFields(parsed).join('; ')}.`, model, mrz, details };
+  const today = now.toISOString().slice(0, 10);
+  if (!fields.expiryDate || fields.expiryDate < today) return { verdict: 'fail', score, reason: `The document expired on ${fields.expiryDate}.`, model, mrz, details };
+  return { verdict: 'pass', score, reason: `Every check digit of the ${normalised.format} MRZ holds and the document is valid until ${fields.expiryDate}.`, model, mrz, details };
+}
