@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    // The layout's one rule: transports (http/, rest-adapter/, schema/, subscriptions/) depend on the
+    // The layout's one rule: transports (http/, web/, rest-adapter/, schema/, subscriptions/) depend on the
     // domain in src/, never the other way. Only the composition roots wire transports to the domain.
     files: ['src/**/*.ts'],
     ignores: [
@@ -21,7 +21,6 @@ export default tseslint.config(
       'src/container.ts', // composition root: builds the schema's resolvers and the subscription hub
       'src/schema-emit.ts', // composition root of `npm run schema:emit`
       'src/**/*.test.ts',
-      'src/hosted/**', // the hosted page's transport, moving out of src/ with its rewrite
     ],
     rules: {
       'no-restricted-imports': [
@@ -29,7 +28,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/http/*', '**/rest-adapter/*', '**/schema/*', '**/subscriptions/*'],
+              group: ['**/http/*', '**/web/*', '**/web/**', '**/rest-adapter/*', '**/schema/*', '**/subscriptions/*'],
               message: 'src/ is the domain: it does not import transports (only src/main.ts and src/container.ts wire them). See docs/architecture.md.',
             },
           ],

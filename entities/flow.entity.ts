@@ -33,6 +33,10 @@ export class FlowEntity {
   @Column('text', { name: 'redirect_url', nullable: true })
   redirectUrl: string | null;
 
+  /** Origins that may embed the hosted page (frame-ancestors) and receive its postMessage events. */
+  @Column('text', { name: 'allowed_origins', array: true, default: () => "'{}'" })
+  allowedOrigins: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

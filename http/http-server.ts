@@ -23,7 +23,9 @@ import { sendError } from './error-response';
 import { graphiql } from './graphiql';
 import { BODY_LIMIT_BYTES, bodyErrors } from './json-body';
 import { requestContext } from './request-context.middleware';
-import { hostedRouter } from '../src/hosted/hosted.router';
+import { hostedRouter } from '../web/hosted/hosted.router';
+import { hostedApiRouter } from '../web/hosted/hosted-api.router';
+import { evidenceRouter } from '../web/hosted/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
 import { chargeClientIp, MeterDeps, meterGraphQL, meterV1 } from './rate-limit.middleware';
 import { authenticate, authenticationOf } from './authenticate.middleware';
@@ -105,6 +107,11 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
       return { ...context, operator: isOperatorCredential(req.header(OPERATOR_HEADER), c.config.adminApiKey) };
     }),
   );
+
+  // The hosted page's API and the signed evidence links carry their own credentials (a page
+  // credential, a signature), so they sit before the API-key authentication of /v1.
+  app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl }));
+  app.use('/v1/evidence', evidenceRouter(c.evidence));
 
   // /v1: authenticate, meter, refuse a wrong credential, then route; unknown /v1 paths are 404 error bodies.
   const v1 = express.Router();

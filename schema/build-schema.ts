@@ -7,11 +7,12 @@ import { CscaResolver } from './csca.resolver';
 import { RateLimitResolver } from './rate-limit.resolver';
 import { SanctionsResolver } from './sanctions.resolver';
 import { SessionResolver } from './session.resolver';
+import { FlowResolver } from './flow.resolver';
 import { SessionSubscriptionResolver } from './session-subscription.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { assertAcceptableInput } from '../src/validation/input-limits';
 
-export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver] as const;
+export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver, FlowResolver] as const;
 
 /** Resolver instances, built by the composition root with their services. */
 export type ResolverInstances = { get(cls: unknown): unknown };

@@ -3,15 +3,18 @@ import type { SanctionsHit as SanctionsHitDocument, SessionResult } from '../src
 import type { SessionView } from '../src/sessions/session-status-event';
 import { Result, SanctionsHit, Session } from './session.type';
 
+/** Signs evidence links for the result's artifacts; given only for reads with a tenant key. */
+export type EvidenceSigner = (artifactIds: readonly string[] | undefined) => string[];
+
 /** What a caller may see of a session -> GraphQL object; the GraphQL type is public API, the entity is not. */
-export function toSession(s: SessionView, links: HostedLinks, clientSecret?: string): Session {
+export function toSession(s: SessionView, links: HostedLinks, clientSecret?: string, evidence?: EvidenceSigner): Session {
   return {
     id: s.id,
     hostedUrl: links.url(s.id),
     status: s.status,
     tier: s.tier,
     referenceId: s.referenceId ?? undefined,
-    result: s.result ? toResult(s.result) : undefined,
+    result: s.result ? toResult(s.result, evidence) : undefined,
     createdAt: s.createdAt,
     completedAt: s.completedAt,
     expiresAt: s.expiresAt,
@@ -24,13 +27,13 @@ export function toSession(s: SessionView, links: HostedLinks, clientSecret?: str
   };
 }
 
-function toResult(r: SessionResult): Result {
+function toResult(r: SessionResult, evidence: EvidenceSigner | undefined): Result {
   return {
     decision: r.decision,
     achievedTier: r.achieved_tier,
     confidence: r.confidence,
     checks: r.checks,
-    evidenceUrls: r.evidence_urls,
+    evidenceUrls: evidence ? evidence(r.evidence_artifact_ids) : [],
     badges: r.badges,
     signals: r.signals,
     sanctionsHits: r.sanctions_hits?.map(toSanctionsHit),

@@ -5,7 +5,8 @@ import { DomainError } from '../src/errors';
 import { HostedLinks } from '../src/hosted/hosted-links';
 import { encodeCursor, SessionService } from '../src/sessions/session.service';
 import { CreateSessionInput, ReviewSessionInput, SessionsArgs } from './session.inputs';
-import { toSession } from './session.mapper';
+import type { EvidenceAccessService } from '../src/vault/evidence-access.service';
+import { EvidenceSigner, toSession } from './session.mapper';
 import { SessionConnection } from './session-connection.type';
 import { Session } from './session.type';
 
@@ -15,21 +16,28 @@ export class SessionResolver {
   constructor(
     private readonly sessionService: SessionService,
     private readonly links: HostedLinks,
+    private readonly evidence?: EvidenceAccessService,
   ) {}
+
+  /** Evidence links go to tenant keys only, never to a browser's client_secret. */
+  private signerFor(ctx: RequestContext): EvidenceSigner | undefined {
+    const evidence = this.evidence;
+    return ctx.actor?.kind === 'tenant_key' && evidence ? (ids) => evidence.urlsFor(ids) : undefined;
+  }
 
   @Query(() => Session, { nullable: true, description: 'One session, or null when it does not exist for this credential.' })
   async session(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Session | null> {
     if (!ctx.actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
     if (ctx.actor.kind === 'tenant_key') requireTenantKey(ctx.actor, 'sessions:read');
     const s = await this.sessionService.find(ctx.actor, id);
-    return s ? toSession(s, this.links) : null;
+    return s ? toSession(s, this.links, undefined, this.signerFor(ctx)) : null;
   }
 
   @Query(() => SessionConnection, { description: 'Sessions of this key\'s tenant and mode, newest first.' })
   async sessions(@Args() args: SessionsArgs, @Ctx() ctx: RequestContext): Promise<SessionConnection> {
     const actor = requireTenantKey(ctx.actor, 'sessions:read');
     const page = await this.sessionService.list(actor, args);
-    const edges = page.sessions.map((s) => ({ cursor: encodeCursor(s), node: toSession(s, this.links) }));
+    const edges = page.sessions.map((s) => ({ cursor: encodeCursor(s), node: toSession(s, this.links, undefined, this.signerFor(ctx)) }));
     return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
   }
 
@@ -47,12 +55,12 @@ export class SessionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Session> {
     const actor = requireTenantKey(ctx.actor, 'sessions:review');
-    return toSession(await this.sessionService.review(actor, id, input), this.links);
+    return toSession(await this.sessionService.review(actor, id, input), this.links, undefined, this.signerFor(ctx));
   }
 
   @Mutation(() => Session, { description: 'Cancels a session that has not reached a terminal status (it becomes WITHDRAWN).' })
   async cancelSession(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Session> {
     const actor = requireTenantKey(ctx.actor, 'sessions:write');
-    return toSession(await this.sessionService.cancel(actor, id), this.links);
+    return toSession(await this.sessionService.cancel(actor, id), this.links, undefined, this.signerFor(ctx));
   }
 }

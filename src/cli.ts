@@ -5,6 +5,10 @@ import { loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import { DomainError } from './errors';
 import { TenantService } from './tenants/tenant.service';
+import { FlowService } from './flows/flow.service';
+import { EvidenceVault } from './vault/evidence-vault';
+import { PostgresArtifactStore } from './vault/postgres-artifact-store';
+import { VaultKeys } from './vault/vault-keys';
 import { RateLimitOverrides } from './rate-limit/rate-limit-overrides';
 import { isChipInputError } from './chip/chip.errors';
 import { encodeCscaCursor, PostgresCscaTrustStore } from './chip/postgres-csca.trust-store';
@@ -45,6 +49,11 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
   sanctions list [--json]                     the version in force of each list
   sanctions refresh [--list <id>] [--json]    enqueue the refresh job now; it downloads from this
                                               environment's SANCTIONS_URL_* (see docs/sanctions.md)
+  flow update --tenant <id> [--flow default] [--display-name <text>] [--logo-url <https url>]
+              [--primary-color #rrggbb] [--locale de-DE] [--allowed-origins https://a.example,https://b.example]
+                                              a flow's branding and the origins that may embed it
+                                              (--allowed-origins "" clears them)
+  vault purge-expired [--json]                delete the bytes of every artifact past its retain_until
   tenant set-threshold --tenant <id> --threshold <0.3..1> [--json]
                                               a tenant's minimum sanctions hit score (default 0.70)
 
@@ -85,13 +94,19 @@ async function run(argv: string[]): Promise<unknown> {
       add: { type: 'string' },
       comments: { type: 'string' },
       threshold: { type: 'string' },
+      flow: { type: 'string' },
+      'display-name': { type: 'string' },
+      'logo-url': { type: 'string' },
+      'primary-color': { type: 'string' },
+      locale: { type: 'string' },
+      'allowed-origins': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold'];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired'];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
 
   const config = loadConfig();
@@ -122,6 +137,22 @@ async function run(argv: string[]): Promise<unknown> {
       case 'limits clear':
       case 'limits list':
         return await limitsCommand(command, new RateLimitOverrides(database.dataSource), args);
+      case 'flow update': {
+        const v = args.values as Record<string, string | undefined>;
+        const origins = v['allowed-origins'];
+        const flow = await new FlowService(database.dataSource).update(required(args, 'tenant'), v.flow ?? 'default', {
+          displayName: v['display-name'],
+          logoUrl: v['logo-url'],
+          primaryColor: v['primary-color'],
+          locale: v.locale,
+          allowedOrigins: origins === undefined ? undefined : origins.split(',').map((o) => o.trim()).filter(Boolean),
+        });
+        return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins };
+      }
+      case 'vault purge-expired': {
+        const vault = new EvidenceVault(new PostgresArtifactStore(database.dataSource), await VaultKeys.load(database.dataSource, config.vault.masterKey));
+        return { purged: await vault.purgeExpired(10_000) };
+      }
       case 'sanctions load':
       case 'sanctions list':
       case 'sanctions refresh':

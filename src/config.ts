@@ -31,6 +31,8 @@ const ConfigSchema = z.object({
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   /** Base64 of 32 bytes: the AES-256-GCM key for webhook signing secrets at rest. Unset: one generated and kept in instance_settings. */
   WEBHOOK_SECRET_KEY: z.string().optional(),
+  /** Base64 of 32 bytes: the master key that wraps each tenant's evidence-vault data key (docs/hosted-flow.md). Unset: one generated and kept in instance_settings. */
+  VAULT_MASTER_KEY: z.string().optional(),
   /** Multiplies every webhook retry delay and the 3-day disable window. TEST ONLY (e.g. 0.001); 1 in production. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** A delivery attempt that has no response within this many seconds fails (the contract says 10). */
@@ -115,6 +117,7 @@ export type Config = {
   jobSuperviseSeconds: number;
   webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number; allowPrivateTargets: boolean };
   jobSchema: string;
+  vault: { masterKey: string | undefined };
   rateLimit: { enabled: boolean; redisPrefix: string };
   adminApiKey: string | undefined;
   subscriptions: { keepAliveMs: number; maxPerConnection: number; maxConnectionsPerKey: number; queueLimit: number; authRecheckMs: number };
@@ -165,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateTargets: c.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     },
     jobSchema: c.JOB_SCHEMA,
+    vault: { masterKey: c.VAULT_MASTER_KEY },
     rateLimit: { enabled: c.RATE_LIMIT_ENABLED, redisPrefix: c.RATE_LIMIT_REDIS_PREFIX },
     adminApiKey: c.ADMIN_API_KEY,
     subscriptions: {

@@ -7,6 +7,8 @@ import { CscaResolver } from '../schema/csca.resolver';
 import { RateLimitResolver } from '../schema/rate-limit.resolver';
 import { SanctionsResolver } from '../schema/sanctions.resolver';
 import { SessionResolver } from '../schema/session.resolver';
+import { FlowResolver } from '../schema/flow.resolver';
+import { FlowService } from './flows/flow.service';
 import { SessionSubscriptionResolver } from '../schema/session-subscription.resolver';
 import { WebhookResolver } from '../schema/webhook.resolver';
 import { SessionStatusHub } from '../subscriptions/session-status.hub';
@@ -34,6 +36,16 @@ import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
 import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookSecretBox } from './webhooks/webhook-secret.box';
+import type { CheckProviders } from './checks/check-providers';
+import { RunChecksJob } from './checks/run-checks.job';
+import { unconfiguredCheckProviders } from './checks/unconfigured-providers';
+import { HostedFlowService, RUN_CHECKS_JOB } from './hosted-flow/hosted-flow.service';
+import { PageCredentials } from './hosted-flow/page-credentials';
+import { EvidenceAccessService } from './vault/evidence-access.service';
+import { EvidenceLinks } from './vault/evidence-links';
+import { EvidenceVault } from './vault/evidence-vault';
+import { PostgresArtifactStore } from './vault/postgres-artifact-store';
+import { VaultKeys } from './vault/vault-keys';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -49,6 +61,12 @@ export type Container = {
   cscaTrustStore: PostgresCscaTrustStore;
   chip: ChipSubmissionService;
   links: HostedLinks;
+  /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
+  vault: EvidenceVault;
+  evidence: EvidenceAccessService;
+  hostedFlow: HostedFlowService;
+  /** The engines live sessions' checks run on; test mode uses the deterministic ones whatever this is. */
+  checkProviders: CheckProviders;
   contexts: ContextFactory;
   /** Null when RATE_LIMIT_ENABLED=false. */
   rateLimits: RateLimitService | null;
@@ -64,7 +82,12 @@ export type Container = {
   close(): Promise<void>;
 };
 
-export async function buildContainer(config: Config, logger: Logger): Promise<Container> {
+export type ContainerOptions = {
+  /** Live-mode check engines; unset: every check is `error` and live sessions go to manual_review. */
+  checkProviders?: CheckProviders;
+};
+
+export async function buildContainer(config: Config, logger: Logger, options: ContainerOptions = {}): Promise<Container> {
   const database = await openDatabase(config);
   const db = database.dataSource;
   let jobs: JobQueue;
@@ -96,6 +119,11 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   await jobs.ensureQueue(webhookDispatcher.queue, { notify: true }); // before any transaction sends to it; its commits wake the workers
   sessions.registerOutboxHandler(webhookDispatcher.onOutbox);
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
+  const vault = new EvidenceVault(new PostgresArtifactStore(db), await VaultKeys.load(db, config.vault.masterKey));
+  const evidence = new EvidenceAccessService(db, vault, await EvidenceLinks.load(db, config.publicBaseUrl));
+  await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
+  const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs);
+  const checkProviders = options.checkProviders ?? unconfiguredCheckProviders();
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
   const contexts = new ContextFactory(auth);
@@ -108,11 +136,12 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const sanctionsScreening = new SanctionsScreeningService(sanctionsRepo, logger, config.sanctions.pollMs);
   sanctionsScreening.start();
   const resolvers = new Map<unknown, unknown>([
-    [SessionResolver, new SessionResolver(sessions, links)],
+    [SessionResolver, new SessionResolver(sessions, links, evidence)],
     [SessionSubscriptionResolver, new SessionSubscriptionResolver(links)],
     [ApiKeyResolver, new ApiKeyResolver(tenants)],
     [WebhookResolver, new WebhookResolver(webhooks)],
     [CscaResolver, new CscaResolver(cscaTrustStore)],
+    [FlowResolver, new FlowResolver(new FlowService(db))],
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
   ]);
@@ -120,6 +149,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   if (config.workerEnabled) await startWorkers(jobs, {
       db,
       sessions,
+      runChecks: new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening),
       webhookDelivery: {
         job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
         concurrency: config.webhooks.concurrency,
@@ -148,6 +178,10 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     cscaTrustStore,
     chip,
     links,
+    vault,
+    evidence,
+    hostedFlow,
+    checkProviders,
     contexts,
     rateLimits,
     rateLimitOverrides,

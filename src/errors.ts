@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'user_token_required'
   | 'insufficient_scope'
   | 'not_found'
+  | 'link_invalid'
+  | 'gone'
   | 'invalid_state'
   | 'user_restricted'
   | 'payload_too_large'
@@ -20,6 +22,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   user_token_required: 403,
   insufficient_scope: 403,
   not_found: 404,
+  link_invalid: 403,
+  gone: 410,
   invalid_state: 409,
   user_restricted: 409,
   payload_too_large: 413,

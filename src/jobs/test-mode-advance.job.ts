@@ -23,10 +23,13 @@ export class TestModeAdvanceJob {
   async run({ sessionId, step }: TestModeAdvanceData): Promise<void> {
     await this.sessions.advance(sessionId, 'in_progress');
     if (step === 'in_progress') return;
-    await this.sessions.advance(sessionId, 'processing');
+    // A session the hosted page started is driven by the page and its checks from then on (docs/hosted-flow.md).
+    const pageDriven = async (m: { query: (sql: string, params: unknown[]) => Promise<unknown[]> }) =>
+      (await m.query(`SELECT 1 FROM hosted_captures WHERE session_id = $1`, [sessionId])).length > 0;
+    await this.sessions.advance(sessionId, 'processing', () => ({}), { unless: (m) => pageDriven(m) });
     if (step === 'processing') return;
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
-    if (!s || s.status !== 'processing') return;
+    if (!s || s.status !== 'processing' || (await pageDriven(this.db))) return;
     let outcome = testModeResult(s.tier as Tier, testOutcomeOf(s.metadata));
     // With metadata.test_identity, T3/T4 screen it for real so tenants see real hits (docs/sanctions.md, "Test mode").
     const identity = this.sanctions && (s.tier === 'T3' || s.tier === 'T4') ? testIdentityOf(s.metadata) : null;

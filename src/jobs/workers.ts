@@ -7,6 +7,8 @@ import type { DeliverWebhookJob } from '../webhooks/deliver-webhook.job';
 import type { DeliverWebhookData } from '../webhooks/webhook.dispatcher';
 import { REFRESH_SANCTIONS_JOB, RefreshSanctionsData, RefreshSanctionsJob } from '../sanctions/refresh-sanctions.job';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
+import type { RunChecksJob } from '../checks/run-checks.job';
+import { RUN_CHECKS_JOB, type RunChecksData } from '../hosted-flow/hosted-flow.service';
 
 export const EXPIRE_SESSIONS_JOB = 'expire-sessions';
 
@@ -16,12 +18,15 @@ export async function startWorkers(
   deps: {
     db: DataSource;
     sessions: SessionService;
+    runChecks?: RunChecksJob;
     webhookDelivery?: { job: DeliverWebhookJob; concurrency: number };
     sanctions?: { screening: SanctionsScreeningService; refresh: RefreshSanctionsJob; cron: string };
   },
 ): Promise<void> {
   const testMode = new TestModeAdvanceJob(deps.db, deps.sessions, deps.sanctions?.screening);
   await jobs.work<TestModeAdvanceData>(TEST_MODE_JOB, (data) => testMode.run(data), { batchSize: 5, localConcurrency: 2 });
+  const runChecks = deps.runChecks;
+  if (runChecks) await jobs.work<RunChecksData>(RUN_CHECKS_JOB, (data) => runChecks.run(data), { batchSize: 2, localConcurrency: 2 });
   await jobs.work(EXPIRE_SESSIONS_JOB, async () => {
     while ((await deps.sessions.expireDue()) > 0) {
       /* keep going until no session is overdue */

@@ -27,6 +27,8 @@ export type SessionResult = {
   confidence: number;
   checks: Check[];
   evidence_urls: string[];
+  /** Internal: the vault artifacts `evidence_urls` are signed for on a tenant-key read (never emitted). */
+  evidence_artifact_ids?: string[];
   badges: string[];
   signals: Signal[];
   sanctions_hits?: SanctionsHit[];

@@ -49,6 +49,14 @@ export type CommittedEventsListener = (events: OutboxEventEntity[], session: Ses
  */
 export type OutboxHandler = (m: EntityManager, events: OutboxEventEntity[]) => Promise<void>;
 
+/** Work done under the session's row lock, in the transition's transaction. */
+export type TransitionHooks = {
+  /** Skips the step (as an illegal one is skipped) when it answers true. */
+  unless?: (m: EntityManager, s: SessionEntity) => Promise<boolean>;
+  /** Runs after the change is written and before the commit: its writes commit with it. */
+  within?: (m: EntityManager, s: SessionEntity) => Promise<void>;
+};
+
 const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 export class SessionService {
@@ -208,8 +216,13 @@ export class SessionService {
   }
 
   /** Moves a session on its own (jobs); a step that no longer applies is skipped, so retries are harmless. */
-  async advance(id: string, to: SessionStatus, changes: (s: SessionEntity) => Partial<SessionEntity> = () => ({})): Promise<SessionEntity | null> {
-    return this.transitionUnchecked(id, to, changes, true);
+  async advance(
+    id: string,
+    to: SessionStatus | ((s: SessionEntity) => readonly SessionStatus[]),
+    changes: (s: SessionEntity) => Partial<SessionEntity> = () => ({}),
+    hooks: TransitionHooks = {},
+  ): Promise<SessionEntity | null> {
+    return this.transitionUnchecked(id, to, changes, true, hooks);
   }
 
   /**
@@ -254,13 +267,16 @@ export class SessionService {
     to: SessionStatus | ((s: SessionEntity) => readonly SessionStatus[]),
     changes: (s: SessionEntity) => Partial<SessionEntity>,
     skipIfIllegal: boolean,
+    hooks: TransitionHooks = {},
   ): Promise<SessionEntity | null> {
     const outcome = await this.db.transaction(async (m: EntityManager) => {
       const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!s) throw notFound();
+      if (hooks.unless && (await hooks.unless(m, s))) return null;
       const events = this.applyTransition(s, to, changes, skipIfIllegal, this.now());
       if (!events) return null;
       await this.commitTransitions(m, [s], events);
+      if (hooks.within) await hooks.within(m, s);
       return { s, events };
     });
     if (!outcome) return null;

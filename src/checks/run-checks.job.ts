@@ -1,0 +1,180 @@
+import { DataSource } from 'typeorm';
+import { SessionEntity } from '../../entities';
+import { CHIP_CHECK_NAME } from '../chip/chip-check.factory';
+import { HostedCaptureRepository } from '../hosted-flow/hosted-capture.repository';
+import type { RunChecksData } from '../hosted-flow/hosted-flow.service';
+import type { Logger } from '../logger';
+import type { SanctionsScreeningService } from '../sanctions/screening.service';
+import { validateScreeningQuery } from '../sanctions/screening-query';
+import { SANCTIONS_CHECK, sanctionsCheck } from '../sessions/sanctions-check';
+import type { Check, SessionResult } from '../sessions/session-result';
+import type { SessionService } from '../sessions/session.service';
+import { testModeResult, testOutcomeOf } from '../sessions/test-mode-outcome';
+import { checksForTier, Tier } from '../sessions/tiers';
+import { EVIDENCE_CLASSES } from '../vault/artifact-classes';
+import type { ArtifactRecord } from '../vault/artifact-store';
+import type { EvidenceVault } from '../vault/evidence-vault';
+import { CheckProviders, DocumentReading, ImageInput, LivenessFrame, ProviderResult, signalSource } from './check-providers';
+import { CheckOutcome, decide } from './decision-policy';
+import { testModeCheckProviders } from './test-mode-providers';
+
+const CAPTURE_CHECKS = new Set(['document_ocr', 'face_match', 'liveness', 'anti_spoof']);
+
+/**
+ * The check pipeline, run as a durable job after the page submits: reads the captures from the
+ * vault, runs the tier's checks through the engines (test mode: the deterministic ones; live mode:
+ * the configured ones), stores what the engines derived (templates, MRZ text, the decision) in the
+ * vault and moves the session to its decision. A retry after a crash starts over; a session
+ * already decided is left alone.
+ */
+export class RunChecksJob {
+  private readonly captures: HostedCaptureRepository;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly sessions: SessionService,
+    private readonly vault: EvidenceVault,
+    private readonly liveProviders: CheckProviders,
+    private readonly logger: Logger,
+    private readonly sanctions?: SanctionsScreeningService,
+  ) {
+    this.captures = new HostedCaptureRepository(db);
+  }
+
+  async run({ sessionId }: RunChecksData): Promise<void> {
+    const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
+    if (!s || s.status !== 'processing') return;
+    const tier = s.tier as Tier;
+    const artifacts = (await this.vault.list(s.id)).filter((a) => !a.purgedAt);
+    const providers = s.livemode ? this.liveProviders : testModeCheckProviders(testOutcomeOf(s.metadata));
+    const outcomes = await this.runCaptureChecks(s, tier, artifacts, providers);
+    const decided = decide(tier, outcomes);
+    const evidence = artifacts.filter((a) => EVIDENCE_CLASSES.includes(a.class)).map((a) => a.id);
+    const result: SessionResult = {
+      decision: decided.decision,
+      achieved_tier: decided.achievedTier,
+      confidence: decided.confidence,
+      checks: decided.checks,
+      evidence_urls: [],
+      evidence_artifact_ids: evidence,
+      badges: decided.badges,
+      signals: decided.signals,
+      ...(s.result?.sanctions_hits || tier === 'T3' || tier === 'T4' ? { sanctions_hits: this.hits ?? [] } : {}),
+      ...(s.result?.chip ? { chip: s.result.chip } : {}),
+    };
+    await this.storeDerived(s, 'decision_signals', Buffer.from(JSON.stringify({ checks: result.checks, signals: result.signals, decision: result.decision })));
+    await this.sessions.advance(s.id, decided.status, () => ({ result }));
+    this.logger.info({ sessionId: s.id, status: decided.status }, 'checks decided');
+  }
+
+  private hits: SessionResult['sanctions_hits'];
+
+  private async runCaptureChecks(s: SessionEntity, tier: Tier, artifacts: ArtifactRecord[], p: CheckProviders): Promise<CheckOutcome[]> {
+    this.hits = undefined;
+    const images = async (cls: ArtifactRecord['class']): Promise<ImageInput[]> => {
+      const out: ImageInput[] = [];
+      for (const a of artifacts.filter((x) => x.class === cls)) {
+        const { bytes } = await this.vault.open(a);
+        if (bytes) out.push({ bytes, contentType: a.contentType });
+      }
+      return out;
+    };
+    const documents = await images('id_document_image');
+    const [selfie] = await images('selfie_image');
+    const outcomes: CheckOutcome[] = [];
+    let failed = false;
+    let reading: DocumentReading | undefined;
+    const record = (name: string, r: ProviderResult) => {
+      outcomes.push({ name, verdict: r.verdict, score: r.score, reason: r.reason, source: signalSource(r.model) });
+      failed ||= r.verdict === 'fail';
+    };
+    const missing = (name: string, what: string) => outcomes.push({ name, verdict: 'error', reason: `No ${what} was captured` });
+    const fallback = testModeFallback(s);
+    for (const name of checksForTier(tier)) {
+      if (failed) {
+        outcomes.push({ name, verdict: 'skipped', reason: 'Not run after a failed check' });
+        continue;
+      }
+      try {
+        if (name === 'document_ocr') {
+          if (!documents.length) missing(name, 'document image');
+          else {
+            reading = await p.documentReader.read({ images: documents, now: new Date() });
+            record(name, reading);
+            if (reading.mrz) await this.storeDerived(s, 'mrz_text', Buffer.from(reading.mrz.text));
+          }
+        } else if (name === 'face_match') {
+          if (!documents.length || !selfie) missing(name, 'document image and selfie');
+          else {
+            const m = await p.faceMatcher.match({ document: documents[0], selfie });
+            record(name, m);
+            if (m.template) await this.storeDerived(s, 'face_match_template', Buffer.from(JSON.stringify(m.template)));
+          }
+        } else if (name === 'liveness') {
+          const capture = await this.captures.find(s.id);
+          const frames = await this.frames(artifacts, capture?.challenge?.id);
+          if (!capture?.challenge || !frames.length) missing(name, 'liveness challenge');
+          else {
+            const v = await p.livenessVerifier.verify({ challenge: capture.challenge, frames, referenceFaces: [...(selfie ? [selfie] : []), ...documents.slice(0, 1)] });
+            record(name, v);
+            if (v.template) await this.storeDerived(s, 'liveness_template', Buffer.from(JSON.stringify(v.template)));
+          }
+        } else if (name === 'anti_spoof') {
+          const frames = await this.frames(artifacts, (await this.captures.find(s.id))?.challenge?.id);
+          if (!selfie) missing(name, 'selfie');
+          else record(name, await p.presentationAttackDetector.detect({ selfie, frames: frames.map((f) => f.image) }));
+        } else if (fallback) {
+          outcomes.push(fromCheck(fallback.find((c) => c.name === name)!));
+          failed ||= outcomes.at(-1)!.verdict === 'fail';
+        } else if (name === SANCTIONS_CHECK) {
+          outcomes.push(await this.screen(s, reading));
+        } else if (name === CHIP_CHECK_NAME) {
+          const submitted = s.result?.checks.find((c) => c.name === CHIP_CHECK_NAME);
+          outcomes.push(submitted ? fromCheck(submitted) : { name, verdict: 'error', reason: 'No chip data was submitted from the mobile app' });
+        } else {
+          outcomes.push({ name, verdict: 'error', reason: `No ${name} provider is configured on this service` });
+        }
+      } catch (err) {
+        // An engine that throws is an `error` for its check: a person decides, the job does not loop.
+        this.logger.error({ err, sessionId: s.id, check: name }, 'check engine failed');
+        outcomes.push({ name, verdict: 'error', reason: `The ${name} engine failed` });
+      }
+      if (!CAPTURE_CHECKS.has(name) && outcomes.at(-1)?.verdict === 'fail') failed = true;
+    }
+    return outcomes;
+  }
+
+  private async frames(artifacts: ArtifactRecord[], challengeId: string | undefined): Promise<LivenessFrame[]> {
+    const out: LivenessFrame[] = [];
+    for (const a of artifacts.filter((x) => x.class === 'selfie_video' && x.details.challenge_id === challengeId)) {
+      const { bytes } = await this.vault.open(a);
+      if (bytes) out.push({ stepIndex: Number(a.details.step), nonce: String(a.details.nonce), capturedAt: Number(a.details.captured_at), image: { bytes, contentType: a.contentType } });
+    }
+    return out.sort((x, y) => x.capturedAt - y.capturedAt);
+  }
+
+  /** Live T3/T4: screens the identity read from the document; nothing read is an error, never a pass. */
+  private async screen(s: SessionEntity, reading: DocumentReading | undefined): Promise<CheckOutcome> {
+    const f = reading?.mrz?.fields;
+    if (!f || !this.sanctions) return { name: SANCTIONS_CHECK, verdict: 'error', reason: 'No identity was read from the document to screen' };
+    const v = validateScreeningQuery({ fullName: `${f.givenNames} ${f.surname}`.trim(), birthDate: f.dateOfBirth, nationality: f.nationality });
+    if (!v.ok) return { name: SANCTIONS_CHECK, verdict: 'error', reason: `The identity read cannot be screened: ${v.error.message}` };
+    const screening = await this.sanctions.screenForTenant(s.tenantId, v.query, { current: true });
+    this.hits = screening.hits;
+    return fromCheck(sanctionsCheck(screening));
+  }
+
+  private async storeDerived(s: SessionEntity, cls: 'mrz_text' | 'face_match_template' | 'liveness_template' | 'decision_signals', bytes: Buffer): Promise<void> {
+    await this.vault.putDerived({ session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode }, class: cls, bytes, contentType: cls === 'mrz_text' ? 'text/plain' : 'application/json' });
+  }
+}
+
+/** Test mode: the checks no capture decides (sanctions, registries, chip) come from the deterministic result. */
+function testModeFallback(s: SessionEntity): Check[] | null {
+  if (s.livemode) return null;
+  return testModeResult(s.tier as Tier, testOutcomeOf(s.metadata)).result.checks;
+}
+
+function fromCheck(c: Check): CheckOutcome {
+  return { name: c.name, verdict: c.status, score: c.score, reason: c.reason };
+}

@@ -1,0 +1,288 @@
+import { DataSource } from 'typeorm';
+import { FlowEntity, SessionEntity } from '../../entities';
+import type { LivenessChallenge } from '../checks/check-providers';
+import { DomainError } from '../errors';
+import type { HostedLinks } from '../hosted/hosted-links';
+import { SESSION_ID_PATTERN } from '../ids';
+import type { JobQueue } from '../jobs/job-queue';
+import { kindOfDeclared } from '../capture/content-type';
+import { MAX_BYTES, UPLOADABLE } from '../capture/upload-limits';
+import type { SessionService } from '../sessions/session.service';
+import type { SessionResult } from '../sessions/session-result';
+import type { SessionStatus } from '../sessions/session-status';
+import type { Tier } from '../sessions/tiers';
+import { isArtifactClass } from '../vault/artifact-classes';
+import type { ArtifactRecord } from '../vault/artifact-store';
+import type { EvidenceVault } from '../vault/evidence-vault';
+import { originsFor } from '../flows/flow.service';
+import { FlowStep, needsLiveness, stepsForTier } from './flow-steps';
+import { HostedCaptureRepository } from './hosted-capture.repository';
+import { frameProblem, issueChallenge } from './liveness-challenge';
+import type { PageCredentials } from './page-credentials';
+
+export const RUN_CHECKS_JOB = 'run-checks';
+export type RunChecksData = { sessionId: string };
+
+/** Statuses in which the page may still capture. */
+const CAPTURING: readonly SessionStatus[] = ['in_progress'];
+const DOCUMENT_SIDES = ['data_page', 'front', 'back'] as const;
+
+export type PageView = {
+  session_id: string;
+  status: string;
+  tier: string;
+  livemode: boolean;
+  locale: string;
+  steps: readonly FlowStep[];
+  branding: { display_name: string; logo_url: string | null; primary_color: string };
+  /** Where the page sends the user at the end in redirect mode (the session's `redirect_url`), and who may hear its messages. */
+  redirect_url: string | null;
+  allowed_origins: string[];
+  captured: { id_document_image: number; selfie_image: number; selfie_video: number };
+  challenge: PublicChallenge | null;
+  submitted: boolean;
+  /** The server's clock (epoch ms), so the page can time the challenge windows whatever its own clock says. */
+  server_time: number;
+};
+
+export type PublicChallenge = { id: string; issued_at: number; steps: { action: string; nonce: string; opens_at: number; closes_at: number }[] };
+
+export type UploadRequest = {
+  class: string | undefined;
+  contentType: string | undefined;
+  contentLength: number | undefined;
+  body: AsyncIterable<Buffer | string>;
+  side?: string;
+  step?: string;
+  nonce?: string;
+  capturedAt?: string;
+};
+
+export type Clock = () => Date;
+
+/**
+ * The hosted flow behind the page: who the page is (its credential), starting, capturing into the
+ * vault, the liveness challenge, submitting to the checks, cancelling. The HTTP router only maps
+ * requests onto these calls.
+ */
+export class HostedFlowService {
+  private readonly captures: HostedCaptureRepository;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly sessions: SessionService,
+    private readonly links: HostedLinks,
+    private readonly credentials: PageCredentials,
+    private readonly vault: EvidenceVault,
+    private readonly jobs: Pick<JobQueue, 'send'>,
+    private readonly now: Clock = () => new Date(),
+  ) {
+    this.captures = new HostedCaptureRepository(db);
+  }
+
+  /** The hosted URL's token opens a page credential; a wrong token is a 404 like an unknown session. */
+  async openPage(sessionId: unknown, token: unknown): Promise<{ credential: string; expires_at: string; session: PageView }> {
+    if (typeof sessionId !== 'string' || typeof token !== 'string' || !SESSION_ID_PATTERN.test(sessionId) || !this.links.verify(sessionId, token)) {
+      throw new DomainError('not_found', 'This verification link is not valid');
+    }
+    await this.claim(sessionId);
+    const { credential, expiresAt } = this.credentials.mint(sessionId);
+    return { credential, expires_at: expiresAt.toISOString(), session: await this.view(sessionId) };
+  }
+
+  /**
+   * Records that the page runs this session. From then on a test-mode session is driven by the
+   * page and its checks, not by its 10-second clock (which would otherwise take it to processing
+   * while the person is still capturing).
+   */
+  private async claim(sessionId: string): Promise<void> {
+    await this.sessions.advance(sessionId, () => [], () => ({}), {
+      unless: async (_m, cur) => !['created', 'in_progress'].includes(cur.status),
+      within: async (m) => this.captures.start(m, sessionId, this.now()),
+    });
+  }
+
+  /**
+   * The session a page credential names (its row), or `unauthorized`. A valid credential of
+   * another session is a 404 for this one, as another tenant's session is to an API key.
+   */
+  async authenticate(authorization: string | undefined, sessionId: string): Promise<SessionEntity> {
+    const id = this.credentials.verify(authorization);
+    if (id !== sessionId) throw new DomainError('not_found', 'Session not found');
+    const s = await this.db.getRepository(SessionEntity).findOneBy({ id });
+    if (!s) throw new DomainError('unauthorized', 'Missing or invalid page credential');
+    return s;
+  }
+
+  async view(sessionId: string): Promise<PageView> {
+    const s = await this.db.getRepository(SessionEntity).findOneByOrFail({ id: sessionId });
+    const flow = await this.db.getRepository(FlowEntity).findOneByOrFail({ id: s.flowId });
+    const capture = await this.captures.find(sessionId);
+    const counts = { id_document_image: 0, selfie_image: 0, selfie_video: 0 };
+    for (const a of await this.vault.list(sessionId)) if (a.class in counts) counts[a.class as keyof typeof counts]++;
+    return {
+      session_id: s.id,
+      status: s.status,
+      tier: s.tier,
+      livemode: s.livemode,
+      locale: s.locale,
+      steps: stepsForTier(s.tier as Tier),
+      branding: { display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor },
+      redirect_url: s.redirectUrl,
+      allowed_origins: originsFor(flow, s.livemode, s.redirectUrl),
+      captured: counts,
+      challenge: capture?.challenge ? publicChallenge(capture.challenge) : null,
+      submitted: Boolean(capture?.submittedAt),
+      server_time: this.now().getTime(),
+    };
+  }
+
+  /**
+   * The page starts capturing: a `created` session becomes `in_progress`. From here a test-mode
+   * session is driven by the page rather than by its 10-second clock (docs/hosted-flow.md).
+   */
+  async start(s: SessionEntity): Promise<PageView> {
+    const at = this.now();
+    const moved = await this.sessions.advance(s.id, (cur) => (cur.status === 'created' ? ['in_progress'] : []), () => ({}), {
+      unless: async (_m, cur) => !['created', 'in_progress'].includes(cur.status),
+      within: async (m) => this.captures.start(m, s.id, at),
+    });
+    if (!moved) {
+      const current = await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id });
+      if (!['created', 'in_progress'].includes(current.status)) throw closed(current.status);
+    }
+    return this.view(s.id);
+  }
+
+  /** A randomised challenge for the liveness step, replacing any earlier one. */
+  async challenge(s: SessionEntity): Promise<PublicChallenge> {
+    if (!needsLiveness(s.tier as Tier)) throw new DomainError('invalid_request', `A ${s.tier} session has no liveness step`);
+    this.assertCapturing(s);
+    const challenge = issueChallenge(this.now().getTime());
+    await this.captures.setChallenge(s.id, challenge);
+    return publicChallenge(challenge);
+  }
+
+  async upload(s: SessionEntity, req: UploadRequest): Promise<ArtifactRecord> {
+    if (!isArtifactClass(req.class) || !UPLOADABLE[req.class]) {
+      throw new DomainError('invalid_request', `class must be one of ${Object.keys(UPLOADABLE).join(', ')}`);
+    }
+    const limits = UPLOADABLE[req.class]!;
+    const kind = kindOfDeclared(req.contentType);
+    if (!kind || !limits.kinds.includes(kind)) throw new DomainError('unsupported_media_type', `A ${req.class} must be sent as one of the accepted ${limits.kinds.join(' or ')} types`);
+    const maxBytes = MAX_BYTES[kind];
+    if (req.contentLength !== undefined && req.contentLength > maxBytes) throw new DomainError('payload_too_large', `A ${kind} upload is at most ${maxBytes} bytes`);
+    this.assertCapturing(s);
+    const details = await this.detailsFor(s, req);
+    return this.vault.put({
+      session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode },
+      class: req.class,
+      declaredType: req.contentType!,
+      body: req.body,
+      maxBytes,
+      details,
+      openStatuses: CAPTURING,
+      maxPerClass: limits.maxPerSession,
+    });
+  }
+
+  /** Everything captured: the session goes to `processing` and the checks are queued with it. A second submit changes nothing. */
+  async submit(s: SessionEntity): Promise<PageView> {
+    const capture = await this.captures.find(s.id);
+    if (capture?.submittedAt) return this.view(s.id);
+    this.assertCapturing(s);
+    await this.assertComplete(s, capture?.challenge ?? null);
+    const at = this.now();
+    const moved = await this.sessions.advance(s.id, 'processing', () => ({}), {
+      within: async (m) => {
+        await this.captures.start(m, s.id, at);
+        await this.captures.markSubmitted(m, s.id, at);
+        await this.jobs.send(RUN_CHECKS_JOB, { sessionId: s.id } satisfies RunChecksData, { singletonKey: `checks:${s.id}`, retryLimit: 5, retryDelaySeconds: 5, within: m });
+      },
+    });
+    if (!moved) {
+      const again = await this.captures.find(s.id);
+      if (again?.submittedAt) return this.view(s.id); // a concurrent submit won
+      throw closed((await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id })).status);
+    }
+    return this.view(s.id);
+  }
+
+  /** The end user stops: the session is withdrawn (nothing is decided from it). */
+  async cancel(s: SessionEntity): Promise<PageView> {
+    const moved = await this.sessions.advance(s.id, 'withdrawn', () => ({}), { unless: async (_m, cur) => !['created', 'in_progress'].includes(cur.status) });
+    if (!moved) throw closed((await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id })).status);
+    return this.view(s.id);
+  }
+
+  /**
+   * The end user declined consent: nothing is captured, and the session fails with the `consent`
+   * check failed (a decision the user took, so it is final, not a withdrawal).
+   */
+  async declineConsent(s: SessionEntity): Promise<PageView> {
+    const result: SessionResult = {
+      decision: 'declined',
+      achieved_tier: 'T0',
+      confidence: 0,
+      checks: [{ name: 'consent', status: 'fail', reason: 'The end user declined consent on the hosted page' }],
+      evidence_urls: [],
+      badges: [],
+      signals: [],
+    };
+    const moved = await this.sessions.advance(
+      s.id,
+      (cur) => (cur.status === 'created' ? ['in_progress', 'processing', 'failed'] : ['processing', 'failed']),
+      () => ({ result }),
+      { unless: async (_m, cur) => !['created', 'in_progress'].includes(cur.status), within: async (m) => this.captures.start(m, s.id, this.now()) },
+    );
+    if (!moved) throw closed((await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id })).status);
+    return this.view(s.id);
+  }
+
+  private assertCapturing(s: SessionEntity): void {
+    // The expiry job runs once a minute; a session past its expires_at takes nothing in between.
+    if (s.expiresAt.getTime() <= this.now().getTime() && ['created', 'in_progress'].includes(s.status)) throw closed('expired');
+    if (s.status === 'created') throw new DomainError('invalid_state', 'Start the session before capturing');
+    if (!CAPTURING.includes(s.status as SessionStatus)) throw closed(s.status);
+  }
+
+  private async detailsFor(s: SessionEntity, req: UploadRequest): Promise<Record<string, unknown>> {
+    if (req.class === 'id_document_image') {
+      const side = req.side ?? 'data_page';
+      if (!(DOCUMENT_SIDES as readonly string[]).includes(side)) throw new DomainError('invalid_request', `side must be one of ${DOCUMENT_SIDES.join(', ')}`);
+      return { side };
+    }
+    if (req.class === 'selfie_video') {
+      const challenge = (await this.captures.find(s.id))?.challenge;
+      if (!challenge) throw new DomainError('invalid_state', 'Ask for a liveness challenge before sending its frames');
+      const frame = { stepIndex: Number(req.step), nonce: req.nonce ?? '', capturedAt: Number(req.capturedAt) };
+      if (!Number.isInteger(frame.stepIndex) || !Number.isFinite(frame.capturedAt)) throw new DomainError('invalid_request', 'A liveness frame needs step, nonce and captured_at (epoch ms)');
+      const problem = frameProblem(challenge, frame, this.now().getTime());
+      if (problem) throw new DomainError('invalid_request', `This frame does not answer the challenge: ${problem}`);
+      return { challenge_id: challenge.id, step: frame.stepIndex, nonce: frame.nonce, captured_at: frame.capturedAt };
+    }
+    return {};
+  }
+
+  private async assertComplete(s: SessionEntity, challenge: LivenessChallenge | null): Promise<void> {
+    const artifacts = await this.vault.list(s.id);
+    const missing: string[] = [];
+    const tier = s.tier as Tier;
+    if (stepsForTier(tier).includes('document') && !artifacts.some((a) => a.class === 'id_document_image')) missing.push('a document image');
+    if (stepsForTier(tier).includes('selfie') && !artifacts.some((a) => a.class === 'selfie_image')) missing.push('a selfie');
+    if (needsLiveness(tier)) {
+      const frames = artifacts.filter((a) => a.class === 'selfie_video' && challenge && a.details.challenge_id === challenge.id);
+      const stepsSeen = new Set(frames.map((f) => f.details.step));
+      if (!challenge || challenge.steps.some((_st, i) => !stepsSeen.has(i))) missing.push('liveness frames for every challenge step');
+    }
+    if (missing.length) throw new DomainError('invalid_request', `Not everything was captured yet: ${missing.join(', ')}`);
+  }
+}
+
+function closed(status: string): DomainError {
+  return new DomainError('invalid_state', `This session no longer takes captures (it is ${status})`);
+}
+
+function publicChallenge(c: LivenessChallenge): PublicChallenge {
+  return { id: c.id, issued_at: c.issuedAt, steps: c.steps.map((st) => ({ action: st.action, nonce: st.nonce, opens_at: st.opensAt, closes_at: st.closesAt })) };
+}

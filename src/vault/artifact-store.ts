@@ -1,0 +1,44 @@
+import type { ArtifactClass } from './artifact-classes';
+
+/** One stored artifact's metadata. The row outlives a purge (with `purgedAt` set and no bytes). */
+export type ArtifactRecord = {
+  id: string;
+  sessionId: string;
+  tenantId: string;
+  livemode: boolean;
+  userId: string | null;
+  class: ArtifactClass;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
+  /** Non-personal capture facts, e.g. a liveness frame's step, nonce and capture time. */
+  details: Record<string, unknown>;
+  iv: Buffer;
+  authTag: Buffer;
+  storedAt: Date;
+  retainUntil: Date;
+  purgedAt: Date | null;
+};
+
+/** Why an insert was refused: the session no longer takes captures, or the class is full. */
+export type InsertRefusal = { refused: 'session_state'; status: string } | { refused: 'class_full'; max: number } | { refused: 'no_session' };
+
+/**
+ * Where the vault keeps artifacts: rows plus already-encrypted bytes. Implementations store
+ * opaque ciphertext; encryption and keys live in EvidenceVault, so a store never sees clear bytes.
+ */
+export interface ArtifactStore {
+  /**
+   * Inserts the row and its ciphertext together, or nothing: in one transaction that holds the
+   * session row, refusing when the session's status is not one of `openStatuses` or the session
+   * already has `maxPerClass` artifacts of this class.
+   */
+  insert(row: ArtifactRecord, ciphertext: Buffer, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null>;
+  find(id: string): Promise<ArtifactRecord | null>;
+  listBySession(sessionId: string): Promise<ArtifactRecord[]>;
+  ciphertext(id: string): Promise<Buffer | null>;
+  /** Deletes the bytes, keeps the row with `purged_at`; false when already purged or unknown. */
+  purge(id: string, at: Date): Promise<boolean>;
+  /** Ids of unpurged artifacts whose `retain_until` has passed. */
+  due(now: Date, limit: number): Promise<string[]>;
+}

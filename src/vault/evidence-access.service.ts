@@ -1,0 +1,49 @@
+import { DataSource } from 'typeorm';
+import { AuditLogEntity } from '../../entities';
+import { DomainError } from '../errors';
+import { EVIDENCE_CLASSES } from './artifact-classes';
+import type { EvidenceLinks } from './evidence-links';
+import type { EvidenceVault } from './evidence-vault';
+
+export type OpenedEvidence = { contentType: string; bytes: Buffer; sha256: string };
+
+/** Signed evidence links: which artifacts get one, and what opening one does (checks, audit, bytes). */
+export class EvidenceAccessService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly vault: EvidenceVault,
+    private readonly links: EvidenceLinks,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Fresh links for a tenant-key read; a client_secret read never calls this. */
+  urlsFor(artifactIds: readonly string[] | undefined): string[] {
+    return (artifactIds ?? []).map((id) => this.links.url(id));
+  }
+
+  /**
+   * Opens one link. A tampered or expired link is `forbidden` (403), an unknown artifact the same
+   * (a link is its own credential: no existence oracle), a purged one `gone` (410). Every open that
+   * returns bytes or `gone` is written to the tenant's audit log.
+   */
+  async open(artifactId: string, expires: string | undefined, sig: string | undefined, requestId: string): Promise<OpenedEvidence | 'forbidden' | 'gone'> {
+    if (!/^art_[A-Za-z0-9]{16,}$/.test(artifactId)) return 'forbidden';
+    if (this.links.check(artifactId, expires, sig) !== 'valid') return 'forbidden';
+    const record = await this.vault.find(artifactId);
+    if (!record || !EVIDENCE_CLASSES.includes(record.class)) return 'forbidden';
+    const { bytes } = await this.vault.open(record);
+    await this.db.getRepository(AuditLogEntity).insert({
+      tenantId: record.tenantId,
+      livemode: record.livemode,
+      action: bytes ? 'evidence.opened' : 'evidence.open_after_purge',
+      subjectId: record.id,
+      detail: { session_id: record.sessionId, class: record.class, request_id: requestId },
+      createdAt: this.now(),
+    });
+    if (!bytes) return 'gone';
+    return { contentType: record.contentType, bytes, sha256: record.sha256 };
+  }
+}
+
+export const evidenceError = (what: 'forbidden' | 'gone'): DomainError =>
+  what === 'gone' ? new DomainError('gone', 'This evidence was purged under the retention policy') : new DomainError('link_invalid', 'This evidence link is not valid or has expired');

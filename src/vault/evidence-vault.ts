@@ -1,0 +1,132 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { normalize, sniff, SNIFF_BYTES } from '../capture/content-type';
+import { DomainError } from '../errors';
+import { randomBase62 } from '../ids';
+import { ArtifactClass, retainUntil } from './artifact-classes';
+import type { ArtifactRecord, ArtifactStore } from './artifact-store';
+import type { VaultKeys } from './vault-keys';
+
+export type Clock = () => Date;
+
+export type StoreArtifactInput = {
+  session: { id: string; tenantId: string; livemode: boolean };
+  class: ArtifactClass;
+  /** The Content-Type the client declared; the bytes must be that type. */
+  declaredType: string;
+  body: AsyncIterable<Buffer | string>;
+  maxBytes: number;
+  details?: Record<string, unknown>;
+  /** Passed to the store's guard: statuses in which the session still takes captures, and the class limit. */
+  openStatuses: readonly string[];
+  maxPerClass: number;
+};
+
+export type OpenedArtifact = { record: ArtifactRecord; bytes: Buffer | null };
+
+export const newArtifactId = (): string => `art_${randomBase62(24)}`;
+
+/**
+ * Encrypts artifacts on their way in (AES-256-GCM under the tenant's data key, the artifact id as
+ * associated data so ciphertext cannot be moved to another row) and decrypts them on the way out.
+ * A body is read once as it arrives: hashed, checked and encrypted chunk by chunk, so only its
+ * ciphertext is held until the one transaction that stores row and bytes together.
+ */
+export class EvidenceVault {
+  constructor(
+    private readonly store: ArtifactStore,
+    private readonly keys: VaultKeys,
+    private readonly now: Clock = () => new Date(),
+  ) {}
+
+  async put(input: StoreArtifactInput): Promise<ArtifactRecord> {
+    const id = newArtifactId();
+    const declared = normalize(input.declaredType);
+    const key = await this.keys.dataKey(input.session.tenantId);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(id, 'utf8'));
+    const hash = createHash('sha256');
+    const parts: Buffer[] = [];
+    let size = 0;
+    let head = Buffer.alloc(0);
+    let sniffed = false;
+    const checkType = () => {
+      sniffed = true;
+      const actual = sniff(head);
+      if (actual !== declared) throw new DomainError('unsupported_media_type', `The bytes are ${actual ?? 'not an accepted type'}, not ${declared}`);
+    };
+    for await (const raw of input.body) {
+      const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
+      size += chunk.length;
+      if (size > input.maxBytes) throw new DomainError('payload_too_large', `A ${input.class} is at most ${input.maxBytes} bytes`);
+      if (!sniffed) {
+        head = Buffer.concat([head, chunk]);
+        if (head.length >= SNIFF_BYTES) checkType();
+      }
+      hash.update(chunk);
+      parts.push(cipher.update(chunk));
+    }
+    if (size === 0) throw new DomainError('invalid_request', 'The upload is empty');
+    if (!sniffed) checkType();
+    parts.push(cipher.final());
+    const record = this.newRecord(id, input.session, input.class, { contentType: declared, sizeBytes: size, sha256: hash.digest('hex'), details: input.details ?? {}, iv, authTag: cipher.getAuthTag() });
+    const refusal = await this.store.insert(record, Buffer.concat(parts), { openStatuses: input.openStatuses, maxPerClass: input.maxPerClass });
+    if (refusal?.refused === 'no_session') throw new DomainError('not_found', 'Session not found');
+    if (refusal?.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes captures (it is ${refusal.status})`);
+    if (refusal?.refused === 'class_full') throw new DomainError('invalid_request', `A session holds at most ${refusal.max} ${input.class} artifacts`);
+    return record;
+  }
+
+  /** Bytes the checks derived (templates, MRZ text, the decision), stored while the session is processing. */
+  async putDerived(input: { session: StoreArtifactInput['session']; class: ArtifactClass; bytes: Buffer; contentType: string }): Promise<void> {
+    const id = newArtifactId();
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', await this.keys.dataKey(input.session.tenantId), iv);
+    cipher.setAAD(Buffer.from(id, 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(input.bytes), cipher.final()]);
+    const sha256 = createHash('sha256').update(input.bytes).digest('hex');
+    const record = this.newRecord(id, input.session, input.class, { contentType: input.contentType, sizeBytes: input.bytes.length, sha256, details: {}, iv, authTag: cipher.getAuthTag() });
+    // A retried job stores again; the bound keeps retries from piling up.
+    await this.store.insert(record, ciphertext, { openStatuses: ['processing'], maxPerClass: 8 });
+  }
+
+  private newRecord(
+    id: string,
+    session: StoreArtifactInput['session'],
+    cls: ArtifactClass,
+    bytes: Pick<ArtifactRecord, 'contentType' | 'sizeBytes' | 'sha256' | 'details' | 'iv' | 'authTag'>,
+  ): ArtifactRecord {
+    const storedAt = this.now();
+    return { id, sessionId: session.id, tenantId: session.tenantId, livemode: session.livemode, userId: null, class: cls, ...bytes, storedAt, retainUntil: retainUntil(cls, storedAt), purgedAt: null };
+  }
+
+  find(id: string): Promise<ArtifactRecord | null> {
+    return this.store.find(id);
+  }
+
+  list(sessionId: string): Promise<ArtifactRecord[]> {
+    return this.store.listBySession(sessionId);
+  }
+
+  /** The artifact with its clear bytes; `bytes` is null once purged. */
+  async open(record: ArtifactRecord): Promise<OpenedArtifact> {
+    if (record.purgedAt) return { record, bytes: null };
+    const ciphertext = await this.store.ciphertext(record.id);
+    if (!ciphertext) return { record, bytes: null };
+    const d = createDecipheriv('aes-256-gcm', await this.keys.dataKey(record.tenantId), record.iv);
+    d.setAAD(Buffer.from(record.id, 'utf8'));
+    d.setAuthTag(record.authTag);
+    return { record, bytes: Buffer.concat([d.update(ciphertext), d.final()]) };
+  }
+
+  purge(id: string): Promise<boolean> {
+    return this.store.purge(id, this.now());
+  }
+
+  /** Purges every artifact past its `retain_until`; returns how many. */
+  async purgeExpired(limit = 500): Promise<number> {
+    let n = 0;
+    for (const id of await this.store.due(this.now(), limit)) if (await this.store.purge(id, this.now())) n++;
+    return n;
+  }
+}

@@ -1,0 +1,93 @@
+import { DataSource } from 'typeorm';
+import type { ArtifactClass } from './artifact-classes';
+import type { ArtifactRecord, ArtifactStore, InsertRefusal } from './artifact-store';
+
+type Row = {
+  id: string;
+  session_id: string;
+  tenant_id: string;
+  livemode: boolean;
+  user_id: string | null;
+  class: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  details: Record<string, unknown>;
+  iv: Buffer | Uint8Array;
+  auth_tag: Buffer | Uint8Array;
+  stored_at: Date | string;
+  retain_until: Date | string;
+  purged_at: Date | string | null;
+};
+
+const COLUMNS = 'id, session_id, tenant_id, livemode, user_id, class, content_type, size_bytes, sha256, details, iv, auth_tag, stored_at, retain_until, purged_at';
+
+const toRecord = (r: Row): ArtifactRecord => ({
+  id: r.id,
+  sessionId: r.session_id,
+  tenantId: r.tenant_id,
+  livemode: r.livemode,
+  userId: r.user_id,
+  class: r.class as ArtifactClass,
+  contentType: r.content_type,
+  sizeBytes: Number(r.size_bytes),
+  sha256: r.sha256,
+  details: r.details,
+  iv: Buffer.from(r.iv),
+  authTag: Buffer.from(r.auth_tag),
+  storedAt: new Date(r.stored_at),
+  retainUntil: new Date(r.retain_until),
+  purgedAt: r.purged_at === null ? null : new Date(r.purged_at),
+});
+
+/** The default ArtifactStore: rows in `artifacts`, ciphertext in `artifact_blobs` (bytea). */
+export class PostgresArtifactStore implements ArtifactStore {
+  constructor(private readonly db: DataSource) {}
+
+  async insert(a: ArtifactRecord, ciphertext: Buffer, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null> {
+    return this.db.transaction(async (m) => {
+      // The session row lock orders this insert against a concurrent submit and against other uploads of the class.
+      const session: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 FOR UPDATE`, [a.sessionId]);
+      if (session.length === 0) return { refused: 'no_session' } as const;
+      if (!guard.openStatuses.includes(session[0].status)) return { refused: 'session_state', status: session[0].status } as const;
+      const [{ n }]: { n: string }[] = await m.query(`SELECT count(*) AS n FROM artifacts WHERE session_id = $1 AND class = $2`, [a.sessionId, a.class]);
+      if (Number(n) >= guard.maxPerClass) return { refused: 'class_full', max: guard.maxPerClass } as const;
+      await m.query(
+        `INSERT INTO artifacts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL)`,
+        [a.id, a.sessionId, a.tenantId, a.livemode, a.userId, a.class, a.contentType, a.sizeBytes, a.sha256, JSON.stringify(a.details), a.iv, a.authTag, a.storedAt, a.retainUntil],
+      );
+      await m.query(`INSERT INTO artifact_blobs (artifact_id, ciphertext) VALUES ($1, $2)`, [a.id, ciphertext]);
+      return null;
+    });
+  }
+
+  async find(id: string): Promise<ArtifactRecord | null> {
+    const rows: Row[] = await this.db.query(`SELECT ${COLUMNS} FROM artifacts WHERE id = $1`, [id]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async listBySession(sessionId: string): Promise<ArtifactRecord[]> {
+    const rows: Row[] = await this.db.query(`SELECT ${COLUMNS} FROM artifacts WHERE session_id = $1 ORDER BY stored_at, id`, [sessionId]);
+    return rows.map(toRecord);
+  }
+
+  async ciphertext(id: string): Promise<Buffer | null> {
+    const rows: { ciphertext: Buffer | Uint8Array }[] = await this.db.query(`SELECT ciphertext FROM artifact_blobs WHERE artifact_id = $1`, [id]);
+    return rows[0] ? Buffer.from(rows[0].ciphertext) : null;
+  }
+
+  async purge(id: string, at: Date): Promise<boolean> {
+    return this.db.transaction(async (m) => {
+      const rows: { purged_at: Date | null }[] = await m.query(`SELECT purged_at FROM artifacts WHERE id = $1 FOR UPDATE`, [id]);
+      if (rows.length === 0 || rows[0].purged_at !== null) return false;
+      await m.query(`DELETE FROM artifact_blobs WHERE artifact_id = $1`, [id]);
+      await m.query(`UPDATE artifacts SET purged_at = $2 WHERE id = $1`, [id, at]);
+      return true;
+    });
+  }
+
+  async due(now: Date, limit: number): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(`SELECT id FROM artifacts WHERE purged_at IS NULL AND retain_until <= $1 ORDER BY retain_until LIMIT $2`, [now, limit]);
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,268 @@
+import type { Client } from 'pg';
+import { answerChallenge, dbClient, jpegBytes, openPage, PageSession, pageCall, pngBytes, sha256, upload } from '../helpers/hosted-client';
+import { expectToMatchContract } from '../helpers/openapi-contract';
+import { cli, createTenant, eventually, http, startServer, Tenant, TestServer } from '../helpers/test-server';
+
+let server: TestServer;
+let acme: Tenant;
+let db: Client;
+
+beforeAll(async () => {
+  server = await startServer();
+  acme = await createTenant(server, 'acme');
+  db = await dbClient(server);
+});
+afterAll(async () => {
+  await db?.end();
+  await server?.stop();
+});
+
+const MIB = 1024 * 1024;
+
+async function createSession(key: string, json: Record<string, unknown> = {}) {
+  const r = await http(server, 'POST', '/v1/verify/sessions', { key, json: { flow_id: 'default', tier: 'T2', ...json } });
+  expect(r.status).toBe(201);
+  return r.body as { id: string; hosted_url: string; client_secret: string };
+}
+
+async function artifactCount(sessionId: string): Promise<number> {
+  const r = await db.query('SELECT count(*)::int AS n FROM artifacts WHERE session_id = $1', [sessionId]);
+  return r.rows[0].n as number;
+}
+
+/** Asserts the refusal's status and code, and that nothing was stored by it. */
+async function refused(page: PageSession, attempt: () => Promise<{ status: number; body: any; headers: Headers }>, status: number, code: string, operation = 'POST /v1/hosted/sessions/{id}/artifacts') {
+  const before = await artifactCount(page.id);
+  const r = await attempt();
+  const [method, template] = operation.split(' ');
+  expectToMatchContract(method, template, r);
+  expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status, code });
+  expect(r.body.error.request_id).toMatch(/^req_/);
+  expect(await artifactCount(page.id)).toBe(before);
+}
+
+describe('the page credential', () => {
+  it('is minted only from the hosted URL token, and names one session', async () => {
+    const s = await createSession(acme.live_api_key);
+    const forged = await http(server, 'POST', `/v1/hosted/sessions/${s.id}/credentials`, { json: { token: 'x'.repeat(43) } });
+    expect(forged.status).toBe(404);
+    expect(forged.body.error.code).toBe('not_found');
+    const page = await openPage(server, s);
+    expect(page.credential).toMatch(/^hpc_/);
+    const view = await pageCall(server, page, 'GET', '');
+    expect(view.status).toBe(200);
+    expectToMatchContract('GET', '/v1/hosted/sessions/{id}', view);
+    expect(view.body).toMatchObject({ session_id: s.id, tier: 'T2', steps: ['consent', 'document', 'selfie', 'liveness'], branding: { display_name: 'acme' } });
+    expect(view.headers.get('ratelimit-limit')).toBe('120');
+    // An API key is not a page credential.
+    const withKey = await pageCall(server, page, 'GET', '', acme.live_api_key);
+    expect(withKey.status).toBe(401);
+    expect(withKey.body.error.code).toBe('unauthorized');
+  });
+});
+
+describe('uploads', () => {
+  let page: PageSession;
+  let other: PageSession;
+
+  beforeAll(async () => {
+    page = await openPage(server, await createSession(acme.live_api_key));
+    other = await openPage(server, await createSession(acme.live_api_key));
+    expect((await pageCall(server, page, 'POST', 'start')).body.status).toBe('in_progress');
+    await pageCall(server, other, 'POST', 'start');
+  });
+
+  it('stores an accepted image encrypted, with its size, type and sha256', async () => {
+    const bytes = pngBytes(8, 8);
+    const r = await upload(server, page, { class: 'id_document_image', side: 'front' }, bytes, 'image/png');
+    expect(r.status).toBe(201);
+    expectToMatchContract('POST', '/v1/hosted/sessions/{id}/artifacts', r);
+    expect(r.body).toMatchObject({ class: 'id_document_image', content_type: 'image/png', size: bytes.length, sha256: sha256(bytes) });
+    expect(r.body.id).toMatch(/^art_[A-Za-z0-9]{24}$/);
+    const row = await db.query('SELECT a.retain_until - a.stored_at AS kept, b.ciphertext FROM artifacts a JOIN artifact_blobs b ON b.artifact_id = a.id WHERE a.id = $1', [r.body.id]);
+    expect(Buffer.from(row.rows[0].ciphertext).includes(bytes.subarray(16, 40))).toBe(false);
+    expect(row.rows[0].ciphertext.length).toBe(bytes.length);
+    expect(row.rows[0].kept.days ?? row.rows[0].kept.years * 365).toBeGreaterThanOrEqual(7 * 365); // ID document: 7 years
+  });
+
+  it('refuses a type outside the allow-list (415)', async () => {
+    await refused(page, () => upload(server, page, { class: 'selfie_image' }, Buffer.from('hello'), 'text/plain'), 415, 'unsupported_media_type');
+  });
+
+  it('refuses a PNG sent as image/jpeg (415)', async () => {
+    await refused(page, () => upload(server, page, { class: 'selfie_image' }, pngBytes(), 'image/jpeg'), 415, 'unsupported_media_type');
+  });
+
+  it('refuses an image over 10 MiB (413)', async () => {
+    await refused(page, () => upload(server, page, { class: 'selfie_image' }, jpegBytes(10 * MIB + 1), 'image/jpeg'), 413, 'payload_too_large');
+  });
+
+  it('refuses more artifacts of a class than a session holds (400)', async () => {
+    expect((await upload(server, page, { class: 'id_document_image', side: 'back' }, jpegBytes(), 'image/jpeg')).status).toBe(201);
+    await refused(page, () => upload(server, page, { class: 'id_document_image', side: 'back' }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
+  });
+
+  it('refuses a class the page may not upload, and a template above all (400)', async () => {
+    await refused(page, () => upload(server, page, { class: 'face_match_template' }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
+    await refused(page, () => upload(server, page, { class: 'fingerprint' }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
+  });
+
+  it("refuses another session's credential (404) and no credential (401)", async () => {
+    await refused(page, () => upload(server, page, { class: 'selfie_image' }, jpegBytes(), 'image/jpeg', other.credential), 404, 'not_found');
+    await refused(page, () => upload(server, page, { class: 'selfie_image' }, jpegBytes(), 'image/jpeg', null), 401, 'unauthorized');
+    await refused(page, () => upload(server, page, { class: 'selfie_image' }, jpegBytes(), 'image/jpeg', `${page.credential.slice(0, -2)}xx`), 401, 'unauthorized');
+  });
+
+  it('refuses uploads to an expired session (409)', async () => {
+    await db.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [other.id]);
+    await refused(other, () => upload(server, other, { class: 'selfie_image' }, jpegBytes(), 'image/jpeg'), 409, 'invalid_state');
+  });
+
+  it('refuses liveness frames outside the server-issued challenge (400)', async () => {
+    const issued = await pageCall(server, page, 'POST', 'challenge');
+    expectToMatchContract('POST', '/v1/hosted/sessions/{id}/challenge', issued);
+    const challenge = issued.body;
+    expect(challenge.steps.length).toBeGreaterThanOrEqual(2);
+    expect(challenge.steps.length).toBeLessThanOrEqual(3);
+    expect(new Set(challenge.steps.map((s: { action: string }) => s.action)).size).toBe(challenge.steps.length);
+    const step = challenge.steps[0];
+    await refused(page, () => upload(server, page, { class: 'selfie_video', step: 0, nonce: 'wrong', captured_at: step.opens_at + 10 }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
+    await refused(page, () => upload(server, page, { class: 'selfie_video', step: 0, nonce: step.nonce, captured_at: step.closes_at + 10 }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
+  });
+
+  it('cannot submit before everything was captured (400), then submits once and refuses later uploads (409)', async () => {
+    await refused(page, () => pageCall(server, page, 'POST', 'submit'), 400, 'invalid_request', 'POST /v1/hosted/sessions/{id}/submit');
+    const selfie = jpegBytes(4096, 7);
+    expect((await upload(server, page, { class: 'selfie_image' }, selfie, 'image/jpeg')).status).toBe(201);
+    const challenge = (await pageCall(server, page, 'POST', 'challenge')).body;
+    await answerChallenge(server, page, challenge, 5);
+    const first = await pageCall(server, page, 'POST', 'submit');
+    expect(first.status).toBe(200);
+    expectToMatchContract('POST', '/v1/hosted/sessions/{id}/submit', first);
+    expect(first.body).toMatchObject({ submitted: true });
+    const again = await pageCall(server, page, 'POST', 'submit');
+    expect(again.status).toBe(200);
+    expect(again.body.submitted).toBe(true);
+    await refused(page, () => upload(server, page, { class: 'selfie_image' }, jpegBytes(), 'image/jpeg'), 409, 'invalid_state');
+  });
+});
+
+describe('a live session through the API', () => {
+  it('goes to manual_review with every check an error (no engine configured), and evidence URLs return the captured bytes', async () => {
+    const s = await createSession(acme.live_api_key);
+    const page = await openPage(server, s);
+    await pageCall(server, page, 'POST', 'start');
+    const doc = pngBytes(16, 10, [10, 120, 200]);
+    const selfie = jpegBytes(3000, 3);
+    expect((await upload(server, page, { class: 'id_document_image' }, doc, 'image/png')).status).toBe(201);
+    expect((await upload(server, page, { class: 'selfie_image' }, selfie, 'image/jpeg')).status).toBe(201);
+    const frames = await answerChallenge(server, page, (await pageCall(server, page, 'POST', 'challenge')).body, 5);
+    expect((await pageCall(server, page, 'POST', 'submit')).status).toBe(200);
+
+    const done = await eventually(async () => {
+      const r = await http(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.live_api_key });
+      return r.body.status === 'manual_review' ? r.body : undefined;
+    });
+    expect(done.result.decision).toBe('review');
+    expect(done.result.checks.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual([
+      ['document_ocr', 'error'],
+      ['face_match', 'error'],
+      ['liveness', 'error'],
+      ['anti_spoof', 'error'],
+    ]);
+    expect(done.result.badges).toEqual([]);
+
+    // Evidence: the document, the selfie and every liveness frame, each returning exactly the bytes sent.
+    const urls: string[] = done.result.evidence_urls;
+    expect(urls).toHaveLength(2 + frames.length);
+    const got = await Promise.all(urls.map(async (u) => Buffer.from(await (await fetch(u.replace(/^http:\/\/localhost:\d+/, server.url))).arrayBuffer())));
+    const sent = [doc, selfie, ...frames].map(sha256).sort();
+    expect(got.map(sha256).sort()).toEqual(sent);
+    const audited = await db.query(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'evidence.opened' AND detail->>'session_id' = $1`, [s.id]);
+    expect(audited.rows[0].n).toBe(urls.length);
+
+    // A browser's client_secret read carries no evidence links.
+    const asBrowser = await http(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: s.client_secret });
+    expect(asBrowser.status).toBe(200);
+    expect(asBrowser.body.result.evidence_urls).toEqual([]);
+
+    // Tampered: 403. Purged: 410.
+    const local = urls[0].replace(/^http:\/\/localhost:\d+/, server.url);
+    const tampered = await fetch(local.replace(/sig=([0-9a-f])/, (_m, c) => `sig=${c === '0' ? '1' : '0'}`));
+    expect(tampered.status).toBe(403);
+    expect(((await tampered.json()) as any).error.code).toBe('link_invalid');
+    const longer = await fetch(local.replace(/expires=(\d+)/, (_m, e) => `expires=${Number(e) + 3600}`));
+    expect(longer.status).toBe(403);
+    await db.query(`UPDATE artifacts SET retain_until = now() - interval '1 second' WHERE session_id = $1`, [s.id]);
+    const purge = await cli(server.env, ['vault', 'purge-expired', '--json']);
+    expect(purge.code).toBe(0);
+    expect(purge.json!.purged).toBeGreaterThanOrEqual(urls.length);
+    const gone = await fetch(local);
+    expect(gone.status).toBe(410);
+    expect(((await gone.json()) as any).error.code).toBe('gone');
+    const kept = await db.query(`SELECT count(*)::int AS rows, count(purged_at)::int AS purged FROM artifacts WHERE session_id = $1`, [s.id]);
+    expect(kept.rows[0].rows).toBe(kept.rows[0].purged);
+    const blobs = await db.query(`SELECT count(*)::int AS n FROM artifact_blobs b JOIN artifacts a ON a.id = b.artifact_id WHERE a.session_id = $1`, [s.id]);
+    expect(blobs.rows[0].n).toBe(0);
+  });
+});
+
+describe('a test session through the API', () => {
+  it('is driven by the page (no 10 s resolution once started) and follows metadata.test_outcome', async () => {
+    const s = await createSession(acme.test_api_key, { tier: 'T1', metadata: { test_outcome: 'declined' } });
+    const page = await openPage(server, s);
+    await pageCall(server, page, 'POST', 'start');
+    await new Promise((r) => setTimeout(r, 11_000));
+    expect((await http(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.test_api_key })).body.status).toBe('in_progress');
+    expect((await upload(server, page, { class: 'id_document_image', side: 'data_page' }, jpegBytes(), 'image/jpeg')).status).toBe(201);
+    expect((await upload(server, page, { class: 'selfie_image' }, jpegBytes(), 'image/jpeg')).status).toBe(201);
+    expect((await pageCall(server, page, 'POST', 'submit')).status).toBe(200);
+    const done = await eventually(async () => {
+      const r = await http(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.test_api_key });
+      return r.body.status === 'failed' ? r.body : undefined;
+    });
+    expect(done.result).toMatchObject({ decision: 'declined', achieved_tier: 'T0', confidence: 0.12 });
+    expect(done.result.checks).toEqual([
+      { name: 'document_ocr', status: 'pass', score: 0.99, reason: 'Document read (test mode)' },
+      { name: 'face_match', status: 'fail', score: 0.12, reason: 'Selfie does not match the document portrait (test mode)' },
+    ]);
+    expect(done.result.signals).toEqual([
+      { source: 'test/deterministic@1', score: 0.99 },
+      { source: 'test/deterministic@1', score: 0.12 },
+    ]);
+  }, 60_000);
+
+  it('cancel withdraws the session, after which nothing is taken (409)', async () => {
+    const s = await createSession(acme.test_api_key, { tier: 'T1' });
+    const page = await openPage(server, s);
+    await pageCall(server, page, 'POST', 'start');
+    const c = await pageCall(server, page, 'POST', 'cancel');
+    expect(c.status).toBe(200);
+    expect(c.body.status).toBe('withdrawn');
+    await refused(page, () => upload(server, page, { class: 'selfie_image' }, jpegBytes(), 'image/jpeg'), 409, 'invalid_state');
+  });
+});
+
+describe('flows: branding and embedding origins', () => {
+  const UPDATE = `mutation($input: UpdateFlowInput!) { updateFlow(flowId: "default", input: $input) { id displayName primaryColor allowedOrigins } }`;
+
+  it('updateFlow sets allowed_origins, and the hosted page may be framed by exactly those (https only for live)', async () => {
+    const t = await createTenant(server, 'framed');
+    const ok = await http(server, 'POST', '/graphql', { key: t.live_api_key, json: { query: UPDATE, variables: { input: { displayName: 'Framed Ltd', primaryColor: '#0b3d91', allowedOrigins: ['https://shop.example', 'http://shop.example'] } } } });
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data.updateFlow).toMatchObject({ displayName: 'Framed Ltd', primaryColor: '#0b3d91', allowedOrigins: ['https://shop.example', 'http://shop.example'] });
+    const bad = await http(server, 'POST', '/graphql', { key: t.live_api_key, json: { query: UPDATE, variables: { input: { allowedOrigins: ['https://shop.example/path'] } } } });
+    expect(bad.body.errors[0].extensions.code).toBe('invalid_request');
+
+    const csp = async (key: string) => {
+      const s = await createSession(key, { tier: 'T1' });
+      const u = new URL(s.hosted_url);
+      return (await fetch(`${server.url}${u.pathname}${u.search}`)).headers.get('content-security-policy') ?? '';
+    };
+    expect(await csp(t.live_api_key)).toMatch(/frame-ancestors https:\/\/shop\.example(;|$)/);
+    expect(await csp(t.test_api_key)).toMatch(/frame-ancestors https:\/\/shop\.example http:\/\/shop\.example(;|$)/);
+    const none = await createSession(acme.live_api_key, { tier: 'T1' });
+    const u = new URL(none.hosted_url);
+    expect((await fetch(`${server.url}${u.pathname}${u.search}`)).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+});

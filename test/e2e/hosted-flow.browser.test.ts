@@ -1,0 +1,207 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { writeFakeCameraClip } from '../helpers/fake-camera';
+import { cli, createTenant, eventually, http as call, ROOT, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+import { WebhookReceiver } from '../helpers/webhook-receiver';
+
+/**
+ * The hosted flow in Debian's Chromium (playwright-core, no browser download) with a fake camera
+ * fed from a clip this test draws: a T2 session completed in redirect, popup and iframe mode, axe at
+ * 360 px and desktop on every step, and a screenshot of every step for docs/screenshots.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium) console.log(`hosted-flow.browser: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
+const SHOTS = path.join(ROOT, 'docs', 'screenshots');
+const PHONE = { width: 360, height: 740 };
+const DESKTOP = { width: 1280, height: 900 };
+
+/** Serves examples/ on another origin: the tenant's site. */
+async function tenantSite(): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const file = path.join(ROOT, 'examples', path.basename(u.pathname === '/done' ? 'hosted-redirect.html' : u.pathname));
+    if (!fs.existsSync(file)) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(fs.readFileSync(file));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { origin: `http://localhost:${(server.address() as { port: number }).port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+(haveChromium ? describe : describe.skip)('the hosted flow in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let acme: Tenant;
+  let site: { origin: string; close: () => Promise<void> };
+  let stranger: { origin: string; close: () => Promise<void> };
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    const clip = writeFakeCameraClip();
+    [server, browser, site, stranger, receiver] = await Promise.all([
+      startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })),
+      chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${clip}`, '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      }),
+      tenantSite(),
+      tenantSite(),
+      WebhookReceiver.start(),
+    ]);
+    acme = await createTenant(server, 'Acme Bank');
+    const flow = await cli(server.env, ['flow', 'update', '--tenant', acme.tenant_id, '--allowed-origins', site.origin, '--primary-color', '#0b3d91', '--json']);
+    expect(flow.code).toBe(0);
+    fs.mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    if (process.env.HOSTED_DEBUG) console.log((await server.settledLogs()).split('\n').filter((l) => /"level":(40|50)/.test(l)).join('\n'));
+    await browser?.close();
+    await Promise.all([server?.stop(), site?.close(), stranger?.close(), receiver?.close()]);
+  });
+
+  const local = (url: string) => url.replace(/^http:\/\/localhost:\d+/, server.url);
+
+  async function session(key: string, extra: Record<string, unknown> = {}) {
+    const r = await call(server, 'POST', '/v1/verify/sessions', { key, json: { flow_id: 'default', tier: 'T2', redirect_url: `${site.origin}/done`, ...extra } });
+    expect(r.status).toBe(201);
+    return { ...r.body, hosted_url: local(r.body.hosted_url) } as { id: string; hosted_url: string; client_secret: string };
+  }
+
+  /** No serious or critical axe violation, at 360 px and at desktop width. */
+  async function axe(page: Page, step: string): Promise<void> {
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      const r = await new AxeBuilder({ page }).analyze();
+      const bad = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${step}@${size.width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      expect(bad).toEqual([]);
+    }
+  }
+
+  /** Walks every step as a person would. `check` runs at each step (axe and a screenshot in redirect mode). */
+  async function completeFlow(f: Page | Frame, check: (step: string) => Promise<void> = async () => {}): Promise<void> {
+    // Keyboard only: every control is reached by focus and worked with Enter or Space.
+    const press = (name: string) => f.getByRole('button', { name }).press('Enter');
+    await f.getByRole('heading', { name: 'Agree to share your photos and identity document' }).waitFor();
+    await check('1-consent');
+    await press('Agree and continue');
+    await f.getByRole('heading', { name: 'Which document will you use?' }).waitFor();
+    await check('2-choose-document');
+    await press('Continue');
+    await f.getByRole('alert').waitFor();
+    await check('3-choose-document-error');
+    await f.getByLabel('Passport').press('Space');
+    await press('Continue');
+    await f.getByRole('heading', { name: 'Take a photo of your passport photo page' }).waitFor();
+    await f.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
+    await check('4-document-camera');
+    await press('Take photo');
+    await f.getByRole('button', { name: 'Use this photo' }).waitFor();
+    await check('5-document-preview');
+    await press('Use this photo');
+    await f.getByRole('heading', { name: 'Take a selfie' }).waitFor();
+    await f.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
+    await check('6-selfie');
+    await press('Take photo');
+    await f.getByRole('heading', { name: 'Follow the instructions on the screen' }).waitFor();
+    await f.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
+    await check('7-liveness');
+    await press('Start');
+    await f.waitForFunction(() => /Turn|Look|Smile/.test(document.getElementById('instruction')?.textContent ?? ''));
+    await check('8-liveness-step');
+    await f.getByRole('heading', { name: 'We are checking your documents' }).waitFor({ timeout: 30_000 });
+    await check('9-processing');
+    await f.getByRole('heading', { name: 'Thank you' }).waitFor({ timeout: 30_000 });
+    await check('10-done');
+  }
+
+  it('redirect mode: a live T2 session completes, lands on redirect_url, and its evidence is the bytes captured', async () => {
+    const s = await session(acme.live_api_key);
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // The sha256 the service computed of each body as it arrived (the DevTools protocol does not
+    // expose Blob request bodies, so the page's own bytes cannot be hashed here).
+    const sent: string[] = [];
+    page.on('response', async (r) => {
+      if (r.request().method() === 'POST' && r.url().includes('/artifacts') && r.status() === 201) sent.push(((await r.json()) as { sha256: string }).sha256);
+    });
+    await page.goto(s.hosted_url);
+    const step = async (name: string) => {
+      await page.screenshot({ path: path.join(SHOTS, `hosted-${name}.png`) });
+      // The liveness step and the processing page last seconds: photographed, and checked by axe on their stable neighbours.
+      if (!['8-liveness-step', '9-processing'].includes(name)) await axe(page, name);
+    };
+    await completeFlow(page, step);
+    await page.getByText('A person will review your verification').waitFor();
+    await page.getByRole('link', { name: 'Return to Acme Bank' }).press('Enter');
+    await page.waitForURL((u) => u.origin === site.origin && u.pathname === '/done', { timeout: 15_000 });
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('session_id')).toBe(s.id);
+    expect(landed.searchParams.get('status')).toBe('manual_review');
+
+    const read = await call(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.live_api_key });
+    expect(read.body.status).toBe('manual_review');
+    const got = await Promise.all(read.body.result.evidence_urls.map(async (u: string) => sha256(Buffer.from(await (await fetch(local(u))).arrayBuffer()))));
+    expect(got.sort()).toEqual([...sent].sort());
+    expect(sent.length).toBeGreaterThanOrEqual(2 + 2 * 5); // document, selfie, >= 5 frames per step
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('iframe mode: the parent on an allowed origin receives completed; a page on another origin cannot frame it', async () => {
+    const s = await session(acme.live_api_key);
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${site.origin}/hosted-iframe.html?hosted_url=${encodeURIComponent(s.hosted_url)}`);
+    const frame = await (await page.waitForSelector('iframe#verify')).contentFrame();
+    await completeFlow(frame!, async (name) => {
+      if (name === '1-consent') await page.screenshot({ path: path.join(SHOTS, 'hosted-iframe.png') });
+    });
+    await page.waitForFunction(() => (window as any).received.some((m: any) => m.type === 'completed'), undefined, { timeout: 30_000 });
+    const received = await page.evaluate(() => (window as any).received);
+    expect(received[0]).toMatchObject({ source: 'identity-verification', version: 1, type: 'ready', session_id: s.id });
+    expect(received.at(-1)).toMatchObject({ type: 'completed', session_id: s.id, status: 'manual_review' });
+
+    const other = await session(acme.live_api_key);
+    const outsider = await context.newPage();
+    const blocked: string[] = [];
+    outsider.on('console', (m) => blocked.push(m.text()));
+    await outsider.goto(`${stranger.origin}/hosted-iframe.html?hosted_url=${encodeURIComponent(other.hosted_url)}`);
+    await outsider.waitForTimeout(3000);
+    const framed = outsider.frames().find((f) => f !== outsider.mainFrame());
+    expect(await framed?.$('#hosted-config').catch(() => null)).toBeFalsy();
+    expect(blocked.some((t) => t.includes('frame-ancestors'))).toBe(true);
+    expect(await outsider.evaluate(() => (window as any).received)).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('popup mode: a test session completes with its deterministic outcome, the opener receives completed, and the webhook fires', async () => {
+    const t = await call(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/hooks'), events: ['verification.completed'] } });
+    expect(t.status).toBe(201);
+    const s = await session(acme.test_api_key);
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${site.origin}/hosted-popup.html?hosted_url=${encodeURIComponent(s.hosted_url)}`);
+    const [popup] = await Promise.all([context.waitForEvent('page'), page.click('#open')]);
+    await popup.waitForLoadState();
+    try {
+      await completeFlow(popup);
+    } catch (err) {
+      await popup.screenshot({ path: '/tmp/h15-popup-failure.png' });
+      throw err;
+    }
+    await page.waitForFunction(() => (window as any).received.some((m: any) => m.type === 'completed'), undefined, { timeout: 30_000 });
+    expect((await page.evaluate(() => (window as any).received)).at(-1)).toMatchObject({ type: 'completed', session_id: s.id, status: 'success' });
+    const hook = await eventually(async () => receiver.at('/hooks').find((r) => JSON.parse(r.body).data.session_id === s.id));
+    expect(JSON.parse(hook.body)).toMatchObject({ type: 'verification.completed', data: { session_id: s.id, status: 'success', decision: 'approved' } });
+    await context.close();
+  }, 180_000);
+});

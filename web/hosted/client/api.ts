@@ -1,0 +1,89 @@
+/** The hosted API as the page uses it: the credential lives in this module's memory only. */
+export type Challenge = { id: string; issued_at: number; steps: { action: 'turn_left' | 'turn_right' | 'look_up' | 'smile'; nonce: string; opens_at: number; closes_at: number }[] };
+
+export type View = {
+  session_id: string;
+  status: string;
+  tier: string;
+  livemode: boolean;
+  locale: string;
+  steps: string[];
+  branding: { display_name: string; logo_url: string | null; primary_color: string };
+  redirect_url: string | null;
+  allowed_origins: string[];
+  captured: { id_document_image: number; selfie_image: number; selfie_video: number };
+  challenge: Challenge | null;
+  submitted: boolean;
+  server_time: number;
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class HostedApi {
+  private credential = '';
+  /** server clock minus this device's clock, so challenge windows are met whatever the device says. */
+  clockOffset = 0;
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly token: string,
+  ) {}
+
+  private base(): string {
+    return `/v1/hosted/sessions/${encodeURIComponent(this.sessionId)}`;
+  }
+
+  async open(): Promise<View> {
+    const r = await fetch(`${this.base()}/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: this.token }) });
+    const body = await this.parse<{ credential: string; session: View }>(r);
+    this.credential = body.credential;
+    this.clockOffset = body.session.server_time - Date.now();
+    return body.session;
+  }
+
+  private async parse<T>(r: Response): Promise<T> {
+    const body = (await r.json().catch(() => ({}))) as { error?: { code: string; message: string } };
+    if (!r.ok) throw new ApiError(r.status, body.error?.code ?? 'error', body.error?.message ?? r.statusText);
+    return body as T;
+  }
+
+  private async call<T>(method: string, action: string, init: RequestInit = {}): Promise<T> {
+    const send = () => fetch(`${this.base()}${action}`, { ...init, method, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${this.credential}` } });
+    let r = await send();
+    if (r.status === 401) {
+      await this.open(); // the credential lasts an hour; the token re-opens it
+      r = await send();
+    }
+    return this.parse<T>(r);
+  }
+
+  view = () => this.call<View>('GET', '');
+  start = () => this.call<View>('POST', '/start');
+  challenge = () => this.call<Challenge>('POST', '/challenge');
+  submit = () => this.call<View>('POST', '/submit');
+  cancel = () => this.call<View>('POST', '/cancel');
+  decline = () => this.call<View>('POST', '/decline');
+  handoffSvg = async (): Promise<string> => {
+    const r = await fetch(`${this.base()}/handoff.svg`, { headers: { authorization: `Bearer ${this.credential}` } });
+    if (!r.ok) throw new ApiError(r.status, 'error', 'QR code unavailable');
+    return r.text();
+  };
+
+  upload(query: Record<string, string | number>, blob: Blob): Promise<{ id: string }> {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+    return this.call('POST', `/artifacts?${qs.toString()}`, { body: blob, headers: { 'content-type': blob.type } });
+  }
+
+  /** Server time now, by this device's clock and the measured offset. */
+  now(): number {
+    return Date.now() + this.clockOffset;
+  }
+}

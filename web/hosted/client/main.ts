@@ -1,0 +1,347 @@
+import { ApiError, Challenge, HostedApi, View } from './api';
+import { grabFrame, openCamera, stopCamera } from './camera';
+import { errorSummary, h, show } from './dom';
+import { fill, Strings, stringsFor } from './i18n';
+import { listen, post } from './messages';
+
+type Config = { session_id: string; locale: string; hosted_url: string };
+
+/** Frames per second sent per liveness step, and how long each step is filmed. */
+const LIVENESS_FPS = 6;
+const LIVENESS_FILM_MS = 2_000;
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+const root = document.getElementById('app')!;
+const config = JSON.parse(document.getElementById('hosted-config')!.textContent!) as Config;
+const token = new URLSearchParams(location.search).get('token') ?? '';
+const api = new HostedApi(config.session_id, token);
+const t: Strings = stringsFor(config.locale);
+let view: View;
+let stream: MediaStream | null = null;
+
+const name = () => view.branding.display_name;
+const tell = (type: 'ready' | 'step' | 'completed' | 'canceled' | 'error', step?: string) =>
+  post(view.allowed_origins, { type, session_id: view.session_id, status: view.status, step });
+
+function progress(step: string): HTMLElement | null {
+  const steps = view.steps;
+  const n = steps.indexOf(step) + 1;
+  return n > 0 ? h('p', { class: 'progress' }, fill(t.stepOf, { n, total: steps.length })) : null;
+}
+
+function button(label: string, onClick: () => void, kind: 'primary' | 'secondary' = 'primary', attrs: Record<string, string> = {}): HTMLElement {
+  return h('button', { type: 'button', class: `button button--${kind}`, onclick: onClick, ...attrs }, label);
+}
+
+function cancelLink(): HTMLElement {
+  return h('p', { class: 'cancel' }, button(t.cancel, () => void cancel(), 'secondary', { 'data-action': 'cancel' }));
+}
+
+async function cancel(): Promise<void> {
+  stopCamera(stream);
+  view = await api.cancel();
+  tell('canceled');
+  finish();
+}
+
+async function main(): Promise<void> {
+  try {
+    view = await api.open();
+  } catch {
+    show(root, h('h1', {}, t.invalidLink));
+    return;
+  }
+  listen(view.allowed_origins, () => void cancel());
+  tell('ready');
+  if (view.submitted || !['created', 'in_progress'].includes(view.status)) return view.submitted && view.status === 'processing' ? processing() : finish();
+  if (view.steps.length === 0) return finish();
+  consent();
+}
+
+function consent(): void {
+  tell('step', 'consent');
+  show(
+    root,
+    progress('consent')!,
+    h('h1', {}, t.consentHeading),
+    h('p', {}, fill(t.consentIntro, { name: name() })),
+    h('ul', { class: 'list' }, h('li', {}, t.consentDocument), h('li', {}, t.consentSelfie), view.steps.includes('liveness') ? h('li', {}, t.consentVideo) : null, h('li', {}, t.consentTemplates)),
+    h('p', {}, t.consentNoOther),
+    h(
+      'div',
+      { class: 'actions' },
+      button(t.agree, async () => {
+        view = await api.start();
+        chooseDocument();
+      }),
+      button(
+        t.decline,
+        async () => {
+          view = await api.decline();
+          tell('completed');
+          show(root, h('h1', {}, t.declinedHeading), h('p', {}, t.declinedBody), returnLink());
+        },
+        'secondary',
+      ),
+    ),
+  );
+}
+
+function chooseDocument(error = false): void {
+  tell('step', 'document');
+  const radio = (value: string, label: string, first: boolean) =>
+    h('div', { class: 'radio' }, h('input', { type: 'radio', name: 'doc', id: first ? 'doc-type' : `doc-${value}`, value }), h('label', { for: first ? 'doc-type' : `doc-${value}` }, label));
+  const form = h(
+    'form',
+    { novalidate: true },
+    h(
+      'fieldset',
+      { class: error ? 'fieldset fieldset--error' : 'fieldset', 'aria-describedby': error ? 'doc-error' : undefined },
+      h('legend', {}, h('h1', {}, t.chooseDocHeading)),
+      error ? h('p', { class: 'field-error', id: 'doc-error' }, t.chooseDocError) : null,
+      radio('passport', t.passport, true),
+      radio('id_card', t.idCard, false),
+    ),
+    h('button', { type: 'submit', class: 'button button--primary' }, t.continue),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const chosen = (form.querySelector('input[name=doc]:checked') as HTMLInputElement | null)?.value;
+    if (!chosen) return chooseDocument(true);
+    const sides = chosen === 'passport' ? [{ side: 'data_page', heading: t.docPassportHeading }] : [{ side: 'front', heading: t.docFrontHeading }, { side: 'back', heading: t.docBackHeading }];
+    void captureDocument(sides, 0);
+  });
+  show(root, ...(error ? [errorSummary(t.errorSummary, t.chooseDocError, 'doc-type')] : []), progress('document')!, form, cancelLink());
+}
+
+/** Camera with a frame to aim at; a file upload for documents only. */
+async function captureDocument(sides: { side: string; heading: string }[], i: number, problem?: string): Promise<void> {
+  if (i >= sides.length) {
+    stopCamera(stream);
+    stream = null;
+    return selfie();
+  }
+  const { heading } = sides[i];
+  const file = h('input', { type: 'file', id: 'doc-file', accept: IMAGE_TYPES.join(','), 'aria-describedby': 'doc-file-hint' }) as HTMLInputElement;
+  file.addEventListener('change', () => {
+    const f = file.files?.[0];
+    if (!f) return;
+    if (!IMAGE_TYPES.includes(f.type)) return void captureDocument(sides, i, t.fileTypeError);
+    if (f.size > MAX_IMAGE_BYTES) return void captureDocument(sides, i, t.fileSizeError);
+    void sendDocument(sides, i, f);
+  });
+  const uploadBlock = h('div', { class: 'upload' }, h('label', { for: 'doc-file', class: 'label' }, t.uploadInstead), h('p', { class: 'hint', id: 'doc-file-hint' }, t.uploadHint), file);
+  const errors = problem ? [errorSummary(t.errorSummary, problem, 'doc-file')] : [];
+  if (!stream) {
+    show(root, ...errors, progress('document')!, h('h1', {}, heading), h('p', {}, t.cameraIntro), uploadBlock, cancelLink());
+    const cam = await openCamera('environment');
+    if (cam.ok) stream = cam.stream;
+    else {
+      // Documents can still be uploaded; the selfie will need a camera, so offer the other device too.
+      show(root, ...errors, progress('document')!, h('h1', {}, heading), uploadBlock, await noCameraBlock(), cancelLink());
+      return;
+    }
+  }
+  const video = viewfinder('document');
+  show(
+    root,
+    ...errors,
+    progress('document')!,
+    h('h1', {}, heading),
+    h('p', {}, t.docGuidance),
+    video.parentElement!,
+    h('div', { class: 'actions' }, button(t.takePhoto, async () => void preview(sides, i, await grabFrame(video)), 'primary', { 'data-action': 'take-photo' })),
+    uploadBlock,
+    cancelLink(),
+  );
+}
+
+function preview(sides: { side: string; heading: string }[], i: number, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  show(
+    root,
+    progress('document')!,
+    h('h1', {}, sides[i].heading),
+    h('img', { src: url, alt: '', class: 'preview' }),
+    h('div', { class: 'actions' }, button(t.usePhoto, () => void sendDocument(sides, i, blob), 'primary', { 'data-action': 'use-photo' }), button(t.retake, () => void captureDocument(sides, i), 'secondary')),
+  );
+}
+
+async function sendDocument(sides: { side: string; heading: string }[], i: number, blob: Blob): Promise<void> {
+  show(root, h('h1', {}, sides[i].heading), h('p', { role: 'status' }, t.uploading));
+  try {
+    await api.upload({ class: 'id_document_image', side: sides[i].side }, blob);
+    await captureDocument(sides, i + 1);
+  } catch (err) {
+    await captureDocument(sides, i, fill(t.uploadError, { message: (err as Error).message }));
+  }
+}
+
+function viewfinder(kind: 'document' | 'face'): HTMLVideoElement {
+  const video = h('video', { autoplay: true, playsinline: true, muted: true, 'aria-hidden': 'true' }) as HTMLVideoElement;
+  video.srcObject = stream;
+  h('div', { class: `viewfinder viewfinder--${kind}` }, video, h('div', { class: 'viewfinder__guide', 'aria-hidden': 'true' }));
+  return video;
+}
+
+async function needCamera(onReady: () => void): Promise<void> {
+  if (!stream) {
+    const cam = await openCamera('user');
+    if (!cam.ok) {
+      show(root, h('h1', {}, t.noCameraHeading), await noCameraBlock(), h('div', { class: 'actions' }, button(t.tryAgain, () => void needCamera(onReady), 'secondary')), cancelLink());
+      return;
+    }
+    stream = cam.stream;
+  }
+  onReady();
+}
+
+function selfie(): void {
+  tell('step', 'selfie');
+  show(root, progress('selfie')!, h('h1', {}, t.selfieHeading), h('p', {}, t.cameraIntro), cancelLink());
+  void needCamera(() => {
+    const video = viewfinder('face');
+    show(
+      root,
+      progress('selfie')!,
+      h('h1', {}, t.selfieHeading),
+      h('p', {}, t.selfieGuidance),
+      video.parentElement!,
+      h(
+        'div',
+        { class: 'actions' },
+        button(
+          t.takePhoto,
+          async () => {
+            const blob = await grabFrame(video);
+            show(root, h('h1', {}, t.selfieHeading), h('p', { role: 'status' }, t.uploading));
+            await api.upload({ class: 'selfie_image' }, blob);
+            if (view.steps.includes('liveness')) liveness();
+            else void submit();
+          },
+          'primary',
+          { 'data-action': 'take-photo' },
+        ),
+      ),
+      cancelLink(),
+    );
+  });
+}
+
+function liveness(): void {
+  tell('step', 'liveness');
+  void needCamera(() => {
+    const video = viewfinder('face');
+    const instruction = h('p', { class: 'instruction', 'aria-live': 'assertive', id: 'instruction' }, t.livenessIntro);
+    show(
+      root,
+      progress('liveness')!,
+      h('h1', {}, t.livenessHeading),
+      instruction,
+      video.parentElement!,
+      h('div', { class: 'actions' }, button(t.livenessStart, () => void runChallenge(video, instruction), 'primary', { 'data-action': 'start-liveness' })),
+      cancelLink(),
+    );
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+/** Shows each server-issued step in its window and sends timed frames of it (>= 5 per second). */
+async function runChallenge(video: HTMLVideoElement, instruction: HTMLElement): Promise<void> {
+  root.querySelector('[data-action=start-liveness]')?.setAttribute('disabled', '');
+  const challenge: Challenge = await api.challenge();
+  const uploads: Promise<unknown>[] = [];
+  for (const [i, step] of challenge.steps.entries()) {
+    instruction.textContent = t[step.action];
+    await sleep(step.opens_at - api.now() + 50);
+    const until = Math.min(step.closes_at - 100, api.now() + LIVENESS_FILM_MS);
+    while (api.now() < until) {
+      const capturedAt = api.now();
+      const blob = await grabFrame(video, 0.7, 640);
+      uploads.push(api.upload({ class: 'selfie_video', step: i, nonce: step.nonce, captured_at: Math.round(capturedAt) }, blob));
+      await sleep(1000 / LIVENESS_FPS - (api.now() - capturedAt));
+    }
+  }
+  instruction.textContent = t.livenessDone;
+  await Promise.all(uploads);
+  await submit();
+}
+
+async function submit(): Promise<void> {
+  stopCamera(stream);
+  stream = null;
+  view = await api.submit();
+  await processing();
+}
+
+/** Follows its own session until a result: backing off from 1 s to 5 s, never a tight loop. */
+async function processing(): Promise<void> {
+  show(root, h('h1', {}, t.processingHeading), h('p', { role: 'status' }, t.processingBody), h('div', { class: 'spinner', 'aria-hidden': 'true' }));
+  let wait = 1500;
+  while (view.status === 'processing' || view.status === 'in_progress') {
+    await sleep(wait);
+    wait = Math.min(5000, wait * 1.5);
+    try {
+      view = await api.view();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 429) wait = 5000;
+    }
+  }
+  tell('completed');
+  finish();
+}
+
+function finish(): void {
+  const text: Record<string, string> = {
+    success: t.doneSuccess,
+    failed: t.doneFailed,
+    manual_review: fill(t.doneReview, { name: name() }),
+    withdrawn: t.doneWithdrawn,
+    expired: t.doneExpired,
+  };
+  show(root, h('h1', {}, t.doneHeading), h('p', { id: 'result', 'data-status': view.status }, text[view.status] ?? view.status), returnLink());
+}
+
+/**
+ * Redirect mode: the way back to the tenant, to redirect_url with session_id and status. The user
+ * follows it when ready (no timed redirect: people using screen readers get to hear the result).
+ * In a popup or iframe the opener or parent already got the message and closes the flow.
+ */
+function returnLink(): HTMLElement | null {
+  const back = redirectTarget();
+  if (!back || window.opener || window.parent !== window) return null;
+  return h('p', {}, h('a', { href: back, class: 'button button--primary', 'data-action': 'return' }, fill(t.returnTo, { name: name() })));
+}
+
+function redirectTarget(): string | null {
+  if (!view.redirect_url) return null;
+  const u = new URL(view.redirect_url);
+  u.searchParams.set('session_id', view.session_id);
+  u.searchParams.set('status', view.status);
+  return u.toString();
+}
+
+async function noCameraBlock(): Promise<HTMLElement> {
+  let qr: HTMLElement;
+  try {
+    const svg = new DOMParser().parseFromString(await api.handoffSvg(), 'image/svg+xml').documentElement;
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', t.qrAlt);
+    svg.setAttribute('class', 'qr');
+    qr = svg as unknown as HTMLElement;
+  } catch {
+    qr = h('span', {});
+  }
+  return h(
+    'div',
+    { class: 'handoff', 'data-no-camera': 'true' },
+    h('p', {}, t.noCameraBody),
+    window.parent !== window ? h('p', {}, t.noCameraIframe) : null,
+    h('p', {}, h('a', { href: config.hosted_url, target: '_blank', rel: 'noopener' }, config.hosted_url)),
+    qr,
+  );
+}
+
+void main();

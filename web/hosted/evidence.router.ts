@@ -1,0 +1,26 @@
+import { Router } from 'express';
+import { sendError } from '../../http/error-response';
+import { EvidenceAccessService, evidenceError } from '../../src/vault/evidence-access.service';
+
+/** GET /v1/evidence/:id?expires=&sig=: the signed link is the credential (no API key). */
+export function evidenceRouter(access: EvidenceAccessService): Router {
+  const router = Router();
+  router.get('/:id', async (req, res, next) => {
+    try {
+      const q = req.query as Record<string, string | undefined>;
+      const opened = await access.open(req.params.id, q.expires, q.sig, req.id);
+      res.setHeader('cache-control', 'private, no-store');
+      if (opened === 'forbidden' || opened === 'gone') {
+        const err = evidenceError(opened);
+        return sendError(res, err.code, err.message);
+      }
+      res.setHeader('x-content-type-options', 'nosniff');
+      res.setHeader('content-disposition', 'inline');
+      res.setHeader('digest', `sha-256=${Buffer.from(opened.sha256, 'hex').toString('base64')}`);
+      res.type(opened.contentType).send(opened.bytes);
+    } catch (err) {
+      next(err);
+    }
+  });
+  return router;
+}
