@@ -102,6 +102,19 @@ describe('registration', () => {
 });
 
 describe('SSRF protection', () => {
+  // The suite's server lets webhooks reach this machine (WEBHOOK_ALLOW_PRIVATE_TARGETS=true, as on a
+  // developer's laptop) so its receiver on 127.0.0.1 gets deliveries; these refusals are checked on a
+  // server with the hosted-deployment default.
+  let strict: TestServer;
+  let strictTenant: Tenant;
+  beforeAll(async () => {
+    strict = await startServer(testEnv({ ...ENV, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }));
+    strictTenant = await createTenant(strict, 'whk-strict');
+  }, 120_000);
+  afterAll(async () => {
+    await strict?.stop();
+  });
+
   it.each([
     ['http (not https)', 'http://hooks.example.com/x'],
     ['loopback', 'https://127.0.0.1/x'],
@@ -112,12 +125,12 @@ describe('SSRF protection', () => {
     ['IPv4-mapped private', 'https://[::ffff:10.0.0.1]/x'],
     ['link-local metadata', 'https://169.254.169.254/latest/meta-data'],
   ])('refuses a live-mode URL that is %s', async (_what, url) => {
-    const r = await register(tenants.other.live_api_key, { url, events: ['verification.completed'] });
+    const r = await http(strict, 'POST', '/v1/verify/webhooks', { key: strictTenant.live_api_key, json: { url, events: ['verification.completed'] } });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe('invalid_request');
   });
 
-  it('refuses the metadata address even in test mode, but allows http to localhost there', async () => {
+  it('refuses the metadata address even in test mode, but allows http to localhost there when the operator allows private targets', async () => {
     const meta = await register(tenants.other.test_api_key, { url: 'http://169.254.169.254/latest/meta-data', events: ['verification.completed'] });
     expect(meta.status).toBe(400);
     const local = await register(tenants.other.test_api_key, { url: 'http://localhost:9/hook', events: ['verification.completed'] });

@@ -6,9 +6,10 @@ import { listen, post } from './messages';
 
 type Config = { session_id: string; locale: string; hosted_url: string };
 
-/** Frames per second sent per liveness step, and how long each step is filmed. */
+/** Frames per second sent per liveness step, how long each step is filmed, and the fewest frames a step needs. */
 const LIVENESS_FPS = 6;
 const LIVENESS_FILM_MS = 2_000;
+const LIVENESS_MIN_FRAMES = 5;
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
@@ -257,7 +258,10 @@ async function runChallenge(video: HTMLVideoElement, instruction: HTMLElement): 
     instruction.textContent = t[step.action];
     await sleep(step.opens_at - api.now() + 50);
     const until = Math.min(step.closes_at - 100, api.now() + LIVENESS_FILM_MS);
-    while (api.now() < until) {
+    // A slow phone encodes fewer frames than planned: film on, inside the step's window, until it has enough.
+    let frames = 0;
+    while (api.now() < until || (frames < LIVENESS_MIN_FRAMES && api.now() < step.closes_at - 100)) {
+      frames++;
       const capturedAt = api.now();
       const blob = await grabFrame(video, 0.7, 640);
       uploads.push(api.upload({ class: 'selfie_video', step: i, nonce: step.nonce, captured_at: Math.round(capturedAt) }, blob));
