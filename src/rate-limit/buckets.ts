@@ -89,6 +89,7 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   rotateWebhookSecret: 'default',
   replayWebhookEvents: 'webhooks_replay',
   setRateLimitOverride: 'default',
+  updateFlow: 'default',
 };
 
 const compiled = BUCKET_NAMES.flatMap((name) =>
