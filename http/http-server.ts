@@ -152,7 +152,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     res.type('application/yaml').send(openapi);
   });
   app.get('/errors/:code', errorPage);
-  app.use(hostedRouter(c.db, c.sessions, c.links));
+  app.use(hostedRouter(c.flows, c.sessions, c.links));
   if (c.config.examplesEnabled) app.use('/examples', examplesRouter(PROJECT_ROOT));
 
   app.use((_req: Request, res: Response) => sendError(res, 'not_found', 'No such endpoint'));

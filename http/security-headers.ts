@@ -7,8 +7,12 @@ import type { NextFunction, Request, Response } from 'express';
 export type PagePolicy = {
   /** Origins allowed to frame the page; none by default (clickjacking). */
   frameAncestors?: readonly string[];
-  /** Extra image origins, e.g. a tenant's https logo on the hosted page. */
+  /** Extra image sources, e.g. `https:` for a tenant's logo on the hosted page. */
   imgOrigins?: readonly string[];
+  /** A per-response nonce for the one inline style block (the tenant's colour); without it, inline styles are allowed. */
+  styleNonce?: string;
+  /** The page plays media it captured itself (camera previews as blob: URLs). */
+  blobMedia?: boolean;
   /**
    * Pages that inline their own script bundle (GraphiQL, the copyable example): they keep
    * everything but the source restrictions, which their inline code would break.
@@ -19,13 +23,14 @@ export type PagePolicy = {
 function contentSecurityPolicy(p: PagePolicy): string {
   const ancestors = p.frameAncestors?.length ? p.frameAncestors.join(' ') : "'none'";
   if (p.inlineBundle) return `frame-ancestors ${ancestors}; base-uri 'none'; object-src 'none'`;
-  const img = ["'self'", 'data:', ...(p.imgOrigins ?? [])].join(' ');
-  // Our pages carry no script of their own; inline style attributes hold the tenant's colour.
+  const img = ["'self'", 'data:', ...(p.blobMedia ? ['blob:'] : []), ...(p.imgOrigins ?? [])].join(' ');
+  // Scripts only from the service itself; nothing else from another origin unless named here.
   return [
-    "default-src 'self'",
+    "default-src 'none'",
     "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
+    p.styleNonce ? `style-src 'self' 'nonce-${p.styleNonce}'` : "style-src 'self' 'unsafe-inline'",
     `img-src ${img}`,
+    ...(p.blobMedia ? ["media-src 'self' blob:"] : []),
     "connect-src 'self'",
     "form-action 'self'",
     "base-uri 'none'",

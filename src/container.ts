@@ -65,6 +65,7 @@ export type Container = {
   vault: EvidenceVault;
   evidence: EvidenceAccessService;
   hostedFlow: HostedFlowService;
+  flows: FlowService;
   /** The engines live sessions' checks run on; test mode uses the deterministic ones whatever this is. */
   checkProviders: CheckProviders;
   contexts: ContextFactory;
@@ -122,6 +123,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const vault = new EvidenceVault(new PostgresArtifactStore(db), await VaultKeys.load(db, config.vault.masterKey));
   const evidence = new EvidenceAccessService(db, vault, await EvidenceLinks.load(db, config.publicBaseUrl));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
+  const flows = new FlowService(db);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs);
   const checkProviders = options.checkProviders ?? unconfiguredCheckProviders();
   const cscaTrustStore = new PostgresCscaTrustStore(db);
@@ -141,7 +143,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [ApiKeyResolver, new ApiKeyResolver(tenants)],
     [WebhookResolver, new WebhookResolver(webhooks)],
     [CscaResolver, new CscaResolver(cscaTrustStore)],
-    [FlowResolver, new FlowResolver(new FlowService(db))],
+    [FlowResolver, new FlowResolver(flows)],
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
   ]);
@@ -181,6 +183,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     vault,
     evidence,
     hostedFlow,
+    flows,
     checkProviders,
     contexts,
     rateLimits,

@@ -282,7 +282,9 @@ describe('logs (finding 10)', () => {
 describe('HTML pages (finding 12)', () => {
   const expectPageHeaders = (h: Headers) => {
     expect(h.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
-    expect(h.get('content-security-policy')).toMatch(/default-src 'self'/);
+    // Nothing loads from another origin by default, and scripts only from the service itself.
+    expect(h.get('content-security-policy')).toMatch(/default-src '(self|none)'/);
+    expect(h.get('content-security-policy')).not.toMatch(/script-src[^;]*(https:|\*|'unsafe-inline')/);
     expect(h.get('x-frame-options')).toBe('DENY');
     expect(h.get('x-content-type-options')).toBe('nosniff');
     expect(h.get('referrer-policy')).toBe('no-referrer');

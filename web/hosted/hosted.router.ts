@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
-import { DataSource } from 'typeorm';
-import { FlowEntity } from '../../entities';
-import { originsFor } from '../../src/flows/flow.service';
+import { setPageSecurityHeaders } from '../../http/security-headers';
+import { FlowService, originsFor } from '../../src/flows/flow.service';
 import type { HostedLinks } from '../../src/hosted/hosted-links';
 import { SESSION_ID_PATTERN } from '../../src/ids';
 import type { SessionService } from '../../src/sessions/session.service';
@@ -14,28 +13,8 @@ import { pickLocale, renderHostedPage } from './hosted-page';
 const ASSETS_DIR = path.join(__dirname, 'assets');
 const ASSET_TYPES: Record<string, string> = { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8' };
 
-/**
- * The Content-Security-Policy of one hosted page: only the service's own scripts and styles (plus
- * the brand colour's nonce), and `frame-ancestors` naming exactly the origins the flow allows
- * (https only for live sessions), or 'none'.
- */
-export function hostedPageCsp(origins: string[], styleNonce: string): string {
-  const ancestors = origins.length ? origins.join(' ') : "'none'";
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    `style-src 'self' 'nonce-${styleNonce}'`,
-    "img-src 'self' data: blob: https:",
-    "media-src 'self' blob:",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    `frame-ancestors ${ancestors}`,
-  ].join('; ');
-}
-
 /** GET /hosted/:id?token=...: the page (opening it starts a live session: created -> in_progress); GET /hosted/assets/*: its bundle. */
-export function hostedRouter(db: DataSource, sessions: SessionService, links: HostedLinks): Router {
+export function hostedRouter(flows: FlowService, sessions: SessionService, links: HostedLinks): Router {
   const router = Router();
   const assets = new Map<string, { plain: Buffer; gzip: Buffer | null }>();
   router.get('/hosted/assets/:file', (req, res) => {
@@ -68,17 +47,16 @@ export function hostedRouter(db: DataSource, sessions: SessionService, links: Ho
         return;
       }
       const session = await sessions.markOpened(id);
-      const flow = session && (await db.getRepository(FlowEntity).findOneBy({ id: session.flowId }));
+      const flow = session && (await flows.get(session.tenantId, session.flowId).catch(() => null));
       if (!session || !flow) {
         res.status(404).type('html').send('<!doctype html><html lang="en"><title>Not found</title><p>This verification link is not valid.</p></html>');
         return;
       }
       const styleNonce = randomBytes(16).toString('base64');
       res.setHeader('cache-control', 'no-store');
-      res.setHeader('referrer-policy', 'no-referrer'); // the URL carries the token
-      res.setHeader('content-security-policy', hostedPageCsp(originsFor(flow, session.livemode, session.redirectUrl), styleNonce));
+      // Framed only by the origins the flow allows (https only for live sessions); referrer-policy keeps the URL's token in this page.
+      setPageSecurityHeaders(res, { frameAncestors: originsFor(flow, session.livemode, session.redirectUrl), imgOrigins: ['https:'], styleNonce, blobMedia: true });
       res.setHeader('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
-      res.setHeader('x-content-type-options', 'nosniff');
       res.type('html').send(renderHostedPage(session, flow, { locale: pickLocale(session.locale, (l) => req.acceptsLanguages(...l)), styleNonce, hostedUrl: links.url(id) }));
     } catch (err) {
       next(err);
