@@ -36,7 +36,7 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   });
   fs.closeSync(out);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000; // the embedded database starts slowly on a busy machine
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`${script} exited; see ${logFile}`);
     try {

@@ -180,6 +180,7 @@ export class HostedFlowService {
       declaredType: req.contentType!,
       body: req.body,
       maxBytes,
+      expectedBytes: req.contentLength,
       details,
       openStatuses: CAPTURING,
       maxPerClass: limits.maxPerSession,

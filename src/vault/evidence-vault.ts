@@ -4,7 +4,11 @@ import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
 import { ArtifactClass, retainUntil } from './artifact-classes';
 import type { ArtifactRecord, ArtifactStore } from './artifact-store';
+import { UploadGate } from './upload-gate';
 import type { VaultKeys } from './vault-keys';
+
+/** Upload bodies read at once (each up to 25 MiB, held as ciphertext until its transaction). */
+const UPLOAD_SLOTS = 16;
 
 export type Clock = () => Date;
 
@@ -15,6 +19,8 @@ export type StoreArtifactInput = {
   declaredType: string;
   body: AsyncIterable<Buffer | string>;
   maxBytes: number;
+  /** The size the client announced (Content-Length), when it did: the ciphertext then goes straight into one buffer of that size. */
+  expectedBytes?: number;
   details?: Record<string, unknown>;
   /** Passed to the store's guard: statuses in which the session still takes captures, and the class limit. */
   openStatuses: readonly string[];
@@ -38,7 +44,13 @@ export class EvidenceVault {
     private readonly now: Clock = () => new Date(),
   ) {}
 
-  async put(input: StoreArtifactInput): Promise<ArtifactRecord> {
+  private readonly gate = new UploadGate(UPLOAD_SLOTS);
+
+  put(input: StoreArtifactInput): Promise<ArtifactRecord> {
+    return this.gate.run(() => this.read(input));
+  }
+
+  private async read(input: StoreArtifactInput): Promise<ArtifactRecord> {
     const id = newArtifactId();
     const declared = normalize(input.declaredType);
     const key = await this.keys.dataKey(input.session.tenantId);
@@ -46,7 +58,7 @@ export class EvidenceVault {
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(Buffer.from(id, 'utf8'));
     const hash = createHash('sha256');
-    const parts: Buffer[] = [];
+    const ciphertext = new CiphertextBuffer(input.expectedBytes !== undefined && input.expectedBytes <= input.maxBytes ? input.expectedBytes : undefined);
     let size = 0;
     let head = Buffer.alloc(0);
     let sniffed = false;
@@ -64,13 +76,13 @@ export class EvidenceVault {
         if (head.length >= SNIFF_BYTES) checkType();
       }
       hash.update(chunk);
-      parts.push(cipher.update(chunk));
+      ciphertext.push(cipher.update(chunk));
     }
     if (size === 0) throw new DomainError('invalid_request', 'The upload is empty');
     if (!sniffed) checkType();
-    parts.push(cipher.final());
+    ciphertext.push(cipher.final());
     const record = this.newRecord(id, input.session, input.class, { contentType: declared, sizeBytes: size, sha256: hash.digest('hex'), details: input.details ?? {}, iv, authTag: cipher.getAuthTag() });
-    const refusal = await this.store.insert(record, Buffer.concat(parts), { openStatuses: input.openStatuses, maxPerClass: input.maxPerClass });
+    const refusal = await this.store.insert(record, ciphertext.bytes(), { openStatuses: input.openStatuses, maxPerClass: input.maxPerClass });
     if (refusal?.refused === 'no_session') throw new DomainError('not_found', 'Session not found');
     if (refusal?.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes captures (it is ${refusal.status})`);
     if (refusal?.refused === 'class_full') throw new DomainError('invalid_request', `A session holds at most ${refusal.max} ${input.class} artifacts`);
@@ -128,5 +140,33 @@ export class EvidenceVault {
     let n = 0;
     for (const id of await this.store.due(this.now(), limit)) if (await this.store.purge(id, this.now())) n++;
     return n;
+  }
+}
+
+/**
+ * The ciphertext of one upload, held once: written into a single buffer of the announced size
+ * (AES-GCM's ciphertext is exactly as long as the plaintext), so no second copy is made to join
+ * chunks. Without an announced size, chunks are joined at the end.
+ */
+class CiphertextBuffer {
+  private readonly whole: Buffer | null;
+  private readonly parts: Buffer[] = [];
+  private length = 0;
+
+  constructor(expected: number | undefined) {
+    this.whole = expected !== undefined ? Buffer.allocUnsafe(expected) : null;
+  }
+
+  push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    // Once a chunk overflows the announced size, the rest stays in order after it.
+    if (this.whole && this.parts.length === 0 && this.length + chunk.length <= this.whole.length) chunk.copy(this.whole, this.length);
+    else this.parts.push(chunk);
+    this.length += chunk.length;
+  }
+
+  bytes(): Buffer {
+    if (this.whole && this.parts.length === 0) return this.whole.subarray(0, this.length);
+    return Buffer.concat([...(this.whole ? [this.whole.subarray(0, Math.min(this.length, this.whole.length))] : []), ...this.parts]);
   }
 }

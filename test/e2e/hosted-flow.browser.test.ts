@@ -5,6 +5,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { writeFakeCameraClip } from '../helpers/fake-camera';
+import { dbClient } from '../helpers/hosted-client';
+import { EvidenceLinks } from '../../src/vault/evidence-links';
 import { cli, createTenant, eventually, http as call, ROOT, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -24,6 +26,13 @@ const DESKTOP = { width: 1280, height: 900 };
 async function tenantSite(): Promise<{ origin: string; close: () => Promise<void> }> {
   const server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
+    if (u.pathname === '/no-camera.html') {
+      // A tenant page that frames the flow without allow="camera": the frame gets no camera.
+      const src = String(u.searchParams.get('hosted_url')).replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title><style>body{margin:0}iframe{width:100%;height:100vh;border:0}</style></head><body><main><iframe src="${src}" title="Identity verification"></iframe></main></body></html>`);
+    }
     const file = path.join(ROOT, 'examples', path.basename(u.pathname === '/done' ? 'hosted-redirect.html' : u.pathname));
     if (!fs.existsSync(file)) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(fs.readFileSync(file));
@@ -84,8 +93,30 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     }
   }
 
+  /**
+   * The check run at every step in redirect mode: a screenshot at 360 px, then axe at both widths.
+   * The processing page would only last until the page's next poll, so its polls of the session's
+   * view are held (the requests wait, unanswered) from the selfie until axe has looked at it.
+   */
+  function photographAndCheck(page: Page, prefix = 'hosted-'): (step: string) => Promise<void> {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const view = /\/v1\/hosted\/sessions\/vses_[A-Za-z0-9]+$/;
+    return async (name: string) => {
+      if (name === '6-selfie')
+        await page.route(view, async (route) => {
+          if (route.request().method() === 'GET') await held;
+          await route.continue();
+        });
+      await page.setViewportSize(PHONE);
+      await page.screenshot({ path: path.join(SHOTS, `${prefix}${name}.png`) });
+      await axe(page, name);
+      if (name === '9-processing') release();
+    };
+  }
+
   /** Walks every step as a person would. `check` runs at each step (axe and a screenshot in redirect mode). */
-  async function completeFlow(f: Page | Frame, check: (step: string) => Promise<void> = async () => {}): Promise<void> {
+  async function completeFlow(f: Page | Frame, check: (step: string) => Promise<void> = async () => {}, tier: 'T1' | 'T2' = 'T2'): Promise<void> {
     // Keyboard only: every control is reached by focus and worked with Enter or Space.
     const press = (name: string) => f.getByRole('button', { name }).press('Enter');
     await f.getByRole('heading', { name: 'Agree to share your photos and identity document' }).waitFor();
@@ -109,12 +140,14 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     await f.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
     await check('6-selfie');
     await press('Take photo');
-    await f.getByRole('heading', { name: 'Follow the instructions on the screen' }).waitFor();
-    await f.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
-    await check('7-liveness');
-    await press('Start');
-    await f.waitForFunction(() => /Turn|Look|Smile/.test(document.getElementById('instruction')?.textContent ?? ''));
-    await check('8-liveness-step');
+    if (tier === 'T2') {
+      await f.getByRole('heading', { name: 'Follow the instructions on the screen' }).waitFor();
+      await f.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
+      await check('7-liveness');
+      await press('Start');
+      await f.waitForFunction(() => /Turn|Look|Smile/.test(document.getElementById('instruction')?.textContent ?? ''));
+      await check('8-liveness-step');
+    }
     await f.getByRole('heading', { name: 'We are checking your documents' }).waitFor({ timeout: 30_000 });
     await check('9-processing');
     await f.getByRole('heading', { name: 'Thank you' }).waitFor({ timeout: 30_000 });
@@ -134,12 +167,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
       if (r.request().method() === 'POST' && r.url().includes('/artifacts') && r.status() === 201) sent.push(((await r.json()) as { sha256: string }).sha256);
     });
     await page.goto(s.hosted_url);
-    const step = async (name: string) => {
-      await page.screenshot({ path: path.join(SHOTS, `hosted-${name}.png`) });
-      // The liveness step and the processing page last seconds: photographed, and checked by axe on their stable neighbours.
-      if (!['8-liveness-step', '9-processing'].includes(name)) await axe(page, name);
-    };
-    await completeFlow(page, step);
+    await completeFlow(page, photographAndCheck(page));
     await page.getByText('A person will review your verification').waitFor();
     await page.getByRole('link', { name: 'Return to Acme Bank' }).press('Enter');
     await page.waitForURL((u) => u.origin === site.origin && u.pathname === '/done', { timeout: 15_000 });
@@ -183,10 +211,10 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     await context.close();
   }, 180_000);
 
-  it('popup mode: a test session completes with its deterministic outcome, the opener receives completed, and the webhook fires', async () => {
-    const t = await call(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/hooks'), events: ['verification.completed'] } });
+  it('popup mode: a test session captured through the page follows metadata.test_outcome, the opener receives completed, and the webhook fires', async () => {
+    const t = await call(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/hooks'), events: ['verification.completed', 'verification.failed'] } });
     expect(t.status).toBe(201);
-    const s = await session(acme.test_api_key);
+    const s = await session(acme.test_api_key, { metadata: { test_outcome: 'declined' } });
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(`${site.origin}/hosted-popup.html?hosted_url=${encodeURIComponent(s.hosted_url)}`);
@@ -199,9 +227,105 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
       throw err;
     }
     await page.waitForFunction(() => (window as any).received.some((m: any) => m.type === 'completed'), undefined, { timeout: 30_000 });
-    expect((await page.evaluate(() => (window as any).received)).at(-1)).toMatchObject({ type: 'completed', session_id: s.id, status: 'success' });
+    expect((await page.evaluate(() => (window as any).received)).at(-1)).toMatchObject({ type: 'completed', session_id: s.id, status: 'failed' });
+    await popup.getByText('We could not verify your identity.').waitFor();
     const hook = await eventually(async () => receiver.at('/hooks').find((r) => JSON.parse(r.body).data.session_id === s.id));
-    expect(JSON.parse(hook.body)).toMatchObject({ type: 'verification.completed', data: { session_id: s.id, status: 'success', decision: 'approved' } });
+    expect(JSON.parse(hook.body)).toMatchObject({ type: 'verification.failed', data: { session_id: s.id, status: 'failed', decision: 'declined' } });
+    const read = await call(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.test_api_key });
+    expect(read.body.result.checks.find((c: { name: string }) => c.name === 'face_match')).toMatchObject({ status: 'fail', score: 0.12 });
     await context.close();
   }, 180_000);
+
+  it('a live T1 session on a phone completes in redirect mode; without engines every check is an error and it goes to manual_review; its evidence URLs return the bytes captured, and stop after 15 minutes and after a purge', async () => {
+    const s = await session(acme.live_api_key, { tier: 'T1' });
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const sent: string[] = [];
+    page.on('response', async (r) => {
+      if (r.request().method() === 'POST' && r.url().includes('/artifacts') && r.status() === 201) sent.push(((await r.json()) as { sha256: string }).sha256);
+    });
+    await page.goto(s.hosted_url);
+    await completeFlow(page, async () => {}, 'T1');
+    await page.getByText('A person will review your verification').waitFor();
+    await page.getByRole('link', { name: 'Return to Acme Bank' }).press('Enter');
+    await page.waitForURL((u) => u.origin === site.origin && u.searchParams.get('session_id') === s.id && u.searchParams.get('status') === 'manual_review');
+    await context.close();
+
+    const read = await call(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.live_api_key });
+    expect(read.body.status).toBe('manual_review');
+    expect(read.body.result.checks.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual([
+      ['document_ocr', 'error'],
+      ['face_match', 'error'],
+    ]);
+    const urls: string[] = read.body.result.evidence_urls.map(local);
+    expect(sent).toHaveLength(2);
+    const got = await Promise.all(urls.map(async (u) => sha256(Buffer.from(await (await fetch(u)).arrayBuffer()))));
+    expect(got.sort()).toEqual([...sent].sort());
+
+    // 15 minutes: links minted by the service's own signer and key, on a clock set back 14 and 15 minutes.
+    const db = await dbClient(server);
+    try {
+      const key = (await db.query(`SELECT value FROM instance_settings WHERE key = 'evidence_url_key'`)).rows[0].value as string;
+      const minted = (minutesAgo: number) => EvidenceLinks.withKey(server.url, Buffer.from(key, 'utf8'), () => new Date(Date.now() - minutesAgo * 60_000)).url(new URL(urls[0]).pathname.split('/').pop()!);
+      expect((await fetch(minted(14))).status).toBe(200);
+      const expired = await fetch(minted(15));
+      expect(expired.status).toBe(403);
+      expect(((await expired.json()) as any).error.code).toBe('link_invalid');
+
+      // A purge (retention reached, then the CLI's purge): the same links are 410.
+      await db.query(`UPDATE artifacts SET retain_until = now() - interval '1 second' WHERE session_id = $1`, [s.id]);
+    } finally {
+      await db.end();
+    }
+    expect((await cli(server.env, ['vault', 'purge-expired', '--json'])).code).toBe(0);
+    for (const u of urls) {
+      const gone = await fetch(u);
+      expect(gone.status).toBe(410);
+      expect(((await gone.json()) as any).error.code).toBe('gone');
+    }
+  }, 120_000);
+
+  it('without a camera (framed without allow="camera") the page says so and offers the same session on another device, by link and QR code', async () => {
+    const s = await session(acme.live_api_key);
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    await page.goto(`${site.origin}/no-camera.html?hosted_url=${encodeURIComponent(s.hosted_url)}`);
+    const frame = (await (await page.waitForSelector('iframe')).contentFrame())!;
+    await frame.getByRole('button', { name: 'Agree and continue' }).press('Enter');
+    await frame.getByLabel('Passport').press('Space');
+    await frame.getByRole('button', { name: 'Continue' }).press('Enter');
+    const handoff = frame.locator('[data-no-camera]');
+    await handoff.waitFor();
+    await expect(handoff.textContent()).resolves.toContain('did not give this page access to a camera');
+    await expect(handoff.textContent()).resolves.toContain('allow'); // the iframe case is explained
+    await frame.getByRole('img', { name: 'QR code that opens this verification on another device' }).waitFor();
+    expect(await frame.getByLabel('Or upload a photo of the document').count()).toBe(1); // documents may still be uploaded
+    await page.screenshot({ path: path.join(SHOTS, 'hosted-no-camera.png') });
+    await axe(page, 'no-camera');
+    const link = local((await handoff.getByRole('link').getAttribute('href'))!);
+    expect(link).toBe(s.hosted_url);
+
+    // The other device: the same session, from its first step.
+    const phone = await browser.newContext({ viewport: PHONE });
+    const other = await phone.newPage();
+    await other.goto(link);
+    await other.getByRole('heading', { name: 'Agree to share your photos and identity document' }).waitFor();
+    expect(await other.evaluate(() => JSON.parse(document.getElementById('hosted-config')!.textContent!).session_id)).toBe(s.id);
+    await Promise.all([context.close(), phone.close()]);
+  }, 60_000);
+
+  it('speaks German when the session asks for de-DE', async () => {
+    const s = await session(acme.live_api_key, { locale: 'de-DE' });
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    await page.goto(s.hosted_url);
+    await page.getByRole('heading', { name: 'Stimmen Sie der Weitergabe Ihrer Fotos und Ihres Ausweises zu' }).waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('de-DE');
+    await page.screenshot({ path: path.join(SHOTS, 'hosted-de-1-consent.png') });
+    await axe(page, 'de-consent');
+    await page.getByRole('button', { name: 'Zustimmen und weiter' }).press('Enter');
+    await page.getByRole('heading', { name: 'Welches Dokument verwenden Sie?' }).waitFor();
+    await axe(page, 'de-choose-document');
+    await context.close();
+  }, 60_000);
 });

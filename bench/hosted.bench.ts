@@ -1,0 +1,228 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
+import { cliJson, startProcess, Started } from './bench-support';
+
+/**
+ * npm run bench:hosted — the hosted flow's costs, against baselines measured in the same run:
+ *
+ * 1. The page's first load: the HTML and every asset it references, as a browser asking for gzip
+ *    gets them (compressed bytes on the wire; no models are part of the page), against the 250 KB budget.
+ * 2. 200 images of 5 MiB uploaded in parallel through the hosted API (100 live T1 sessions, a
+ *    passport data page and a selfie each: credential, start, upload, exactly as the page does):
+ *    throughput and p99, against a raw `INSERT` of the same bytes into a bytea column over a pool
+ *    of the server's size (10). The server's peak RSS is sampled from /proc every 20 ms: if each
+ *    body were held whole (or twice), 200 x 5 MiB in flight would show 1-2 GB.
+ * 3. The evidence URLs of those sessions (after submit, `manual_review`: no engine is configured)
+ *    downloaded 16 at a time, against a raw `SELECT` of the same bytes.
+ *
+ * Env: DATABASE_URL (else the embedded database in a fresh DATA_DIR), HOSTED_BENCH_IMAGES (200),
+ * HOSTED_BENCH_MIB (5).
+ */
+const IMAGES = Number(process.env.HOSTED_BENCH_IMAGES ?? 200);
+const SIZE = Number(process.env.HOSTED_BENCH_MIB ?? 5) * 1024 * 1024;
+const DOWNLOAD_CONCURRENCY = 16;
+const MIB = 1024 * 1024;
+
+type Timing = { ms: number; bytes: number };
+
+const progress = (what: string) => console.error(`[bench:hosted ${new Date().toISOString().slice(11, 19)}] ${what}`);
+
+function jpeg(seed: number): Buffer {
+  // A JPEG signature, then incompressible bytes: nothing on the way can shrink them.
+  const b = randomBytes(SIZE);
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]).copy(b, 0);
+  b[12] = seed & 0xff;
+  b[SIZE - 2] = 0xff;
+  b[SIZE - 1] = 0xd9;
+  return b;
+}
+
+function p(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+}
+
+function summary(name: string, timings: Timing[], wallMs: number) {
+  const bytes = timings.reduce((n, t) => n + t.bytes, 0);
+  return { name, count: timings.length, mibPerS: bytes / MIB / (wallMs / 1000), p50: p(timings.map((t) => t.ms), 0.5), p99: p(timings.map((t) => t.ms), 0.99), wallMs };
+}
+type Summary = ReturnType<typeof summary>;
+
+async function timed<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number }> {
+  const timings: Timing[] = [];
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        const t0 = performance.now();
+        const bytes = await fn(items[i], i);
+        timings.push({ ms: performance.now() - t0, bytes });
+      }
+    }),
+  );
+  return { timings, wallMs: performance.now() - start };
+}
+
+/** Samples a process's resident set every 20 ms; `peak()` is the largest seen. */
+function rssSampler(pid: number) {
+  const read = () => {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  };
+  let peak = read();
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, read());
+    } catch {
+      /* exited */
+    }
+  }, 20);
+  return { now: read, peak: () => peak, stop: () => clearInterval(timer) };
+}
+
+async function json(res: Response): Promise<any> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+async function firstLoad(hostedUrl: string): Promise<{ file: string; bytes: number; encoding: string }[]> {
+  const get = async (u: string) => {
+    const res = await fetch(u, { headers: { 'accept-encoding': 'gzip' } });
+    // fetch decodes; the wire size is Content-Length of the encoded body (the service sends static gzip copies).
+    const encoded = Number(res.headers.get('content-length') ?? NaN);
+    const body = Buffer.from(await res.arrayBuffer());
+    return { body, bytes: Number.isFinite(encoded) ? encoded : (await import('node:zlib')).gzipSync(body).length, encoding: res.headers.get('content-encoding') ?? 'identity' };
+  };
+  const html = await get(hostedUrl);
+  const refs = [...html.body.toString().matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]);
+  const rows = [{ file: new URL(hostedUrl).pathname, bytes: html.bytes, encoding: html.encoding }];
+  for (const ref of refs) {
+    const r = await get(new URL(ref, hostedUrl).toString());
+    rows.push({ file: ref, bytes: r.bytes, encoding: r.encoding });
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hosted-'));
+  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn' };
+  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  const target = process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (PGlite)';
+  let server: Started | null = null;
+  let db: Pool | null = null;
+  try {
+    server = await startProcess('src/main.js', env);
+    const tenant = cliJson(env, ['tenant', 'create', '--name', `bench-hosted-${Date.now()}`]) as { live_api_key: string };
+    const key = tenant.live_api_key;
+    db = new Pool(process.env.DATABASE_URL ? { connectionString: process.env.DATABASE_URL, max: 10 } : { host: dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 10 });
+    const api = async (method: string, p: string, body?: unknown, auth = key) =>
+      json(await fetch(`${server!.url}${p}`, { method, headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+
+    progress('first load');
+    // 1. First load.
+    const probe = await api('POST', '/v1/verify/sessions', { flow_id: 'default', tier: 'T2' });
+    const load = await firstLoad(probe.hosted_url.replace(/^https?:\/\/[^/]+/, server.url));
+    const loadTotal = load.reduce((n, r) => n + r.bytes, 0);
+
+    progress('sessions');
+    // 2. Sessions, each opened the way the page opens it.
+    const sessions = IMAGES / 2;
+    const pages: { id: string; credential: string }[] = [];
+    for (let i = 0; i < sessions; i++) {
+      const s = await api('POST', '/v1/verify/sessions', { flow_id: 'default', tier: 'T1' });
+      const token = new URL(s.hosted_url).searchParams.get('token');
+      const { credential } = await json(await fetch(`${server.url}/v1/hosted/sessions/${s.id}/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) }));
+      await api('POST', `/v1/hosted/sessions/${s.id}/start`, undefined, credential);
+      pages.push({ id: s.id, credential });
+    }
+    const bodies = Array.from({ length: IMAGES }, (_, i) => jpeg(i));
+    const sha = bodies.map((b) => createHash('sha256').update(b).digest('hex'));
+
+    progress('raw INSERT baseline');
+    // Baseline: the same bytes, raw INSERTs over a pool the size of the server's.
+    await db.query('CREATE TABLE IF NOT EXISTS bench_hosted_blobs (id int PRIMARY KEY, bytes bytea NOT NULL)');
+    await db.query('TRUNCATE bench_hosted_blobs');
+    const rawUp = await timed(bodies, IMAGES, async (b, i) => {
+      await db!.query('INSERT INTO bench_hosted_blobs (id, bytes) VALUES ($1, $2)', [i, b]);
+      return b.length;
+    });
+
+    progress('uploads through the API');
+    const rss = rssSampler(server.proc.pid!);
+    const rssBefore = rss.now();
+    const ids: string[] = new Array(IMAGES);
+    const apiUp = await timed(bodies, IMAGES, async (b, i) => {
+      const page = pages[i >> 1];
+      const q = i % 2 === 0 ? 'class=id_document_image&side=data_page' : 'class=selfie_image';
+      const r = await json(await fetch(`${server!.url}/v1/hosted/sessions/${page.id}/artifacts?${q}`, { method: 'POST', headers: { authorization: `Bearer ${page.credential}`, 'content-type': 'image/jpeg' }, body: b as unknown as Uint8Array<ArrayBuffer> }));
+      if (r.sha256 !== sha[i]) throw new Error('the stored sha256 differs from the bytes sent');
+      ids[i] = r.id;
+      return b.length;
+    });
+    rss.stop();
+    const rssPeak = rss.peak();
+
+    progress('submit and wait for the checks');
+    // 3. Evidence: submit, wait for the (engine-less) checks, read the links with the tenant key.
+    for (const page of pages) await api('POST', `/v1/hosted/sessions/${page.id}/submit`, undefined, page.credential);
+    const urls: string[] = [];
+    for (const page of pages) {
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const s = await api('GET', `/v1/verify/sessions/${page.id}`);
+        if (s.status === 'manual_review') {
+          urls.push(...(s.result.evidence_urls as string[]).map((u) => u.replace(/^https?:\/\/[^/]+/, server!.url)));
+          break;
+        }
+        if (Date.now() > deadline) throw new Error(`session ${page.id} is still ${s.status}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    progress('evidence downloads');
+    const seen = new Set<string>();
+    const apiDown = await timed(urls, DOWNLOAD_CONCURRENCY, async (u) => {
+      const b = Buffer.from(await (await fetch(u)).arrayBuffer());
+      seen.add(createHash('sha256').update(b).digest('hex'));
+      return b.length;
+    });
+    if (!sha.every((h) => seen.has(h))) throw new Error('an evidence URL did not return the bytes uploaded');
+    progress('raw SELECT baseline');
+    const rawDown = await timed(bodies, DOWNLOAD_CONCURRENCY, async (_b, i) => {
+      const r = await db!.query('SELECT bytes FROM bench_hosted_blobs WHERE id = $1', [i]);
+      return (r.rows[0].bytes as Buffer).length;
+    });
+    await db.query('DROP TABLE bench_hosted_blobs');
+
+    const up = [summary('raw INSERT (baseline)', rawUp.timings, rawUp.wallMs), summary('POST /v1/hosted/.../artifacts', apiUp.timings, apiUp.wallMs)];
+    const down = [summary('raw SELECT (baseline)', rawDown.timings, rawDown.wallMs), summary('GET /v1/evidence/... (evidence URL)', apiDown.timings, apiDown.wallMs)];
+    const row = (s: Summary, base: Summary) => `| ${s.name} | ${s.count} | ${s.mibPerS.toFixed(1)} | ${s.p50.toFixed(0)} | ${s.p99.toFixed(0)} | ${(s.mibPerS / base.mibPerS).toFixed(2)}x |`;
+    console.log(`\nbench:hosted on ${target}, ${new Date().toISOString()}\n`);
+    console.log(`First load (gzip): ${load.map((r) => `${r.file.replace(/\?.*/, '')} ${r.bytes} B (${r.encoding})`).join(', ')}; total ${(loadTotal / 1000).toFixed(1)} KB of the 250 KB budget (${loadTotal <= 250_000 ? 'met' : 'NOT met'})\n`);
+    console.log(`Uploads: ${IMAGES} images of ${SIZE / MIB} MiB, all in parallel (${sessions} live T1 sessions, document + selfie)\n`);
+    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline |');
+    console.log('|---|---|---|---|---|---|');
+    console.log(row(up[0], up[0]));
+    console.log(row(up[1], up[0]));
+    console.log(`\nServer RSS: ${(rssBefore / MIB).toFixed(0)} MiB before the uploads, peak ${(rssPeak / MIB).toFixed(0)} MiB during (+${((rssPeak - rssBefore) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded; one copy of every body at once would be +${((IMAGES * SIZE) / MIB).toFixed(0)} MiB)\n`);
+    console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time\n`);
+    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline |');
+    console.log('|---|---|---|---|---|---|');
+    console.log(row(down[0], down[0]));
+    console.log(row(down[1], down[0]));
+  } finally {
+    await db?.end();
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
