@@ -2,7 +2,7 @@ import type { DocumentReader, DocumentReading, ImageInput, ModelRef } from '../c
 import { decodeImage } from './image-tools';
 import { locateMrz } from './mrz-locator';
 import { MRZ_OCR_MODEL } from './mrz-ocr';
-import { combineReadings, nameLineIndex, type MrzConsensus } from './mrz-readings';
+import { combineReadings, type MrzConsensus } from './mrz-readings';
 import { stripVariants } from './mrz-strip-variants';
 import { judgeMrzText } from './mrz-text';
 
@@ -73,12 +73,15 @@ export class MrzDocumentReader implements DocumentReader {
     };
     const lines = consensus.kind === 'none' ? '' : consensus.lines.join('\n');
     let reading = judgeMrzText(lines, now, model, details);
-    if (reading.verdict === 'pass' && consensus.kind === 'verified' && (consensus.nameVotes < 2 || consensus.otherNames.length > 0)) {
-      const nameLine = consensus.lines[nameLineIndex(consensus.format)];
+    if (reading.verdict === 'pass' && consensus.kind === 'verified' && (consensus.nameVotes < 2 || consensus.conflicts.length > 0)) {
+      const what =
+        consensus.conflicts.length > 0
+          ? `${texts.length} independent readings differ where no check digit can tell them apart (${consensus.conflicts.join(' / ')} against the lines kept)`
+          : `no two of ${texts.length} independent readings read the name line the same`;
       reading = {
         ...reading,
         verdict: 'review',
-        reason: `Every check digit holds, but ${texts.length} independent readings of the name line differ (${[nameLine, ...consensus.otherNames].join(' / ')}); no check digit covers the names, so a person should compare them with the document.`,
+        reason: `Every check digit holds, but ${what}; a person should compare the fields with the document.`,
       };
     }
     return { ...reading, rank: reading.verdict === 'pass' ? 6 : reading.verdict === 'review' ? 5 : reading.mrz ? (reading.reason.includes('expired') ? 4 : 3) : 2 };

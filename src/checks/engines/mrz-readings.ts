@@ -5,12 +5,15 @@ import { normaliseMrzLines, parseMrz } from './mrz-text';
  * What several independent OCR readings of one MRZ establish together:
  * - `verified`: a choice of lines, each read by at least one reading, on which every check digit holds;
  *   `nameVotes` readings read the name line (not covered by any check digit) exactly as chosen;
+ *   `conflicts` are the lines other readings read differently where the difference is not caught by a
+ *   check digit: another name line, or a line with check digits that still hold with it (a check digit
+ *   cannot tell characters whose values differ by 10 apart: S, I and 8; G, Q and 6; 5, F, P and Z...);
  * - `unverified`: no choice validates; `lines` is the reading with the most valid check digits, `stable`
  *   when two readings read every line the same (so more readings would not change the answer);
  * - `none`: no reading has MRZ-shaped lines.
  */
 export type MrzConsensus =
-  | { kind: 'verified'; format: MrzFormat; lines: string[]; nameVotes: number; otherNames: string[] }
+  | { kind: 'verified'; format: MrzFormat; lines: string[]; nameVotes: number; conflicts: string[] }
   | { kind: 'unverified'; format: MrzFormat; lines: string[]; stable: boolean }
   | { kind: 'none' };
 
@@ -52,22 +55,25 @@ export function combineReadings(texts: string[]): MrzConsensus {
     lines[nameIndex] = name;
     return lines;
   };
+  const digitsHold = (lines: string[]) => parseMrz(lines).result.details.every((d) => d.valid || d.line === nameIndex);
   for (const chosen of product(candidates, 256)) {
-    const { result, lines } = parseMrz(assemble(chosen, names[0].value));
-    const digitsHold = result.details.every((d) => d.valid || d.line === nameIndex);
-    if (!digitsHold) continue;
+    const { lines } = parseMrz(assemble(chosen, names[0].value));
+    if (!digitsHold(lines)) continue;
     // Votes are counted on the name line as corrected by the parser (a 0 in a name reads as O), so two
     // readings that differ only by such a correction agree.
     const corrected = byVotes(readings.map((r) => parseMrz(assemble(chosen, r[nameIndex])).lines[nameIndex]));
     const best = corrected[0];
     const tie = corrected.length > 1 && corrected[1].votes === best.votes;
-    return {
-      kind: 'verified',
-      format,
-      lines: [...lines.slice(0, nameIndex), best.value, ...lines.slice(nameIndex + 1)],
-      nameVotes: tie ? 1 : best.votes,
-      otherNames: corrected.slice(1).map((c) => c.value),
-    };
+    const chosenLines = [...lines.slice(0, nameIndex), best.value, ...lines.slice(nameIndex + 1)];
+    const conflicts = corrected.slice(1).map((c) => c.value);
+    positions.forEach((p, k) => {
+      for (const alternative of candidates[k]) {
+        if (alternative === chosen[k]) continue;
+        const swapped = chosenLines.map((l, i) => (i === p ? alternative : l));
+        if (digitsHold(swapped) && parseMrz(swapped).lines[p] !== chosenLines[p]) conflicts.push(alternative);
+      }
+    });
+    return { kind: 'verified', format, lines: chosenLines, nameVotes: tie ? 1 : best.votes, conflicts };
   }
   const validDigits = (lines: string[]) => parseMrz(lines).result.details.filter((d) => d.valid).length;
   const best = [...readings].sort((a, b) => validDigits(b) - validDigits(a))[0];

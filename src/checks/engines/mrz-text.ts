@@ -30,8 +30,8 @@ export function normaliseMrzLines(ocrText: string): { format: MrzFormat; lines: 
   // before it in an over-long first line are marks beside the zone read as letters.
   const excess = chosen[0].length - shape.length;
   if (excess > 0) {
-    const start = chosen[0].slice(0, excess + 1).search(/[ACIPV][A-Z<][A-Z<]{3}/);
-    if (start > 0) chosen[0] = chosen[0].slice(start);
+    const start = Array.from({ length: excess + 1 }, (_, k) => k).find((k) => /^[ACIPV][A-Z<][A-Z<]{3}/.test(chosen[0].slice(k)));
+    if (start) chosen[0] = chosen[0].slice(start);
   }
   const fitted = chosen.map((l) => {
     if (l.length > shape.length) {
