@@ -2,7 +2,7 @@
  * `npm run eval:checks`: accuracy of the offline check engines on sets the project builds at run time
  * (docs/checks.md "Evaluation"). Env: EVAL_MRZ_PER_CELL (documents per format and condition, default 50:
  * 300 in all), EVAL_LIVENESS_FPS (default 4), EVAL_LIVENESS_SECONDS (default 200, the whole video),
- * CHECK_WORKERS (pool size for the MRZ set), EVAL_SECTIONS (default `mrz,liveness,face`; e.g. `mrz` for the
+ * EVAL_MRZ_SETS (default `clean,degraded`), CHECK_WORKERS (pool size for the MRZ set), EVAL_SECTIONS (default `mrz,liveness,face`; e.g. `mrz` for the
  * document set alone). Prints one JSON document.
  */
 import pino from 'pino';
@@ -27,10 +27,12 @@ async function mrzSection() {
   const config = loadConfig(process.env).checks;
   const providers = await createLiveCheckProviders({ ...config, engines: { document: 'embedded', faceMatch: 'embedded', liveness: 'embedded', antiSpoof: 'embedded' } }, pino({ level: 'warn' }));
   try {
-    const rows = await evaluateMrz(providers.documentReader, perCell, new Date(), Math.max(2, (config.workers ?? 2) * 2));
+    const sets = (process.env.EVAL_MRZ_SETS ?? 'clean,degraded').split(',');
+    const rows = await evaluateMrz(providers.documentReader, perCell, new Date(), Math.max(2, (config.workers ?? 2) * 2), sets);
     const summary: Record<string, unknown> = {};
     for (const set of ['clean', 'degraded'] as const)
       for (const format of ['TD1', 'TD2', 'TD3', 'all'] as const) {
+        if (!sets.includes(set)) continue;
         const sel = rows.filter((r) => r.set === set && (format === 'all' || r.format === format));
         summary[`${set}.${format}`] = {
           documents: sel.length,
