@@ -41,6 +41,7 @@ async function mrzSection() {
           verdicts: Object.fromEntries(['pass', 'review', 'fail', 'error'].map((v) => [v, sel.filter((r) => r.verdict === v).length])),
           msP50: percentile(sel.map((r) => r.ms), 0.5),
           msP99: percentile(sel.map((r) => r.ms), 0.99),
+          ocrReadings: Object.fromEntries([1, 2, 3, 4].map((n) => [n, sel.filter((r) => r.readings === n).length])),
         };
       }
     return { documents: rows.length, summary };

@@ -2,7 +2,7 @@ import type { DocumentReader, MrzFields, MrzFormat } from '../../src/checks/chec
 import { randomFields, seededRandom } from './mrz-lines';
 import { randomDegradation, renderDocument } from './synthetic-document';
 
-export type MrzEvalRow = { set: 'clean' | 'degraded'; format: MrzFormat; exact: boolean; wrongButPassed: boolean; verdict: string; ms: number };
+export type MrzEvalRow = { set: 'clean' | 'degraded'; format: MrzFormat; exact: boolean; wrongButPassed: boolean; verdict: string; ms: number; readings: number };
 
 const FIELDS: (keyof MrzFields)[] = ['documentType', 'issuingState', 'documentNumber', 'surname', 'givenNames', 'nationality', 'dateOfBirth', 'sex', 'expiryDate'];
 
@@ -31,7 +31,7 @@ export async function evaluateMrz(reader: DocumentReader, perCell: number, now: 
       const ms = performance.now() - t;
       const fieldsExact = !!reading.mrz && FIELDS.every((f) => reading.mrz!.fields[f] === job.fields[f]);
       const passed = reading.verdict === 'pass';
-      rows.push({ set: job.set, format: job.fields.format, exact: passed && fieldsExact, wrongButPassed: passed && !fieldsExact, verdict: reading.verdict, ms });
+      rows.push({ set: job.set, format: job.fields.format, exact: passed && fieldsExact, wrongButPassed: passed && !fieldsExact, verdict: reading.verdict, ms, readings: Number(reading.details?.readings ?? 0) });
       if (rows.length % 25 === 0) process.stderr.write(`mrz ${rows.length}/${jobs.length}\n`);
     }
   };
