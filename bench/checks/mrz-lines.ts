@@ -77,9 +77,12 @@ export function randomFields(rand: () => number, format: MrzFormat, now: Date, e
   const year = 365.25 * 24 * 3600 * 1000;
   const t = now.getTime();
   const state = pick(STATES);
+  const documentType = format === 'TD3' ? 'P' : pick(['I', 'ID', 'AC']);
   return {
     format,
-    documentType: format === 'TD3' ? 'P' : pick(['I', 'ID', 'AC']),
+    // A 2x36 zone starting `IDFRA` is France's national identity card (1988-2021), not a TD2: parsers
+    // (and the `mrz` package) read it by that layout, so the set never prints such a TD2.
+    documentType: format === 'TD2' && state === 'FRA' && documentType === 'ID' ? 'I' : documentType,
     issuingState: state,
     documentNumber: Array.from({ length: 9 }, () => pick(ALNUM.split(''))).join(''),
     surname: pick(SURNAMES),

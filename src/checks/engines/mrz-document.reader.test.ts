@@ -1,4 +1,4 @@
-import { MrzDocumentReader } from './mrz-document.reader';
+import { MrzDocumentReader, type MrzTextRecogniser } from './mrz-document.reader';
 import { MrzOcr } from './mrz-ocr';
 import { renderDocument } from '../../../bench/checks/synthetic-document';
 import { buildMrz, randomFields, seededRandom } from '../../../bench/checks/mrz-lines';
@@ -61,5 +61,80 @@ describe('MrzDocumentReader (offline OCR on rendered documents)', () => {
   it('says so when the image holds no machine-readable zone', async () => {
     const r = await reader.read({ images: [{ bytes: Buffer.from('not an image'), contentType: 'image/png' }], now });
     expect(r).toMatchObject({ verdict: 'fail', reason: 'Document image 1 is not a readable image.' });
+  });
+});
+
+/**
+ * An OCR that answers from a script of readings (one zone per reading; a line-by-line reading answers one
+ * line per call), so the reader's rules are tested on exact, generated misreads of a rendered document.
+ */
+function scriptedOcr(readings: string[][]): MrzTextRecogniser & { calls: number } {
+  let reading = 0;
+  let line = 0;
+  return {
+    calls: 0,
+    async read(_png: Buffer, mode: 'block' | 'line' = 'block') {
+      this.calls++;
+      const zone = readings[Math.min(reading, readings.length - 1)];
+      if (mode === 'block') {
+        reading++;
+        return { text: zone.join('\n'), confidence: 0.9 };
+      }
+      const text = zone[line++];
+      if (line === zone.length) [line, reading] = [0, reading + 1];
+      return { text, confidence: 0.9 };
+    },
+  };
+}
+
+describe('MrzDocumentReader combining independent readings', () => {
+  const card: MrzFields = { ...randomFields(seededRandom(21), 'TD1', now), surname: 'ROSSI', givenNames: 'SANNE', documentNumber: 'XG4021K87' };
+  const truth = buildMrz(card);
+  const swap = (lines: string[], line: number, column: number, by: string) => lines.map((l, i) => (i === line ? l.slice(0, column) + by + l.slice(column + 1) : l));
+  const nameColumn = truth[2].indexOf('SANNE');
+  let image: { bytes: Buffer; contentType: string };
+  beforeAll(async () => {
+    image = await renderDocument(card);
+  });
+
+  it('passes with the true fields when one reading misread a birth date and the other reading holds every check digit, after two readings', async () => {
+    const ocr = scriptedOcr([swap(truth, 1, 2, truth[1][2] === '1' ? '2' : '1'), truth]);
+    const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
+    expect(r.verdict).toBe('pass');
+    expect(r.mrz?.fields).toEqual(card);
+    expect(r.details).toMatchObject({ readings: 2, nameReadingsAgreeing: 2 });
+  });
+
+  it('sends to review, naming both readings, a document whose names two readings read differently (SANNE / GANNE)', async () => {
+    const ganne = swap(truth, 2, nameColumn, 'G');
+    const ocr = scriptedOcr([truth, ganne, truth]);
+    const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
+    expect(r.verdict).toBe('review');
+    expect(r.reason).toContain(ganne[2]);
+    expect(r.reason).toMatch(/a person should compare the fields with the document/);
+  });
+
+  it('never passes names that only one reading saw: four readings that all differ on the name line are a review', async () => {
+    const ocr = scriptedOcr(['G', 'C', 'B', 'Q'].map((c) => swap(truth, 2, nameColumn, c)));
+    const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
+    expect(r.verdict).toBe('review');
+    expect(r.reason).toMatch(/4 independent readings differ where no check digit can tell them apart \(ROSSI<<CANNE/);
+  });
+
+  it('sends to review a document number read as G by one reading and Q by another, which its check digit cannot tell apart', async () => {
+    const column = truth[0].indexOf('XG4021K87') + 1;
+    const ocr = scriptedOcr([truth, swap(truth, 0, column, 'Q'), truth]);
+    const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
+    expect(r.verdict).toBe('review');
+    expect(r.reason).toMatch(/where no check digit can tell them apart/);
+  });
+
+  it('stops after two readings that agree on a zone whose check digit fails, and fails it with the reason', async () => {
+    const tampered = swap(truth, 1, 14, String((Number(truth[1][14]) + 3) % 10));
+    const ocr = scriptedOcr([tampered, tampered, truth]);
+    const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
+    expect(r.verdict).toBe('fail');
+    expect(r.reason).toMatch(/expiration date check digit/i);
+    expect(ocr.calls).toBe(2);
   });
 });

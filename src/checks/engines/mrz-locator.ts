@@ -11,6 +11,8 @@ export type LocatedMrz = {
   strip: Canvas;
   skewDegrees: number;
   lineCount: number;
+  /** Each MRZ line's rows in the strip, top to bottom, with half a line of margin above and below. */
+  lineRows: { top: number; height: number }[];
 };
 
 /**
@@ -45,13 +47,49 @@ export function estimateSkew(mask: Uint8Array, width: number, height: number): n
   return best;
 }
 
-type TextLine = { top: number; bottom: number; left: number; right: number };
+export type TextLine = { top: number; bottom: number; left: number; right: number };
+
+/**
+ * The horizontal extent of a text band: the longest stretch of columns where dark-run starts are dense
+ * (smoothed over about one character), bridging gaps shorter than two line heights (the spaces between
+ * words). Scattered noise on the table around the document is not dense, so it does not widen the line.
+ */
+export function lineExtent(cols: Float64Array, lineHeight: number): { left: number; right: number } {
+  const w = cols.length;
+  const r = Math.max(2, Math.round(lineHeight / 2));
+  const smooth = new Float64Array(w);
+  let acc = 0;
+  for (let x = 0; x < Math.min(w, r); x++) acc += cols[x];
+  for (let x = 0; x < w; x++) {
+    if (x + r < w) acc += cols[x + r];
+    if (x - r - 1 >= 0) acc -= cols[x - r - 1];
+    smooth[x] = acc;
+  }
+  const max = Math.max(...smooth);
+  const dense = (x: number) => smooth[x] >= Math.max(2, max * 0.1);
+  const maxGap = 0.6 * lineHeight;
+  let best = { left: 0, right: -1 };
+  for (let x = 0; x < w; x++) {
+    if (!dense(x)) continue;
+    let right = x;
+    let y = x;
+    while (y < w && y - right <= maxGap) {
+      if (dense(y)) right = y;
+      y++;
+    }
+    if (right - x > best.right - best.left) best = { left: x, right };
+    x = right;
+  }
+  // The smoothing window reaches r columns past the first and last strokes.
+  return best.right - best.left > 2 * r ? { left: best.left + r, right: best.right - r } : best;
+}
 
 /**
  * Text lines as bands of rows with many dark-run starts: characters give one per stroke, while the
- * document's edges (long dark runs) give one or two, so edges and shadows never merge lines.
+ * document's edges (long dark runs) give one or two, so edges and shadows never merge lines. Bands that
+ * touch the top or bottom of the image are cut by it (or are the frame's own edge) and are left out.
  */
-function textLines(mask: Uint8Array, w: number, h: number): TextLine[] {
+export function textLines(mask: Uint8Array, w: number, h: number): TextLine[] {
   const starts = new Float64Array(h);
   for (let y = 0; y < h; y++) {
     let n = 0;
@@ -64,16 +102,10 @@ function textLines(mask: Uint8Array, w: number, h: number): TextLine[] {
     if (!on(y)) continue;
     let end = y;
     while (end + 1 < h && on(end + 1)) end++;
-    if (end - y >= 6) {
+    if (end - y >= 6 && y > 0 && end < h - 1) {
       const cols = new Float64Array(w);
       for (let yy = y; yy <= end; yy++) for (let x = 1; x < w; x++) if (mask[yy * w + x] && !mask[yy * w + x - 1]) cols[x]++;
-      // The extent of the line: where run starts are dense enough (skips a stray edge pixel far away).
-      const minCol = 1;
-      let left = 0;
-      while (left < w && cols[left] < minCol) left++;
-      let right = w - 1;
-      while (right > left && cols[right] < minCol) right--;
-      lines.push({ top: y, bottom: end, left, right });
+      lines.push({ top: y, bottom: end, ...lineExtent(cols, end - y + 1) });
     }
     y = end;
   }
@@ -81,9 +113,67 @@ function textLines(mask: Uint8Array, w: number, h: number): TextLine[] {
 }
 
 /**
- * Finds the machine-readable zone: deskews the photo, then takes the lowest group of 2 or 3 evenly spaced
- * text lines that are about as wide as the widest text line (the MRZ spans the document; other text does not).
- * Returns undefined when no such group exists.
+ * The MRZ among text lines: the lowest group of 2 or 3 consecutive lines of similar height, evenly and
+ * closely spaced, aligned on the left and about as wide as the widest line (the MRZ spans the document;
+ * other text does not). Lines are tried from the bottom up, so stray marks below the MRZ are skipped.
+ */
+export function mrzGroup(lines: TextLine[]): TextLine[] | undefined {
+  if (lines.length < 2) return undefined;
+  const widest = Math.max(...lines.map((l) => l.right - l.left));
+  const height = (l: TextLine) => l.bottom - l.top + 1;
+  const fits = (l: TextLine, prev: TextLine) => {
+    const ratio = height(l) / height(prev);
+    return (
+      l.right - l.left >= widest * 0.75 &&
+      ratio < 1.6 &&
+      ratio > 1 / 1.6 &&
+      prev.top - l.bottom <= 1.5 * Math.max(height(l), height(prev)) &&
+      Math.min(l.right, prev.right) - Math.max(l.left, prev.left) >= 0.75 * Math.min(l.right - l.left, prev.right - prev.left)
+    );
+  };
+  for (let start = lines.length - 1; start >= 1; start--) {
+    const first = lines[start];
+    if (first.right - first.left < widest * 0.75) continue;
+    const group = [first];
+    for (let i = start - 1; i >= 0 && group.length < 3 && fits(lines[i], group[group.length - 1]); i--) group.push(lines[i]);
+    if (group.length >= 2) return group;
+  }
+  return undefined;
+}
+
+/**
+ * Paints white the dark bars at the strip's left and right ends: the table or the document's edge beside
+ * a zone printed close to it, which OCR reads as a `B` or an `I`. A column is a bar when more than 80 % of
+ * its pixels are dark over the whole strip height, which no character column is (the strip has a margin
+ * above and below the lines).
+ */
+export function whitenEdgeBars(strip: Canvas): Canvas {
+  const g = greyOf(strip);
+  const sorted = Uint8Array.from(g.data).sort();
+  const paper = sorted[Math.floor(sorted.length * 0.9)];
+  const ink = sorted[Math.floor(sorted.length * 0.02)];
+  const threshold = (paper + ink) / 2;
+  const isBar = (x: number) => {
+    let dark = 0;
+    for (let y = 0; y < g.height; y++) if (g.data[y * g.width + x] < threshold) dark++;
+    return dark > 0.8 * g.height;
+  };
+  const ctx = strip.getContext('2d');
+  ctx.fillStyle = `rgb(${paper},${paper},${paper})`;
+  let left = 0;
+  while (left < g.width / 4 && isBar(left)) left++;
+  let right = g.width - 1;
+  while (right > (g.width * 3) / 4 && isBar(right)) right--;
+  // A bar's blurred edge is a few columns wide: paint a little past it.
+  const fringe = Math.round(g.height * 0.05);
+  if (left > 0) ctx.fillRect(0, 0, left + fringe, g.height);
+  if (right < g.width - 1) ctx.fillRect(right - fringe, 0, g.width - right + fringe, g.height);
+  return strip;
+}
+
+/**
+ * Finds the machine-readable zone: deskews the photo, finds its text lines and takes the MRZ group
+ * (`mrzGroup`). Returns undefined when no such group exists.
  */
 export function locateMrz(image: Canvas | import('@napi-rs/canvas').Image): LocatedMrz | undefined {
   const work = toCanvas(image, WORK_WIDTH);
@@ -91,38 +181,32 @@ export function locateMrz(image: Canvas | import('@napi-rs/canvas').Image): Loca
   const skew = estimateSkew(mask, work.width, work.height);
   const straight = skew === 0 ? work : rotateCanvas(work, -skew);
   const m2 = darkMask(boxBlur(greyOf(straight), 1));
-  const lines = textLines(m2, straight.width, straight.height);
-  if (lines.length < 2) return undefined;
-  const widest = Math.max(...lines.map((l) => l.right - l.left));
-  const wide = (l: TextLine) => l.right - l.left >= widest * 0.75;
-  const group: TextLine[] = [];
-  for (let i = lines.length - 1; i >= 0 && group.length < 3; i--) {
-    const l = lines[i];
-    if (!wide(l)) {
-      if (group.length === 0) continue;
-      break;
-    }
-    const height = l.bottom - l.top;
-    const prev = group[group.length - 1];
-    if (prev) {
-      const gap = prev.top - l.bottom;
-      if (gap > 2.5 * height || height > 2 * (prev.bottom - prev.top) || 2 * height < prev.bottom - prev.top) break;
-    }
-    group.push(l);
-  }
-  if (group.length < 2) return undefined;
+  const group = mrzGroup(textLines(m2, straight.width, straight.height));
+  if (!group) return undefined;
   const top = Math.min(...group.map((l) => l.top));
   const bottom = Math.max(...group.map((l) => l.bottom));
-  const left = Math.min(...group.map((l) => l.left));
-  const right = Math.max(...group.map((l) => l.right));
+  // A line's extent can run into noise or the document's edge beside it, never inwards: every line of the
+  // zone starts at the same place, so ends more than a line height outside the innermost one are not used.
+  const lh = (bottom - top) / group.length;
+  const lefts = group.map((l) => l.left);
+  const rights = group.map((l) => l.right);
+  const left = Math.min(...lefts.filter((x) => x >= Math.max(...lefts) - lh));
+  const right = Math.max(...rights.filter((x) => x <= Math.min(...rights) + lh));
   const lineHeight = (bottom - top) / group.length;
   const padY = lineHeight * 0.6;
-  const padX = lineHeight * 0.8;
+  // Little margin on the sides: beside the zone lies the document edge or the table, which OCR reads as letters.
+  const padX = lineHeight * 0.5;
   const x = Math.max(0, left - padX);
   const y = Math.max(0, top - padY);
   const w = Math.min(straight.width - x, right - left + 2 * padX);
   const h = Math.min(straight.height - y, bottom - top + 2 * padY);
   // Tesseract reads best with characters ~30-40 px high.
   const scale = Math.max(1, Math.min(2, 36 / (lineHeight * 0.6)));
-  return { strip: cropCanvas(straight, x, y, w, h, scale), skewDegrees: skew, lineCount: group.length };
+  const strip = whitenEdgeBars(cropCanvas(straight, x, y, w, h, scale));
+  const lineRows = [...group].reverse().map((l) => {
+    const rowTop = Math.max(0, Math.round((l.top - lineHeight * 0.5 - y) * scale));
+    const rowBottom = Math.min(strip.height, Math.round((l.bottom + lineHeight * 0.5 - y) * scale));
+    return { top: rowTop, height: rowBottom - rowTop };
+  });
+  return { strip, skewDegrees: skew, lineCount: group.length, lineRows };
 }

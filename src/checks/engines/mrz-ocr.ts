@@ -15,6 +15,8 @@ export const MRZ_OCR_MODEL = { provider: 'embedded', model: 'tesseract.js-mrz', 
  * to the MRZ alphabet; nothing is fetched or cached (langPath on disk, cacheMethod 'none').
  */
 export class MrzOcr {
+  private mode: 'block' | 'line' = 'block';
+
   private constructor(private readonly worker: Worker) {}
 
   static async start(): Promise<MrzOcr> {
@@ -26,8 +28,12 @@ export class MrzOcr {
     return new MrzOcr(worker);
   }
 
-  /** The text read and tesseract's mean confidence 0..1. */
-  async read(png: Buffer): Promise<{ text: string; confidence: number }> {
+  /** The text read and tesseract's mean confidence 0..1; `line` reads the image as one text line. */
+  async read(png: Buffer, mode: 'block' | 'line' = 'block'): Promise<{ text: string; confidence: number }> {
+    if (mode !== this.mode) {
+      await this.worker.setParameters({ tessedit_pageseg_mode: mode === 'line' ? PSM.SINGLE_LINE : PSM.SINGLE_BLOCK });
+      this.mode = mode;
+    }
     const { data } = await this.worker.recognize(png);
     return { text: data.text, confidence: data.confidence / 100 };
   }

@@ -26,6 +26,13 @@ export function normaliseMrzLines(ocrText: string): { format: MrzFormat; lines: 
   });
   candidates.sort((a, b) => a.misfit - b.misfit);
   const { shape, chosen } = candidates[0];
+  // Every format's first line starts with the document code (A, C, I, P or V, ICAO 9303): characters
+  // before it in an over-long first line are marks beside the zone read as letters.
+  const excess = chosen[0].length - shape.length;
+  if (excess > 0) {
+    const start = Array.from({ length: excess + 1 }, (_, k) => k).find((k) => /^[ACIPV][A-Z<][A-Z<]{3}/.test(chosen[0].slice(k)));
+    if (start) chosen[0] = chosen[0].slice(start);
+  }
   const fitted = chosen.map((l) => {
     if (l.length > shape.length) {
       const trimmed = l.replace(/<+$/, (fill) => fill.slice(0, Math.max(0, fill.length - (l.length - shape.length))));

@@ -1,0 +1,81 @@
+import { buildMrz, randomFields, seededRandom } from '../../../bench/checks/mrz-lines';
+import type { MrzFormat } from '../check-providers';
+import { combineReadings } from './mrz-readings';
+import { normaliseMrzLines } from './mrz-text';
+
+const now = new Date('2026-11-23T12:00:00Z');
+const zone = (format: MrzFormat, seed = 1) => buildMrz(randomFields(seededRandom(seed), format, now));
+/** The zone with one character replaced, as an OCR misread. */
+const misread = (lines: string[], line: number, column: number, by: string) =>
+  lines.map((l, i) => (i === line ? l.slice(0, column) + by + l.slice(column + 1) : l));
+/** A character whose MRZ value differs from c's by 1 or 25, never by a multiple of 10, so a check digit sees it. */
+const differentFrom = (c: string) => (c === '<' ? '1' : /\d/.test(c) ? String((Number(c) + 1) % 10) : c === 'Z' ? 'A' : String.fromCharCode(c.charCodeAt(0) + 1));
+
+describe('combineReadings (independent OCR readings of one zone)', () => {
+  it.each(['TD1', 'TD2', 'TD3'] as const)('a %s misread in a check-digit line of one reading is outvoted by another reading whose check digits hold', (format) => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const truth = zone(format, seed);
+      const digitLine = 1;
+      const bad = misread(truth, digitLine, 4, differentFrom(truth[digitLine][4]));
+      if (bad[digitLine] === truth[digitLine]) continue;
+      const c = combineReadings([bad.join('\n'), truth.join('\n')]);
+      expect(c).toMatchObject({ kind: 'verified', format, lines: truth, nameVotes: 2, conflicts: [] });
+    }
+  });
+
+  it('counts the readings that read the name line the same, and names the readings that differ', () => {
+    const truth = zone('TD3', 7);
+    const g = misread(truth, 0, 6, differentFrom(truth[0][6]));
+    const c = combineReadings([truth.join('\n'), g.join('\n'), truth.join('\n')]);
+    expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, conflicts: [g[0]] });
+  });
+
+  it('reports as a conflict a document number read two ways that both satisfy its check digit (G and Q differ by 10)', () => {
+    const truth = buildMrz({ ...randomFields(seededRandom(5), 'TD3', now), documentNumber: 'XG4021K87' });
+    const q = misread(truth, 1, 1, 'Q');
+    const c = combineReadings([truth.join('\n'), q.join('\n')]);
+    expect(c).toMatchObject({ kind: 'verified' });
+    expect(c.kind === 'verified' && c.conflicts).toEqual([expect.stringMatching(/^[XG|XQ]/)]);
+  });
+
+  it('reports a tie of two name readings as one vote, so the reader cannot pass it', () => {
+    const truth = zone('TD1', 9);
+    const other = misread(truth, 2, 1, differentFrom(truth[2][1]));
+    const c = combineReadings([other.join('\n'), truth.join('\n')]);
+    expect(c).toMatchObject({ kind: 'verified', nameVotes: 1 });
+  });
+
+  it('is unverified and stable when two readings agree on a zone whose check digit fails (a tampered document)', () => {
+    const truth = zone('TD3', 3);
+    const tampered = misread(truth, 1, 19, String((Number(truth[1][19]) + 3) % 10));
+    const c = combineReadings([tampered.join('\n'), tampered.join('\n')]);
+    expect(c).toMatchObject({ kind: 'unverified', lines: tampered, stable: true });
+  });
+
+  it('is unverified and not stable while the failing readings differ, so the reader tries another', () => {
+    const truth = zone('TD2', 4);
+    const a = misread(truth, 1, 14, differentFrom(truth[1][14]));
+    const b = misread(truth, 1, 22, differentFrom(truth[1][22]));
+    expect(combineReadings([a.join('\n'), b.join('\n')])).toMatchObject({ kind: 'unverified', stable: false });
+  });
+
+  it('is none when no reading has MRZ-shaped lines', () => {
+    expect(combineReadings(['', 'HELLO\nWORLD'])).toEqual({ kind: 'none' });
+  });
+});
+
+describe('normaliseMrzLines', () => {
+  it('drops marks read before the document code of an over-long first line', () => {
+    for (const format of ['TD1', 'TD2', 'TD3'] as const) {
+      const truth = zone(format, 11);
+      const text = ['BB' + truth[0], ...truth.slice(1)].join('\n');
+      expect(normaliseMrzLines(text)).toEqual({ format, lines: truth });
+    }
+  });
+
+  it('keeps a first line of the right length as read, even when it does not start with a document code', () => {
+    const truth = zone('TD3', 12);
+    const odd = 'X' + truth[0].slice(1);
+    expect(normaliseMrzLines([odd, truth[1]].join('\n'))?.lines[0]).toBe(odd);
+  });
+});

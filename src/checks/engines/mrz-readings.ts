@@ -1,0 +1,82 @@
+import type { MrzFormat } from '../check-providers';
+import { normaliseMrzLines, parseMrz } from './mrz-text';
+
+/**
+ * What several independent OCR readings of one MRZ establish together:
+ * - `verified`: a choice of lines, each read by at least one reading, on which every check digit holds;
+ *   `nameVotes` readings read the name line (not covered by any check digit) exactly as chosen;
+ *   `conflicts` are the lines other readings read differently where the difference is not caught by a
+ *   check digit: another name line, or a line with check digits that still hold with it (a check digit
+ *   cannot tell characters whose values differ by 10 apart: S, I and 8; G, Q and 6; 5, F, P and Z...);
+ * - `unverified`: no choice validates; `lines` is the reading with the most valid check digits, `stable`
+ *   when two readings read every line the same (so more readings would not change the answer);
+ * - `none`: no reading has MRZ-shaped lines.
+ */
+export type MrzConsensus =
+  | { kind: 'verified'; format: MrzFormat; lines: string[]; nameVotes: number; conflicts: string[] }
+  | { kind: 'unverified'; format: MrzFormat; lines: string[]; stable: boolean }
+  | { kind: 'none' };
+
+/** The line holding the names: the first of TD2 and TD3, the third of TD1. */
+export const nameLineIndex = (format: MrzFormat) => (format === 'TD1' ? 2 : 0);
+
+/** Distinct values, most frequent first (first seen on ties). */
+function byVotes(values: string[]): { value: string; votes: number }[] {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts.entries()].map(([value, votes]) => ({ value, votes })).sort((a, b) => b.votes - a.votes);
+}
+
+function product<T>(lists: T[][], limit: number): T[][] {
+  let out: T[][] = [[]];
+  for (const list of lists) out = out.flatMap((prefix) => list.map((x) => [...prefix, x])).slice(0, limit);
+  return out;
+}
+
+/**
+ * Combines OCR readings of one MRZ line by line. Lines with check digits are chosen so that every check
+ * digit holds (a misread character in one reading is outvoted by another reading's line); the name line
+ * is chosen by votes, and the caller passes the document only when at least two readings agree on it.
+ */
+export function combineReadings(texts: string[]): MrzConsensus {
+  const shaped = texts.map((t) => normaliseMrzLines(t)).filter((s) => s !== undefined);
+  if (shaped.length === 0) return { kind: 'none' };
+  const format = byVotes(shaped.map((s) => s.format))[0].value as MrzFormat;
+  const readings = shaped.filter((s) => s.format === format).map((s) => s.lines);
+  const nameIndex = nameLineIndex(format);
+  const lineCount = readings[0].length;
+  const positions = Array.from({ length: lineCount }, (_, i) => i).filter((i) => i !== nameIndex);
+  const candidates = positions.map((i) => byVotes(readings.map((r) => r[i])).map((c) => c.value));
+  const names = byVotes(readings.map((r) => r[nameIndex]));
+
+  const assemble = (chosen: string[], name: string) => {
+    const lines = new Array<string>(lineCount);
+    positions.forEach((p, k) => (lines[p] = chosen[k]));
+    lines[nameIndex] = name;
+    return lines;
+  };
+  const digitsHold = (lines: string[]) => parseMrz(lines).result.details.every((d) => d.valid || d.line === nameIndex);
+  for (const chosen of product(candidates, 256)) {
+    const { lines } = parseMrz(assemble(chosen, names[0].value));
+    if (!digitsHold(lines)) continue;
+    // Votes are counted on the name line as corrected by the parser (a 0 in a name reads as O), so two
+    // readings that differ only by such a correction agree.
+    const corrected = byVotes(readings.map((r) => parseMrz(assemble(chosen, r[nameIndex])).lines[nameIndex]));
+    const best = corrected[0];
+    const tie = corrected.length > 1 && corrected[1].votes === best.votes;
+    const chosenLines = [...lines.slice(0, nameIndex), best.value, ...lines.slice(nameIndex + 1)];
+    const conflicts = corrected.slice(1).map((c) => c.value);
+    positions.forEach((p, k) => {
+      for (const alternative of candidates[k]) {
+        if (alternative === chosen[k]) continue;
+        const swapped = chosenLines.map((l, i) => (i === p ? alternative : l));
+        if (digitsHold(swapped) && parseMrz(swapped).lines[p] !== chosenLines[p]) conflicts.push(alternative);
+      }
+    });
+    return { kind: 'verified', format, lines: chosenLines, nameVotes: tie ? 1 : best.votes, conflicts };
+  }
+  const validDigits = (lines: string[]) => parseMrz(lines).result.details.filter((d) => d.valid).length;
+  const best = [...readings].sort((a, b) => validDigits(b) - validDigits(a))[0];
+  const stable = byVotes(readings.map((r) => r.join('\n')))[0].votes >= 2;
+  return { kind: 'unverified', format, lines: best, stable };
+}
