@@ -388,7 +388,11 @@ it(`answers ${REQUESTS} malformed requests with no 5xx, no internal_error and no
   console.log(`input fuzz: seed ${SEED}, ${REQUESTS} requests in ${seconds.toFixed(1)} s, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
   expect((await http(server, 'GET', '/healthz')).status).toBe(200);
   if (failures.length) {
-    const serverErrors = (await server.settledLogs()).split('\n').filter((l) => l.includes('"level":50')).slice(0, 10);
+    // The failing requests' own error lines first, then one line per other kind of error.
+    const failed = new Set(failures.flatMap((f) => /"request_id":"(req_\w+)"/.exec(f)?.[1] ?? []));
+    const errorLines = (await server.settledLogs()).split('\n').filter((l) => l.includes('"level":50'));
+    const kinds = new Map(errorLines.map((l) => [l.replace(/"(time|request_id)":[^,]+,/g, '').slice(0, 300), l]));
+    const serverErrors = [...errorLines.filter((l) => [...failed].some((id) => l.includes(id))).slice(0, 10), ...[...kinds.values()].slice(0, 10)];
     throw new Error(`input fuzz seed ${SEED}: ${failures.length} failures (replay with FUZZ_SEED=${SEED})\n${failures.slice(0, 25).join('\n')}\nserver errors:\n${serverErrors.join('\n')}`);
   }
 }, 300_000);

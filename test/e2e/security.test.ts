@@ -271,6 +271,21 @@ describe('GraphQL variable coercion errors (finding 8)', () => {
   });
 });
 
+describe('GraphQL operation names', () => {
+  it.each([
+    ['an empty operationName', { query: 'mutation { createApiKey { scopes } }', operationName: '' }],
+    ['an operationName naming no operation', { query: 'query A { __typename }', operationName: 'B' }],
+    ['no operationName with several operations', { query: 'query A { __typename } query B { __typename }' }],
+  ])('answers %s with 400 invalid_request and runs nothing', async (_what, payload) => {
+    const before = errorLines(await strict.settledLogs()).length;
+    const r = await http(strict, 'POST', '/graphql', { key: acme.test_api_key, json: payload });
+    expect(r.status).toBe(400);
+    expect(r.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['invalid_request']);
+    expect(r.body.data).toBeUndefined();
+    expect(errorLines(await strict.settledLogs())).toHaveLength(before);
+  });
+});
+
 describe('GraphiQL (finding 9)', () => {
   it('is served compressed, cacheable by its content hash, and counted per client address in default', async () => {
     const get = (headers: Record<string, string> = {}) => fetch(`${strict.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': 'gzip', ...headers } });
