@@ -76,7 +76,10 @@ export function hostedRouter(db: DataSource, sessions: SessionService, links: Ho
       const styleNonce = randomBytes(16).toString('base64');
       res.setHeader('cache-control', 'no-store');
       res.setHeader('referrer-policy', 'no-referrer'); // the URL carries the token
-      res.setHeader('content-security-policy', hostedPageCsp(originsFor(flow, session.livemode, session.redirectUrl), styleNonce));
+      const frameOrigins = originsFor(flow, session.livemode, session.redirectUrl);
+      res.setHeader('content-security-policy', hostedPageCsp(frameOrigins, styleNonce));
+      // Browsers that ignore frame-ancestors still honour this; with allowed origins the CSP alone decides.
+      if (!frameOrigins.length) res.setHeader('x-frame-options', 'DENY');
       res.setHeader('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
       res.setHeader('x-content-type-options', 'nosniff');
       res.type('html').send(renderHostedPage(session, flow, { locale: pickLocale(session.locale, (l) => req.acceptsLanguages(...l)), styleNonce, hostedUrl: links.url(id) }));
