@@ -1,4 +1,6 @@
 /** Unit tests sit beside the code (src/**); end-to-end tests in test/ start real servers. */
+// One id per jest run, inherited by its workers: the run's job schemas on a shared PostgreSQL carry it (test/helpers/test-server.ts).
+process.env.TEST_RUN_ID ??= require('node:crypto').randomBytes(4).toString('hex');
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/http', '<rootDir>/test', '<rootDir>/rest-adapter', '<rootDir>/schema', '<rootDir>/subscriptions'],

@@ -17,6 +17,7 @@ import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
 import type { Container } from '../src/container';
 import type { RequestContext } from '../src/context';
 import { apolloMiddleware } from './apollo-middleware';
+import { answerClientErrors } from './client-errors';
 import { errorPage } from './error-pages';
 import { examplesRouter } from './examples.router';
 import { sendError } from './error-response';
@@ -43,6 +44,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxySetting(c.config.trustProxy));
   const server = http.createServer(app);
+  answerClientErrors(server);
 
   const armor = new ApolloArmor({
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },

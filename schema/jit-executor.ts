@@ -14,6 +14,10 @@ const SUBSCRIPTION_OVER_HTTP = 'Subscriptions are served over WebSocket (protoco
 export function jitExecutionGateway(operations: CompiledOperations): GatewayInterface {
   const schema = operations.schema;
   const executor: GatewayExecutor = async (rc) => {
+    // Apollo found no operation to run (an operationName naming none of the document's operations, "" included, or
+    // none given for a document with several). graphql-js would answer with an error, which Apollo turns into a 400;
+    // graphql-jit would run the first operation instead, which Apollo treats as its own bug (a 500).
+    if (!(rc as { operation?: unknown }).operation) return { errors: [new GraphQLError(unresolvedOperation(rc.request.operationName))] };
     const operationName = rc.operationName ?? rc.request.operationName ?? null;
     const key = `${rc.queryHash}\u0000${operationName ?? ''}`;
     let query = operations.cached(key);
@@ -35,4 +39,8 @@ export function jitExecutionGateway(operations: CompiledOperations): GatewayInte
     },
     stop: async () => {},
   };
+}
+
+function unresolvedOperation(name: string | undefined): string {
+  return name === undefined || name === null ? 'Must provide operation name if query contains multiple operations.' : `Unknown operation named "${name}".`;
 }

@@ -21,4 +21,12 @@ describe('loggableError', () => {
     expect(logged).toMatchObject({ type: 'TypeError', message: 'boom' });
     expect(String(logged.stack)).toMatch(/logger\.test/);
   });
+
+  it('reads the plain error copies pg-boss reports, a database one by its SQLSTATE only', () => {
+    expect(loggableError({ message: 'Connection terminated', queue: 'deliver-webhook' })).toMatchObject({ type: 'object', message: 'Connection terminated' });
+    const logged = loggableError({ message: 'duplicate key value (planted-5)', severity: 'ERROR', code: '23505', table: 'job', detail: 'planted-6' });
+    expect(logged).toMatchObject({ message: 'database error 23505', code: '23505', table: 'job' });
+    expect(JSON.stringify(logged)).not.toMatch(/planted/);
+    expect(loggableError(42)).toEqual({ type: 'number', message: 'a non-Error value was thrown' });
+  });
 });

@@ -42,15 +42,17 @@ const SCHEMA_FIELDS = ['code', 'routine', 'table', 'column', 'constraint', 'data
  * (`invalid input syntax for type timestamp: "..."`), and logs carry no request data beyond ids.
  */
 export function loggableError(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { type: typeof err, message: 'a non-Error value was thrown' };
+  // pg-boss reports a worker's failure as a plain copy of the error (`{ ...err, message, queue }`): read it like an Error.
+  const errorLike = err instanceof Error || (typeof err === 'object' && err !== null && typeof (err as { message?: unknown }).message === 'string');
+  if (!errorLike) return { type: typeof err, message: 'a non-Error value was thrown' };
   const e = err as Error & Record<string, unknown>;
   const driver = (e.driverError ?? e) as Record<string, unknown>;
   const isDatabaseError = 'query' in e || 'parameters' in e || (typeof driver.severity === 'string' && typeof driver.code === 'string');
-  if (!isDatabaseError) return { type: e.name, message: e.message, stack: e.stack, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
+  if (!isDatabaseError) return { type: e.name ?? 'object', message: e.message, stack: e.stack, ...(typeof e.code === 'string' ? { code: e.code } : {}) };
   const schema = Object.fromEntries(SCHEMA_FIELDS.filter((f) => typeof driver[f] === 'string').map((f) => [f, driver[f]]));
   const message = `database error${typeof driver.code === 'string' ? ` ${driver.code}` : ''}`;
   const frames = (e.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l));
-  return { type: e.name, message, ...schema, stack: [`${e.name}: ${message}`, ...frames].join('\n') };
+  return { type: e.name ?? 'object', message, ...schema, stack: [`${e.name ?? 'Error'}: ${message}`, ...frames].join('\n') };
 }
 
 /**

@@ -14,13 +14,15 @@ let dev: TestServer;
 let receiver: WebhookReceiver;
 let acme: Tenant;
 
+const ADMIN_API_KEY = `op_admin_${randomBytes(24).toString('hex')}`;
 const errorLines = (logs: string) => logs.split('\n').filter((l) => l.includes('"level":50'));
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
   // One after the other: two embedded databases initialising at once can take the 2-core CI machine past the start-up timeout.
-  strict = await startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }));
-  dev = await startServer(testEnv({ WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2' }));
+  strict = await startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ADMIN_API_KEY }));
+  // `dev` listens where a server does without a HOST setting (every interface); `strict` on 127.0.0.1 only.
+  dev = await startServer(testEnv({ WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2', HOST: undefined }));
   acme = await createTenant(strict, 'acme');
 }, 240_000);
 
@@ -155,6 +157,22 @@ describe('client mistakes are 4xx with the error body (finding 7)', () => {
     expectError(await http(strict, post ? 'POST' : 'GET', p, { key: acme.test_api_key, ...(post ? { json: {} } : {}) }), 400, 'invalid_request');
   });
 
+  it('answers URLs past the 16 KiB header limit with 431 and the error body, without resetting the connection', async () => {
+    // A client still sending its long URL when the server closed used to see a reset ("other side closed") instead of an answer.
+    const answers = await Promise.all(
+      [20_000, 70_000, 1_000_000].flatMap((n) =>
+        Array.from({ length: 5 }, async () => {
+          const res = await fetch(`${strict.url}/graphql?query=${'a'.repeat(n)}`, { headers: { accept: 'application/json' } });
+          return { status: res.status, body: await res.json() };
+        }),
+      ),
+    );
+    for (const r of answers) {
+      expect(r.status).toBe(431);
+      expect(r.body.error).toMatchObject({ code: 'invalid_request', request_id: expect.stringMatching(/^req_/) });
+    }
+  });
+
   it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('has no error page named %s', async (name) => {
     expectError(await http(strict, 'GET', `/errors/${name}`), 404, 'not_found');
   });
@@ -227,9 +245,16 @@ describe('client mistakes are 4xx with the error body (finding 7)', () => {
   });
 
   it('refuses NUL in setRateLimitOverride(tenantId) for the operator too', async () => {
-    const r = await graphql(strict, 'mutation($t: ID!) { setRateLimitOverride(tenantId: $t, bucket: "default", limit: 5) { limit } }', { t: 'ten_\u0000' }, acme.test_api_key);
-    expect(r.status).toBeLessThan(500);
-    expect(r.body.errors[0].extensions.code).not.toBe('internal_error');
+    const res = await fetch(`${strict.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'service-admin-key': ADMIN_API_KEY },
+      body: JSON.stringify({ query: 'mutation($t: ID!) { setRateLimitOverride(tenantId: $t, bucket: "default", limit: 5) { limit } }', variables: { t: 'ten_\u0000' } }),
+    });
+    const body = await res.json();
+    // The field is nullable: GraphQL answers 200 with the error beside `data: { setRateLimitOverride: null }`.
+    expect(res.status).toBeLessThan(500);
+    expect(body.errors[0].extensions.code).toBe('invalid_request');
+    expect(body.errors[0].message).toMatch(/tenantId/);
   });
 });
 
@@ -243,6 +268,21 @@ describe('GraphQL variable coercion errors (finding 8)', () => {
     const r = await graphql(strict, query, variables, acme.test_api_key);
     expect(r.status).toBe(400);
     expect(r.body.errors[0].extensions.code).toBe('invalid_request');
+    expect(errorLines(await strict.settledLogs())).toHaveLength(before);
+  });
+});
+
+describe('GraphQL operation names', () => {
+  it.each([
+    ['an empty operationName', { query: 'mutation { createApiKey { scopes } }', operationName: '' }],
+    ['an operationName naming no operation', { query: 'query A { __typename }', operationName: 'B' }],
+    ['no operationName with several operations', { query: 'query A { __typename } query B { __typename }' }],
+  ])('answers %s with 400 invalid_request and runs nothing', async (_what, payload) => {
+    const before = errorLines(await strict.settledLogs()).length;
+    const r = await http(strict, 'POST', '/graphql', { key: acme.test_api_key, json: payload });
+    expect(r.status).toBe(400);
+    expect(r.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['invalid_request']);
+    expect(r.body.data).toBeUndefined();
     expect(errorLines(await strict.settledLogs())).toHaveLength(before);
   });
 });
@@ -275,16 +315,22 @@ describe('logs (finding 10)', () => {
     expect(r.status).toBeLessThan(500);
     const gql = await graphql(strict, 'query($v: String) { sessions(first: 1, referenceId: $v) { edges { cursor } } }', { v: `${planted}\u0000` }, acme.test_api_key);
     expect(gql.status).toBeLessThan(500);
+    // Query strings carry data too (a GET operation's variables, the hosted page's token): the access line keeps the path only.
+    const query = new URLSearchParams({ query: 'query($v: String) { sessions(first: 1, referenceId: $v) { edges { cursor } } }', variables: JSON.stringify({ v: `${planted}-get` }) });
+    expect((await http(strict, 'GET', `/graphql?${query}`, { key: acme.test_api_key, headers: { accept: 'application/json' } })).status).toBe(200);
+    expect((await http(strict, 'GET', `/hosted/vses_0000000000000000000000aa?token=${planted}-token`)).status).toBe(404);
+    expect((await graphql(strict, 'mutation($m: JSONObject) { createSession(input: { flowId: "default", tier: T1, metadata: $m }) { id } }', { m: `${planted}-variable` }, acme.test_api_key)).status).toBe(400);
     expect(await strict.settledLogs()).not.toContain(planted);
   });
 });
 
 describe('HTML pages (finding 12)', () => {
   const expectPageHeaders = (h: Headers) => {
-    expect(h.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
-    // Nothing loads from another origin by default, and scripts only from the service itself.
-    expect(h.get('content-security-policy')).toMatch(/default-src '(self|none)'/);
-    expect(h.get('content-security-policy')).not.toMatch(/script-src[^;]*(https:|\*|'unsafe-inline')/);
+    const csp = h.get('content-security-policy');
+    expect(csp).toMatch(/frame-ancestors 'none'/);
+    // Only this origin's scripts, connections and forms (the hosted page starts from 'none', the error pages from 'self').
+    expect(csp).toMatch(/default-src '(self|none)'/);
+    for (const directive of ['script-src', 'connect-src', 'form-action']) expect(csp).toMatch(new RegExp(`${directive} 'self'(;|$)`));
     expect(h.get('x-frame-options')).toBe('DENY');
     expect(h.get('x-content-type-options')).toBe('nosniff');
     expect(h.get('referrer-policy')).toBe('no-referrer');
@@ -304,4 +350,41 @@ describe('HTML pages (finding 12)', () => {
     expect(page.status).toBe(200);
     expectPageHeaders(page.headers);
   });
+});
+
+describe('listening address (HOST)', () => {
+  // Every 127/8 address reaches this machine's loopback interface, so 127.0.0.2 stands for "another interface".
+  const answersOn = async (host: string, port: number) =>
+    fetch(`http://${host}:${port}/healthz`).then(
+      (r) => r.status,
+      (err: Error) => String((err.cause as { code?: string } | undefined)?.code ?? err.message),
+    );
+
+  it('listens on every interface by default, and only on the HOST it is given', async () => {
+    expect(await answersOn('127.0.0.2', dev.port)).toBe(200);
+    expect(await answersOn('127.0.0.1', strict.port)).toBe(200);
+    expect(await answersOn('127.0.0.2', strict.port)).toBe('ECONNREFUSED');
+  });
+});
+
+describe('webhook targets at delivery (finding 1)', () => {
+  // Last in this file: it restarts `dev`. The check at every attempt is what stops a name that resolved to a public
+  // address at registration and to an internal one later; here the same endpoint meets a server that no longer allows it.
+  it('refuses an attempt whose target is no longer allowed, and stores no answer from it', async () => {
+    const t = await createTenant(dev, 'recheck');
+    receiver.on('/recheck', () => ({ status: 200, body: 'internal answer' }));
+    const ep = await http(dev, 'POST', '/v1/verify/webhooks', { key: t.test_api_key, json: { url: receiver.url('/recheck'), events: ['verification.completed', 'verification.failed'] } });
+    expect(ep.status).toBe(201);
+    await dev.stop();
+    dev = await startServer({ ...dev.env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' });
+    expect((await http(dev, 'POST', '/v1/verify/sessions', { key: t.test_api_key, json: { flow_id: 'default', tier: 'T1' } })).status).toBe(201);
+    const attempts = await eventually(async () => {
+      const r = await graphql(dev, `{ webhookAttempts(endpointId: "${ep.body.id}") { succeeded statusCode error responseBody } }`, {}, t.test_api_key);
+      return r.body.data?.webhookAttempts?.length ? (r.body.data.webhookAttempts as { succeeded: boolean; statusCode: number | null; error: string; responseBody: string | null }[]) : undefined;
+    }, 60_000);
+    expect(attempts[0]).toMatchObject({ succeeded: false, statusCode: null });
+    expect(attempts[0].error).toMatch(/not allowed/);
+    expect(attempts[0].responseBody ?? '').not.toContain('internal answer');
+    expect(receiver.at('/recheck')).toHaveLength(0);
+  }, 240_000);
 });

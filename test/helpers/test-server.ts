@@ -28,6 +28,15 @@ export type TestServer = {
  * against real services (DATABASE_URL / REDIS_URL set by .ci/run), which are then passed through.
  */
 export const TEST_JOB_SCHEMA_PREFIX = 'pgboss_t_';
+
+/**
+ * The job schemas of one jest run share a prefix with the run's id (TEST_RUN_ID, set in jest.config.js), so
+ * that run's teardown drops its own schemas only: dropping every `pgboss_t_` schema took the job queue away
+ * from the servers of another run still going on the same database, whose session creations then failed.
+ */
+export function jobSchemaPrefixOfThisRun(): string {
+  return `${TEST_JOB_SCHEMA_PREFIX}${process.env.TEST_RUN_ID ?? 'x'}_`;
+}
 /** More than the server's log flush interval (src/logger.ts). */
 const LOG_SETTLE_MS = 500;
 
@@ -49,7 +58,7 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     env.DATABASE_URL = process.env.DATABASE_URL;
     // On the shared CI database, another file's server must not claim this file's jobs (it may be
     // killed with -9 holding them); test/global-teardown.ts drops these schemas after the run.
-    env.JOB_SCHEMA = `${TEST_JOB_SCHEMA_PREFIX}${randomBytes(6).toString('hex')}`;
+    env.JOB_SCHEMA = `${jobSchemaPrefixOfThisRun()}${randomBytes(6).toString('hex')}`;
   }
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   return { ...env, ...extra };
