@@ -13,6 +13,17 @@ import { pickLocale, renderHostedPage } from './hosted-page';
 const ASSETS_DIR = path.join(__dirname, 'assets');
 const ASSET_TYPES: Record<string, string> = { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8' };
 
+/** The one other origin the page may load an image from: the flow's https logo, if it has one. */
+function logoOrigin(logoUrl: string | null): string[] {
+  if (!logoUrl) return [];
+  try {
+    const url = new URL(logoUrl);
+    return url.protocol === 'https:' ? [url.origin] : [];
+  } catch {
+    return [];
+  }
+}
+
 /** GET /hosted/:id?token=...: the page (opening it starts a live session: created -> in_progress); GET /hosted/assets/*: its bundle. */
 export function hostedRouter(flows: FlowService, sessions: SessionService, links: HostedLinks): Router {
   const router = Router();
@@ -55,7 +66,7 @@ export function hostedRouter(flows: FlowService, sessions: SessionService, links
       const styleNonce = randomBytes(16).toString('base64');
       res.setHeader('cache-control', 'no-store');
       // Framed only by the origins the flow allows (https only for live sessions); referrer-policy keeps the URL's token in this page.
-      setPageSecurityHeaders(res, { frameAncestors: originsFor(flow, session.livemode, session.redirectUrl), imgOrigins: ['https:'], styleNonce, blobMedia: true });
+      setPageSecurityHeaders(res, { frameAncestors: originsFor(flow, session.livemode, session.redirectUrl), imgOrigins: logoOrigin(flow.logoUrl), styleNonce, blobMedia: true });
       res.setHeader('permissions-policy', 'camera=(self), microphone=(), geolocation=()');
       res.type('html').send(renderHostedPage(session, flow, { locale: pickLocale(session.locale, (l) => req.acceptsLanguages(...l)), styleNonce, hostedUrl: links.url(id) }));
     } catch (err) {
