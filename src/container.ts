@@ -46,6 +46,7 @@ import { EvidenceLinks } from './vault/evidence-links';
 import { EvidenceVault } from './vault/evidence-vault';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { VaultKeys } from './vault/vault-keys';
+import { buildAccounts, type Accounts } from './users/accounts';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -79,6 +80,8 @@ export type Container = {
   schema: GraphQLSchema;
   /** The schema's operations compiled with graphql-jit, for Apollo and the REST adapter alike. */
   operations: CompiledOperations;
+  /** End users, the mail outbox and the OpenID Provider (docs/accounts-and-oidc.md). */
+  accounts: Accounts;
   close(): Promise<void>;
 };
 
@@ -127,6 +130,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
   const contexts = new ContextFactory(auth);
+  const accounts = await buildAccounts(db, database.sql, config);
+  auth.endUserTokens = accounts.accessTokens;
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
@@ -190,7 +195,9 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     sanctionsScreening,
     schema,
     operations: new CompiledOperations(schema),
+    accounts,
     close: async () => {
+      accounts.mail.close();
       sanctionsScreening.stop();
       await jobs.stop();
       await statusBus.close();
