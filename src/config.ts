@@ -106,6 +106,8 @@ const ConfigSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Identity Verification <no-reply@localhost>'),
   /** Base64 of 32 bytes: seals users' personal data and the OIDC signing keys. Unset: one generated and kept in instance_settings. */
   USER_DATA_KEY: z.string().optional(),
+  /** Lifetime of access tokens (JWT for /v1/me, opaque for userinfo). Short values are for tests of expiry. */
+  OIDC_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
 });
 
 export type Config = {
@@ -129,7 +131,7 @@ export type Config = {
   examplesEnabled: boolean;
   sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
   checks: ChecksConfig;
-  accounts: { smtpUrl: string | undefined; mailFrom: string; userDataKey: string | undefined };
+  accounts: { smtpUrl: string | undefined; mailFrom: string; userDataKey: string | undefined; accessTokenTtlSeconds: number };
 };
 
 export type CheckEngineChoice = 'embedded' | 'aws';
@@ -206,6 +208,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       aws: { region: c.AWS_REGION, endpoint: c.CHECK_AWS_ENDPOINT, timeoutMs: Math.round(c.CHECK_AWS_TIMEOUT_SECONDS * 1000) },
     },
-    accounts: { smtpUrl: c.SMTP_URL, mailFrom: c.MAIL_FROM, userDataKey: c.USER_DATA_KEY },
+    accounts: { smtpUrl: c.SMTP_URL, mailFrom: c.MAIL_FROM, userDataKey: c.USER_DATA_KEY, accessTokenTtlSeconds: c.OIDC_ACCESS_TOKEN_TTL_SECONDS },
   };
 }

@@ -47,6 +47,7 @@ import { EvidenceVault } from './vault/evidence-vault';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { VaultKeys } from './vault/vault-keys';
 import { buildAccounts, type Accounts } from './users/accounts';
+import { updateServiceVerification } from './users/service-verification.updater';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -132,6 +133,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const contexts = new ContextFactory(auth);
   const accounts = await buildAccounts(db, database.sql, config);
   auth.endUserTokens = accounts.accessTokens;
+  sessions.userSubjects = (tenantId, sub) => accounts.users.userIdForSubject(tenantId, sub);
+  sessions.registerOutboxHandler(updateServiceVerification);
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })

@@ -12,7 +12,7 @@ export const INTERACTION_PATH = '/interaction';
 /** The scopes of the /v1 resource's JWT access tokens; the OIDC scopes of a grant that apply to /v1/me. */
 export const API_RESOURCE_SCOPES = ['email', 'profile', 'verification'];
 
-export type OidcProviderDeps = { db: DataSource; box: SecretBox; users: UserService; clients: OidcClients; keys: OidcKeys; publicBaseUrl: string };
+export type OidcProviderDeps = { db: DataSource; box: SecretBox; users: UserService; clients: OidcClients; keys: OidcKeys; publicBaseUrl: string; accessTokenTtlSeconds: number };
 
 export const issuerOf = (publicBaseUrl: string): string => `${publicBaseUrl}${OIDC_MOUNT}`;
 export const apiResourceOf = (publicBaseUrl: string): string => `${publicBaseUrl}/v1`;
@@ -74,7 +74,7 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
         useGrantedResource: () => false,
         getResourceServerInfo: (_ctx, indicator) => {
           if (indicator !== apiResource) throw new errors.InvalidTarget('unknown resource');
-          return { scope: API_RESOURCE_SCOPES.join(' '), audience: apiResource, accessTokenFormat: 'jwt', accessTokenTTL: 3600, jwt: { sign: { alg: 'ES256' } } };
+          return { scope: API_RESOURCE_SCOPES.join(' '), audience: apiResource, accessTokenFormat: 'jwt', accessTokenTTL: d.accessTokenTtlSeconds, jwt: { sign: { alg: 'ES256' } } };
         },
       },
     },
@@ -94,7 +94,7 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
     issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
     rotateRefreshToken: true,
     ttl: {
-      AccessToken: 3600,
+      AccessToken: d.accessTokenTtlSeconds,
       AuthorizationCode: 60,
       IdToken: 3600,
       Interaction: 3600,

@@ -38,7 +38,7 @@ export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Co
   const mail = new MailOutbox(db, box, { smtpUrl: config.accounts.smtpUrl, from: config.accounts.mailFrom });
   const clients = new OidcClients(db, box);
   const keys = await OidcKeys.load(db, box);
-  const provider = createOidcProvider({ db, box, users, clients, keys, publicBaseUrl: config.publicBaseUrl });
+  const provider = createOidcProvider({ db, box, users, clients, keys, publicBaseUrl: config.publicBaseUrl, accessTokenTtlSeconds: config.accounts.accessTokenTtlSeconds });
   return {
     box,
     users,
