@@ -1,5 +1,9 @@
 import { createOidcTenant, createUser, signInThroughPages, startOidcServer, userAccessToken, type OidcTenant } from '../helpers/oidc-login';
-import { http, type TestServer } from '../helpers/test-server';
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { expectToMatchContract } from '../helpers/openapi-contract';
+import { http, ROOT, type TestServer } from '../helpers/test-server';
 
 /** /v1/me takes only the end user's JWT access token for the /v1 resource (docs/accounts-and-oidc.md). */
 describe('/v1/me authentication', () => {
@@ -21,12 +25,27 @@ describe('/v1/me authentication', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ email: 'ada@example.com', email_verified: true, state: 'active', service_verification: { badges: [], tier: null } });
     expect(r.body.id).toMatch(/^usr_[A-Za-z0-9]{24}$/);
+    expectToMatchContract('GET', '/v1/me', r);
+  });
+
+  test('openapi.yaml lists the OIDC routes, and every endpoint discovery names is one of them', async () => {
+    const doc = YAML.parse(fs.readFileSync(path.join(ROOT, 'openapi.yaml'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const discovery = await http(server, 'GET', '/v1/oidc/.well-known/openid-configuration');
+    expectToMatchContract('GET', '/v1/oidc/.well-known/openid-configuration', discovery);
+    const endpoints = Object.entries(discovery.body as Record<string, unknown>).filter(([k, v]) => (k.endsWith('_endpoint') || k === 'jwks_uri') && typeof v === 'string');
+    expect(endpoints.length).toBeGreaterThanOrEqual(7);
+    for (const [name, url] of endpoints) {
+      const p = new URL(url as string).pathname;
+      expect([name, p, Boolean(doc.paths[p])]).toEqual([name, p, true]);
+    }
+    expect(doc.paths['/v1/oauth2/token']?.post).toBeDefined();
   });
 
   test('a tenant API key on /v1/me is refused with user_token_required', async () => {
     const r = await http(server, 'GET', '/v1/me', { key: tenant.test_api_key });
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe('user_token_required');
+    expectToMatchContract('GET', '/v1/me', r);
   });
 
   test('no token, a tampered token and a token for userinfo (no /v1 audience) are 401', async () => {
