@@ -1,6 +1,7 @@
 import { createPublicKey, generateKeyPairSync, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { SecretBox } from '../crypto/secret-box';
+import { updatedRows } from '../db/updated-rows';
 import { randomBase62 } from '../ids';
 
 export type SigningJwk = JsonWebKey & { kid: string; alg: 'ES256'; use: 'sig' };
@@ -59,10 +60,10 @@ export class OidcKeys {
 
 /** A new signing key; keys older than it stop being published `overlapHours` from now. Servers sign with it after their next start. */
 export async function rotateSigningKeys(db: DataSource, box: SecretBox, overlapHours: number): Promise<{ kid: string; retiring: string[] }> {
-  const retiring: { kid: string }[] = await db.query(
+  const retiring = updatedRows<{ kid: string }>(await db.query(
     `UPDATE oidc_signing_keys SET retire_at = now() + make_interval(secs => $1) WHERE retire_at IS NULL RETURNING kid`,
     [overlapHours * 3600],
-  );
+  ));
   const kid = await insertKey(db, box, 'rotation');
   return { kid, retiring: retiring.map((r) => r.kid) };
 }

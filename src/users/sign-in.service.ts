@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { SecretBox } from '../crypto/secret-box';
 import { newId } from '../ids';
 import type { MailOutbox } from '../mail/mail-outbox';
+import { updatedRows } from '../db/updated-rows';
 import { isEmail, PASSWORD_MAX, PASSWORD_MIN, type User, type UserService } from './user.service';
 
 export const CODE_TTL_MS = 10 * 60_000;
@@ -62,13 +63,13 @@ export class SignInService {
   /** The user whose latest code this is (marking the email proved), or null: wrong, expired, used, or too many tries. */
   async confirmCode(email: string, code: string): Promise<User | null> {
     const emailHash = this.users.emailHash(email);
-    const rows: { id: string; code_hash: string }[] = await this.db.query(
+    const rows = updatedRows<{ id: string; code_hash: string }>(await this.db.query(
       `UPDATE email_codes SET attempts = attempts + 1
         WHERE id = (SELECT id FROM email_codes WHERE email_hash = $1 AND consumed_at IS NULL ORDER BY created_at DESC LIMIT 1)
           AND expires_at > now() AND attempts < $2
         RETURNING id, code_hash`,
       [emailHash, CODE_MAX_ATTEMPTS],
-    );
+    ));
     if (!rows.length) return null;
     const expected = Buffer.from(rows[0].code_hash, 'hex');
     const given = Buffer.from(this.codeHash(rows[0].id, code.replace(/\s+/g, '')), 'hex');
