@@ -1,6 +1,9 @@
 import net from 'node:net';
 import { generators, Issuer, type BaseClient, type TokenSet } from 'openid-client';
+import { CookieJar, passInteraction } from '../../bench/oidc-flow';
 import { cli, startServer, testEnv, type TestServer } from './test-server';
+
+export { browse, CookieJar, follow, formAction, type Hop } from '../../bench/oidc-flow';
 
 /**
  * End users and OIDC in tests (docs/accounts-and-oidc.md, "Tokens in tests"): a real relying party
@@ -57,48 +60,6 @@ export async function relyingParty(server: Pick<TestServer, 'url'>, tenant: Pick
   });
 }
 
-/** Cookies as a browser keeps them for one host (paths ignored: the server reads cookies by name). */
-export class CookieJar {
-  private readonly cookies = new Map<string, string>();
-
-  store(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attrs] = line.split(';');
-      const eq = pair.indexOf('=');
-      const name = pair.slice(0, eq).trim();
-      const expired = attrs.some((a) => /^\s*expires=/i.test(a) && new Date(a.split('=')[1]).getTime() < Date.now()) || attrs.some((a) => /^\s*max-age=0/i.test(a));
-      if (expired) this.cookies.delete(name);
-      else this.cookies.set(name, pair.slice(eq + 1).trim());
-    }
-  }
-
-  header(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-}
-
-export type Hop = { status: number; url: string; location: string | null; html: string };
-
-/** One request as a browser makes it (cookies in and out, no redirect followed). */
-export async function browse(jar: CookieJar, url: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Hop> {
-  const res = await fetch(url, {
-    method: form ? 'POST' : 'GET',
-    redirect: 'manual',
-    headers: { cookie: jar.header(), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers },
-    body: form ? new URLSearchParams(form).toString() : undefined,
-  });
-  jar.store(res);
-  const location = res.headers.get('location');
-  return { status: res.status, url, location: location ? new URL(location, url).href : null, html: await res.text() };
-}
-
-/** Follows redirects on the server until a page (2xx/4xx) or a redirect that leaves for `stopAt`. */
-export async function follow(jar: CookieJar, hop: Hop, stopAt: string): Promise<Hop> {
-  let current = hop;
-  for (let i = 0; i < 10 && current.location && !current.location.startsWith(stopAt); i++) current = await browse(jar, current.location);
-  return current;
-}
-
 export type SignIn = {
   tokens: TokenSet;
   /** The JWT access token for <PUBLIC_BASE_URL>/v1 (what /v1/me takes), when `resource` was asked for. */
@@ -133,24 +94,10 @@ export async function signInThroughPages(
     ...(opts.uiLocales ? { ui_locales: opts.uiLocales } : {}),
   };
   const par = await client.pushedAuthorizationRequest(params);
-  let hop = await follow(jar, await browse(jar, client.authorizationUrl({ request_uri: par.request_uri })), TEST_REDIRECT_URI);
-  for (let i = 0; i < 4 && !(hop.location ?? '').startsWith(TEST_REDIRECT_URI); i++) {
-    if (hop.html.includes('name="password"')) hop = await browse(jar, formAction(hop), { email, password });
-    else if (hop.html.includes('/consent"')) hop = await browse(jar, formAction(hop), {});
-    else throw new Error(`unexpected page during sign-in (${hop.status} ${hop.url}):\n${hop.html.slice(0, 600)}`);
-    hop = await follow(jar, hop, TEST_REDIRECT_URI);
-  }
-  if (!hop.location?.startsWith(TEST_REDIRECT_URI)) throw new Error(`sign-in did not return to the app: ${hop.status} ${hop.html.slice(0, 300)}`);
-  const callback = client.callbackParams(hop.location);
+  const back = await passInteraction(jar, client.authorizationUrl({ request_uri: par.request_uri }), TEST_REDIRECT_URI, email, password);
+  const callback = client.callbackParams(back);
   const tokens = await client.callback(TEST_REDIRECT_URI, callback, { code_verifier: verifier, state }, opts.resource ? { exchangeBody: { resource } } : undefined);
   return { tokens, client, jar };
-}
-
-/** The absolute action URL of the page's (first) form. */
-export function formAction(hop: Hop): string {
-  const m = /<form[^>]*action="([^"]+)"/.exec(hop.html);
-  if (!m) throw new Error(`no form on ${hop.url}`);
-  return new URL(m[1].replace(/&amp;/g, '&'), hop.url).href;
 }
 
 /**
