@@ -93,7 +93,9 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.use(requestContext(app, c.logger));
   // Rate limiting covers /v1 and /graphql (GraphiQL included) only: health, the OpenAPI document, error pages and the
   // end-user hosted page are unmetered (docs/rate-limits.md).
-  const meter: MeterDeps | null = c.rateLimits ? { limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl } : null;
+  const meter: MeterDeps | null = c.rateLimits
+    ? { limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl, clientOfAccessToken: (t) => c.accounts.clients.clientOfOpaqueToken(t) }
+    : null;
   // Both API surfaces authenticate first, in this one middleware; metering then charges who it found.
   const authenticated = authenticate(c.contexts);
 

@@ -81,6 +81,13 @@ export class OidcClients {
     return found;
   }
 
+  /** The client an opaque (userinfo) access token was issued to, for metering; null when unknown. */
+  async clientOfOpaqueToken(token: string): Promise<string | null> {
+    if (token.length > 200 || token.includes('.')) return null;
+    const rows: { client_id: string }[] = await this.db.query(`SELECT payload->>'clientId' AS client_id FROM oidc_payloads WHERE model = 'AccessToken' AND id = $1`, [token]);
+    return rows[0]?.client_id ?? null;
+  }
+
   async tenantNameOf(clientId: string): Promise<string | null> {
     const rows: { name: string }[] = await this.db.query(`SELECT t.name FROM oidc_clients c JOIN tenants t ON t.id = c.tenant_id WHERE c.client_id = $1`, [clientId]);
     return rows[0]?.name ?? null;

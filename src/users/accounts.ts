@@ -43,7 +43,7 @@ export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Co
     box,
     users,
     mail,
-    signIn: new SignInService(db, box, users, mail),
+    signIn: new SignInService(db, box, users, mail, config.accounts.codeTtlSeconds * 1000),
     clients,
     keys,
     provider,

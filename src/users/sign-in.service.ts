@@ -27,6 +27,7 @@ export class SignInService {
     private readonly box: SecretBox,
     private readonly users: UserService,
     private readonly mail: MailOutbox,
+    private readonly codeTtlMs: number = CODE_TTL_MS,
   ) {}
 
   async signIn(email: string, password: string, address: string, text: MailText): Promise<SignInOutcome> {
@@ -89,7 +90,7 @@ export class SignInService {
       this.users.emailHash(email),
       this.codeHash(id, code),
       purpose,
-      new Date(Date.now() + CODE_TTL_MS),
+      new Date(Date.now() + this.codeTtlMs),
     ]);
     await this.mail.send({ to: email, subject: text.codeSubject.replace('{code}', code), text: text.codeText.replace('{code}', code) });
   }
