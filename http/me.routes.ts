@@ -15,7 +15,7 @@ export const endUserOf = (res: Response): EndUserActor => authenticationOf(res).
  * Routes added under /v1/me after this gate receive an EndUserActor (`endUserOf(res)`).
  */
 export function meRoutes(v1: Router, c: Container): void {
-  const me = new MeService(c.db, c.accounts.users);
+  const me = new MeService(c.database.sql, c.accounts.users);
   v1.use(['/me', '/me/{*rest}'], (_req: Request, res: Response, next: NextFunction) => {
     const actor = authenticationOf(res).context?.actor;
     if (!actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');

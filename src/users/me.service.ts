@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { PreparedSql } from '../db/prepared-sql';
 import type { EndUserActor } from '../auth/actor';
 import { DomainError } from '../errors';
 import type { UserService } from './user.service';
@@ -18,17 +18,22 @@ export type MeView = {
 /** What `GET /v1/me` and GraphQL's `viewer` show a signed-in user about themselves (docs/accounts-and-oidc.md). */
 export class MeService {
   constructor(
-    private readonly db: DataSource,
+    private readonly sql: PreparedSql,
     private readonly users: UserService,
   ) {}
 
+  /** One statement: the user and their latest 100 sessions (this runs on every GET /v1/me). */
   async view(actor: EndUserActor): Promise<MeView> {
-    const user = await this.users.findById(actor.userId);
-    if (!user) throw new DomainError('unauthorized', 'Invalid access token: unknown user');
-    const sessions: { id: string; status: string; tier: string; livemode: boolean; created_at: Date; completed_at: Date | null }[] = await this.db.query(
-      `SELECT id, status, tier, livemode, created_at, completed_at FROM sessions WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 100`,
-      [user.id],
+    const rows = await this.sql.rows<Record<string, unknown> & { sessions: SessionRow[] }>(
+      'me-view',
+      `SELECT u.*, (SELECT coalesce(json_agg(x), '[]'::json) FROM (SELECT id, status, tier, livemode, created_at, completed_at FROM sessions
+                      WHERE user_id = u.id ORDER BY created_at DESC, id DESC LIMIT 100) x) AS sessions
+         FROM users u WHERE u.id = $1`,
+      [actor.userId],
     );
+    if (!rows.length) throw new DomainError('unauthorized', 'Invalid access token: unknown user');
+    const user = this.users.fromRow(rows[0]);
+    const sessions = typeof rows[0].sessions === 'string' ? (JSON.parse(rows[0].sessions) as SessionRow[]) : rows[0].sessions;
     return {
       id: user.id,
       email: user.email,
@@ -49,3 +54,5 @@ export class MeService {
     };
   }
 }
+
+type SessionRow = { id: string; status: string; tier: string; livemode: boolean; created_at: string; completed_at: string | null };

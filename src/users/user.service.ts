@@ -92,6 +92,9 @@ export class UserService {
 
   /** The tenant's own subject for this user, created on first use (pairwise: another tenant never gets the same one). */
   async subjectFor(userId: string, tenantId: string): Promise<string> {
+    // Asked several times per token grant (ID token, access token, userinfo): a read first, a write only the first time.
+    const found: { sub: string }[] = await this.db.query(`SELECT sub FROM user_subjects WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId]);
+    if (found.length) return found[0].sub;
     await this.db.query(`INSERT INTO user_subjects (tenant_id, user_id, sub) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, user_id) DO NOTHING`, [
       tenantId,
       userId,
@@ -105,6 +108,28 @@ export class UserService {
   async userIdForSubject(tenantId: string, sub: string): Promise<string | null> {
     const rows: { user_id: string }[] = await this.db.query(`SELECT user_id FROM user_subjects WHERE tenant_id = $1 AND sub = $2`, [tenantId, sub]);
     return rows[0]?.user_id ?? null;
+  }
+
+  /** A `users` row as SELECT * returns it (snake_case), opened. */
+  fromRow(r: Record<string, unknown>): User {
+    return this.open({
+      id: r.id,
+      emailSealed: r.email_sealed,
+      emailHash: r.email_hash,
+      emailVerified: r.email_verified,
+      passwordHash: r.password_hash,
+      displayName: r.display_name,
+      handle: r.handle,
+      publicLinks: r.public_links,
+      bio: r.bio,
+      legalNameSealed: r.legal_name_sealed,
+      dateOfBirthSealed: r.date_of_birth_sealed,
+      nationalitySealed: r.nationality_sealed,
+      state: r.state,
+      serviceVerification: r.service_verification,
+      createdAt: new Date(r.created_at as string),
+      updatedAt: new Date(r.updated_at as string),
+    } as UserEntity);
   }
 
   private open(row: UserEntity): User {
