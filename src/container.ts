@@ -48,6 +48,8 @@ import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { VaultKeys } from './vault/vault-keys';
 import { buildAccounts, type Accounts } from './users/accounts';
 import { updateServiceVerification } from './users/service-verification.updater';
+import { MeService } from './users/me.service';
+import { AccountsResolver } from '../schema/accounts.resolver';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -152,6 +154,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [FlowResolver, new FlowResolver(new FlowService(db))],
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
+    [AccountsResolver, new AccountsResolver(new MeService(database.sql, accounts.users), accounts.clients)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { expectToMatchContract } from '../helpers/openapi-contract';
-import { http, ROOT, type TestServer } from '../helpers/test-server';
+import { graphql, http, ROOT, type TestServer } from '../helpers/test-server';
 
 /** /v1/me takes only the end user's JWT access token for the /v1 resource (docs/accounts-and-oidc.md). */
 describe('/v1/me authentication', () => {
@@ -39,6 +39,22 @@ describe('/v1/me authentication', () => {
       expect([name, p, Boolean(doc.paths[p])]).toEqual([name, p, true]);
     }
     expect(doc.paths['/v1/oauth2/token']?.post).toBeDefined();
+  });
+
+  test("GraphQL's viewer answers a user token and refuses a tenant key with user_token_required", async () => {
+    const mine = await graphql(server, '{ viewer { id email emailVerified serviceVerification { badges tier } } }', {}, token);
+    expect(mine.body.errors).toBeUndefined();
+    expect(mine.body.data.viewer).toMatchObject({ email: 'ada@example.com', emailVerified: true, serviceVerification: { badges: [], tier: null } });
+    const tenantKey = await graphql(server, '{ viewer { id } }', {}, tenant.test_api_key);
+    expect(tenantKey.body.errors[0].extensions.code).toBe('user_token_required');
+  });
+
+  test('a tenant key sets its OIDC redirect URIs through GraphQL; a live key may not add an http URI', async () => {
+    const added = await graphql(server, 'mutation { updateOidcRedirectUris(input: { add: ["http://127.0.0.1:8/cb"] }) { clientId redirectUris } }', {}, tenant.test_api_key);
+    expect(added.body.data.updateOidcRedirectUris.clientId).toBe(tenant.test_client_id);
+    expect(added.body.data.updateOidcRedirectUris.redirectUris).toContain('http://127.0.0.1:8/cb');
+    const live = await graphql(server, 'mutation { updateOidcRedirectUris(input: { add: ["http://127.0.0.1:8/cb"] }) { clientId } }', {}, tenant.live_api_key);
+    expect(live.body.errors[0].extensions.code).toBe('invalid_request');
   });
 
   test('a tenant API key on /v1/me is refused with user_token_required', async () => {
