@@ -55,4 +55,12 @@ export class SessionEntity {
 
   @Column('timestamptz', { name: 'expires_at' })
   expiresAt: Date;
+
+  /** The end user this session verified, when bound (docs/accounts-and-oidc.md, "Binding sessions to users"). */
+  @Column('text', { name: 'user_id', nullable: true })
+  userId: string | null;
+
+  /** The session's tenant's pairwise subject of that user: what the tenant sees as `user_sub`. */
+  @Column('text', { name: 'user_sub', nullable: true })
+  userSub: string | null;
 }

@@ -10,6 +10,8 @@ import { Decision, RateLimitService, Subject, subjectOf } from '../src/rate-limi
 export type MeterDeps = {
   limits: RateLimitService;
   publicBaseUrl: string;
+  /** The OAuth client an opaque access token was issued to (userinfo carries no client_id); docs/accounts-and-oidc.md. */
+  clientOfAccessToken?: (token: string) => Promise<string | null>;
 };
 
 export function setRateLimitHeaders(res: Response, d: Decision): void {
@@ -66,8 +68,10 @@ async function meterAuthenticated(deps: MeterDeps, req: Request, res: Response, 
 
 const parseForm = express.urlencoded({ extended: false, limit: 64 * 1024 });
 
-/** The OAuth client of a token/userinfo request: HTTP Basic user, else the form's `client_id`. */
-async function oauthClientId(req: Request, res: Response): Promise<string | null> {
+/** The OAuth client of a token/userinfo request: HTTP Basic user, a client assertion's issuer, the form's `client_id`, or a bearer token's client. */
+async function oauthClientId(req: Request, res: Response, deps: MeterDeps): Promise<string | null> {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '');
+  if (bearer) return deps.clientOfAccessToken ? deps.clientOfAccessToken(bearer[1]) : null;
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.header('authorization') ?? '');
   if (basic) {
     const user = Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0];
@@ -81,10 +85,22 @@ async function oauthClientId(req: Request, res: Response): Promise<string | null
     // Parsed here so the client is known before anything else runs; the token endpoint reads the
     // already-parsed `req.body` (oidc-provider accepts a pre-parsed body).
     await new Promise<void>((resolve, reject) => parseForm(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-    const id = (req.body as Record<string, unknown> | undefined)?.client_id;
+    const body = req.body as Record<string, unknown> | undefined;
+    const id = body?.client_id ?? assertionIssuer(body?.client_assertion);
     if (typeof id === 'string' && id.length > 0 && id.length <= 200) return id;
   }
   return null;
+}
+
+/** A client assertion (private_key_jwt) names its client in `iss` (= `sub`); read unverified, for counting only. */
+function assertionIssuer(assertion: unknown): string | null {
+  if (typeof assertion !== 'string' || assertion.length > 8192) return null;
+  try {
+    const iss = (JSON.parse(Buffer.from(assertion.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss?: unknown }).iss;
+    return typeof iss === 'string' ? iss : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -97,7 +113,7 @@ export function meterV1(deps: MeterDeps): RequestHandler {
     try {
       const bucket = bucketForRequest(req.method, `${req.baseUrl}${req.path}`);
       if (BUCKETS[bucket].per === 'client') {
-        const clientId = await oauthClientId(req, res);
+        const clientId = await oauthClientId(req, res, deps);
         const subject: Subject = clientId ? { kind: 'client', id: clientId } : { kind: 'ip', ip: clientIp(req) };
         const d = await deps.limits.charge(bucket, subject);
         if (!d.allowed) return sendRateLimited(res, d, deps.publicBaseUrl);

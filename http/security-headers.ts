@@ -18,6 +18,8 @@ export type PagePolicy = {
    * everything but the source restrictions, which their inline code would break.
    */
   inlineBundle?: boolean;
+  /** Origins a form submission may end up at through redirects (the sign-in pages' OIDC redirect_uri). */
+  formActionOrigins?: readonly string[];
 };
 
 function contentSecurityPolicy(p: PagePolicy): string {
@@ -32,7 +34,7 @@ function contentSecurityPolicy(p: PagePolicy): string {
     `img-src ${img}`,
     ...(p.blobMedia ? ["media-src 'self' blob:"] : []),
     "connect-src 'self'",
-    "form-action 'self'",
+    ["form-action 'self'", ...(p.formActionOrigins ?? [])].join(' '),
     "base-uri 'none'",
     "object-src 'none'",
     `frame-ancestors ${ancestors}`,

@@ -2,7 +2,7 @@ import { DomainError } from '../src/errors';
 import { highestTier, isTier, Tier } from '../src/sessions/tiers';
 import { optionalString, rejectUnknownFields, requireObject } from './request-validation';
 
-const FIELDS = ['flow_id', 'tier', 'reference_id', 'redirect_url', 'locale', 'metadata', 'tiers', 'reference'] as const;
+const FIELDS = ['flow_id', 'tier', 'reference_id', 'redirect_url', 'locale', 'metadata', 'tiers', 'reference', 'user_sub'] as const;
 const invalid = (message: string) => new DomainError('invalid_request', message);
 
 function tierField(value: unknown, field: string): Tier {
@@ -50,6 +50,7 @@ export function createSessionInput(raw: unknown): Record<string, unknown> {
     referenceId,
     redirectUrl: optionalString(body, 'redirect_url'),
     locale: optionalString(body, 'locale'),
+    userSub: optionalString(body, 'user_sub'),
     metadata,
   };
 }

@@ -7,7 +7,7 @@ import { errorCodeOf } from '../schema/graphql-errors';
 
 const SESSION_FIELDS = `
   fragment SessionFields on Session {
-    id hostedUrl status tier referenceId createdAt completedAt expiresAt livemode flowId redirectUrl locale metadata
+    id hostedUrl status tier referenceId userSub createdAt completedAt expiresAt livemode flowId redirectUrl locale metadata
     result {
       decision achievedTier confidence evidenceUrls badges chip
       checks { name status score reason }

@@ -5,6 +5,7 @@ export type SessionData = {
   status: string;
   tier: string;
   referenceId: string | null;
+  userSub?: string | null;
   createdAt: Date | string;
   completedAt: Date | string | null;
   expiresAt: Date | string;
@@ -60,6 +61,7 @@ export function presentSession(s: SessionData): Record<string, unknown> {
     locale: s.locale,
     metadata: s.metadata,
   };
+  if (s.userSub) body.user_sub = s.userSub;
   if (s.clientSecret) body.client_secret = s.clientSecret;
   return body;
 }

@@ -7,6 +7,7 @@ export class CreateSessionInput {
   @Field(() => ID, { description: 'A flow template id, or "default" for the tenant default flow.' }) flowId: string;
   @Field(() => TierEnum) tier: TierValue;
   @Field({ nullable: true }) referenceId?: string;
+  @Field({ nullable: true, description: "Binds the session to a user: this tenant's subject (sub) of a user who signed in to it." }) userSub?: string;
   @Field({ nullable: true, description: 'Where the end user goes after success or failure.' }) redirectUrl?: string;
   @Field({ nullable: true, description: 'Defaults to the flow locale (en-US).' }) locale?: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free-form. In test mode, test_outcome selects approved, declined or review.' })

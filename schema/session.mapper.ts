@@ -14,6 +14,7 @@ export function toSession(s: SessionView, links: HostedLinks, clientSecret?: str
     status: s.status,
     tier: s.tier,
     referenceId: s.referenceId ?? undefined,
+    userSub: s.userSub ?? null,
     result: s.result ? toResult(s.result, evidence) : undefined,
     createdAt: s.createdAt,
     completedAt: s.completedAt,

@@ -61,6 +61,7 @@ export class Session {
   @Field(() => SessionStatusEnum) status: string;
   @Field(() => TierEnum) tier: string;
   @Field({ nullable: true }) referenceId?: string;
+  @Field(() => String, { nullable: true, description: "This tenant's subject of the user the session is bound to, if any." }) userSub?: string | null;
   @Field(() => Result, { nullable: true }) result?: Result;
   @Field() createdAt: Date;
   @Field(() => Date, { nullable: true }) completedAt: Date | null;

@@ -46,6 +46,10 @@ import { EvidenceLinks } from './vault/evidence-links';
 import { EvidenceVault } from './vault/evidence-vault';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { VaultKeys } from './vault/vault-keys';
+import { buildAccounts, type Accounts } from './users/accounts';
+import { updateServiceVerification } from './users/service-verification.updater';
+import { MeService } from './users/me.service';
+import { AccountsResolver } from '../schema/accounts.resolver';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -80,6 +84,8 @@ export type Container = {
   schema: GraphQLSchema;
   /** The schema's operations compiled with graphql-jit, for Apollo and the REST adapter alike. */
   operations: CompiledOperations;
+  /** End users, the mail outbox and the OpenID Provider (docs/accounts-and-oidc.md). */
+  accounts: Accounts;
   close(): Promise<void>;
 };
 
@@ -129,6 +135,10 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
   const contexts = new ContextFactory(auth);
+  const accounts = await buildAccounts(db, database.sql, config);
+  auth.endUserTokens = accounts.accessTokens;
+  sessions.userSubjects = (tenantId, sub) => accounts.users.userIdForSubject(tenantId, sub);
+  sessions.registerOutboxHandler(updateServiceVerification);
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
@@ -146,6 +156,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [FlowResolver, new FlowResolver(flows)],
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
+    [AccountsResolver, new AccountsResolver(new MeService(database.sql, accounts.users), accounts.clients)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
@@ -193,7 +204,9 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     sanctionsScreening,
     schema,
     operations: new CompiledOperations(schema),
+    accounts,
     close: async () => {
+      accounts.mail.close();
       sanctionsScreening.stop();
       await jobs.stop();
       await statusBus.close();

@@ -21,7 +21,7 @@ export function outboxEventsForTransition(s: SessionEntity, from: SessionStatus 
       ...base,
       eventId: newId('evt'),
       type: SESSION_STATUS_CHANGED,
-      payload: { session_id: s.id, status: s.status, previous_status: from, tier: s.tier, completed_at: s.completedAt?.toISOString() ?? null },
+      payload: { session_id: s.id, status: s.status, previous_status: from, tier: s.tier, completed_at: s.completedAt?.toISOString() ?? null, ...(s.userSub ? { user_sub: s.userSub } : {}) },
     },
   ];
   const webhookType = WEBHOOK_EVENT_OF[s.status as SessionStatus];
@@ -40,6 +40,7 @@ export function outboxEventsForTransition(s: SessionEntity, from: SessionStatus 
         badges: s.result.badges,
         confidence: s.result.confidence,
         completed_at: s.completedAt?.toISOString() ?? null,
+        ...(s.userSub ? { user_sub: s.userSub } : {}),
         // T3/T4: the hits a reviewer acts on, each with the list's own reference (docs/webhooks.md).
         ...(s.result.sanctions_hits ? { sanctions_hits: s.result.sanctions_hits } : {}),
       },

@@ -12,6 +12,7 @@ export type SessionSnapshot = {
   status: SessionStatus;
   tier: string;
   referenceId: string | null;
+  userSub?: string | null;
   result: SessionResult | null;
   createdAt: string;
   completedAt: string | null;
@@ -42,7 +43,7 @@ export type SessionStatusEvent = {
 export type SessionView = Pick<
   SessionEntity,
   'id' | 'status' | 'tier' | 'referenceId' | 'result' | 'createdAt' | 'completedAt' | 'expiresAt' | 'livemode' | 'flowId' | 'redirectUrl' | 'locale' | 'metadata'
->;
+> & { userSub?: string | null };
 
 /** A snapshot back to the view (its dates restored). */
 export function viewOfSnapshot(s: SessionSnapshot): SessionView {
@@ -55,6 +56,7 @@ export function toSnapshot(s: SessionEntity): SessionSnapshot {
     status: s.status as SessionStatus,
     tier: s.tier,
     referenceId: s.referenceId,
+    userSub: s.userSub,
     result: s.result,
     createdAt: s.createdAt.toISOString(),
     completedAt: s.completedAt?.toISOString() ?? null,

@@ -30,6 +30,8 @@ export type CreateSessionCommand = {
   flowId?: string;
   tier: Tier;
   referenceId?: string | null;
+  /** The tenant's subject of the user this session verifies (docs/accounts-and-oidc.md). */
+  userSub?: string | null;
   redirectUrl?: string | null;
   locale?: string | null;
   metadata?: Record<string, unknown> | null;
@@ -74,6 +76,16 @@ export class SessionService {
     this.reader = new SessionReader(db, sql);
   }
 
+  /** Maps a tenant's `user_sub` to the user (set by the accounts wiring); without it no session can be bound. */
+  userSubjects: ((tenantId: string, sub: string) => Promise<string | null>) | null = null;
+
+  private async userOfSubject(tenantId: string, sub: string): Promise<string> {
+    if (typeof sub !== 'string' || sub.length < 1 || sub.length > 255) throw new DomainError('invalid_request', 'user_sub must be 1 to 255 characters');
+    const userId = this.userSubjects ? await this.userSubjects(tenantId, sub) : null;
+    if (!userId) throw new DomainError('invalid_request', 'user_sub is not the subject of a user who signed in to this tenant');
+    return userId;
+  }
+
   onCommittedEvents(listener: CommittedEventsListener): void {
     this.listeners.push(listener);
   }
@@ -105,6 +117,8 @@ export class SessionService {
       throw new DomainError('invalid_request', `Flow ${cmd.flowId ?? 'default'} allows tiers up to ${flow.maxTier}`);
     }
 
+    // A bound session (docs/accounts-and-oidc.md): the subject must be one this tenant knows.
+    const userId = cmd.userSub == null ? null : await this.userOfSubject(actor.tenantId, cmd.userSub);
     const id = newId('vses');
     const clientSecret = newClientSecret(id);
     const createdAt = this.now();
@@ -125,6 +139,8 @@ export class SessionService {
       updatedAt: createdAt,
       completedAt: null,
       expiresAt: new Date(createdAt.getTime() + SESSION_LIFETIME_MS),
+      userId,
+      userSub: cmd.userSub ?? null,
     } satisfies SessionEntity);
 
     const events = await this.db.transaction(async (m) => {

@@ -1,0 +1,71 @@
+import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { requireTenantKey } from '../src/auth/auth.service';
+import type { RequestContext } from '../src/context';
+import { DomainError } from '../src/errors';
+import type { OidcClients } from '../src/oidc/oidc-clients';
+import type { MeService } from '../src/users/me.service';
+
+@ObjectType({ description: "What verifications established about a user (scope `verification`'s claim)." })
+export class ServiceVerificationType {
+  @Field(() => [String]) badges: string[];
+  @Field(() => String, { nullable: true }) tier: string | null;
+  @Field(() => Date, { nullable: true }) verifiedAt: Date | null;
+}
+
+@ObjectType({ description: 'The signed-in end user (a user access token for /v1); GET /v1/me in GraphQL.' })
+export class Viewer {
+  @Field() id: string;
+  @Field() email: string;
+  @Field() emailVerified: boolean;
+  @Field(() => String, { nullable: true }) displayName: string | null;
+  @Field(() => String, { nullable: true }) handle: string | null;
+  @Field(() => ServiceVerificationType) serviceVerification: ServiceVerificationType;
+  @Field(() => [String], { description: 'Ids of the sessions bound to this user, newest first.' }) sessionIds: string[];
+}
+
+@ObjectType({ description: "A tenant's OIDC client in the key's mode (docs/accounts-and-oidc.md)." })
+export class OidcClient {
+  @Field() clientId: string;
+  @Field(() => [String]) redirectUris: string[];
+  @Field(() => [String]) postLogoutRedirectUris: string[];
+}
+
+@InputType({ description: 'Redirect URIs to add or remove (live ones must be https).' })
+export class UpdateOidcRedirectUrisInput {
+  @Field(() => [String], { nullable: true }) add?: string[];
+  @Field(() => [String], { nullable: true }) remove?: string[];
+  @Field(() => [String], { nullable: true }) addPostLogout?: string[];
+  @Field(() => [String], { nullable: true }) removePostLogout?: string[];
+}
+
+@Resolver()
+export class AccountsResolver {
+  constructor(
+    private readonly me: MeService,
+    private readonly clients: OidcClients,
+  ) {}
+
+  @Query(() => Viewer, { description: 'The end user of a user access token; a tenant key is refused (user_token_required).' })
+  async viewer(@Ctx() ctx: RequestContext): Promise<Viewer> {
+    const actor = ctx.actor;
+    if (!actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
+    if (actor.kind !== 'end_user') throw new DomainError('user_token_required', "viewer needs the end user's own access token");
+    const v = await this.me.view(actor);
+    const sv = v.service_verification;
+    return {
+      id: v.id,
+      email: v.email,
+      emailVerified: v.email_verified,
+      displayName: v.profile.display_name,
+      handle: v.profile.handle,
+      serviceVerification: { badges: sv.badges, tier: sv.tier, verifiedAt: sv.verified_at ? new Date(sv.verified_at) : null },
+      sessionIds: v.sessions.map((s) => s.id),
+    };
+  }
+
+  @Mutation(() => OidcClient, { description: "Adds or removes the redirect URIs of the tenant's OIDC client in the key's mode (scope keys:manage)." })
+  async updateOidcRedirectUris(@Arg('input', () => UpdateOidcRedirectUrisInput) input: UpdateOidcRedirectUrisInput, @Ctx() ctx: RequestContext): Promise<OidcClient> {
+    const actor = requireTenantKey(ctx.actor, 'keys:manage');
+    return this.clients.updateRedirectUris(actor.tenantId, actor.livemode ? 'live' : 'test', input);
+  }
+}

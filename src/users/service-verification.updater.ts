@@ -1,0 +1,31 @@
+import type { EntityManager } from 'typeorm';
+import type { OutboxEventEntity, ServiceVerification } from '../../entities';
+import type { OutboxHandler } from '../sessions/session.service';
+import { highestTier, isTier } from '../sessions/tiers';
+
+/**
+ * A bound session's successful result updates its user's `service_verification`
+ * (docs/accounts-and-oidc.md, "Binding sessions to users"): the union of badges, the highest tier
+ * achieved, the time. It runs in the transition's transaction, so the user and the session never
+ * disagree. Test-mode sessions count too (the tests' T2 sessions prove the path); see the doc.
+ */
+export const updateServiceVerification: OutboxHandler = async (m: EntityManager, events: OutboxEventEntity[]) => {
+  for (const e of events) {
+    if (e.type !== 'verification.completed' || typeof e.payload.user_sub !== 'string' || !e.sessionId) continue;
+    const rows: { user_id: string; service_verification: ServiceVerification | null }[] = await m.query(
+      `SELECT u.id AS user_id, u.service_verification FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1 FOR UPDATE OF u`,
+      [e.sessionId],
+    );
+    if (!rows.length) continue;
+    const current = rows[0].service_verification ?? { badges: [], tier: null, verified_at: null };
+    const achieved = typeof e.payload.tier === 'string' && isTier(e.payload.tier) ? e.payload.tier : null;
+    const tiers = [current.tier, achieved].filter(isTier);
+    const badges = Array.isArray(e.payload.badges) ? e.payload.badges.filter((b): b is string => typeof b === 'string') : [];
+    const next: ServiceVerification = {
+      badges: [...new Set([...current.badges, ...badges])].sort(),
+      tier: tiers.length ? highestTier(tiers) : null,
+      verified_at: typeof e.payload.completed_at === 'string' ? e.payload.completed_at : new Date().toISOString(),
+    };
+    await m.query(`UPDATE users SET service_verification = $1, updated_at = now() WHERE id = $2`, [JSON.stringify(next), rows[0].user_id]);
+  }
+};

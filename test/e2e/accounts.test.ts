@@ -1,0 +1,98 @@
+import { generators } from 'openid-client';
+import { browse, CookieJar, createOidcTenant, createUser, follow, formAction, relyingParty, startOidcServer, TEST_REDIRECT_URI, type Hop, type OidcTenant } from '../helpers/oidc-login';
+import { cli, type TestServer } from '../helpers/test-server';
+
+/**
+ * Sign-in limits, no account enumeration, and email codes, through the sign-in pages' forms
+ * (docs/accounts-and-oidc.md, "Sign-in limits").
+ */
+describe('sign-in, sign-up and email codes', () => {
+  let server: TestServer;
+  let tenant: OidcTenant;
+
+  beforeAll(async () => {
+    server = await startOidcServer({ EMAIL_CODE_TTL_SECONDS: '3' });
+    tenant = await createOidcTenant(server);
+    await createUser(server, 'known@example.com');
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** A fresh interaction's sign-in page, as a browser gets it. */
+  async function signInPage(jar = new CookieJar()): Promise<{ jar: CookieJar; page: Hop }> {
+    const client = await relyingParty(server, tenant);
+    const verifier = generators.codeVerifier();
+    const par = await client.pushedAuthorizationRequest({ scope: 'openid email', code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256' });
+    const page = await follow(jar, await browse(jar, client.authorizationUrl({ request_uri: par.request_uri })), TEST_REDIRECT_URI);
+    expect(page.html).toContain('name="password"');
+    return { jar, page };
+  }
+
+  const alertOf = (html: string) => /role="alert"[\s\S]*?<a[^>]*>([^<]+)<\/a>/.exec(html)?.[1] ?? null;
+
+  test('an unknown email and a wrong password get the same page, message and status, in comparable time', async () => {
+    const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
+    const pages: Record<string, Hop> = {};
+    for (let i = 0; i < 4; i++) {
+      for (const who of ['known', 'unknown'] as const) {
+        const { jar, page } = await signInPage();
+        const started = process.hrtime.bigint();
+        pages[who] = await browse(jar, formAction(page), { email: `${who}@example.com`, password: `wrong password ${i}` });
+        times[who].push(Number(process.hrtime.bigint() - started) / 1e6);
+      }
+    }
+    expect(pages.known.status).toBe(400);
+    expect(pages.unknown.status).toBe(400);
+    expect(alertOf(pages.known.html)).toBe(alertOf(pages.unknown.html));
+    expect(alertOf(pages.known.html)).toMatch(/email or password is not right/);
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    // Both pay one scrypt: the medians stay within a factor of 2 of each other (a skipped scrypt would be ~10x faster).
+    const ratio = med(times.known) / med(times.unknown);
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
+  });
+
+  test('after 5 failures an account is paused with the same generic message, even for the right password', async () => {
+    await createUser(server, 'target@example.com');
+    for (let i = 0; i < 5; i++) {
+      const { jar, page } = await signInPage();
+      expect((await browse(jar, formAction(page), { email: 'target@example.com', password: `guess ${i} wrong` })).status).toBe(400);
+    }
+    const { jar, page } = await signInPage();
+    const refused = await browse(jar, formAction(page), { email: 'target@example.com', password: 'correct horse battery' });
+    expect(refused.status).toBe(400);
+    expect(alertOf(refused.html)).toMatch(/email or password is not right/);
+    // Another account from the same address is not affected.
+    const other = await signInPage();
+    const ok = await browse(other.jar, formAction(other.page), { email: 'known@example.com', password: 'correct horse battery' });
+    expect(ok.status).toBe(303);
+  });
+
+  test('signing up with a known email shows the same code page and mails the owner a notice, not a code', async () => {
+    const { jar, page } = await signInPage();
+    const signUp = await browse(jar, new URL(/href="([^"]+\/signup)"/.exec(page.html)![1], page.url).href);
+    const done = await browse(jar, formAction(signUp), { email: 'known@example.com', password: 'another password 1' });
+    expect(done.status).toBe(200);
+    expect(done.html).toContain('name="code"');
+    const mail = await cli(server.env, ['mail', 'list', '--to', 'known@example.com', '--json']);
+    const messages = (mail.json as { messages: { subject: string; text: string }[] }).messages;
+    expect(messages[0].subject).toMatch(/tried to create an account/);
+    expect(messages[0].text).not.toMatch(/\b\d{6}\b/);
+  });
+
+  test('a wrong code is refused; an expired code is refused even when right', async () => {
+    const { jar, page } = await signInPage();
+    const signUp = await browse(jar, new URL(/href="([^"]+\/signup)"/.exec(page.html)![1], page.url).href);
+    const codePage = await browse(jar, formAction(signUp), { email: 'slow@example.com', password: 'a fine password' });
+    const mail = await cli(server.env, ['mail', 'list', '--to', 'slow@example.com', '--json']);
+    const code = /\b(\d{6})\b/.exec((mail.json as { messages: { text: string }[] }).messages[0].text)![1];
+    const wrong = await browse(jar, formAction(codePage), { email: 'slow@example.com', code: code === '123456' ? '654321' : '123456' });
+    expect(wrong.status).toBe(400);
+    expect(alertOf(wrong.html)).toMatch(/code is not right or has expired/);
+    await new Promise((r) => setTimeout(r, 3_500)); // codes live 3 s on this server
+    const late = await browse(jar, formAction(codePage), { email: 'slow@example.com', code });
+    expect(late.status).toBe(400);
+    expect(alertOf(late.html)).toMatch(/code is not right or has expired/);
+  });
+});
