@@ -9,6 +9,8 @@ import { FlowService } from './flows/flow.service';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { ArtifactPurger } from './vault/artifact-purger';
 import { AuditLogService } from './audit/audit-log.service';
+import { RetentionService } from './retention/retention.service';
+import { auditReplicateCommand, auditVerifyCommand } from './audit/audit.cli';
 import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
 import { RateLimitOverrides } from './rate-limit/rate-limit-overrides';
 import { isChipInputError } from './chip/chip.errors';
@@ -57,6 +59,13 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
   vault purge-expired [--json]                delete the bytes of every artifact past its retain_until
   tenant set-threshold --tenant <id> --threshold <0.3..1> [--json]
                                               a tenant's minimum sanctions hit score (default 0.70)
+  tenant set-regulated --tenant <id> [--off] [--json]
+                                              mark a tenant regulated (it may extend one session's
+                                              ID-document retention up to 10 years), or unmark it
+  audit verify <dir|segment.ndjson>... [--json]
+                                              check audit segments offline, without the database:
+                                              every hash, link and signature; names the first failure
+  audit replicate [--json]                    write every finished day's audit segments to the archive now
 
 With the server running on the embedded database, the CLI talks to it through the socket in
 DATA_DIR; otherwise it opens DATA_DIR itself. With DATABASE_URL it uses that server.`;
@@ -101,14 +110,17 @@ async function run(argv: string[]): Promise<unknown> {
       'primary-color': { type: 'string' },
       locale: { type: 'string' },
       'allowed-origins': { type: 'string' },
+      off: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired'];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'tenant set-regulated', 'audit verify', 'audit replicate'];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
+  // Offline by design: it reads segment files and the public key in them, never the database.
+  if (command === 'audit verify') return auditVerifyCommand(args.positionals.slice(2));
 
   const config = loadConfig();
   const database = await openDatabase(config, 2);
@@ -150,6 +162,13 @@ async function run(argv: string[]): Promise<unknown> {
         });
         return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins };
       }
+      case 'tenant set-regulated': {
+        const tenantId = required(args, 'tenant');
+        await new RetentionService(database.dataSource, new AuditLogService(database.dataSource)).setRegulated(tenantId, !args.values.off);
+        return { tenant_id: tenantId, regulated: !args.values.off };
+      }
+      case 'audit replicate':
+        return await auditReplicateCommand(config, database);
       case 'vault purge-expired': {
         return await purgeExpiredCommand(config, database);
       }

@@ -48,6 +48,15 @@ import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { VaultKeys } from './vault/vault-keys';
 import { AuditLogService } from './audit/audit-log.service';
 import { ArtifactPurger } from './vault/artifact-purger';
+import { RetentionService } from './retention/retention.service';
+import { RetentionReclassifier } from './retention/retention-reclassifier';
+import { RetentionRunService } from './retention/retention-run.service';
+import { RetentionResolver } from '../schema/retention.resolver';
+import { AuditResolver } from '../schema/audit.resolver';
+import { AuditLogQuery } from './audit/audit-log.query';
+import { AuditReplicator } from './audit/audit-replicator';
+import { loadAuditSigningKey } from './audit/audit-signing-key';
+import { wormStoreFor } from './audit/worm-store.factory';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -71,6 +80,9 @@ export type Container = {
   /** Deletes artifacts' bytes, audited, with `biometric.purged` for biometric classes. */
   purger: ArtifactPurger;
   webhookDispatcher: WebhookDispatcher;
+  /** Per-tenant retention, the nightly pass and the purge runs (docs/retention-and-audit.md). */
+  retention: RetentionService;
+  retentionRuns: RetentionRunService;
   hostedFlow: HostedFlowService;
   /** The engines live sessions' checks run on; test mode uses the deterministic ones whatever this is. */
   checkProviders: CheckProviders;
@@ -128,8 +140,11 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   sessions.registerOutboxHandler(webhookDispatcher.onOutbox);
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
   const artifactStore = new PostgresArtifactStore(db);
-  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey));
+  const retention = new RetentionService(db, audit);
+  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), undefined, retention);
   const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher);
+  sessions.registerOutboxHandler(purger.onOutbox); // 0-day artifacts go in the transaction that ends their session
+  const retentionRuns = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit);
   const evidence = new EvidenceAccessService(audit, vault, await EvidenceLinks.load(db, config.publicBaseUrl));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs);
@@ -154,6 +169,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [FlowResolver, new FlowResolver(new FlowService(db))],
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
+    [RetentionResolver, new RetentionResolver(retention, retentionRuns)],
+    [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
@@ -164,6 +181,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
         job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit),
         concurrency: config.webhooks.concurrency,
       },
+      retentionRuns,
+      auditReplicator: new AuditReplicator(db, wormStoreFor(config), await loadAuditSigningKey(db, config.audit.signingKey), audit),
       sanctions: {
         screening: sanctionsScreening,
         refresh: new RefreshSanctionsJob(sanctionsLists, logger, {
@@ -193,6 +212,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     audit,
     purger,
     webhookDispatcher,
+    retention,
+    retentionRuns,
     hostedFlow,
     checkProviders,
     contexts,

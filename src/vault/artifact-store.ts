@@ -18,6 +18,8 @@ export type ArtifactRecord = {
   authTag: Buffer;
   storedAt: Date;
   retainUntil: Date;
+  /** A 0-day class: purged when the session completes (docs/retention-and-audit.md). */
+  purgeAtCompletion?: boolean;
   purgedAt: Date | null;
 };
 

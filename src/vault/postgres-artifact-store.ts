@@ -53,8 +53,8 @@ export class PostgresArtifactStore implements ArtifactStore {
       const [{ n }]: { n: string }[] = await m.query(`SELECT count(*) AS n FROM artifacts WHERE session_id = $1 AND class = $2`, [a.sessionId, a.class]);
       if (Number(n) >= guard.maxPerClass) return { refused: 'class_full', max: guard.maxPerClass } as const;
       await m.query(
-        `INSERT INTO artifacts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL)`,
-        [a.id, a.sessionId, a.tenantId, a.livemode, a.userId, a.class, a.contentType, a.sizeBytes, a.sha256, JSON.stringify(a.details), a.iv, a.authTag, a.storedAt, a.retainUntil],
+        `INSERT INTO artifacts (${COLUMNS}, purge_at_completion) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15)`,
+        [a.id, a.sessionId, a.tenantId, a.livemode, a.userId, a.class, a.contentType, a.sizeBytes, a.sha256, JSON.stringify(a.details), a.iv, a.authTag, a.storedAt, a.retainUntil, a.purgeAtCompletion ?? false],
       );
       await m.query(`INSERT INTO artifact_blobs (artifact_id, ciphertext) VALUES ($1, $2)`, [a.id, ciphertext]);
       return null;
