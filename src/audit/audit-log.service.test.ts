@@ -5,6 +5,7 @@ import { Database, openDatabase } from '../db/database';
 import { newId } from '../ids';
 import { entryHash, GENESIS_HASH } from './audit-canonical';
 import { AuditLogService } from './audit-log.service';
+import { TenantService } from '../tenants/tenant.service';
 
 type Row = { public_id: string; log_id: string; log_seq: string; prev_hash: string; hash: string; tenant_id: string | null; livemode: boolean | null; action: string; subject_id: string; detail: Record<string, unknown>; created_at: Date };
 
@@ -73,5 +74,18 @@ describe('AuditLogService', () => {
     expect(await rowsOf(`tenant:${t}:live`)).toEqual([]);
     await audit.append({ tenantId: t, livemode: true, action: 'key.created', subjectId: 'key_y' });
     expect((await rowsOf(`tenant:${t}:live`)).map((r) => Number(r.log_seq))).toEqual([1]);
+  });
+
+  it('records key creation and revocation in the tenant log of the key\'s mode, without the key', async () => {
+    const tenants = new TenantService(database.dataSource, audit);
+    const t = await tenants.create('audited');
+    await tenants.revokeKey(t.testKey.id, { tenantId: t.tenantId, livemode: false });
+    const test = await rowsOf(`tenant:${t.tenantId}:test`);
+    expect(test.map((r) => [r.action, r.subject_id])).toEqual([
+      ['api_key.created', t.testKey.id],
+      ['api_key.revoked', t.testKey.id],
+    ]);
+    expect((await rowsOf(`tenant:${t.tenantId}:live`)).map((r) => r.action)).toEqual(['api_key.created']);
+    expect(JSON.stringify(test)).not.toContain(t.testKey.key);
   });
 });
