@@ -80,6 +80,7 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   screenIdentity: 'default',
   // mutations
   updateRetention: 'default',
+  updateFlow: 'default',
   extendSessionRetention: 'default',
   createSession: 'verify_create',
   reviewSession: 'verify_admin',
