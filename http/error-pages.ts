@@ -11,6 +11,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   unauthorized: 'The Authorization header is missing, malformed, or names a key that does not exist or was revoked. Send `Authorization: Bearer sk_test_...` or `sk_live_...`.',
   user_token_required: 'This endpoint acts for an end user and needs their own OpenID Connect access token. Tenant API keys are refused here by design.',
   insufficient_scope: 'The key is valid but lacks the scope this operation needs (for example sessions:review for the manual-review override).',
+  not_regulated: 'Only tenants an operator marked as regulated may extend one session\'s ID-document retention beyond the tenant policy. Ask support if your obligations require it.',
   not_found: 'Nothing exists at this address for this credential. Sessions of other tenants, and test sessions read with live keys (or the reverse), are reported as not found.',
   link_invalid: 'A signed link (an evidence URL) was altered or has expired. Evidence URLs are valid for 15 minutes: read the session again with your API key for fresh ones.',
   gone: 'What this link pointed to was deleted for good, for example evidence purged under the retention policy. It cannot be restored.',

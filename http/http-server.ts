@@ -9,6 +9,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { sessionsRouter } from '../rest-adapter/sessions.router';
 import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
+import { retentionRouter } from '../rest-adapter/retention.router';
 import { RestOperations } from '../rest-adapter/operations';
 import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
 import { jitExecutionGateway } from '../schema/jit-executor';
@@ -138,6 +139,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   sessionsRouter(restOperations, v1);
   webhooksRouter(restOperations, v1);
   chipRouter(restOperations, c.chip, v1);
+  retentionRouter(restOperations, v1);
   v1.use((_req, res) => {
     if (!authenticationOf(res).context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
     sendError(res, 'not_found', 'No such endpoint');

@@ -16,6 +16,8 @@ const SESSION_FIELDS = `
     }
   }`;
 
+const RETENTION_FIELDS = `fragment RetentionFields on Retention { tenantId livemode biometricTemplateDays selfieImageDays selfieVideoDays idDocumentYears updatedAt }`;
+
 /** The GraphQL operations behind the /v1 routes, parsed and validated once at start-up. */
 export const OPERATION_SOURCES = {
   createSession: `mutation CreateSession($input: CreateSessionInput!) { createSession(input: $input) { ...SessionFields clientSecret } } ${SESSION_FIELDS}`,
@@ -23,6 +25,9 @@ export const OPERATION_SOURCES = {
   reviewSession: `mutation ReviewSession($id: ID!, $input: ReviewSessionInput!) { reviewSession(id: $id, input: $input) { ...SessionFields } } ${SESSION_FIELDS}`,
   createWebhookEndpoint: `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id url events livemode signingSecret createdAt } }`,
   replayWebhookEvents: `mutation ReplayWebhookEvents($id: ID!, $input: ReplayWebhookEventsInput!) { replayWebhookEvents(id: $id, input: $input) { queued } }`,
+  retention: `query Retention($tenantId: ID!) { retention(tenantId: $tenantId) { ...RetentionFields } } ${RETENTION_FIELDS}`,
+  updateRetention: `mutation UpdateRetention($tenantId: ID!, $input: RetentionInput!) { updateRetention(tenantId: $tenantId, input: $input) { ...RetentionFields } } ${RETENTION_FIELDS}`,
+  extendSessionRetention: `mutation ExtendSessionRetention($sessionId: ID!, $idDocumentYears: Int!, $reason: String!) { extendSessionRetention(sessionId: $sessionId, idDocumentYears: $idDocumentYears, reason: $reason) { id sessionId idDocumentYears retainUntil artifacts createdAt } }`,
 } as const;
 
 export type OperationName = keyof typeof OPERATION_SOURCES;

@@ -11,9 +11,11 @@ import { FlowResolver } from './flow.resolver';
 import { SessionSubscriptionResolver } from './session-subscription.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { AccountsResolver } from './accounts.resolver';
+import { AuditResolver } from './audit.resolver';
+import { RetentionResolver } from './retention.resolver';
 import { assertAcceptableInput } from '../src/validation/input-limits';
 
-export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver, FlowResolver, AccountsResolver] as const;
+export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver, FlowResolver, AccountsResolver, AuditResolver, RetentionResolver] as const;
 
 /** Resolver instances, built by the composition root with their services. */
 export type ResolverInstances = { get(cls: unknown): unknown };

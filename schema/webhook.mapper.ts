@@ -1,4 +1,5 @@
 import type { AuditLogEntity, WebhookAttemptEntity, WebhookEndpointEntity } from '../entities';
+import { encodeAuditCursor } from '../src/audit/audit-log.query';
 import type { AuditEntry, WebhookAttempt, WebhookEndpoint } from './webhook.type';
 
 export function toWebhookEndpoint(e: WebhookEndpointEntity): WebhookEndpoint {
@@ -33,5 +34,5 @@ export function toWebhookAttempt(a: WebhookAttemptEntity): WebhookAttempt {
 }
 
 export function toAuditEntry(a: AuditLogEntity): AuditEntry {
-  return { id: a.publicId, action: a.action, subjectId: a.subjectId, detail: a.detail, createdAt: a.createdAt };
+  return { id: a.publicId, action: a.action, subjectId: a.subjectId, detail: a.detail, createdAt: a.createdAt, sequence: Number(a.logSeq), prevHash: a.prevHash, hash: a.hash, cursor: encodeAuditCursor(a) };
 }

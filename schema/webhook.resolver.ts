@@ -3,8 +3,8 @@ import { requireTenantKey } from '../src/auth/auth.service';
 import type { RequestContext } from '../src/context';
 import { WebhookService } from '../src/webhooks/webhook.service';
 import { CreateWebhookEndpointInput, ReplayWebhookEventsInput, RotateWebhookSecretInput } from './webhook.inputs';
-import { toAuditEntry, toWebhookAttempt, toWebhookEndpoint } from './webhook.mapper';
-import { AuditEntry, WebhookAttempt, WebhookEndpoint, WebhookEndpointWithSecret, WebhookReplayResult } from './webhook.type';
+import { toWebhookAttempt, toWebhookEndpoint } from './webhook.mapper';
+import { WebhookAttempt, WebhookEndpoint, WebhookEndpointWithSecret, WebhookReplayResult } from './webhook.type';
 
 const SCOPE = 'webhooks:manage';
 
@@ -28,12 +28,6 @@ export class WebhookResolver {
   ): Promise<WebhookAttempt[]> {
     const actor = requireTenantKey(ctx.actor, SCOPE);
     return (await this.webhooks.attempts(actor, { endpointId, eventId, first })).map(toWebhookAttempt);
-  }
-
-  @Query(() => [AuditEntry], { description: 'What the service did on its own for this tenant and mode, newest first.' })
-  async auditLog(@Arg('first', () => Int, { defaultValue: 20 }) first: number, @Ctx() ctx: RequestContext): Promise<AuditEntry[]> {
-    const actor = requireTenantKey(ctx.actor, SCOPE);
-    return (await this.webhooks.auditLog(actor, first)).map(toAuditEntry);
   }
 
   @Mutation(() => WebhookEndpointWithSecret, { description: 'Registers a receiver; the response alone carries its signingSecret.' })

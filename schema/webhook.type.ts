@@ -40,11 +40,15 @@ export class WebhookReplayResult {
   @Field(() => Int) queued: number;
 }
 
-@ObjectType({ description: 'Something the service did on its own that the tenant should know, such as disabling an endpoint.' })
+@ObjectType({ description: 'One entry of a hash-chained audit log (docs/retention-and-audit.md): ids and hashes, never personal data.' })
 export class AuditEntry {
   @Field(() => ID) id: string;
   @Field() action: string;
   @Field(() => ID) subjectId: string;
   @Field(() => GraphQLJSONObject) detail: Record<string, unknown>;
   @Field() createdAt: Date;
+  @Field(() => Int, { description: 'Position in its log, from 1, without gaps.' }) sequence: number;
+  @Field({ description: 'SHA-256 (hex) of the previous entry of the log; 64 zeros for the first.' }) prevHash: string;
+  @Field({ description: 'SHA-256 (hex) of this entry\'s canonical encoding.' }) hash: string;
+  @Field({ description: 'Pass as `after` for the entries before this one.' }) cursor: string;
 }

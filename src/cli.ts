@@ -6,9 +6,12 @@ import { openDatabase } from './db/database';
 import { DomainError } from './errors';
 import { TenantService } from './tenants/tenant.service';
 import { FlowService } from './flows/flow.service';
-import { EvidenceVault } from './vault/evidence-vault';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
-import { VaultKeys } from './vault/vault-keys';
+import { ArtifactPurger } from './vault/artifact-purger';
+import { AuditLogService } from './audit/audit-log.service';
+import { RetentionService } from './retention/retention.service';
+import { auditReplicateCommand, auditVerifyCommand } from './audit/audit.cli';
+import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
 import { RateLimitOverrides } from './rate-limit/rate-limit-overrides';
 import { isChipInputError } from './chip/chip.errors';
 import { encodeCscaCursor, PostgresCscaTrustStore } from './chip/postgres-csca.trust-store';
@@ -60,6 +63,13 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
   vault purge-expired [--json]                delete the bytes of every artifact past its retain_until
   tenant set-threshold --tenant <id> --threshold <0.3..1> [--json]
                                               a tenant's minimum sanctions hit score (default 0.70)
+  tenant set-regulated --tenant <id> [--off] [--json]
+                                              mark a tenant regulated (it may extend one session's
+                                              ID-document retention up to 10 years), or unmark it
+  audit verify <dir|segment.ndjson>... [--json]
+                                              check audit segments offline, without the database:
+                                              every hash, link and signature; names the first failure
+  audit replicate [--json]                    write every finished day's audit segments to the archive now
 ${ACCOUNT_USAGE}
 
 With the server running on the embedded database, the CLI talks to it through the socket in
@@ -105,6 +115,7 @@ async function run(argv: string[]): Promise<unknown> {
       'primary-color': { type: 'string' },
       locale: { type: 'string' },
       'allowed-origins': { type: 'string' },
+      off: { type: 'boolean' },
       help: { type: 'boolean' },
       'jwks-uri': { type: 'string' },
       ...ACCOUNT_OPTIONS,
@@ -113,8 +124,10 @@ async function run(argv: string[]): Promise<unknown> {
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', ...ACCOUNT_COMMANDS];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'tenant set-regulated', 'audit verify', 'audit replicate', ...ACCOUNT_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
+  // Offline by design: it reads segment files and the public key in them, never the database.
+  if (command === 'audit verify') return auditVerifyCommand(args.positionals.slice(2));
 
   const config = loadConfig();
   const database = await openDatabase(config, 2);
@@ -163,9 +176,15 @@ async function run(argv: string[]): Promise<unknown> {
       case 'client redirect-uris':
       case 'oidc rotate-keys':
         return await accountsCommand(command, database.dataSource, config, args.values, (name) => required(args, name));
+      case 'tenant set-regulated': {
+        const tenantId = required(args, 'tenant');
+        await new RetentionService(database.dataSource, new AuditLogService(database.dataSource)).setRegulated(tenantId, !args.values.off);
+        return { tenant_id: tenantId, regulated: !args.values.off };
+      }
+      case 'audit replicate':
+        return await auditReplicateCommand(config, database);
       case 'vault purge-expired': {
-        const vault = new EvidenceVault(new PostgresArtifactStore(database.dataSource), await VaultKeys.load(database.dataSource, config.vault.masterKey));
-        return { purged: await vault.purgeExpired(10_000) };
+        return await purgeExpiredCommand(config, database);
       }
       case 'sanctions load':
       case 'sanctions list':
@@ -180,6 +199,21 @@ async function run(argv: string[]): Promise<unknown> {
     }
   } finally {
     await database.close();
+  }
+}
+
+/** The purge the hourly job runs, from the command line: `biometric.purged` deliveries are queued like the job's. */
+async function purgeExpiredCommand(config: Config, database: Database): Promise<unknown> {
+  const db = database.dataSource;
+  const jobs = await JobQueue.start(database.target, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema });
+  try {
+    const dispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
+    await jobs.ensureQueue(dispatcher.queue, { notify: true });
+    const purger = new ArtifactPurger(db, new PostgresArtifactStore(db), new AuditLogService(db), dispatcher);
+    const outcome = await purger.purgeExpired(1_000_000);
+    return { purged: outcome.purged, by_class: outcome.byClass };
+  } finally {
+    await jobs.stop();
   }
 }
 

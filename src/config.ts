@@ -33,6 +33,15 @@ const ConfigSchema = z.object({
   WEBHOOK_SECRET_KEY: z.string().optional(),
   /** Base64 of 32 bytes: the master key that wraps each tenant's evidence-vault data key (docs/hosted-flow.md). Unset: one generated and kept in instance_settings. */
   VAULT_MASTER_KEY: z.string().optional(),
+  /** Audit replication (docs/retention-and-audit.md): a directory (default DATA_DIR/audit-archive), or S3 with Object Lock when AUDIT_S3_BUCKET is set. */
+  AUDIT_ARCHIVE_DIR: z.string().optional(),
+  AUDIT_S3_BUCKET: z.string().optional(),
+  AUDIT_S3_REGION: z.string().default('us-east-1'),
+  AUDIT_S3_PREFIX: z.string().default('audit/'),
+  AUDIT_S3_ENDPOINT: z.string().url().optional(),
+  AUDIT_S3_RETENTION_YEARS: z.coerce.number().int().min(1).max(100).default(10),
+  /** PKCS#8 PEM (or its base64) of the Ed25519 key that signs segment heads; unset: one generated and kept in instance_settings. */
+  AUDIT_SIGNING_KEY: z.string().optional(),
   /** Multiplies every webhook retry delay and the 3-day disable window. TEST ONLY (e.g. 0.001); 1 in production. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** A delivery attempt that has no response within this many seconds fails (the contract says 10). */
@@ -127,6 +136,7 @@ export type Config = {
   webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number; allowPrivateTargets: boolean };
   jobSchema: string;
   vault: { masterKey: string | undefined };
+  audit: { archiveDir: string; s3: { bucket: string; region: string; prefix: string; endpoint?: string; retentionYears: number } | null; signingKey: string | undefined };
   rateLimit: { enabled: boolean; redisPrefix: string };
   adminApiKey: string | undefined;
   subscriptions: { keepAliveMs: number; maxPerConnection: number; maxConnectionsPerKey: number; queueLimit: number; authRecheckMs: number };
@@ -179,6 +189,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     jobSchema: c.JOB_SCHEMA,
     vault: { masterKey: c.VAULT_MASTER_KEY },
+    audit: {
+      archiveDir: path.resolve(c.AUDIT_ARCHIVE_DIR ?? path.join(c.DATA_DIR, 'audit-archive')),
+      s3: c.AUDIT_S3_BUCKET ? { bucket: c.AUDIT_S3_BUCKET, region: c.AUDIT_S3_REGION, prefix: c.AUDIT_S3_PREFIX, endpoint: c.AUDIT_S3_ENDPOINT, retentionYears: c.AUDIT_S3_RETENTION_YEARS } : null,
+      signingKey: c.AUDIT_SIGNING_KEY,
+    },
     rateLimit: { enabled: c.RATE_LIMIT_ENABLED, redisPrefix: c.RATE_LIMIT_REDIS_PREFIX },
     adminApiKey: c.ADMIN_API_KEY,
     subscriptions: {

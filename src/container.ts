@@ -50,6 +50,17 @@ import { buildAccounts, type Accounts } from './users/accounts';
 import { updateServiceVerification } from './users/service-verification.updater';
 import { MeService } from './users/me.service';
 import { AccountsResolver } from '../schema/accounts.resolver';
+import { AuditLogService } from './audit/audit-log.service';
+import { ArtifactPurger } from './vault/artifact-purger';
+import { RetentionService } from './retention/retention.service';
+import { RetentionReclassifier } from './retention/retention-reclassifier';
+import { RetentionRunService } from './retention/retention-run.service';
+import { RetentionResolver } from '../schema/retention.resolver';
+import { AuditResolver } from '../schema/audit.resolver';
+import { AuditLogQuery } from './audit/audit-log.query';
+import { AuditReplicator } from './audit/audit-replicator';
+import { loadAuditSigningKey } from './audit/audit-signing-key';
+import { wormStoreFor } from './audit/worm-store.factory';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -68,6 +79,14 @@ export type Container = {
   /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
   vault: EvidenceVault;
   evidence: EvidenceAccessService;
+  /** The hash-chained audit logs' only writer (docs/retention-and-audit.md). */
+  audit: AuditLogService;
+  /** Deletes artifacts' bytes, audited, with `biometric.purged` for biometric classes. */
+  purger: ArtifactPurger;
+  webhookDispatcher: WebhookDispatcher;
+  /** Per-tenant retention, the nightly pass and the purge runs (docs/retention-and-audit.md). */
+  retention: RetentionService;
+  retentionRuns: RetentionRunService;
   hostedFlow: HostedFlowService;
   flows: FlowService;
   /** The engines live sessions' checks run on; test mode uses the deterministic ones whatever this is. */
@@ -122,12 +141,18 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   sessions.onCommittedEvents(statusHub.publishCommitted);
   const webhookBox = await WebhookSecretBox.load(db, config.webhooks.secretKey);
   // A job whose worker died is taken back once the longest attempt is surely over.
-  const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5);
+  const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
+  const audit = new AuditLogService(db);
   await jobs.ensureQueue(webhookDispatcher.queue, { notify: true }); // before any transaction sends to it; its commits wake the workers
   sessions.registerOutboxHandler(webhookDispatcher.onOutbox);
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
-  const vault = new EvidenceVault(new PostgresArtifactStore(db), await VaultKeys.load(db, config.vault.masterKey));
-  const evidence = new EvidenceAccessService(db, vault, await EvidenceLinks.load(db, config.publicBaseUrl));
+  const artifactStore = new PostgresArtifactStore(db);
+  const retention = new RetentionService(db, audit);
+  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), undefined, retention);
+  const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher);
+  sessions.registerOutboxHandler(purger.onOutbox); // 0-day artifacts go in the transaction that ends their session
+  const retentionRuns = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit);
+  const evidence = new EvidenceAccessService(audit, vault, await EvidenceLinks.load(db, config.publicBaseUrl));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
   const flows = new FlowService(db);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs);
@@ -157,6 +182,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
     [AccountsResolver, new AccountsResolver(new MeService(database.sql, accounts.users), accounts.clients)],
+    [RetentionResolver, new RetentionResolver(retention, retentionRuns)],
+    [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
@@ -164,9 +191,11 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
       sessions,
       runChecks: new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening),
       webhookDelivery: {
-        job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+        job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit),
         concurrency: config.webhooks.concurrency,
       },
+      retentionRuns,
+      auditReplicator: new AuditReplicator(db, wormStoreFor(config), await loadAuditSigningKey(db, config.audit.signingKey), audit),
       sanctions: {
         screening: sanctionsScreening,
         refresh: new RefreshSanctionsJob(sanctionsLists, logger, {
@@ -193,6 +222,11 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     links,
     vault,
     evidence,
+    audit,
+    purger,
+    webhookDispatcher,
+    retention,
+    retentionRuns,
     hostedFlow,
     flows,
     checkProviders,

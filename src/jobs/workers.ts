@@ -10,6 +10,10 @@ import type { SanctionsScreeningService } from '../sanctions/screening.service';
 import type { RunChecksJob } from '../checks/run-checks.job';
 import { RUN_CHECKS_JOB, type RunChecksData } from '../hosted-flow/hosted-flow.service';
 
+import { RETENTION_NIGHTLY_CRON, RETENTION_NIGHTLY_JOB, RETENTION_PURGE_CRON, RETENTION_PURGE_JOB, type RetentionRunService } from '../retention/retention-run.service';
+
+import { AUDIT_REPLICATE_CRON, AUDIT_REPLICATE_JOB, type AuditReplicator } from '../audit/audit-replicator';
+
 export const EXPIRE_SESSIONS_JOB = 'expire-sessions';
 
 /** Registers every background worker on this process. */
@@ -21,6 +25,8 @@ export async function startWorkers(
     runChecks?: RunChecksJob;
     webhookDelivery?: { job: DeliverWebhookJob; concurrency: number };
     sanctions?: { screening: SanctionsScreeningService; refresh: RefreshSanctionsJob; cron: string };
+    retentionRuns?: RetentionRunService;
+    auditReplicator?: AuditReplicator;
   },
 ): Promise<void> {
   const testMode = new TestModeAdvanceJob(deps.db, deps.sessions, deps.sanctions?.screening);
@@ -33,6 +39,19 @@ export async function startWorkers(
     }
   });
   await jobs.schedule(EXPIRE_SESSIONS_JOB, '* * * * *');
+  const retentionRuns = deps.retentionRuns;
+  if (retentionRuns) {
+    // docs/retention-and-audit.md: the nightly pass (reclassify, purge) and the hourly purge.
+    await jobs.work(RETENTION_NIGHTLY_JOB, async () => void (await retentionRuns.nightly()));
+    await jobs.schedule(RETENTION_NIGHTLY_JOB, RETENTION_NIGHTLY_CRON);
+    await jobs.work(RETENTION_PURGE_JOB, async () => void (await retentionRuns.hourly()));
+    await jobs.schedule(RETENTION_PURGE_JOB, RETENTION_PURGE_CRON);
+  }
+  const replicator = deps.auditReplicator;
+  if (replicator) {
+    await jobs.work(AUDIT_REPLICATE_JOB, async () => void (await replicator.replicate()));
+    await jobs.schedule(AUDIT_REPLICATE_JOB, AUDIT_REPLICATE_CRON);
+  }
   if (deps.sanctions) {
     const { refresh, cron } = deps.sanctions;
     await jobs.work<RefreshSanctionsData>(REFRESH_SANCTIONS_JOB, (data) => refresh.run(data));

@@ -73,10 +73,15 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   webhookEndpoints: 'default',
   webhookAttempts: 'default',
   auditLog: 'default',
+  retention: 'default',
+  retentionRuns: 'default',
   cscaCertificates: 'default',
   sanctionsLists: 'default',
   screenIdentity: 'default',
   // mutations
+  updateRetention: 'default',
+  updateFlow: 'default',
+  extendSessionRetention: 'default',
   createSession: 'verify_create',
   reviewSession: 'verify_admin',
   cancelSession: 'default',
@@ -89,7 +94,6 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   rotateWebhookSecret: 'default',
   replayWebhookEvents: 'webhooks_replay',
   setRateLimitOverride: 'default',
-  updateFlow: 'default',
 };
 
 const compiled = BUCKET_NAMES.flatMap((name) =>

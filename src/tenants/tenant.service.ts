@@ -4,13 +4,18 @@ import { ALL_SCOPES, isScope, Scope, type TenantKeyActor } from '../auth/actor';
 import { newApiKey } from '../auth/secrets';
 import { DomainError } from '../errors';
 import { newId, sha256Hex } from '../ids';
+import { AuditLogService } from '../audit/audit-log.service';
 
 export type IssuedKey = { id: string; key: string; livemode: boolean; scopes: Scope[] };
 export type TenantSummary = { id: string; name: string; createdAt: Date; activeKeys: number };
 
 /** Tenants and their secret keys. Keys are returned once here and stored only as a hash (docs/api-behaviour.md, "Credentials"). */
 export class TenantService {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    /** Key creation and revocation go to the tenant's audit log (docs/retention-and-audit.md). */
+    private readonly audit: AuditLogService = new AuditLogService(db),
+  ) {}
 
   async create(name: string): Promise<{ tenantId: string; testKey: IssuedKey; liveKey: IssuedKey }> {
     const trimmed = name.trim();
@@ -32,6 +37,7 @@ export class TenantService {
       });
       const testKey = await this.insertKey(m.getRepository(ApiKeyEntity), tenantId, false, []);
       const liveKey = await this.insertKey(m.getRepository(ApiKeyEntity), tenantId, true, []);
+      await this.audit.appendMany([keyCreated(tenantId, testKey), keyCreated(tenantId, liveKey)], m);
       return { tenantId, testKey, liveKey };
     });
   }
@@ -51,7 +57,11 @@ export class TenantService {
     if (unknown.length) throw new DomainError('invalid_request', `Unknown scope(s): ${unknown.join(', ')}; known: ${ALL_SCOPES.join(', ')}`);
     const tenant = await this.db.getRepository(TenantEntity).findOneBy({ id: tenantId });
     if (!tenant) throw new DomainError('not_found', 'Tenant not found');
-    return this.insertKey(this.db.getRepository(ApiKeyEntity), tenantId, livemode, scopes.filter(isScope));
+    return this.db.transaction(async (m) => {
+      const issued = await this.insertKey(m.getRepository(ApiKeyEntity), tenantId, livemode, scopes.filter(isScope));
+      await this.audit.append(keyCreated(tenantId, issued), m);
+      return issued;
+    });
   }
 
   /**
@@ -69,15 +79,19 @@ export class TenantService {
 
   /** Revokes a key; a tenant asking (`owner`) reaches only the keys of its own tenant and mode. */
   async revokeKey(keyId: string, owner?: { tenantId: string; livemode: boolean }): Promise<void> {
-    const qb = this.db
-      .getRepository(ApiKeyEntity)
-      .createQueryBuilder()
-      .update()
-      .set({ revokedAt: () => 'now()' })
-      .where('id = :keyId AND revoked_at IS NULL', { keyId });
-    if (owner) qb.andWhere('tenant_id = :tenantId AND livemode = :livemode', owner);
-    const res = await qb.execute();
-    if (!res.affected) throw new DomainError('not_found', 'Active key not found');
+    await this.db.transaction(async (m) => {
+      const qb = m
+        .getRepository(ApiKeyEntity)
+        .createQueryBuilder()
+        .update()
+        .set({ revokedAt: () => 'now()' })
+        .where('id = :keyId AND revoked_at IS NULL', { keyId });
+      if (owner) qb.andWhere('tenant_id = :tenantId AND livemode = :livemode', owner);
+      const res = await qb.execute();
+      if (!res.affected) throw new DomainError('not_found', 'Active key not found');
+      const key = await m.getRepository(ApiKeyEntity).findOneByOrFail({ id: keyId });
+      await this.audit.append({ tenantId: key.tenantId, livemode: key.livemode, action: 'api_key.revoked', subjectId: keyId, detail: { by: owner ? 'tenant' : 'operator' } }, m);
+    });
   }
 
   private async insertKey(repo: ReturnType<DataSource['getRepository']>, tenantId: string, livemode: boolean, scopes: Scope[]): Promise<IssuedKey> {
@@ -88,3 +102,5 @@ export class TenantService {
     return { id, key, livemode, scopes: granted };
   }
 }
+
+const keyCreated = (tenantId: string, k: IssuedKey) => ({ tenantId, livemode: k.livemode, action: 'api_key.created', subjectId: k.id, detail: { scopes: k.scopes, last4: k.key.slice(-4) } });

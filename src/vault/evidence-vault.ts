@@ -2,7 +2,8 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { normalize, sniff, SNIFF_BYTES } from '../capture/content-type';
 import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
-import { ArtifactClass, retainUntil } from './artifact-classes';
+import type { ArtifactClass } from './artifact-classes';
+import { DEFAULT_POLICY, retentionFor, RetentionPolicy } from '../retention/retention-policy';
 import type { ArtifactRecord, ArtifactStore } from './artifact-store';
 import { UploadGate } from './upload-gate';
 import type { VaultKeys } from './vault-keys';
@@ -11,6 +12,11 @@ import type { VaultKeys } from './vault-keys';
 const UPLOAD_SLOTS = 16;
 
 export type Clock = () => Date;
+
+/** The retention in force for a tenant and mode when an artifact is stored. */
+export type RetentionSource = { policy(tenantId: string, livemode: boolean): Promise<RetentionPolicy> };
+
+const DEFAULTS: RetentionSource = { policy: async () => DEFAULT_POLICY };
 
 export type StoreArtifactInput = {
   session: { id: string; tenantId: string; livemode: boolean };
@@ -42,6 +48,7 @@ export class EvidenceVault {
     private readonly store: ArtifactStore,
     private readonly keys: VaultKeys,
     private readonly now: Clock = () => new Date(),
+    private readonly retention: RetentionSource = DEFAULTS,
   ) {}
 
   private readonly gate = new UploadGate(UPLOAD_SLOTS);
@@ -81,7 +88,7 @@ export class EvidenceVault {
     if (size === 0) throw new DomainError('invalid_request', 'The upload is empty');
     if (!sniffed) checkType();
     ciphertext.push(cipher.final());
-    const record = this.newRecord(id, input.session, input.class, { contentType: declared, sizeBytes: size, sha256: hash.digest('hex'), details: input.details ?? {}, iv, authTag: cipher.getAuthTag() });
+    const record = await this.newRecord(id, input.session, input.class, { contentType: declared, sizeBytes: size, sha256: hash.digest('hex'), details: input.details ?? {}, iv, authTag: cipher.getAuthTag() });
     const refusal = await this.store.insert(record, ciphertext.bytes(), { openStatuses: input.openStatuses, maxPerClass: input.maxPerClass });
     if (refusal?.refused === 'no_session') throw new DomainError('not_found', 'Session not found');
     if (refusal?.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes captures (it is ${refusal.status})`);
@@ -97,19 +104,21 @@ export class EvidenceVault {
     cipher.setAAD(Buffer.from(id, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(input.bytes), cipher.final()]);
     const sha256 = createHash('sha256').update(input.bytes).digest('hex');
-    const record = this.newRecord(id, input.session, input.class, { contentType: input.contentType, sizeBytes: input.bytes.length, sha256, details: {}, iv, authTag: cipher.getAuthTag() });
+    const record = await this.newRecord(id, input.session, input.class, { contentType: input.contentType, sizeBytes: input.bytes.length, sha256, details: {}, iv, authTag: cipher.getAuthTag() });
     // A retried job stores again; the bound keeps retries from piling up.
     await this.store.insert(record, ciphertext, { openStatuses: ['processing'], maxPerClass: 8 });
   }
 
-  private newRecord(
+  /** `retain_until` comes from the tenant's policy in force now, per class (docs/retention-and-audit.md). */
+  private async newRecord(
     id: string,
     session: StoreArtifactInput['session'],
     cls: ArtifactClass,
     bytes: Pick<ArtifactRecord, 'contentType' | 'sizeBytes' | 'sha256' | 'details' | 'iv' | 'authTag'>,
-  ): ArtifactRecord {
+  ): Promise<ArtifactRecord> {
     const storedAt = this.now();
-    return { id, sessionId: session.id, tenantId: session.tenantId, livemode: session.livemode, userId: null, class: cls, ...bytes, storedAt, retainUntil: retainUntil(cls, storedAt), purgedAt: null };
+    const { retainUntil, purgeAtCompletion } = retentionFor(await this.retention.policy(session.tenantId, session.livemode), cls, storedAt);
+    return { id, sessionId: session.id, tenantId: session.tenantId, livemode: session.livemode, userId: null, class: cls, ...bytes, storedAt, retainUntil, purgeAtCompletion, purgedAt: null };
   }
 
   find(id: string): Promise<ArtifactRecord | null> {
@@ -131,16 +140,6 @@ export class EvidenceVault {
     return { record, bytes: Buffer.concat([d.update(ciphertext), d.final()]) };
   }
 
-  purge(id: string): Promise<boolean> {
-    return this.store.purge(id, this.now());
-  }
-
-  /** Purges every artifact past its `retain_until`; returns how many. */
-  async purgeExpired(limit = 500): Promise<number> {
-    let n = 0;
-    for (const id of await this.store.due(this.now(), limit)) if (await this.store.purge(id, this.now())) n++;
-    return n;
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DataSource, IsNull } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AuditLogEntity, OutboxEventEntity, WebhookAttemptEntity, WebhookEndpointEntity } from '../../entities';
+import { OutboxEventEntity, WebhookAttemptEntity, WebhookEndpointEntity } from '../../entities';
 import type { TenantScope } from '../auth/actor';
 import { DomainError, notFound } from '../errors';
 import { newId, randomBase62 } from '../ids';
@@ -159,15 +159,6 @@ export class WebhookService {
     if (q.endpointId) qb.andWhere('a.endpoint_id = :endpointId', { endpointId: q.endpointId });
     if (q.eventId) qb.andWhere('a.event_id = :eventId', { eventId: q.eventId });
     return qb.getMany();
-  }
-
-  async auditLog(scope: TenantScope, first: number): Promise<AuditLogEntity[]> {
-    if (!Number.isInteger(first) || first < 1 || first > 100) throw new DomainError('invalid_request', 'first must be between 1 and 100');
-    return this.db.getRepository(AuditLogEntity).find({
-      where: { tenantId: scope.tenantId, livemode: scope.livemode },
-      order: { seq: 'DESC' },
-      take: first,
-    });
   }
 
   private async save(ep: WebhookEndpointEntity, changes: Partial<WebhookEndpointEntity>): Promise<WebhookEndpointEntity> {
