@@ -127,6 +127,11 @@ export class DsrJobService {
     return this.move(id, 'failed', within, () => ({ completedAt: this.now(), reason }));
   }
 
+  /** Replaces the job's details (a running job's own bookkeeping, such as its attempt count). */
+  async recordDetails(id: string, details: JsonObject, within?: EntityManager): Promise<void> {
+    await (within ?? this.db.manager).query(`UPDATE dsr_jobs SET details = $2, updated_at = $3 WHERE id = $1`, [id, JSON.stringify(details), this.now()]);
+  }
+
   /** Records what a running job has so far (e.g. an export's link) without settling it. */
   async recordResult(id: string, result: JsonObject, within?: EntityManager): Promise<void> {
     await (within ?? this.db.manager).query(`UPDATE dsr_jobs SET result = $2, updated_at = $3 WHERE id = $1`, [id, JSON.stringify(result), this.now()]);
