@@ -109,6 +109,11 @@ const ConfigSchema = z.object({
   SOCIAL_UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(30),
   /** Where finished export bundles wait for their download (7 days); several instances need a shared volume. Default: DATA_DIR/exports. */
   EXPORT_DIR: z.string().min(1).optional(),
+  /** Mail to end users (docs/accounts-and-oidc.md): an smtp:// or smtps:// URL; unset keeps messages in the outbox (`npm run cli -- mail list`). */
+  SMTP_URL: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().regex(/^smtps?:\/\//).optional()),
+  MAIL_FROM: z.string().min(3).default('Identity Verification <no-reply@localhost>'),
+  /** Base64 of 32 bytes: seals users' personal data and the OIDC signing keys. Unset: one generated and kept in instance_settings. */
+  USER_DATA_KEY: z.string().optional(),
 });
 
 export type Config = {
@@ -133,6 +138,7 @@ export type Config = {
   sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
   checks: ChecksConfig;
   dataRights: { socialUpstreamUrl: string | undefined; socialUpstreamToken: string | undefined; socialTimeoutMs: number; exportDir: string };
+  accounts: { smtpUrl: string | undefined; mailFrom: string; userDataKey: string | undefined };
 };
 
 export type CheckEngineChoice = 'embedded' | 'aws';
@@ -215,5 +221,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       aws: { region: c.AWS_REGION, endpoint: c.CHECK_AWS_ENDPOINT, timeoutMs: Math.round(c.CHECK_AWS_TIMEOUT_SECONDS * 1000) },
     },
+    accounts: { smtpUrl: c.SMTP_URL, mailFrom: c.MAIL_FROM, userDataKey: c.USER_DATA_KEY },
   };
 }
