@@ -51,6 +51,7 @@ import { DsrJobResolver } from '../schema/dsr-job.resolver';
 import { AuditLogService } from './audit/audit-log.service';
 import { ArtifactPurger } from './vault/artifact-purger';
 import { buildAccounts, type Accounts } from './users/accounts';
+import { buildDataRights, type DataRights } from './data-rights/data-rights';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -93,6 +94,8 @@ export type Container = {
   operations: CompiledOperations;
   /** End users, the mail outbox and the OpenID Provider (docs/accounts-and-oidc.md). */
   accounts: Accounts;
+  /** Exports, the social upstream's data-rights contract, delegated requests (docs/data-rights.md). */
+  dataRights: DataRights;
   close(): Promise<void>;
 };
 
@@ -147,6 +150,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const dsrJobs = new DsrJobService(db);
   const accounts = await buildAccounts(db, database.sql, config);
   auth.endUserTokens = accounts.accessTokens;
+  const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault });
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
@@ -185,6 +189,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
         cron: config.sanctions.refreshCron,
       },
     });
+  if (config.workerEnabled) await dataRights.startWorkers();
 
   return {
     config,
@@ -216,6 +221,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     schema,
     operations: new CompiledOperations(schema),
     accounts,
+    dataRights,
     close: async () => {
       accounts.mail.close();
       sanctionsScreening.stop();
