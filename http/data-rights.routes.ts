@@ -5,6 +5,8 @@ import type { Container } from '../src/container';
 import type { DsrJob } from '../src/data-rights/dsr-job.service';
 import { DomainError } from '../src/errors';
 import { sendError } from './error-response';
+import { authenticationOf } from './authenticate.middleware';
+import { jsonBody } from './json-body';
 import { endUserOf } from './me.routes';
 
 type Handler = (req: Request, res: Response) => Promise<void>;
@@ -53,10 +55,33 @@ export function meDataRightsRoutes(v1: Router, c: Container): void {
     }),
   );
   v1.post(
+    '/me/requests/:id/confirm',
+    jsonBody,
+    wrap(async (req, res) => {
+      const job = await c.dataRights.delegated.confirm(endUserOf(res).userId, String(req.params.id), req.query.token ?? (req.body as { token?: unknown } | undefined)?.token);
+      res.json(await present(job));
+    }),
+  );
+  v1.post(
     '/me/data-export',
     wrap(async (_req, res) => {
       const job = await c.dataRights.exports.request(endUserOf(res).userId);
       res.status(202).json(await present(job));
+    }),
+  );
+}
+
+/** `POST /v1/developer/dsr/initiate` (tenant key with dsr:manage). */
+export function delegatedDsrRoutes(v1: Router, c: Container): void {
+  v1.post(
+    '/developer/dsr/initiate',
+    jsonBody,
+    wrap(async (req, res) => {
+      const actor = authenticationOf(res).context?.actor ?? null;
+      if (actor?.kind === 'end_user') throw new DomainError('insufficient_scope', 'This endpoint needs a tenant API key');
+      if (actor?.kind === 'session_client') throw new DomainError('insufficient_scope', 'A session client_secret cannot perform this operation');
+      const { job, callbackSigningSecret } = await c.dataRights.delegated.initiate(actor, req.body ?? {});
+      res.status(202).json({ ...presentDsrJob(job), purpose: 'access', callback_url: job.callbackUrl, callback_signing_secret: callbackSigningSecret });
     }),
   );
 }

@@ -32,7 +32,7 @@ import { authenticate, authenticationOf } from './authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { mountOidc } from './oidc.routes';
 import { meRoutes } from './me.routes';
-import { dataRightsPublicRouter, meDataRightsRoutes } from './data-rights.routes';
+import { dataRightsPublicRouter, delegatedDsrRoutes, meDataRightsRoutes } from './data-rights.routes';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -131,6 +131,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   });
   meRoutes(v1, c);
   meDataRightsRoutes(v1, c);
+  delegatedDsrRoutes(v1, c);
   const restOperations = new RestOperations(c.operations);
   // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
   sessionsRouter(restOperations, v1);

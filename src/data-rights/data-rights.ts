@@ -12,6 +12,8 @@ import { DatabaseExportSources } from './export/database-export-sources';
 import { ExportLinks } from './export/export-links';
 import { ExportSigningKey } from './export/export-signing-key';
 import { NoSocialUpstream, SocialDataRights } from './social-upstream';
+import { DelegatedRequestService, DSR_CALLBACK_JOB, DSR_EXPIRE_UNCONFIRMED_JOB } from './delegated/delegated-request.service';
+import { DsrCallbackData, DsrCallbackJob } from './delegated/dsr-callback.job';
 import { HttpSocialUpstream } from './social-upstream.client';
 
 /** The data-rights parts one process holds besides the DSR jobs themselves (docs/data-rights.md). */
@@ -21,6 +23,8 @@ export type DataRights = {
   exportKey: ExportSigningKey;
   /** The social service's data-rights contract (or the empty default). */
   social: SocialDataRights;
+  /** Tenants' requests on a user's behalf. */
+  delegated: DelegatedRequestService;
   /** Registers the data-rights workers on this process. */
   startWorkers(): Promise<void>;
 };
@@ -34,14 +38,25 @@ export async function buildDataRights(deps: { db: DataSource; config: Config; lo
   const exportKey = await ExportSigningKey.load(db);
   await jobs.ensureQueue(EXPORT_JOB, { notify: true }); // sent to inside the request's transaction
   const exports = new DataExportService(db, dsrJobs, jobs, accounts.box, await ExportLinks.load(db, config.publicBaseUrl), c.exportDir);
+  await jobs.ensureQueue(DSR_CALLBACK_JOB, { notify: true }); // sent to inside the transaction that settles a job
+  const delegated = await DelegatedRequestService.load(
+    db,
+    { dsrJobs, exports, users: accounts.users, mail: accounts.mail, queue: jobs },
+    { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets: config.webhooks.allowPrivateTargets },
+  );
   const sources = new DatabaseExportSources(db, vault, new AccountExportData(db, accounts.users), social);
   return {
     exports,
     exportKey,
     social,
+    delegated,
     startWorkers: async () => {
       const build = new BuildExportJob(dsrJobs, exports, sources, exportKey, logger);
       await jobs.work<BuildExportData>(EXPORT_JOB, (data) => build.run(data), { batchSize: 1, localConcurrency: 1 });
+      const callback = new DsrCallbackJob(dsrJobs, exports, accounts.users, logger, { allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutMs });
+      await jobs.work<DsrCallbackData>(DSR_CALLBACK_JOB, (data) => callback.run(data), { batchSize: 1, localConcurrency: 2 });
+      await jobs.work(DSR_EXPIRE_UNCONFIRMED_JOB, async () => void (await delegated.expireUnconfirmed()));
+      await jobs.schedule(DSR_EXPIRE_UNCONFIRMED_JOB, '*/10 * * * *');
     },
   };
 }
