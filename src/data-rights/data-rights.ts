@@ -7,7 +7,7 @@ import type { EvidenceVault } from '../vault/evidence-vault';
 import type { DsrJobService } from './dsr-job.service';
 import { AccountExportData } from './export/account-export-data';
 import { BuildExportData, BuildExportJob } from './export/build-export.job';
-import { DataExportService, EXPORT_JOB } from './export/data-export.service';
+import { DataExportService, EXPORT_CLEANUP_JOB, EXPORT_JOB } from './export/data-export.service';
 import { DatabaseExportSources } from './export/database-export-sources';
 import { ExportLinks } from './export/export-links';
 import { ExportSigningKey } from './export/export-signing-key';
@@ -57,6 +57,8 @@ export async function buildDataRights(deps: { db: DataSource; config: Config; lo
       await jobs.work<DsrCallbackData>(DSR_CALLBACK_JOB, (data) => callback.run(data), { batchSize: 1, localConcurrency: 2 });
       await jobs.work(DSR_EXPIRE_UNCONFIRMED_JOB, async () => void (await delegated.expireUnconfirmed()));
       await jobs.schedule(DSR_EXPIRE_UNCONFIRMED_JOB, '*/10 * * * *');
+      await jobs.work(EXPORT_CLEANUP_JOB, async () => void (await exports.removeExpired()));
+      await jobs.schedule(EXPORT_CLEANUP_JOB, '23 * * * *');
     },
   };
 }

@@ -9,6 +9,8 @@ import { newDocumentKey } from './document-envelope';
 import { EXPORT_LINK_DAYS, ExportLinks } from './export-links';
 
 export const EXPORT_JOB = 'dsr-export';
+/** Hourly: removes bundles whose download links have expired. */
+export const EXPORT_CLEANUP_JOB = 'dsr-export-cleanup';
 
 /** Encrypts job secrets at rest with an instance key (the service's secret box). */
 export interface SecretSealer {
@@ -86,6 +88,28 @@ export class DataExportService {
   bundlePath(dsrId: string): string {
     if (!/^dsr_[A-Za-z0-9]{24}$/.test(dsrId)) throw new DomainError('not_found', 'No such export');
     return path.join(this.exportDir, `${dsrId}.zip`);
+  }
+
+  /** Deletes bundles whose 7 days are over (and `.part` files a crash left); returns how many. */
+  async removeExpired(now = new Date()): Promise<number> {
+    const cutoff = now.getTime() - EXPORT_LINK_DAYS * 86_400_000;
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(this.exportDir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!/^dsr_[A-Za-z0-9]{24}\.zip(\.part)?$/.test(name)) continue;
+      const file = path.join(this.exportDir, name);
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (stat && stat.mtimeMs < cutoff) {
+        await fs.promises.rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   /** The bundle a pre-signed link names: its file and size, or the link's error. */
