@@ -56,9 +56,9 @@ export function meDataRightsRoutes(v1: Router, c: Container): void {
   );
   v1.post(
     '/me/requests/:id/confirm',
-    jsonBody,
+    // No body: the token travels in the query, exactly as the mailed link carries it.
     wrap(async (req, res) => {
-      const job = await c.dataRights.delegated.confirm(endUserOf(res).userId, String(req.params.id), req.query.token ?? (req.body as { token?: unknown } | undefined)?.token);
+      const job = await c.dataRights.delegated.confirm(endUserOf(res).userId, String(req.params.id), req.query.token);
       res.json(await present(job));
     }),
   );

@@ -37,27 +37,27 @@ export async function buildDataRights(deps: { db: DataSource; config: Config; lo
     : new NoSocialUpstream();
   const exportKey = await ExportSigningKey.load(db);
   await jobs.ensureQueue(EXPORT_JOB, { notify: true }); // sent to inside the request's transaction
-  const exports = new DataExportService(db, dsrJobs, jobs, accounts.box, await ExportLinks.load(db, config.publicBaseUrl), c.exportDir);
+  const dataExports = new DataExportService(db, dsrJobs, jobs, accounts.box, await ExportLinks.load(db, config.publicBaseUrl), c.exportDir);
   await jobs.ensureQueue(DSR_CALLBACK_JOB, { notify: true }); // sent to inside the transaction that settles a job
   const delegated = await DelegatedRequestService.load(
     db,
-    { dsrJobs, exports, users: accounts.users, mail: accounts.mail, queue: jobs },
+    { dsrJobs, exports: dataExports, users: accounts.users, mail: accounts.mail, queue: jobs },
     { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets: config.webhooks.allowPrivateTargets },
   );
   const sources = new DatabaseExportSources(db, vault, new AccountExportData(db, accounts.users), social);
   return {
-    exports,
+    exports: dataExports,
     exportKey,
     social,
     delegated,
     startWorkers: async () => {
-      const build = new BuildExportJob(dsrJobs, exports, sources, exportKey, logger);
+      const build = new BuildExportJob(dsrJobs, dataExports, sources, exportKey, logger);
       await jobs.work<BuildExportData>(EXPORT_JOB, (data) => build.run(data), { batchSize: 1, localConcurrency: 1 });
-      const callback = new DsrCallbackJob(dsrJobs, exports, accounts.users, logger, { allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutMs });
+      const callback = new DsrCallbackJob(dsrJobs, dataExports, accounts.users, logger, { allowPrivateTargets: config.webhooks.allowPrivateTargets, timeoutMs: config.webhooks.timeoutMs });
       await jobs.work<DsrCallbackData>(DSR_CALLBACK_JOB, (data) => callback.run(data), { batchSize: 1, localConcurrency: 2 });
       await jobs.work(DSR_EXPIRE_UNCONFIRMED_JOB, async () => void (await delegated.expireUnconfirmed()));
       await jobs.schedule(DSR_EXPIRE_UNCONFIRMED_JOB, '*/10 * * * *');
-      await jobs.work(EXPORT_CLEANUP_JOB, async () => void (await exports.removeExpired()));
+      await jobs.work(EXPORT_CLEANUP_JOB, async () => void (await dataExports.removeExpired()));
       await jobs.schedule(EXPORT_CLEANUP_JOB, '23 * * * *');
     },
   };

@@ -80,9 +80,10 @@ describe('a delegated access request', () => {
     const confirmed = await http(server, 'POST', `${link.pathname}${link.search}`, { key: token });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.status).toBe('received');
-    const until = Date.now() + 90_000;
+    const until = Date.now() + 60_000;
     while (!receiver.received.some((r) => r.path === '/dsr') && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
     const delivery = receiver.received.find((r) => r.path === '/dsr')!;
+    if (!delivery) console.log((await server.settledLogs()).split('\n').filter((l) => /error|fail|dsr/i.test(l)).slice(-15).join('\n'));
     expect(delivery).toBeDefined();
     expect(verifyServiceSignature(delivery.body, delivery.headers['service-signature'] as string, secret)).toBe(true);
     expect(verifyServiceSignature(delivery.body, delivery.headers['service-signature'] as string, 'whsec_wrong')).toBe(false);

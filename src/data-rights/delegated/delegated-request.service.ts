@@ -31,7 +31,7 @@ export class DelegatedRequestService {
   private constructor(
     private readonly db: DataSource,
     private readonly dsrJobs: DsrJobService,
-    private readonly exports: DataExportService,
+    private readonly dataExports: DataExportService,
     private readonly users: UserService,
     private readonly mail: { send(m: MailMessage): Promise<unknown> },
     private readonly queue: Queue,
@@ -75,7 +75,7 @@ export class DelegatedRequestService {
       tenant: { tenantId: actor.tenantId, livemode: actor.livemode },
       callbackUrl: callback_url,
       details: { purpose: 'access', delegated_by_tenant: true },
-      secretCiphertext: this.exports.sealNew({ callback_secret: callbackSigningSecret }),
+      secretCiphertext: this.dataExports.sealNew({ callback_secret: callbackSigningSecret }),
     });
     const tenantName = await this.tenantName(actor.tenantId);
     await this.mail.send({
@@ -104,7 +104,7 @@ export class DelegatedRequestService {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new DomainError('link_invalid', 'This confirmation link is not valid');
     return this.db.transaction(async (m: EntityManager) => {
       const job = await this.dsrJobs.confirm(dsrId, userId, m);
-      await this.exports.enqueue(job.id, m);
+      await this.dataExports.enqueue(job.id, m);
       return job;
     });
   }

@@ -18,7 +18,7 @@ export type DsrCallbackData = { dsrId: string };
 export class DsrCallbackJob {
   constructor(
     private readonly dsrJobs: DsrJobService,
-    private readonly exports: DataExportService,
+    private readonly dataExports: DataExportService,
     private readonly users: UserService,
     private readonly logger: Logger,
     private readonly opts: { allowPrivateTargets: boolean; timeoutMs: number },
@@ -27,9 +27,9 @@ export class DsrCallbackJob {
   async run({ dsrId }: DsrCallbackData): Promise<void> {
     const job = await this.dsrJobs.get(dsrId);
     if (!job?.delegatedBy || !job.callbackUrl || job.result?.callback_delivered_at) return;
-    const secrets = await this.exports.secrets(dsrId);
+    const secrets = await this.dataExports.secrets(dsrId);
     if (!secrets.callback_secret) return;
-    const delivery = job.status === 'completed' ? await this.exports.delivery(job) : null;
+    const delivery = job.status === 'completed' ? await this.dataExports.delivery(job) : null;
     const eventId = `evt_${randomBase62(24)}`;
     const body = JSON.stringify({
       id: eventId,

@@ -23,7 +23,7 @@ export const MAX_EXPORT_ATTEMPTS = 5;
 export class BuildExportJob {
   constructor(
     private readonly dsrJobs: DsrJobService,
-    private readonly exports: DataExportService,
+    private readonly dataExports: DataExportService,
     private readonly sources: ExportSources,
     private readonly signingKey: ExportSigningKey,
     private readonly logger: Logger,
@@ -36,7 +36,7 @@ export class BuildExportJob {
     if (job.status === 'received') job = await this.dsrJobs.start(dsrId);
     const attempts = Number(job.details.attempts ?? 0) + 1;
     await this.dsrJobs.recordDetails(dsrId, { ...job.details, attempts });
-    const file = this.exports.bundlePath(dsrId);
+    const file = this.dataExports.bundlePath(dsrId);
     const part = `${file}.part`;
     try {
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
@@ -63,7 +63,7 @@ export class BuildExportJob {
   }
 
   private async write(userId: string, dsrId: string, createdAt: Date, file: string) {
-    const { document_key } = await this.exports.secrets(dsrId);
+    const { document_key } = await this.dataExports.secrets(dsrId);
     const writer = new ExportBundleWriter({ jobId: dsrId, createdAt, signingKey: this.signingKey, documentKey: Buffer.from(document_key, 'base64') });
     const out = fs.createWriteStream(file);
     const written = pipeline(writer.output, out);
