@@ -34,6 +34,7 @@ import { authenticate, authenticationOf } from './authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { mountOidc } from './oidc.routes';
 import { meRoutes } from './me.routes';
+import { dataRightsPublicRouter, delegatedDsrRoutes, meDataRightsRoutes } from './data-rights.routes';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -123,6 +124,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl }));
   // A signed link names no key: its opens are counted per client address in `default`.
   app.use('/v1/evidence', evidenceRouter(c.evidence, meter ? chargeClientIp(meter, 'default') : undefined));
+  app.use(dataRightsPublicRouter(c));
 
   // /v1: authenticate, meter, refuse a wrong credential, then route; unknown /v1 paths are 404 error bodies.
   const v1 = express.Router();
@@ -134,6 +136,8 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     next();
   });
   meRoutes(v1, c);
+  meDataRightsRoutes(v1, c);
+  delegatedDsrRoutes(v1, c);
   const restOperations = new RestOperations(c.operations);
   // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
   sessionsRouter(restOperations, v1);

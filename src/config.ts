@@ -110,6 +110,14 @@ const ConfigSchema = z.object({
   CHECK_AWS_ENDPOINT: optionalUrl,
   /** A managed call without an answer within this many seconds makes the check `error`. */
   CHECK_AWS_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
+  /** The social service's data-rights contract (docs/data-rights.md, "The social upstream"); unset: the social entries of an export are empty. */
+  SOCIAL_UPSTREAM_URL: optionalUrl,
+  /** Bearer token sent to SOCIAL_UPSTREAM_URL, if it asks for one. */
+  SOCIAL_UPSTREAM_TOKEN: z.string().min(1).optional(),
+  /** A call to the social upstream that has not started answering within this many seconds fails (the job retries). */
+  SOCIAL_UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(30),
+  /** Where finished export bundles wait for their download (7 days); several instances need a shared volume. Default: DATA_DIR/exports. */
+  EXPORT_DIR: z.string().min(1).optional(),
   /** Mail to end users (docs/accounts-and-oidc.md): an smtp:// or smtps:// URL; unset keeps messages in the outbox (`npm run cli -- mail list`). */
   SMTP_URL: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().regex(/^smtps?:\/\//).optional()),
   MAIL_FROM: z.string().min(3).default('Identity Verification <no-reply@localhost>'),
@@ -143,6 +151,7 @@ export type Config = {
   examplesEnabled: boolean;
   sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
   checks: ChecksConfig;
+  dataRights: { socialUpstreamUrl: string | undefined; socialUpstreamToken: string | undefined; socialTimeoutMs: number; exportDir: string };
   accounts: { smtpUrl: string | undefined; mailFrom: string; userDataKey: string | undefined; accessTokenTtlSeconds: number; codeTtlSeconds: number };
 };
 
@@ -212,6 +221,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fetchTimeoutMs: Math.round(c.SANCTIONS_FETCH_TIMEOUT_SECONDS * 1000),
       maxDownloadBytes: c.SANCTIONS_MAX_DOWNLOAD_MB * 1024 * 1024,
       pollMs: Math.round(c.SANCTIONS_POLL_SECONDS * 1000),
+    },
+    dataRights: {
+      socialUpstreamUrl: c.SOCIAL_UPSTREAM_URL?.replace(/\/+$/, ''),
+      socialUpstreamToken: c.SOCIAL_UPSTREAM_TOKEN,
+      socialTimeoutMs: Math.round(c.SOCIAL_UPSTREAM_TIMEOUT_SECONDS * 1000),
+      exportDir: path.resolve(c.EXPORT_DIR ?? path.join(c.DATA_DIR, 'exports')),
     },
     checks: {
       workers: c.CHECK_WORKERS,

@@ -61,6 +61,9 @@ import { AuditLogQuery } from './audit/audit-log.query';
 import { AuditReplicator } from './audit/audit-replicator';
 import { loadAuditSigningKey } from './audit/audit-signing-key';
 import { wormStoreFor } from './audit/worm-store.factory';
+import { DsrJobService } from './data-rights/dsr-job.service';
+import { DsrJobResolver } from '../schema/dsr-job.resolver';
+import { buildDataRights, type DataRights } from './data-rights/data-rights';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -91,6 +94,8 @@ export type Container = {
   flows: FlowService;
   /** The engines live sessions' checks run on; test mode uses the deterministic ones whatever this is. */
   checkProviders: CheckProviders;
+  /** Every data-subject request (docs/data-rights.md). */
+  dsrJobs: DsrJobService;
   contexts: ContextFactory;
   /** Null when RATE_LIMIT_ENABLED=false. */
   rateLimits: RateLimitService | null;
@@ -105,6 +110,8 @@ export type Container = {
   operations: CompiledOperations;
   /** End users, the mail outbox and the OpenID Provider (docs/accounts-and-oidc.md). */
   accounts: Accounts;
+  /** Exports, the social upstream's data-rights contract, delegated requests (docs/data-rights.md). */
+  dataRights: DataRights;
   close(): Promise<void>;
 };
 
@@ -160,10 +167,12 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
   const contexts = new ContextFactory(auth);
+  const dsrJobs = new DsrJobService(db);
   const accounts = await buildAccounts(db, database.sql, config);
   auth.endUserTokens = accounts.accessTokens;
   sessions.userSubjects = (tenantId, sub) => accounts.users.userIdForSubject(tenantId, sub);
   sessions.registerOutboxHandler(updateServiceVerification);
+  const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault });
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
@@ -184,6 +193,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [AccountsResolver, new AccountsResolver(new MeService(database.sql, accounts.users), accounts.clients)],
     [RetentionResolver, new RetentionResolver(retention, retentionRuns)],
     [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
+    [DsrJobResolver, new DsrJobResolver(dsrJobs)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
@@ -206,6 +216,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
         cron: config.sanctions.refreshCron,
       },
     });
+  if (config.workerEnabled) await dataRights.startWorkers();
 
   return {
     config,
@@ -230,6 +241,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     hostedFlow,
     flows,
     checkProviders,
+    dsrJobs,
     contexts,
     rateLimits,
     rateLimitOverrides,
@@ -239,6 +251,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     schema,
     operations: new CompiledOperations(schema),
     accounts,
+    dataRights,
     close: async () => {
       accounts.mail.close();
       sanctionsScreening.stop();

@@ -78,6 +78,8 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   cscaCertificates: 'default',
   sanctionsLists: 'default',
   screenIdentity: 'default',
+  viewer: 'default',
+  dsrJobs: 'default',
   // mutations
   updateRetention: 'default',
   updateFlow: 'default',
@@ -94,6 +96,7 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   rotateWebhookSecret: 'default',
   replayWebhookEvents: 'webhooks_replay',
   setRateLimitOverride: 'default',
+  updateOidcRedirectUris: 'default',
 };
 
 const compiled = BUCKET_NAMES.flatMap((name) =>

@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
-export const ROOT = path.resolve(__dirname, '..', '..');
+// Also right when compiled into dist/test/helpers (a benchmark that starts servers).
+const UP = path.resolve(__dirname, '..', '..');
+export const ROOT = path.basename(UP) === 'dist' ? path.dirname(UP) : UP;
 const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
 const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
 

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { createOidcTenant, createUser, signInThroughPages, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
+import { cli, http, type TestServer } from '../helpers/test-server';
+import { WebhookReceiver } from '../helpers/webhook-receiver';
+import { verifyServiceSignature } from '../../src/webhooks/webhook.signer';
+
+/**
+ * POST /v1/developer/dsr/initiate end to end (docs/data-rights.md, "Delegated requests"): the user
+ * is asked through the mail outbox, confirms signed in, the export runs, and the tenant's
+ * callback receives the link and key, signed like a webhook.
+ */
+describe('a delegated access request', () => {
+  let server: TestServer;
+  let tenant: OidcTenant;
+  let receiver: WebhookReceiver;
+  let token: string;
+  let sub: string;
+  const email = `lin-${randomBytes(4).toString('hex')}@example.com`;
+
+  beforeAll(async () => {
+    server = await startOidcServer();
+    tenant = await createOidcTenant(server);
+    receiver = await WebhookReceiver.start();
+    await createUser(server, email);
+    const { tokens } = await signInThroughPages(server, tenant, email, undefined, { resource: true });
+    token = tokens.access_token!;
+    sub = tokens.claims().sub;
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await receiver?.close();
+  });
+
+  const initiate = (key: string, body: Record<string, unknown>) =>
+    http(server, 'POST', '/v1/developer/dsr/initiate', { key, json: { user_sub: sub, purpose: 'access', delegated_by_tenant: true, callback_url: receiver.url('/dsr'), ...body } });
+
+  it('refuses a bad purpose, a callback to a special-purpose address, http in live mode and an unknown user', async () => {
+    expect((await initiate(tenant.test_api_key, { purpose: 'erasure' })).body.error.code).toBe('invalid_request');
+    expect((await initiate(tenant.test_api_key, { delegated_by_tenant: false })).status).toBe(400);
+    const metadata = await initiate(tenant.test_api_key, { callback_url: 'http://169.254.169.254/latest' });
+    expect(metadata.status).toBe(400);
+    expect(metadata.body.error.message).toMatch(/not allowed/);
+    const live = await initiate(tenant.live_api_key, { callback_url: 'http://tenant.example/dsr' });
+    expect(live.status).toBe(400);
+    expect(live.body.error.message).toMatch(/https/);
+    expect((await initiate(tenant.test_api_key, { user_sub: 'not-a-subject' })).status).toBe(404);
+    expect((await initiate(token, {})).status).toBe(403);
+  });
+
+  let dsrId: string;
+  let secret: string;
+  let link: URL;
+
+  it('answers 202 awaiting_confirmation with the callback secret, and mails the user a confirmation link', async () => {
+    const r = await initiate(tenant.test_api_key, {});
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({ object: 'dsr_job', kind: 'export', status: 'awaiting_confirmation', delegated: true, purpose: 'access' });
+    expect(Date.parse(r.body.confirm_by) - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    expect(r.body.callback_signing_secret).toMatch(/^whsec_/);
+    dsrId = r.body.id;
+    secret = r.body.callback_signing_secret;
+    const mail = await cli(server.env, ['mail', 'list', '--to', email, '--json']);
+    const message = (mail.json!.messages as { subject: string; text: string }[])[0];
+    expect(message.subject).toContain('Acme Shop');
+    link = new URL(/https?:\/\/\S+\/confirm\?token=\S+/.exec(message.text)![0]);
+    expect(link.pathname).toBe(`/v1/me/requests/${dsrId}/confirm`);
+  });
+
+  it('does not run before the user confirms: the tenant key cannot confirm, nor a forged token', async () => {
+    const byTenant = await http(server, 'POST', `${link.pathname}${link.search}`, { key: tenant.test_api_key });
+    expect(byTenant.status).toBe(403);
+    expect(byTenant.body.error.code).toBe('user_token_required');
+    const forged = await http(server, 'POST', `${link.pathname}?token=${'A'.repeat(43)}`, { key: token });
+    expect(forged.status).toBe(403);
+    expect(forged.body.error.code).toBe('link_invalid');
+    expect(receiver.received.filter((r) => r.path === '/dsr')).toHaveLength(0);
+  });
+
+  it('runs once the signed-in user confirms, and POSTs the link and key to the callback, signed like a webhook', async () => {
+    const confirmed = await http(server, 'POST', `${link.pathname}${link.search}`, { key: token });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.status).toBe('received');
+    const until = Date.now() + 60_000;
+    while (!receiver.received.some((r) => r.path === '/dsr') && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    const delivery = receiver.received.find((r) => r.path === '/dsr')!;
+    if (!delivery) console.log((await server.settledLogs()).split('\n').filter((l) => /error|fail|dsr/i.test(l)).slice(-15).join('\n'));
+    expect(delivery).toBeDefined();
+    expect(verifyServiceSignature(delivery.body, delivery.headers['service-signature'] as string, secret)).toBe(true);
+    expect(verifyServiceSignature(delivery.body, delivery.headers['service-signature'] as string, 'whsec_wrong')).toBe(false);
+    const event = JSON.parse(delivery.body);
+    expect(event).toMatchObject({ type: 'dsr.completed', livemode: false, data: { dsr_id: dsrId, status: 'completed', purpose: 'access', user_sub: sub } });
+    expect(Buffer.from(event.data.document_key, 'base64')).toHaveLength(32);
+    const zip = await fetch(event.data.download_url);
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+  });
+
+  it('shows the tenant its delegated request through GraphQL dsrJobs, and not to another tenant', async () => {
+    const query = { query: '{ dsrJobs { id kind status delegated userId } }' };
+    const mine = await http(server, 'POST', '/graphql', { key: tenant.test_api_key, json: query });
+    expect(mine.body.data.dsrJobs).toEqual([{ id: dsrId, kind: 'export', status: 'completed', delegated: true, userId: null }]);
+    const live = await http(server, 'POST', '/graphql', { key: tenant.live_api_key, json: query });
+    expect(live.body.data.dsrJobs).toEqual([]);
+    const other = await createOidcTenant(server, 'Other Shop');
+    const theirs = await http(server, 'POST', '/graphql', { key: other.test_api_key, json: query });
+    expect(theirs.body.data.dsrJobs).toEqual([]);
+  });
+});
