@@ -41,6 +41,7 @@ export type HttpServer = { app: express.Express; server: http.Server; apollo: Ap
 export async function createHttpServer(c: Container): Promise<HttpServer> {
   const app = express();
   app.disable('x-powered-by');
+  app.locals.publicBaseUrl = c.config.publicBaseUrl; // problem documents' `type` (http/error-response.ts)
   app.set('trust proxy', trustProxySetting(c.config.trustProxy));
   const server = http.createServer(app);
 

@@ -204,6 +204,33 @@ export class SessionService {
     });
   }
 
+  /**
+   * A human re-decision of a decided session, on the end user's request for review
+   * (docs/data-rights.md, "Review"): the one way out of a final status. The session takes `success`
+   * (approve: the requested tier and its badges, as a manual approval gives) or `failed` (reject),
+   * and its verification event is sent again, as on any decision.
+   */
+  async redecide(id: string, input: { decision: 'approve' | 'reject'; reason: string; reviewerId?: string | null }): Promise<SessionEntity> {
+    const { s, events } = await this.db.transaction(async (m: EntityManager) => {
+      const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!s) throw notFound();
+      if (!['success', 'failed', 'manual_review'].includes(s.status) || !s.result) throw new DomainError('invalid_state', `Only a decided session can be decided again; this one is ${s.status}`);
+      const from = s.status as SessionStatus;
+      const now = this.now();
+      const approve = input.decision === 'approve';
+      const review = { decision: input.decision, reason: input.reason, reviewer_id: input.reviewerId ?? null, reviewed_at: now.toISOString() };
+      const result: SessionResult = approve
+        ? { ...s.result, decision: 'approved', achieved_tier: s.tier as Tier, badges: badgesForPassedChecks(new Set(checksForTier(s.tier as Tier))), review }
+        : { ...s.result, decision: 'declined', badges: [], review };
+      Object.assign(s, { result, status: approve ? 'success' : 'failed', updatedAt: now, completedAt: now });
+      const events = outboxEventsForTransition(s, from, now);
+      await this.commitTransitions(m, [s], events);
+      return { s, events };
+    });
+    this.announce(events, s);
+    return s;
+  }
+
   async cancel(actor: TenantKeyActor, id: string): Promise<SessionEntity> {
     return this.transition(actor, id, 'withdrawn', () => ({}));
   }
