@@ -1,20 +1,13 @@
 import { Router } from 'express';
-import type { EndUserActor } from '../src/auth/actor';
-import type { RequestContext } from '../src/context';
 import type { DataRightsServices } from '../src/data-rights/data-rights.services';
 import type { DsrJob } from '../src/data-rights/dsr-job.service';
 import type { ReviewCase } from '../src/data-rights/review-case.service';
-import { DomainError, notFound } from '../src/errors';
+import { notFound } from '../src/errors';
+import { endUserOf } from '../src/data-rights/end-user';
 import { SESSION_ID_PATTERN } from '../src/ids';
 import { jsonBody } from '../http/json-body';
 import { rejectUnknownFields, requireObject } from './request-validation';
 import { restRoute } from './rest-route';
-
-/** Only the end user's own access token opens these (spec, Authentication rule 4): a tenant key is 403 `user_token_required`. */
-export function endUserOf(ctx: RequestContext): EndUserActor {
-  if (ctx.actor?.kind !== 'end_user') throw new DomainError('user_token_required', "This endpoint needs the end user's own access token; tenant API keys are refused here");
-  return ctx.actor;
-}
 
 /** A body that may be absent: no body (or an empty one) is `{}`; a body is JSON like everywhere else. */
 const optionalJsonBody: typeof jsonBody = (req, res, next) => (req.headers['content-length'] === '0' || (!req.headers['content-type'] && !req.headers['transfer-encoding']) ? next() : jsonBody(req, res, next));

@@ -5,7 +5,7 @@ import type { DsrJob as DomainDsrJob } from '../src/data-rights/dsr-job.service'
 import type { Profile } from '../src/data-rights/profile-change.service';
 import type { ReviewCase as DomainReviewCase } from '../src/data-rights/review-case.service';
 import { DomainError } from '../src/errors';
-import { endUserOf } from '../rest-adapter/me-data-rights.router';
+import { endUserOf } from '../src/data-rights/end-user';
 import { MyProfile, ProfileChange, ReviewCase, UpdateMyProfileInput, VerificationReviewRequest } from './data-rights.type';
 import { toDsrJobType } from './dsr-job.mapper';
 import { DsrJob } from './dsr-job.type';

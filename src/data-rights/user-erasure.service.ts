@@ -13,7 +13,8 @@ export const ERASURE_GRACE_DAYS = 14;
 export const DELETION_NOTICE_DAYS = 7;
 export const HARD_PURGE_JOB = 'dsr-hard-purge';
 export const BIOMETRIC_PURGE_JOB = 'dsr-biometric-purge';
-export type HardPurgeData = { userId: string };
+/** `asOf`: the operator's `dsr purge-due --as-of` runs a purge as of a later date (docs/data-rights.md). */
+export type HardPurgeData = { userId: string; asOf?: string };
 export type BiometricPurgeData = { userId: string; dsrJobId: string; reason: 'user_request' | 'user_deleted' };
 
 const DAY_MS = 86_400_000;
