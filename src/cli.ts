@@ -20,6 +20,7 @@ import { LIST_IDS, SanctionsLoadError, type ListFormat, type ListId } from './sa
 import { REFRESH_SANCTIONS_JOB, type RefreshSanctionsData } from './sanctions/refresh-sanctions.job';
 import { SanctionsListRepository } from './sanctions/sanctions-list.repository';
 import { isListFormat, isListId, LIST_FORMATS, SanctionsListService } from './sanctions/sanctions-list.service';
+import { enqueuePurgesDue } from './data-rights/purge-due.command';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -54,6 +55,8 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               a flow's branding and the origins that may embed it
                                               (--allowed-origins "" clears them)
   vault purge-expired [--json]                delete the bytes of every artifact past its retain_until
+  dsr purge-due [--as-of <ISO date>] [--json] queue the hard purge of deleted users due by that date
+                                              (default now), run as of it (docs/data-rights.md)
   tenant set-threshold --tenant <id> --threshold <0.3..1> [--json]
                                               a tenant's minimum sanctions hit score (default 0.70)
 
@@ -100,13 +103,14 @@ async function run(argv: string[]): Promise<unknown> {
       'primary-color': { type: 'string' },
       locale: { type: 'string' },
       'allowed-origins': { type: 'string' },
+      'as-of': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired'];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'dsr purge-due'];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
 
   const config = loadConfig();
@@ -152,6 +156,16 @@ async function run(argv: string[]): Promise<unknown> {
       case 'vault purge-expired': {
         const vault = new EvidenceVault(new PostgresArtifactStore(database.dataSource), await VaultKeys.load(database.dataSource, config.vault.masterKey));
         return { purged: await vault.purgeExpired(10_000) };
+      }
+      case 'dsr purge-due': {
+        const asOf = typeof args.values['as-of'] === 'string' ? new Date(args.values['as-of']) : new Date();
+        if (Number.isNaN(asOf.getTime())) throw new UsageError('--as-of must be an ISO 8601 date');
+        const jobs = await JobQueue.start(database.target, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema });
+        try {
+          return await enqueuePurgesDue(database.dataSource, jobs, asOf);
+        } finally {
+          await jobs.stop();
+        }
       }
       case 'sanctions load':
       case 'sanctions list':
