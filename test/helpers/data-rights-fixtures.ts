@@ -1,0 +1,44 @@
+import { verifyServiceSignature } from '../../src/webhooks/webhook.signer';
+import { jpegBytes, openPage, upload } from './hosted-client';
+import { http, HttpResult, Tenant, TestServer } from './test-server';
+import type { Received, WebhookReceiver } from './webhook-receiver';
+
+export type Delivered = { id: string; type: string; data: Record<string, any>; livemode: boolean; signed: boolean; at: number };
+
+/** Registers an endpoint of `tenant` (test mode) on `path` of the receiver; returns its signing secret. */
+export async function registerEndpoint(server: TestServer, receiver: WebhookReceiver, key: string, path: string): Promise<string> {
+  const r = await http(server, 'POST', '/v1/verify/webhooks', { key, json: { url: receiver.url(path), events: ['verification.completed'] } });
+  if (r.status !== 201) throw new Error(`webhook: ${r.status} ${r.text}`);
+  return r.body.signing_secret as string;
+}
+
+/** The events one endpoint received, each checked against its signature (D7). */
+export function deliveredTo(receiver: WebhookReceiver, path: string, secret: string): Delivered[] {
+  return receiver.at(path).map((r: Received) => {
+    const e = JSON.parse(r.body) as { id: string; type: string; data: Record<string, any>; livemode: boolean };
+    return { ...e, signed: verifyServiceSignature(r.body, r.headers['service-signature'] as string, secret), at: r.at };
+  });
+}
+
+/**
+ * A test-mode session bound to the user (by the tenant's subject) with captures in the vault: a
+ * selfie (biometric) and a document image, uploaded within the session's first 5 s (its test-mode
+ * clock then moves it to processing and, at 10 s, to its outcome).
+ */
+export async function boundSessionWithCaptures(server: TestServer, tenant: Tenant, userSub: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const created = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T2', user_sub: userSub, ...extra } });
+  if (created.status !== 201) throw new Error(`session: ${created.status} ${created.text}`);
+  const page = await openPage(server, created.body);
+  for (const [cls, bytes] of [
+    ['selfie_image', jpegBytes(2048, 7)],
+    ['id_document_image', jpegBytes(4096, 9)],
+  ] as const) {
+    const r = await upload(server, page, { class: cls }, bytes, 'image/jpeg');
+    if (r.status !== 201) throw new Error(`upload ${cls}: ${r.status} ${r.text}`);
+  }
+  return created.body.id as string;
+}
+
+export function expectProblem(r: HttpResult, code: string, status: number): void {
+  if (r.status !== status) throw new Error(`expected ${status} ${code}, got ${r.status} ${r.text}`);
+}
