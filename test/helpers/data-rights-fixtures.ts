@@ -42,3 +42,8 @@ export async function boundSessionWithCaptures(server: TestServer, tenant: Tenan
 export function expectProblem(r: HttpResult, code: string, status: number): void {
   if (r.status !== status) throw new Error(`expected ${status} ${code}, got ${r.status} ${r.text}`);
 }
+
+/** A GraphQL call with the operator credential (internal tools). */
+export function operatorGraphql(server: TestServer, adminKey: string, query: string, variables: Record<string, unknown> = {}): Promise<HttpResult> {
+  return http(server, 'POST', '/graphql', { json: { query, variables }, headers: { 'service-admin-key': adminKey } });
+}
