@@ -12,12 +12,14 @@ import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { SanctionsListCurrentEntity } from './sanctions-list-current.entity';
 import { SanctionsListVersionEntity } from './sanctions-list-version.entity';
+import { DsrJobEntity } from './dsr-job.entity';
 
 export { ApiKeyEntity, CscaCertificateEntity, FlowEntity, InstanceSettingEntity, OutboxEventEntity, SessionEntity, TenantEntity };
 export { RateLimitOverrideEntity };
 export { SanctionsListCurrentEntity, SanctionsListVersionEntity };
 export { AuditLogEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity };
+export { DsrJobEntity };
 export type { WebhookEndpointStatus } from './webhook-endpoint.entity';
 export type { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
-export const ALL_ENTITIES = [TenantEntity, ApiKeyEntity, FlowEntity, SessionEntity, OutboxEventEntity, InstanceSettingEntity, CscaCertificateEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookAttemptEntity, AuditLogEntity, RateLimitOverrideEntity, SanctionsListVersionEntity, SanctionsListCurrentEntity];
+export const ALL_ENTITIES = [TenantEntity, ApiKeyEntity, FlowEntity, SessionEntity, OutboxEventEntity, InstanceSettingEntity, CscaCertificateEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookAttemptEntity, AuditLogEntity, RateLimitOverrideEntity, SanctionsListVersionEntity, SanctionsListCurrentEntity, DsrJobEntity];

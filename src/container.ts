@@ -46,6 +46,8 @@ import { EvidenceLinks } from './vault/evidence-links';
 import { EvidenceVault } from './vault/evidence-vault';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { VaultKeys } from './vault/vault-keys';
+import { DsrJobService } from './data-rights/dsr-job.service';
+import { DsrJobResolver } from '../schema/dsr-job.resolver';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -67,6 +69,8 @@ export type Container = {
   hostedFlow: HostedFlowService;
   /** The engines live sessions' checks run on; test mode uses the deterministic ones whatever this is. */
   checkProviders: CheckProviders;
+  /** Every data-subject request (docs/data-rights.md). */
+  dsrJobs: DsrJobService;
   contexts: ContextFactory;
   /** Null when RATE_LIMIT_ENABLED=false. */
   rateLimits: RateLimitService | null;
@@ -127,6 +131,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
   const contexts = new ContextFactory(auth);
+  const dsrJobs = new DsrJobService(db);
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
@@ -144,6 +149,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [FlowResolver, new FlowResolver(new FlowService(db))],
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
+    [DsrJobResolver, new DsrJobResolver(dsrJobs)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
@@ -182,6 +188,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     evidence,
     hostedFlow,
     checkProviders,
+    dsrJobs,
     contexts,
     rateLimits,
     rateLimitOverrides,

@@ -1,5 +1,8 @@
-/** `sanctions:screen`: the sanctionsLists and screenIdentity queries, meant for a tenant's internal tools. */
-export const ALL_SCOPES = ['sessions:read', 'sessions:write', 'sessions:review', 'webhooks:manage', 'keys:manage', 'sanctions:screen'] as const;
+/**
+ * `sanctions:screen`: the sanctionsLists and screenIdentity queries, meant for a tenant's internal tools.
+ * `dsr:manage`: delegated data requests (initiate, and read the ones the tenant initiated).
+ */
+export const ALL_SCOPES = ['sessions:read', 'sessions:write', 'sessions:review', 'webhooks:manage', 'keys:manage', 'sanctions:screen', 'dsr:manage'] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
 
 /** A tenant backend calling with a secret key. */
