@@ -1,6 +1,5 @@
 import { Router } from 'express';
 import type { DataRightsServices } from '../src/data-rights/data-rights.services';
-import type { DsrJob } from '../src/data-rights/dsr-job.service';
 import type { ReviewCase } from '../src/data-rights/review-case.service';
 import { notFound } from '../src/errors';
 import { endUserOf } from '../src/data-rights/end-user';
@@ -8,6 +7,7 @@ import { SESSION_ID_PATTERN } from '../src/ids';
 import { jsonBody } from '../http/json-body';
 import { rejectUnknownFields, requireObject } from './request-validation';
 import { restRoute } from './rest-route';
+import { presentDsrJob as present } from './dsr-job.presenter';
 
 /** A body that may be absent: no body (or an empty one) is `{}`; a body is JSON like everywhere else. */
 const optionalJsonBody: typeof jsonBody = (req, res, next) => (req.headers['content-length'] === '0' || (!req.headers['content-type'] && !req.headers['transfer-encoding']) ? next() : jsonBody(req, res, next));
@@ -24,9 +24,9 @@ export const presentReviewCase = (c: ReviewCase) => ({
 
 /**
  * /v1/me data-rights routes (docs/data-rights.md): each checks the credential is the user's own,
- * then calls its service. Requests answer 202 with their DSR job (`present`); the profile 200.
+ * then calls its service. Requests answer 202 with their DSR job; the profile 200.
  */
-export function meDataRightsRouter(dr: DataRightsServices, present: (job: DsrJob) => unknown, router: Router = Router()): Router {
+export function meDataRightsRouter(dr: DataRightsServices, router: Router = Router()): Router {
   router.post(
     '/me/delete',
     optionalJsonBody,
@@ -35,11 +35,11 @@ export function meDataRightsRouter(dr: DataRightsServices, present: (job: DsrJob
   router.post(
     '/me/restrict',
     optionalJsonBody,
-    restRoute(async (_req, ctx) => ({ status: 202, body: present(await dr.restriction.restrict(endUserOf(ctx).userId)) })),
+    restRoute(async (_req, ctx) => ({ status: 202, body: present(await dr.restriction.restrict(endUserOf(ctx).userId), { action: 'restrict' }) })),
   );
   router.delete(
     '/me/restrict',
-    restRoute(async (_req, ctx) => ({ status: 202, body: present(await dr.restriction.lift(endUserOf(ctx).userId)) })),
+    restRoute(async (_req, ctx) => ({ status: 202, body: present(await dr.restriction.lift(endUserOf(ctx).userId), { action: 'lift' }) })),
   );
   router.post(
     '/me/object',
@@ -64,7 +64,7 @@ export function meDataRightsRouter(dr: DataRightsServices, present: (job: DsrJob
       const body = requireObject(req.body);
       rejectUnknownFields(body, ['reason']);
       const { job, reviewCase } = await dr.reviews.open(user.userId, id, body.reason);
-      return { status: 202, body: { ...(present(job) as object), review_case: presentReviewCase(reviewCase) } };
+      return { status: 202, body: present(job, { review_case: presentReviewCase(reviewCase) }) };
     }),
   );
   router.get(
