@@ -105,11 +105,12 @@ export class UserErasureService {
       if (user.state !== 'soft_deleted') return false;
       await scrubPersonalData(m, userId, sessionIds);
       const erasure = await this.dsr.findOpen(userId, 'erasure', m);
-      await this.dsr.deleteForUser(userId, m); // the user's other requests and what they held
+      // The user's other requests go with what they held (export keys, delegated callbacks); the erasure itself stays, completed, as its record.
+      await m.query(`DELETE FROM dsr_jobs WHERE user_id = $1 AND id <> $2`, [userId, erasure?.id ?? '']);
       const now = this.now();
       await m.query(`UPDATE users SET state = 'purged', purged_at = $2, updated_at = $2 WHERE id = $1`, [userId, now]);
       await this.obligations.emit(m, tenants, 'user.purged', { purged_at: now.toISOString() });
-      if (erasure && (await this.dsr.get(erasure.id, m))) await this.dsr.complete(erasure.id, { purged_at: now.toISOString() }, m);
+      if (erasure) await this.dsr.complete(erasure.id, { purged_at: now.toISOString() }, m);
       return true;
     });
   }
