@@ -59,8 +59,17 @@ export type TransitionHooks = {
 
 const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
+/**
+ * A rule applied to every read of a session by id after its visibility (e.g. the data-rights
+ * rule of src/data-rights/user-access.gate.ts): returns the session, null to hide it, or throws.
+ */
+export type SessionReadGuard = (actor: Actor, s: SessionEntity | null) => Promise<SessionEntity | null>;
+
 export class SessionService {
   private readonly listeners: CommittedEventsListener[] = [];
+  private readGuard: SessionReadGuard | null = null;
+  /** SQL condition (alias `s`) a session must meet to appear in a tenant's list. */
+  private listGuard: string | null = null;
   private readonly outboxHandlers: OutboxHandler[] = [];
 
   private readonly reader: SessionReader;
@@ -76,6 +85,12 @@ export class SessionService {
 
   onCommittedEvents(listener: CommittedEventsListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Installs the rule on reads by id and the matching condition on lists (set once, at start-up). */
+  guardReads(guard: SessionReadGuard, listCondition: string): void {
+    this.readGuard = guard;
+    this.listGuard = listCondition;
   }
 
   registerOutboxHandler(handler: OutboxHandler): void {
@@ -158,7 +173,8 @@ export class SessionService {
   /** One session the actor may see (session-visibility.ts), or null. */
   async find(actor: Actor, id: string): Promise<SessionEntity | null> {
     if (!mayName(actor, id)) return null;
-    return (await this.reader.visible(actor, [id]))[0];
+    const s = (await this.reader.visible(actor, [id]))[0];
+    return this.readGuard ? this.readGuard(actor, s) : s;
   }
 
   async list(scope: TenantScope, q: ListSessionsQuery): Promise<SessionPage> {
@@ -170,6 +186,7 @@ export class SessionService {
       .orderBy('s.created_at', 'DESC')
       .addOrderBy('s.id', 'DESC')
       .take(q.first + 1);
+    if (this.listGuard) qb.andWhere(this.listGuard);
     if (q.status) qb.andWhere('s.status = :status', { status: q.status });
     if (q.referenceId) qb.andWhere('s.reference_id = :referenceId', { referenceId: q.referenceId });
     if (q.after) {
