@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < backlog.length; i += 100) await c.sessions.advanceMany(backlog.slice(i, i + 100), 'success', () => ({ result: APPROVED }));
     const box = await WebhookSecretBox.load(c.db, config.webhooks.secretKey);
     const dispatcher = new WebhookDispatcher(c.jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5);
-    const job = new DeliverWebhookJob(c.db, box, dispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: 1, allowPrivateTargets: true });
+    const job = new DeliverWebhookJob(c.db, box, dispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: 1, allowPrivateTargets: true }, c.audit);
     const drainStart = performance.now();
     await startWorkers(c.jobs, { db: c.db, sessions: c.sessions, webhookDelivery: { job, concurrency: config.webhooks.concurrency } });
     const drainDeadline = Date.now() + 300_000;

@@ -6,9 +6,10 @@ import { openDatabase } from './db/database';
 import { DomainError } from './errors';
 import { TenantService } from './tenants/tenant.service';
 import { FlowService } from './flows/flow.service';
-import { EvidenceVault } from './vault/evidence-vault';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
-import { VaultKeys } from './vault/vault-keys';
+import { ArtifactPurger } from './vault/artifact-purger';
+import { AuditLogService } from './audit/audit-log.service';
+import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
 import { RateLimitOverrides } from './rate-limit/rate-limit-overrides';
 import { isChipInputError } from './chip/chip.errors';
 import { encodeCscaCursor, PostgresCscaTrustStore } from './chip/postgres-csca.trust-store';
@@ -154,8 +155,7 @@ async function run(argv: string[]): Promise<unknown> {
         return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins };
       }
       case 'vault purge-expired': {
-        const vault = new EvidenceVault(new PostgresArtifactStore(database.dataSource), await VaultKeys.load(database.dataSource, config.vault.masterKey));
-        return { purged: await vault.purgeExpired(10_000) };
+        return await purgeExpiredCommand(config, database);
       }
       case 'dsr purge-due': {
         const asOf = typeof args.values['as-of'] === 'string' ? new Date(args.values['as-of']) : new Date();
@@ -180,6 +180,21 @@ async function run(argv: string[]): Promise<unknown> {
     }
   } finally {
     await database.close();
+  }
+}
+
+/** The purge the hourly job runs, from the command line: `biometric.purged` deliveries are queued like the job's. */
+async function purgeExpiredCommand(config: Config, database: Database): Promise<unknown> {
+  const db = database.dataSource;
+  const jobs = await JobQueue.start(database.target, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema });
+  try {
+    const dispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
+    await jobs.ensureQueue(dispatcher.queue, { notify: true });
+    const purger = new ArtifactPurger(db, new PostgresArtifactStore(db), new AuditLogService(db), dispatcher);
+    const outcome = await purger.purgeExpired(1_000_000);
+    return { purged: outcome.purged, by_class: outcome.byClass };
+  } finally {
+    await jobs.stop();
   }
 }
 

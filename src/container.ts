@@ -48,6 +48,8 @@ import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { VaultKeys } from './vault/vault-keys';
 import { DsrJobService } from './data-rights/dsr-job.service';
 import { DsrJobResolver } from '../schema/dsr-job.resolver';
+import { AuditLogService } from './audit/audit-log.service';
+import { ArtifactPurger } from './vault/artifact-purger';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -66,6 +68,11 @@ export type Container = {
   /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
   vault: EvidenceVault;
   evidence: EvidenceAccessService;
+  /** The hash-chained audit logs' only writer (docs/retention-and-audit.md). */
+  audit: AuditLogService;
+  /** Deletes artifacts' bytes, audited, with `biometric.purged` for biometric classes. */
+  purger: ArtifactPurger;
+  webhookDispatcher: WebhookDispatcher;
   hostedFlow: HostedFlowService;
   /** The engines live sessions' checks run on; test mode uses the deterministic ones whatever this is. */
   checkProviders: CheckProviders;
@@ -119,12 +126,15 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   sessions.onCommittedEvents(statusHub.publishCommitted);
   const webhookBox = await WebhookSecretBox.load(db, config.webhooks.secretKey);
   // A job whose worker died is taken back once the longest attempt is surely over.
-  const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5);
+  const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
+  const audit = new AuditLogService(db);
   await jobs.ensureQueue(webhookDispatcher.queue, { notify: true }); // before any transaction sends to it; its commits wake the workers
   sessions.registerOutboxHandler(webhookDispatcher.onOutbox);
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
-  const vault = new EvidenceVault(new PostgresArtifactStore(db), await VaultKeys.load(db, config.vault.masterKey));
-  const evidence = new EvidenceAccessService(db, vault, await EvidenceLinks.load(db, config.publicBaseUrl));
+  const artifactStore = new PostgresArtifactStore(db);
+  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey));
+  const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher);
+  const evidence = new EvidenceAccessService(audit, vault, await EvidenceLinks.load(db, config.publicBaseUrl));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs);
   const checkProviders = options.checkProviders ?? unconfiguredCheckProviders();
@@ -157,7 +167,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
       sessions,
       runChecks: new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening),
       webhookDelivery: {
-        job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+        job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit),
         concurrency: config.webhooks.concurrency,
       },
       sanctions: {
@@ -186,6 +196,9 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     links,
     vault,
     evidence,
+    audit,
+    purger,
+    webhookDispatcher,
     hostedFlow,
     checkProviders,
     dsrJobs,

@@ -33,3 +33,8 @@ export const retainUntil = (cls: ArtifactClass, storedAt: Date): Date => new Dat
 
 /** Classes a tenant may open through an evidence URL: captured images and the liveness frames, never templates. */
 export const EVIDENCE_CLASSES: readonly ArtifactClass[] = ['id_document_image', 'selfie_image', 'selfie_video'];
+
+/** Classes whose purge fires `biometric.purged` (docs/api-behaviour.md, "Webhooks and events"). */
+export const BIOMETRIC_CLASSES: readonly ArtifactClass[] = ['liveness_template', 'face_match_template', 'selfie_image', 'selfie_video'];
+
+export const isBiometricClass = (c: ArtifactClass): boolean => BIOMETRIC_CLASSES.includes(c);

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { ArtifactClass } from './artifact-classes';
 
 /** One stored artifact's metadata. The row outlives a purge (with `purgedAt` set and no bytes). */
@@ -20,6 +21,9 @@ export type ArtifactRecord = {
   purgedAt: Date | null;
 };
 
+/** What a purge tells the purger about each artifact it purged. */
+export type PurgedArtifact = { id: string; sessionId: string; tenantId: string; livemode: boolean; class: ArtifactClass };
+
 /** Why an insert was refused: the session no longer takes captures, or the class is full. */
 export type InsertRefusal = { refused: 'session_state'; status: string } | { refused: 'class_full'; max: number } | { refused: 'no_session' };
 
@@ -39,6 +43,12 @@ export interface ArtifactStore {
   ciphertext(id: string): Promise<Buffer | null>;
   /** Deletes the bytes, keeps the row with `purged_at`; false when already purged or unknown. */
   purge(id: string, at: Date): Promise<boolean>;
+  /**
+   * Deletes the bytes of these artifacts inside the caller's transaction and keeps their rows with
+   * `purged_at`, without capture details or user binding. Returns the rows it purged now (already
+   * purged or unknown ids are skipped).
+   */
+  purgeMany(ids: readonly string[], at: Date, within: EntityManager): Promise<PurgedArtifact[]>;
   /** Ids of unpurged artifacts whose `retain_until` has passed. */
   due(now: Date, limit: number): Promise<string[]>;
 }

@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import { AuditLogEntity } from '../../entities';
+import type { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../errors';
 import { EVIDENCE_CLASSES } from './artifact-classes';
 import type { EvidenceLinks } from './evidence-links';
@@ -10,7 +9,7 @@ export type OpenedEvidence = { contentType: string; bytes: Buffer; sha256: strin
 /** Signed evidence links: which artifacts get one, and what opening one does (checks, audit, bytes). */
 export class EvidenceAccessService {
   constructor(
-    private readonly db: DataSource,
+    private readonly audit: AuditLogService,
     private readonly vault: EvidenceVault,
     private readonly links: EvidenceLinks,
     private readonly now: () => Date = () => new Date(),
@@ -32,13 +31,13 @@ export class EvidenceAccessService {
     const record = await this.vault.find(artifactId);
     if (!record || !EVIDENCE_CLASSES.includes(record.class)) return 'forbidden';
     const { bytes } = await this.vault.open(record);
-    await this.db.getRepository(AuditLogEntity).insert({
+    await this.audit.append({
       tenantId: record.tenantId,
       livemode: record.livemode,
       action: bytes ? 'evidence.opened' : 'evidence.open_after_purge',
       subjectId: record.id,
       detail: { session_id: record.sessionId, class: record.class, request_id: requestId },
-      createdAt: this.now(),
+      at: this.now(),
     });
     if (!bytes) return 'gone';
     return { contentType: record.contentType, bytes, sha256: record.sha256 };

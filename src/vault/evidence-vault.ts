@@ -119,14 +119,4 @@ export class EvidenceVault {
     return { record, bytes: Buffer.concat([d.update(ciphertext), d.final()]) };
   }
 
-  purge(id: string): Promise<boolean> {
-    return this.store.purge(id, this.now());
-  }
-
-  /** Purges every artifact past its `retain_until`; returns how many. */
-  async purgeExpired(limit = 500): Promise<number> {
-    let n = 0;
-    for (const id of await this.store.due(this.now(), limit)) if (await this.store.purge(id, this.now())) n++;
-    return n;
-  }
 }

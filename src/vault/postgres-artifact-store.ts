@@ -1,6 +1,6 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { ArtifactClass } from './artifact-classes';
-import type { ArtifactRecord, ArtifactStore, InsertRefusal } from './artifact-store';
+import type { ArtifactRecord, ArtifactStore, InsertRefusal, PurgedArtifact } from './artifact-store';
 
 type Row = {
   id: string;
@@ -12,7 +12,7 @@ type Row = {
   content_type: string;
   size_bytes: number;
   sha256: string;
-  details: Record<string, unknown>;
+  details: Record<string, unknown> | null;
   iv: Buffer | Uint8Array;
   auth_tag: Buffer | Uint8Array;
   stored_at: Date | string;
@@ -32,7 +32,7 @@ const toRecord = (r: Row): ArtifactRecord => ({
   contentType: r.content_type,
   sizeBytes: Number(r.size_bytes),
   sha256: r.sha256,
-  details: r.details,
+  details: r.details ?? {},
   iv: Buffer.from(r.iv),
   authTag: Buffer.from(r.auth_tag),
   storedAt: new Date(r.stored_at),
@@ -77,13 +77,21 @@ export class PostgresArtifactStore implements ArtifactStore {
   }
 
   async purge(id: string, at: Date): Promise<boolean> {
-    return this.db.transaction(async (m) => {
-      const rows: { purged_at: Date | null }[] = await m.query(`SELECT purged_at FROM artifacts WHERE id = $1 FOR UPDATE`, [id]);
-      if (rows.length === 0 || rows[0].purged_at !== null) return false;
-      await m.query(`DELETE FROM artifact_blobs WHERE artifact_id = $1`, [id]);
-      await m.query(`UPDATE artifacts SET purged_at = $2 WHERE id = $1`, [id, at]);
-      return true;
-    });
+    return this.db.transaction(async (m) => (await this.purgeMany([id], at, m)).length === 1);
+  }
+
+  async purgeMany(ids: readonly string[], at: Date, m: EntityManager): Promise<PurgedArtifact[]> {
+    if (ids.length === 0) return [];
+    // A SELECT around the UPDATE: TypeORM hands an UPDATE's returned rows back as [rows, count].
+    const rows: { id: string; session_id: string; tenant_id: string; livemode: boolean; class: string }[] = await m.query(
+      `WITH purged AS (
+         UPDATE artifacts SET purged_at = $2, details = NULL, user_id = NULL WHERE id = ANY($1::text[]) AND purged_at IS NULL
+         RETURNING id, session_id, tenant_id, livemode, class
+       ) SELECT * FROM purged ORDER BY id`,
+      [ids, at],
+    );
+    if (rows.length) await m.query(`DELETE FROM artifact_blobs WHERE artifact_id = ANY($1::text[])`, [rows.map((r) => r.id)]);
+    return rows.map((r) => ({ id: r.id, sessionId: r.session_id, tenantId: r.tenant_id, livemode: r.livemode, class: r.class as ArtifactClass }));
   }
 
   async due(now: Date, limit: number): Promise<string[]> {

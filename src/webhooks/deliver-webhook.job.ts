@@ -1,8 +1,9 @@
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AuditLogEntity, OutboxEventEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from '../../entities';
+import { OutboxEventEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from '../../entities';
 import { DomainError } from '../errors';
 import type { Logger } from '../logger';
+import type { AuditLogService } from '../audit/audit-log.service';
 import { DISABLE_AFTER_FAILING_MS, parseRetryAfter, retryDelayMs } from './retry.schedule';
 import { resolveWebhookTarget, Resolver } from './ssrf.guard';
 import { DeliverWebhookData, WebhookDispatcher } from './webhook.dispatcher';
@@ -77,6 +78,7 @@ export class DeliverWebhookJob {
     private readonly dispatcher: WebhookDispatcher,
     private readonly logger: Logger,
     private readonly opts: DeliverWebhookOptions,
+    private readonly audit: AuditLogService,
   ) {}
 
   get queue(): string {
@@ -313,19 +315,22 @@ export class DeliverWebhookJob {
       .where('id = :id AND status = :enabled', { id: endpoint.id, enabled: 'enabled' })
       .execute();
     if (!disabled.affected) return;
-    await m.insert(AuditLogEntity, {
-      tenantId: endpoint.tenantId,
-      livemode: endpoint.livemode,
-      action: 'webhook_endpoint.disabled',
-      subjectId: endpoint.id,
-      detail: {
-        reason,
-        message: gone ? 'The receiver answered 410 Gone' : 'Every delivery attempt failed for 3 days',
-        url: endpoint.url,
-        failing_since: new Date(failingSince).toISOString(),
+    // The endpoint id names it; its URL stays out of the append-only log.
+    await this.audit.append(
+      {
+        tenantId: endpoint.tenantId,
+        livemode: endpoint.livemode,
+        action: 'webhook_endpoint.disabled',
+        subjectId: endpoint.id,
+        detail: {
+          reason,
+          message: gone ? 'The receiver answered 410 Gone' : 'Every delivery attempt failed for 3 days',
+          failing_since: new Date(failingSince).toISOString(),
+        },
+        at: now,
       },
-      createdAt: now,
-    } as QueryDeepPartialEntity<AuditLogEntity>);
+      m,
+    );
     this.logger.warn({ endpointId: endpoint.id, reason }, 'webhook endpoint disabled');
   }
 }

@@ -11,6 +11,11 @@ export function isWebhookEventType(type: string): boolean {
   return /^(verification|user|biometric)\./.test(type);
 }
 
+/** Events every endpoint of a tenant receives whatever it registered (docs/api-behaviour.md, "Webhooks and events"). */
+export const OBLIGATION_EVENTS = ['biometric.purged', 'user.deleted', 'user.purged', 'user.deletion.scheduled'] as const;
+
+export const isObligationEventType = (type: string): boolean => (OBLIGATION_EVENTS as readonly string[]).includes(type);
+
 /** `user.*` and `biometric.*` events are obligations (docs/api-behaviour.md, "Webhooks and events"): every endpoint of the tenant receives them. */
 export function endpointReceives(subscribed: readonly string[], type: string): boolean {
   if (!isWebhookEventType(type)) return false;

@@ -1,9 +1,9 @@
-import { EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OutboxEventEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from '../../entities';
 import { newId } from '../ids';
 import type { JobQueue } from '../jobs/job-queue';
-import { endpointReceives, isWebhookEventType } from './webhook-event';
+import { endpointReceives, isObligationEventType, isWebhookEventType } from './webhook-event';
 
 export const DELIVER_WEBHOOK_JOB = 'webhook-deliver';
 
@@ -21,7 +21,28 @@ export class WebhookDispatcher {
     /** The pg-boss queue of delivery attempts. */
     readonly queue: string = DELIVER_WEBHOOK_JOB,
     private readonly now: () => Date = () => new Date(),
+    /** For obligations enqueued outside a caller's transaction. */
+    private readonly db?: DataSource,
   ) {}
+
+  /**
+   * An obligation event (`biometric.purged`, `user.*`; docs/api-behaviour.md, "Webhooks and
+   * events"): one outbox row and a delivery to EVERY enabled endpoint of the tenant in that mode,
+   * whatever events it registered, signed and retried like any delivery. Inside `within` it
+   * commits with the caller's change. Returns the event id.
+   */
+  async enqueueObligation(tenantId: string, livemode: boolean, type: string, data: Record<string, unknown>, within?: EntityManager): Promise<string> {
+    if (!isObligationEventType(type)) throw new Error(`${type} is not an obligation event`);
+    const run = async (m: EntityManager): Promise<string> => {
+      const row = Object.assign(new OutboxEventEntity(), { eventId: newId('evt'), type, tenantId, livemode, sessionId: null, payload: data, createdAt: this.now() });
+      await m.insert(OutboxEventEntity, row as QueryDeepPartialEntity<OutboxEventEntity>);
+      await this.onOutbox(m, [row]);
+      return row.eventId;
+    };
+    if (within) return run(within);
+    if (!this.db) throw new Error('WebhookDispatcher has no DataSource: pass a transaction');
+    return this.db.transaction(run);
+  }
 
   /**
    * The SessionService outbox handler (and that of any later event source). However many events

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ALL_SCOPES, TenantKeyActor } from '../auth/actor';
+import { AuditLogService } from '../audit/audit-log.service';
+import { Database, openDatabase } from '../db/database';
+import { newId } from '../ids';
+import { SessionService } from '../sessions/session.service';
+import { TenantService } from '../tenants/tenant.service';
+import { WebhookDispatcher } from '../webhooks/webhook.dispatcher';
+import { ArtifactClass } from './artifact-classes';
+import { ArtifactPurger } from './artifact-purger';
+import { EvidenceVault } from './evidence-vault';
+import { PostgresArtifactStore } from './postgres-artifact-store';
+import { VaultKeys } from './vault-keys';
+
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
+
+/** Purging on a real PostgreSQL (embedded, or DATABASE_URL); the queue is a recorder of the jobs the dispatcher would send. */
+describe('ArtifactPurger', () => {
+  let database: Database;
+  let vault: EvidenceVault;
+  let purger: ArtifactPurger;
+  let sessions: SessionService;
+  let actor: TenantKeyActor;
+  const sent: unknown[] = [];
+  const now = new Date('2026-03-01T10:00:00.000Z');
+
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-purger-')) }, 4);
+    const db = database.dataSource;
+    const jobs = { send: async (_q: string, d: unknown) => void sent.push(d), sendMany: async (_q: string, items: unknown[]) => void sent.push(...items) };
+    const store = new PostgresArtifactStore(db);
+    vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), () => now);
+    purger = new ArtifactPurger(db, store, new AuditLogService(db, () => now), new WebhookDispatcher(jobs, 15, undefined, () => now, db), () => now);
+    sessions = new SessionService(db, database.sql, { send: async () => undefined });
+    const tenant = await new TenantService(db).create('purger');
+    actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
+  }, 120_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  async function sessionWith(classes: ArtifactClass[]): Promise<{ sessionId: string; ids: string[] }> {
+    const { session } = await sessions.create(actor, { flowId: 'default', tier: 'T2' });
+    await database.dataSource.query(`UPDATE sessions SET status = 'processing' WHERE id = $1`, [session.id]);
+    for (const cls of classes) await vault.putDerived({ session, class: cls, bytes: PNG, contentType: 'image/png' });
+    return { sessionId: session.id, ids: (await vault.list(session.id)).map((a) => a.id) };
+  }
+
+  async function endpoint(events: string[]): Promise<string> {
+    const id = newId('whk');
+    await database.dataSource.query(
+      `INSERT INTO webhook_endpoints (id, tenant_id, livemode, url, events, secret_ciphertext, status, created_at, updated_at) VALUES ($1, $2, true, 'https://r.example/h', $3, 'x', 'enabled', now(), now())`,
+      [id, actor.tenantId, events],
+    );
+    return id;
+  }
+
+  it('deletes the bytes, keeps the rows with purged_at and no personal data, and audits per session', async () => {
+    const { sessionId, ids } = await sessionWith(['id_document_image', 'mrz_text']);
+    await database.dataSource.query(`UPDATE artifacts SET details = '{"side":"front"}', user_id = 'usr_x' WHERE session_id = $1`, [sessionId]);
+    const outcome = await purger.purgeSessions([sessionId], 'operator');
+    expect(outcome).toMatchObject({ purged: 2, byClass: { id_document_image: 1, mrz_text: 1 }, eventIds: [] });
+    const rows: { purged_at: Date; details: unknown; user_id: string | null }[] = await database.dataSource.query(`SELECT purged_at, details, user_id FROM artifacts WHERE session_id = $1`, [sessionId]);
+    expect(rows).toEqual([
+      { purged_at: now, details: null, user_id: null },
+      { purged_at: now, details: null, user_id: null },
+    ]);
+    const blobs = await database.dataSource.query(`SELECT 1 FROM artifact_blobs WHERE artifact_id = ANY($1::text[])`, [ids]);
+    expect(blobs).toEqual([]);
+    expect((await vault.open((await vault.find(ids[0]))!)).bytes).toBeNull();
+    const audit: { action: string; detail: Record<string, unknown> }[] = await database.dataSource.query(`SELECT action, detail FROM audit_log WHERE subject_id = $1 ORDER BY log_seq`, [sessionId]);
+    expect(audit).toEqual([{ action: 'artifacts.purged', detail: { reason: 'operator', classes: { id_document_image: 1, mrz_text: 1 }, artifact_ids: expect.arrayContaining(ids) } }]);
+    expect(await purger.purge(ids, 'operator')).toMatchObject({ purged: 0 }); // a second purge does nothing
+  });
+
+  it('fires biometric.purged per session and class to every endpoint of the tenant, whatever it registered, and logs it in the tenant and service logs', async () => {
+    const endpoints = [await endpoint(['verification.completed']), await endpoint(['verification.failed'])];
+    const { sessionId } = await sessionWith(['selfie_image', 'liveness_template', 'liveness_template', 'decision_signals']);
+    sent.length = 0;
+    const outcome = await purger.purgeSessions([sessionId], 'retention_expired');
+    expect(outcome.purged).toBe(4);
+    expect(outcome.eventIds).toHaveLength(2);
+    const events: { type: string; payload: Record<string, unknown> }[] = await database.dataSource.query(`SELECT type, payload FROM outbox_events WHERE event_id = ANY($1::text[]) ORDER BY payload->>'artifact'`, [outcome.eventIds]);
+    expect(events).toEqual([
+      { type: 'biometric.purged', payload: { verification_id: sessionId, artifact: 'liveness_template', purged_at: now.toISOString() } },
+      { type: 'biometric.purged', payload: { verification_id: sessionId, artifact: 'selfie_image', purged_at: now.toISOString() } },
+    ]);
+    const deliveries: { endpoint_id: string }[] = await database.dataSource.query(`SELECT endpoint_id FROM webhook_deliveries WHERE event_id = ANY($1::text[])`, [outcome.eventIds]);
+    expect(deliveries.map((d) => d.endpoint_id).sort()).toEqual([...endpoints, ...endpoints].sort());
+    expect(sent).toHaveLength(4);
+    const logs: { log_id: string }[] = await database.dataSource.query(`SELECT log_id FROM audit_log WHERE subject_id = $1 AND action = 'biometric.purged'`, [sessionId]);
+    expect(logs.map((l) => l.log_id).sort()).toEqual(['service', 'service', `tenant:${actor.tenantId}:live`, `tenant:${actor.tenantId}:live`]);
+  });
+
+  it('purges only what is past its retain_until', async () => {
+    const { sessionId, ids } = await sessionWith(['selfie_image', 'mrz_text']);
+    await database.dataSource.query(`UPDATE artifacts SET retain_until = $2 WHERE id = $1`, [ids[0], new Date(now.getTime() - 1000)]);
+    const outcome = await purger.purgeExpired();
+    expect(outcome.byClass).toEqual({ selfie_image: 1 });
+    const left: { id: string }[] = await database.dataSource.query(`SELECT id FROM artifacts WHERE session_id = $1 AND purged_at IS NULL`, [sessionId]);
+    expect(left.map((r) => r.id)).toEqual([ids[1]]);
+  });
+});
