@@ -13,13 +13,16 @@ import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { SanctionsListCurrentEntity } from './sanctions-list-current.entity';
 import { SanctionsListVersionEntity } from './sanctions-list-version.entity';
 import { DsrJobEntity } from './dsr-job.entity';
+import { UserEntity } from './user.entity';
 
 export { ApiKeyEntity, CscaCertificateEntity, FlowEntity, InstanceSettingEntity, OutboxEventEntity, SessionEntity, TenantEntity };
 export { RateLimitOverrideEntity };
 export { SanctionsListCurrentEntity, SanctionsListVersionEntity };
 export { AuditLogEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity };
 export { DsrJobEntity };
+export { UserEntity };
+export type { UserState, ServiceVerification } from './user.entity';
 export type { WebhookEndpointStatus } from './webhook-endpoint.entity';
 export type { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
-export const ALL_ENTITIES = [TenantEntity, ApiKeyEntity, FlowEntity, SessionEntity, OutboxEventEntity, InstanceSettingEntity, CscaCertificateEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookAttemptEntity, AuditLogEntity, RateLimitOverrideEntity, SanctionsListVersionEntity, SanctionsListCurrentEntity, DsrJobEntity];
+export const ALL_ENTITIES = [TenantEntity, ApiKeyEntity, FlowEntity, SessionEntity, OutboxEventEntity, InstanceSettingEntity, CscaCertificateEntity, WebhookEndpointEntity, WebhookDeliveryEntity, WebhookAttemptEntity, AuditLogEntity, RateLimitOverrideEntity, SanctionsListVersionEntity, SanctionsListCurrentEntity, DsrJobEntity, UserEntity];

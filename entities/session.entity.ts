@@ -55,4 +55,8 @@ export class SessionEntity {
 
   @Column('timestamptz', { name: 'expires_at' })
   expiresAt: Date;
+
+  /** The end user this session verified, when bound (docs/accounts-and-oidc.md, "Binding sessions to users"). */
+  @Column('text', { name: 'user_id', nullable: true })
+  userId: string | null;
 }

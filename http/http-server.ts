@@ -30,6 +30,8 @@ import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
 import { chargeClientIp, MeterDeps, meterGraphQL, meterV1 } from './rate-limit.middleware';
 import { authenticate, authenticationOf } from './authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
+import { mountOidc } from './oidc.routes';
+import { meRoutes } from './me.routes';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -109,6 +111,9 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     }),
   );
 
+  // The OpenID Provider reads its own requests: before any body parser and the API-key authentication.
+  mountOidc(app, c, meter);
+
   // The hosted page's API and the signed evidence links carry their own credentials (a page
   // credential, a signature), so they sit before the API-key authentication of /v1.
   app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl }));
@@ -123,10 +128,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     if (error) return sendError(res, error.code, error.message);
     next();
   });
-  v1.all('/me/{*rest}', (_req, res) => {
-    if (!authenticationOf(res).context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');
-    sendError(res, 'user_token_required', "This endpoint needs the end user's own access token; tenant API keys are refused here");
-  });
+  meRoutes(v1, c);
   const restOperations = new RestOperations(c.operations);
   // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
   sessionsRouter(restOperations, v1);

@@ -14,6 +14,8 @@ export type PagePolicy = {
    * everything but the source restrictions, which their inline code would break.
    */
   inlineBundle?: boolean;
+  /** Origins a form submission may end up at through redirects (the sign-in pages' OIDC redirect_uri). */
+  formActionOrigins?: readonly string[];
 };
 
 function contentSecurityPolicy(p: PagePolicy): string {
@@ -27,7 +29,7 @@ function contentSecurityPolicy(p: PagePolicy): string {
     "style-src 'self' 'unsafe-inline'",
     `img-src ${img}`,
     "connect-src 'self'",
-    "form-action 'self'",
+    ["form-action 'self'", ...(p.formActionOrigins ?? [])].join(' '),
     "base-uri 'none'",
     "object-src 'none'",
     `frame-ancestors ${ancestors}`,

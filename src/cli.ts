@@ -22,10 +22,14 @@ import { REFRESH_SANCTIONS_JOB, type RefreshSanctionsData } from './sanctions/re
 import { SanctionsListRepository } from './sanctions/sanctions-list.repository';
 import { isListFormat, isListId, LIST_FORMATS, SanctionsListService } from './sanctions/sanctions-list.service';
 import { enqueuePurgesDue } from './data-rights/purge-due.command';
+import { ACCOUNT_COMMANDS, ACCOUNT_OPTIONS, ACCOUNT_USAGE, accountsCommand, registerTenantClients } from './users/accounts.cli';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
-  tenant create --name <name> [--json]        a tenant, its default flow, one test and one live key
+  tenant create --name <name> [--jwks-uri <https url>] [--json]
+                                              a tenant, its default flow, one test and one live key,
+                                              and its test and live OIDC clients (secrets shown once;
+                                              with --jwks-uri they use private_key_jwt instead)
   tenant list [--json]
   key create --tenant <id> --mode test|live [--scopes a,b] [--json]
   key revoke --key <key id> [--json]
@@ -60,6 +64,7 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               (default now), run as of it (docs/data-rights.md)
   tenant set-threshold --tenant <id> --threshold <0.3..1> [--json]
                                               a tenant's minimum sanctions hit score (default 0.70)
+${ACCOUNT_USAGE}
 
 With the server running on the embedded database, the CLI talks to it through the socket in
 DATA_DIR; otherwise it opens DATA_DIR itself. With DATABASE_URL it uses that server.`;
@@ -106,12 +111,15 @@ async function run(argv: string[]): Promise<unknown> {
       'allowed-origins': { type: 'string' },
       'as-of': { type: 'string' },
       help: { type: 'boolean' },
+      'jwks-uri': { type: 'string' },
+      ...ACCOUNT_OPTIONS,
     },
   });
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
   const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'dsr purge-due'];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', ...ACCOUNT_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
 
   const config = loadConfig();
@@ -121,7 +129,9 @@ async function run(argv: string[]): Promise<unknown> {
     switch (command) {
       case 'tenant create': {
         const t = await tenants.create(required(args, 'name'));
-        return { tenant_id: t.tenantId, test_api_key: t.testKey.key, live_api_key: t.liveKey.key };
+        const jwksUri = typeof args.values['jwks-uri'] === 'string' ? args.values['jwks-uri'] : undefined;
+        const clients = await registerTenantClients(database.dataSource, config, t.tenantId, jwksUri);
+        return { tenant_id: t.tenantId, test_api_key: t.testKey.key, live_api_key: t.liveKey.key, ...clients };
       }
       case 'tenant list':
         return {
@@ -154,6 +164,11 @@ async function run(argv: string[]): Promise<unknown> {
         });
         return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins };
       }
+      case 'user create':
+      case 'mail list':
+      case 'client redirect-uris':
+      case 'oidc rotate-keys':
+        return await accountsCommand(command, database.dataSource, config, args.values, (name) => required(args, name));
       case 'vault purge-expired': {
         return await purgeExpiredCommand(config, database);
       }

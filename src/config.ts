@@ -101,6 +101,11 @@ const ConfigSchema = z.object({
   CHECK_AWS_ENDPOINT: optionalUrl,
   /** A managed call without an answer within this many seconds makes the check `error`. */
   CHECK_AWS_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
+  /** Mail to end users (docs/accounts-and-oidc.md): an smtp:// or smtps:// URL; unset keeps messages in the outbox (`npm run cli -- mail list`). */
+  SMTP_URL: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().regex(/^smtps?:\/\//).optional()),
+  MAIL_FROM: z.string().min(3).default('Identity Verification <no-reply@localhost>'),
+  /** Base64 of 32 bytes: seals users' personal data and the OIDC signing keys. Unset: one generated and kept in instance_settings. */
+  USER_DATA_KEY: z.string().optional(),
 });
 
 export type Config = {
@@ -124,6 +129,7 @@ export type Config = {
   examplesEnabled: boolean;
   sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
   checks: ChecksConfig;
+  accounts: { smtpUrl: string | undefined; mailFrom: string; userDataKey: string | undefined };
 };
 
 export type CheckEngineChoice = 'embedded' | 'aws';
@@ -200,5 +206,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       aws: { region: c.AWS_REGION, endpoint: c.CHECK_AWS_ENDPOINT, timeoutMs: Math.round(c.CHECK_AWS_TIMEOUT_SECONDS * 1000) },
     },
+    accounts: { smtpUrl: c.SMTP_URL, mailFrom: c.MAIL_FROM, userDataKey: c.USER_DATA_KEY },
   };
 }

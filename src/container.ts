@@ -50,6 +50,7 @@ import { DsrJobService } from './data-rights/dsr-job.service';
 import { DsrJobResolver } from '../schema/dsr-job.resolver';
 import { AuditLogService } from './audit/audit-log.service';
 import { ArtifactPurger } from './vault/artifact-purger';
+import { buildAccounts, type Accounts } from './users/accounts';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -90,6 +91,8 @@ export type Container = {
   schema: GraphQLSchema;
   /** The schema's operations compiled with graphql-jit, for Apollo and the REST adapter alike. */
   operations: CompiledOperations;
+  /** End users, the mail outbox and the OpenID Provider (docs/accounts-and-oidc.md). */
+  accounts: Accounts;
   close(): Promise<void>;
 };
 
@@ -142,6 +145,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
   const contexts = new ContextFactory(auth);
   const dsrJobs = new DsrJobService(db);
+  const accounts = await buildAccounts(db, database.sql, config);
+  auth.endUserTokens = accounts.accessTokens;
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
@@ -210,7 +215,9 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     sanctionsScreening,
     schema,
     operations: new CompiledOperations(schema),
+    accounts,
     close: async () => {
+      accounts.mail.close();
       sanctionsScreening.stop();
       await jobs.stop();
       await statusBus.close();

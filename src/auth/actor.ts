@@ -22,7 +22,13 @@ export type SessionClientActor = {
   livemode: boolean;
 };
 
-export type Actor = TenantKeyActor | SessionClientActor;
+/**
+ * An end user holding their own JWT access token for the /v1 resource (docs/accounts-and-oidc.md):
+ * issued to `clientId` (a tenant's OIDC client), under the grant `grantId`, with `scopes`.
+ */
+export type EndUserActor = { kind: 'end_user'; userId: string; clientId: string; tenantId: string | null; scopes: readonly string[]; grantId: string | null };
+
+export type Actor = TenantKeyActor | SessionClientActor | EndUserActor;
 
 /** Which tenant's data, in which mode, an actor may see. */
 export type TenantScope = { tenantId: string; livemode: boolean };

@@ -7,6 +7,7 @@ import { ApiKeyCache } from './api-key-cache';
 import { revokedKeyIds } from './key-revocations';
 import type { PreparedSql } from '../db/prepared-sql';
 import { API_KEY_PATTERN, sessionIdOfClientSecret } from './secrets';
+import { looksLikeJwt, type AccessTokenVerifier } from '../oidc/access-token.verifier';
 
 const unauthorized = () => new DomainError('unauthorized', 'Missing or invalid credential');
 
@@ -17,6 +18,8 @@ const unauthorized = () => new DomainError('unauthorized', 'Missing or invalid c
  */
 export class AuthService {
   private readonly keyCache: ApiKeyCache;
+  /** End users' access tokens (docs/accounts-and-oidc.md); set once the OpenID Provider is built. */
+  endUserTokens: AccessTokenVerifier | null = null;
 
   constructor(
     private readonly db: DataSource,
@@ -46,6 +49,7 @@ export class AuthService {
     if (API_KEY_PATTERN.test(credential)) return this.byApiKey(credential);
     const sessionId = sessionIdOfClientSecret(credential);
     if (sessionId) return this.byClientSecret(sessionId, credential);
+    if (this.endUserTokens && looksLikeJwt(credential)) return this.endUserTokens.verify(credential);
     throw unauthorized();
   }
 

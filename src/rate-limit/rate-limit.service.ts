@@ -13,6 +13,7 @@ export type Subject =
   | { kind: 'key'; id: string; tenantId: string; livemode: boolean }
   | { kind: 'session'; id: string; tenantId: string; livemode: boolean }
   | { kind: 'client'; id: string }
+  | { kind: 'user'; id: string }
   | { kind: 'ip'; ip: string };
 
 export type Decision = WindowState & {
@@ -29,6 +30,7 @@ export type RateLimitOptions = {
 };
 
 export function subjectOf(actor: Actor): Subject {
+  if (actor.kind === 'end_user') return { kind: 'user', id: actor.userId }; // /v1/me is metered per user
   return actor.kind === 'tenant_key'
     ? { kind: 'key', id: actor.keyId, tenantId: actor.tenantId, livemode: actor.livemode }
     : { kind: 'session', id: actor.sessionId, tenantId: actor.tenantId, livemode: actor.livemode };
@@ -171,6 +173,8 @@ function counterId(bucket: BucketName, s: Subject): string {
       return `${bucket}:ses:${s.id}`;
     case 'client':
       return `${bucket}:client:${s.id}`;
+    case 'user':
+      return `${bucket}:usr:${s.id}`;
     case 'ip':
       return `${bucket}:ip:${s.ip}`;
   }

@@ -140,6 +140,7 @@ export class SessionService {
       updatedAt: createdAt,
       completedAt: null,
       expiresAt: new Date(createdAt.getTime() + SESSION_LIFETIME_MS),
+      userId: null,
     } satisfies SessionEntity);
 
     const events = await this.db.transaction(async (m) => {

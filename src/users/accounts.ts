@@ -1,0 +1,53 @@
+import type Provider from 'oidc-provider';
+import type { DataSource } from 'typeorm';
+import type { Config } from '../config';
+import { SecretBox } from '../crypto/secret-box';
+import type { PreparedSql } from '../db/prepared-sql';
+import { MailOutbox } from '../mail/mail-outbox';
+import { AccessTokenVerifier } from '../oidc/access-token.verifier';
+import { revokeAllGrantsOf } from '../oidc/oidc-adapter';
+import { OidcClients } from '../oidc/oidc-clients';
+import { OidcKeys } from '../oidc/oidc-keys';
+import { apiResourceOf, createOidcProvider, issuerOf } from '../oidc/oidc-provider';
+import { SignInService } from './sign-in.service';
+import { UserService } from './user.service';
+
+/** Everything of end users and the OpenID Provider one process holds (docs/accounts-and-oidc.md). */
+export type Accounts = {
+  box: SecretBox;
+  users: UserService;
+  mail: MailOutbox;
+  signIn: SignInService;
+  clients: OidcClients;
+  keys: OidcKeys;
+  provider: Provider;
+  accessTokens: AccessTokenVerifier;
+  /** Ends every grant (and token, and provider session) of a user: erasure and restriction call it. */
+  revokeAllGrantsOf(userId: string): Promise<number>;
+};
+
+export const USER_DATA_SETTING = 'user_data_key';
+
+export async function loadUserDataBox(db: DataSource, config: Config): Promise<SecretBox> {
+  return SecretBox.load(db, USER_DATA_SETTING, config.accounts.userDataKey, 'USER_DATA_KEY');
+}
+
+export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Config): Promise<Accounts> {
+  const box = await loadUserDataBox(db, config);
+  const users = new UserService(db, box);
+  const mail = new MailOutbox(db, box, { smtpUrl: config.accounts.smtpUrl, from: config.accounts.mailFrom });
+  const clients = new OidcClients(db, box);
+  const keys = await OidcKeys.load(db, box);
+  const provider = createOidcProvider({ db, box, users, clients, keys, publicBaseUrl: config.publicBaseUrl });
+  return {
+    box,
+    users,
+    mail,
+    signIn: new SignInService(db, box, users, mail),
+    clients,
+    keys,
+    provider,
+    accessTokens: new AccessTokenVerifier(keys, clients, sql, issuerOf(config.publicBaseUrl), apiResourceOf(config.publicBaseUrl)),
+    revokeAllGrantsOf: (userId) => revokeAllGrantsOf(db, userId),
+  };
+}

@@ -1,0 +1,108 @@
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { SecretBox } from '../crypto/secret-box';
+import { newId } from '../ids';
+import type { MailOutbox } from '../mail/mail-outbox';
+import { isEmail, PASSWORD_MAX, PASSWORD_MIN, type User, type UserService } from './user.service';
+
+export const CODE_TTL_MS = 10 * 60_000;
+const CODE_MAX_ATTEMPTS = 5;
+/** Failed sign-ins allowed per sliding 15 minutes: per account, and per client address (docs/accounts-and-oidc.md, "Sign-in limits"). */
+export const FAILURES_PER_ACCOUNT = 5;
+export const FAILURES_PER_ADDRESS = 30;
+const FAILURE_WINDOW = '15 minutes';
+
+export type MailText = { codeSubject: string; codeText: string; existsSubject: string; existsText: string };
+export type SignInOutcome = { kind: 'signed_in'; user: User } | { kind: 'code_sent'; email: string } | { kind: 'refused' };
+
+/**
+ * Sign-up, sign-in and email codes (docs/accounts-and-oidc.md). Every refusal looks the same to the
+ * caller, whether the account exists or not: one generic message, one scrypt either way, and a
+ * sign-up with a known email sends that address a notice instead of a code, behind the same page.
+ */
+export class SignInService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly box: SecretBox,
+    private readonly users: UserService,
+    private readonly mail: MailOutbox,
+  ) {}
+
+  async signIn(email: string, password: string, address: string, text: MailText): Promise<SignInOutcome> {
+    const accountBucket = `acct:${this.users.emailHash(email)}`;
+    const addressBucket = `ip:${this.box.hmac(address)}`;
+    const limited = await this.limited(accountBucket, addressBucket);
+    // The password is checked even when limited, so a limit does not show in the timing either.
+    const user = await this.users.verifyPassword(email, password);
+    if (limited || !user) {
+      await this.db.query(`INSERT INTO sign_in_failures (bucket) VALUES ($1), ($2)`, [accountBucket, addressBucket]);
+      return { kind: 'refused' };
+    }
+    if (!user.emailVerified) {
+      await this.sendCode(user.email, 'verify', text);
+      return { kind: 'code_sent', email: user.email };
+    }
+    return { kind: 'signed_in', user };
+  }
+
+  /** Always ends on the code page; an existing address gets a notice instead of a code. */
+  async signUp(email: string, password: string, text: MailText): Promise<{ kind: 'code_sent'; email: string } | { kind: 'invalid' }> {
+    if (!isEmail(email) || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) return { kind: 'invalid' };
+    const existing = await this.users.findByEmail(email);
+    if (existing?.emailVerified) {
+      await this.mail.send({ to: existing.email, subject: text.existsSubject, text: text.existsText });
+      return { kind: 'code_sent', email: existing.email };
+    }
+    if (existing) await this.users.setPassword(existing.id, password);
+    const user = existing ?? (await this.users.create({ email, password, emailVerified: false }));
+    await this.sendCode(user.email, 'verify', text);
+    return { kind: 'code_sent', email: user.email };
+  }
+
+  /** The user whose latest code this is (marking the email proved), or null: wrong, expired, used, or too many tries. */
+  async confirmCode(email: string, code: string): Promise<User | null> {
+    const emailHash = this.users.emailHash(email);
+    const rows: { id: string; code_hash: string }[] = await this.db.query(
+      `UPDATE email_codes SET attempts = attempts + 1
+        WHERE id = (SELECT id FROM email_codes WHERE email_hash = $1 AND consumed_at IS NULL ORDER BY created_at DESC LIMIT 1)
+          AND expires_at > now() AND attempts < $2
+        RETURNING id, code_hash`,
+      [emailHash, CODE_MAX_ATTEMPTS],
+    );
+    if (!rows.length) return null;
+    const expected = Buffer.from(rows[0].code_hash, 'hex');
+    const given = Buffer.from(this.codeHash(rows[0].id, code.replace(/\s+/g, '')), 'hex');
+    if (!timingSafeEqual(expected, given)) return null;
+    await this.db.query(`UPDATE email_codes SET consumed_at = now() WHERE id = $1`, [rows[0].id]);
+    const user = await this.users.findByEmail(email);
+    if (!user) return null;
+    if (!user.emailVerified) await this.db.query(`UPDATE users SET email_verified = true, updated_at = now() WHERE id = $1`, [user.id]);
+    return { ...user, emailVerified: true };
+  }
+
+  private async sendCode(email: string, purpose: string, text: MailText): Promise<void> {
+    const id = newId('evt').replace(/^evt_/, 'code_');
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    await this.db.query(`INSERT INTO email_codes (id, email_hash, code_hash, purpose, expires_at) VALUES ($1, $2, $3, $4, $5)`, [
+      id,
+      this.users.emailHash(email),
+      this.codeHash(id, code),
+      purpose,
+      new Date(Date.now() + CODE_TTL_MS),
+    ]);
+    await this.mail.send({ to: email, subject: text.codeSubject.replace('{code}', code), text: text.codeText.replace('{code}', code) });
+  }
+
+  private codeHash(id: string, code: string): string {
+    return this.box.hmac(`code:${id}:${code}`);
+  }
+
+  private async limited(accountBucket: string, addressBucket: string): Promise<boolean> {
+    const rows: { bucket: string; n: string }[] = await this.db.query(
+      `SELECT bucket, count(*) AS n FROM sign_in_failures WHERE bucket = ANY($1) AND at > now() - interval '${FAILURE_WINDOW}' GROUP BY bucket`,
+      [[accountBucket, addressBucket]],
+    );
+    const count = (b: string) => Number(rows.find((r) => r.bucket === b)?.n ?? 0);
+    return count(accountBucket) >= FAILURES_PER_ACCOUNT || count(addressBucket) >= FAILURES_PER_ADDRESS;
+  }
+}

@@ -1,0 +1,129 @@
+import { DataSource } from 'typeorm';
+import { UserEntity, type ServiceVerification, type UserState } from '../../entities';
+import type { SecretBox } from '../crypto/secret-box';
+import { DomainError } from '../errors';
+import { newId, randomBase62 } from '../ids';
+import { hashPassword, verifyPassword } from './password-hash';
+
+/** A user as the services see it: personal data opened, never the password hash. */
+export type User = {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  displayName: string | null;
+  handle: string | null;
+  publicLinks: string[];
+  bio: string | null;
+  legalName: string | null;
+  dateOfBirth: string | null;
+  nationality: string | null;
+  state: UserState;
+  serviceVerification: ServiceVerification | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+export const isEmail = (email: string): boolean => EMAIL.test(normaliseEmail(email)) && normaliseEmail(email).length <= 254;
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 200;
+
+/**
+ * End users (docs/accounts-and-oidc.md): accounts, passwords, and the pairwise subject each tenant
+ * knows a user by. Emails and verified fields are sealed at rest; an email is found by its keyed hash.
+ */
+export class UserService {
+  // Compared against when the email is unknown, so a sign-in takes as long whether the account exists or not.
+  private readonly dummyHash: Promise<string>;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly box: SecretBox,
+  ) {
+    this.dummyHash = hashPassword(randomBase62(24));
+  }
+
+  emailHash(email: string): string {
+    return this.box.hmac(`email:${normaliseEmail(email)}`);
+  }
+
+  /** `emailVerified`: the CLI and the sign-up (after its code) create proved addresses. */
+  async create(input: { email: string; password: string; emailVerified?: boolean; displayName?: string | null }): Promise<User> {
+    const email = normaliseEmail(input.email);
+    if (!isEmail(email)) throw new DomainError('invalid_request', 'A valid email address is required');
+    if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
+      throw new DomainError('invalid_request', `A password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    const id = newId('usr');
+    const inserted: { id: string }[] = await this.db.query(
+      `INSERT INTO users (id, email_sealed, email_hash, email_verified, password_hash, display_name)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email_hash) DO NOTHING RETURNING id`,
+      [id, this.box.seal(email), this.emailHash(email), input.emailVerified ?? false, await hashPassword(input.password), input.displayName ?? null],
+    );
+    if (!inserted.length) throw new DomainError('invalid_state', 'An account with this email already exists');
+    return (await this.findById(id))!;
+  }
+
+  async findById(id: string): Promise<User | null> {
+    const row = await this.db.getRepository(UserEntity).findOneBy({ id });
+    return row ? this.open(row) : null;
+  }
+
+  async findByEmail(email: string): Promise<User | null> {
+    const row = await this.db.getRepository(UserEntity).findOneBy({ emailHash: this.emailHash(email) });
+    return row ? this.open(row) : null;
+  }
+
+  /** The user whose password this is, or null; an unknown email costs one scrypt too. */
+  async verifyPassword(email: string, password: string): Promise<User | null> {
+    const row = await this.db.getRepository(UserEntity).findOneBy({ emailHash: this.emailHash(email) });
+    if (!row) {
+      await verifyPassword(password, await this.dummyHash);
+      return null;
+    }
+    const ok = await verifyPassword(password, row.passwordHash);
+    return ok && row.state === 'active' ? this.open(row) : null;
+  }
+
+  async setPassword(userId: string, password: string): Promise<void> {
+    if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw new DomainError('invalid_request', `A password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    await this.db.getRepository(UserEntity).update({ id: userId }, { passwordHash: await hashPassword(password), updatedAt: () => 'now()' });
+  }
+
+  /** The tenant's own subject for this user, created on first use (pairwise: another tenant never gets the same one). */
+  async subjectFor(userId: string, tenantId: string): Promise<string> {
+    await this.db.query(`INSERT INTO user_subjects (tenant_id, user_id, sub) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, user_id) DO NOTHING`, [
+      tenantId,
+      userId,
+      randomBase62(32),
+    ]);
+    const rows: { sub: string }[] = await this.db.query(`SELECT sub FROM user_subjects WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId]);
+    return rows[0].sub;
+  }
+
+  /** The user a tenant's subject names, or null (another tenant's subject is unknown here). */
+  async userIdForSubject(tenantId: string, sub: string): Promise<string | null> {
+    const rows: { user_id: string }[] = await this.db.query(`SELECT user_id FROM user_subjects WHERE tenant_id = $1 AND sub = $2`, [tenantId, sub]);
+    return rows[0]?.user_id ?? null;
+  }
+
+  private open(row: UserEntity): User {
+    const open = (v: string | null) => (v === null ? null : this.box.open(v));
+    return {
+      id: row.id,
+      email: this.box.open(row.emailSealed),
+      emailVerified: row.emailVerified,
+      displayName: row.displayName,
+      handle: row.handle,
+      publicLinks: row.publicLinks,
+      bio: row.bio,
+      legalName: open(row.legalNameSealed),
+      dateOfBirth: open(row.dateOfBirthSealed),
+      nationality: open(row.nationalitySealed),
+      state: row.state,
+      serviceVerification: row.serviceVerification,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+  }
+}

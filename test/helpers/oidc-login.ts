@@ -1,0 +1,164 @@
+import net from 'node:net';
+import { generators, Issuer, type BaseClient, type TokenSet } from 'openid-client';
+import { cli, startServer, testEnv, type TestServer } from './test-server';
+
+/**
+ * End users and OIDC in tests (docs/accounts-and-oidc.md, "Tokens in tests"): a real relying party
+ * (panva's openid-client) runs the code flow with PAR and PKCE against the server's public
+ * endpoints, and this module drives the sign-in and consent pages over plain HTTP with a cookie
+ * jar, exactly as a browser would post them. No back door: the token comes from /v1/oidc/token.
+ */
+
+/** The provider's issuer must be the address tests call, so the server gets PUBLIC_BASE_URL on a port chosen here. */
+export async function startOidcServer(extra: NodeJS.ProcessEnv = {}): Promise<TestServer> {
+  const port = await freePort();
+  return startServer(testEnv({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...extra }));
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export type OidcTenant = { tenant_id: string; test_api_key: string; live_api_key: string; test_client_id: string; test_client_secret: string; live_client_id: string; live_client_secret: string };
+export const TEST_REDIRECT_URI = 'http://127.0.0.1:9/callback';
+
+/** A tenant whose test client accepts TEST_REDIRECT_URI (never contacted: the flow stops at the redirect). */
+export async function createOidcTenant(server: Pick<TestServer, 'env'>, name = 'Acme Shop', redirectUri = TEST_REDIRECT_URI): Promise<OidcTenant> {
+  const t = await cli(server.env, ['tenant', 'create', '--name', name, '--json']);
+  if (t.code !== 0 || !t.json) throw new Error(`tenant create failed: ${t.stderr} ${t.stdout}`);
+  const tenant = t.json as unknown as OidcTenant;
+  const r = await cli(server.env, ['client', 'redirect-uris', '--tenant', tenant.tenant_id, '--mode', 'test', '--add', redirectUri, '--add-post-logout', redirectUri, '--json']);
+  if (r.code !== 0) throw new Error(`client redirect-uris failed: ${r.stderr} ${r.stdout}`);
+  return tenant;
+}
+
+export async function createUser(server: Pick<TestServer, 'env'>, email: string, password = 'correct horse battery'): Promise<{ user_id: string; email: string }> {
+  const r = await cli(server.env, ['user', 'create', '--email', email, '--password', password, '--json']);
+  if (r.code !== 0 || !r.json) throw new Error(`user create failed: ${r.stderr} ${r.stdout}`);
+  return r.json as { user_id: string; email: string };
+}
+
+/** A relying party for one tenant's test client, discovered from the server. */
+export async function relyingParty(server: Pick<TestServer, 'url'>, tenant: Pick<OidcTenant, 'test_client_id' | 'test_client_secret'>, redirectUri = TEST_REDIRECT_URI): Promise<BaseClient> {
+  const issuer = await Issuer.discover(`${server.url}/v1/oidc/.well-known/openid-configuration`);
+  return new issuer.Client({
+    client_id: tenant.test_client_id,
+    client_secret: tenant.test_client_secret,
+    redirect_uris: [redirectUri],
+    response_types: ['code'],
+    id_token_signed_response_alg: 'ES256',
+  });
+}
+
+/** Cookies as a browser keeps them for one host (paths ignored: the server reads cookies by name). */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const expired = attrs.some((a) => /^\s*expires=/i.test(a) && new Date(a.split('=')[1]).getTime() < Date.now()) || attrs.some((a) => /^\s*max-age=0/i.test(a));
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, pair.slice(eq + 1).trim());
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
+
+export type Hop = { status: number; url: string; location: string | null; html: string };
+
+/** One request as a browser makes it (cookies in and out, no redirect followed). */
+export async function browse(jar: CookieJar, url: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Hop> {
+  const res = await fetch(url, {
+    method: form ? 'POST' : 'GET',
+    redirect: 'manual',
+    headers: { cookie: jar.header(), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...headers },
+    body: form ? new URLSearchParams(form).toString() : undefined,
+  });
+  jar.store(res);
+  const location = res.headers.get('location');
+  return { status: res.status, url, location: location ? new URL(location, url).href : null, html: await res.text() };
+}
+
+/** Follows redirects on the server until a page (2xx/4xx) or a redirect that leaves for `stopAt`. */
+export async function follow(jar: CookieJar, hop: Hop, stopAt: string): Promise<Hop> {
+  let current = hop;
+  for (let i = 0; i < 10 && current.location && !current.location.startsWith(stopAt); i++) current = await browse(jar, current.location);
+  return current;
+}
+
+export type SignIn = {
+  tokens: TokenSet;
+  /** The JWT access token for <PUBLIC_BASE_URL>/v1 (what /v1/me takes), when `resource` was asked for. */
+  client: BaseClient;
+  jar: CookieJar;
+};
+
+/**
+ * Signs `email` in to `tenant`'s test client through the pages and returns the tokens.
+ * `resource: true` asks for the /v1 resource, so `tokens.access_token` is the JWT /v1/me takes;
+ * without it the access token is the opaque one userinfo takes.
+ */
+export async function signInThroughPages(
+  server: Pick<TestServer, 'url'>,
+  tenant: Pick<OidcTenant, 'test_client_id' | 'test_client_secret'>,
+  email: string,
+  password = 'correct horse battery',
+  opts: { scope?: string; resource?: boolean; jar?: CookieJar; uiLocales?: string } = {},
+): Promise<SignIn> {
+  const client = await relyingParty(server, tenant);
+  const jar = opts.jar ?? new CookieJar();
+  const verifier = generators.codeVerifier();
+  const state = generators.state();
+  const resource = `${server.url}/v1`;
+  const params = {
+    scope: opts.scope ?? 'openid email profile verification offline_access',
+    code_challenge: generators.codeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    prompt: 'consent',
+    ...(opts.resource ? { resource } : {}),
+    ...(opts.uiLocales ? { ui_locales: opts.uiLocales } : {}),
+  };
+  const par = await client.pushedAuthorizationRequest(params);
+  let hop = await follow(jar, await browse(jar, client.authorizationUrl({ request_uri: par.request_uri })), TEST_REDIRECT_URI);
+  for (let i = 0; i < 4 && !(hop.location ?? '').startsWith(TEST_REDIRECT_URI); i++) {
+    if (hop.html.includes('name="password"')) hop = await browse(jar, formAction(hop), { email, password });
+    else if (hop.html.includes('/consent"')) hop = await browse(jar, formAction(hop), {});
+    else throw new Error(`unexpected page during sign-in (${hop.status} ${hop.url}):\n${hop.html.slice(0, 600)}`);
+    hop = await follow(jar, hop, TEST_REDIRECT_URI);
+  }
+  if (!hop.location?.startsWith(TEST_REDIRECT_URI)) throw new Error(`sign-in did not return to the app: ${hop.status} ${hop.html.slice(0, 300)}`);
+  const callback = client.callbackParams(hop.location);
+  const tokens = await client.callback(TEST_REDIRECT_URI, callback, { code_verifier: verifier, state }, opts.resource ? { exchangeBody: { resource } } : undefined);
+  return { tokens, client, jar };
+}
+
+/** The absolute action URL of the page's (first) form. */
+export function formAction(hop: Hop): string {
+  const m = /<form[^>]*action="([^"]+)"/.exec(hop.html);
+  if (!m) throw new Error(`no form on ${hop.url}`);
+  return new URL(m[1].replace(/&amp;/g, '&'), hop.url).href;
+}
+
+/**
+ * A /v1/me access token (JWT, resource <PUBLIC_BASE_URL>/v1) for a user of `tenant`, through the
+ * public sign-in flow; creates the user first when `create` is set.
+ */
+export async function userAccessToken(server: TestServer, tenant: OidcTenant, email: string, opts: { create?: boolean; password?: string } = {}): Promise<string> {
+  if (opts.create) await createUser(server, email, opts.password);
+  const { tokens } = await signInThroughPages(server, tenant, email, opts.password, { resource: true });
+  return tokens.access_token!;
+}
