@@ -32,6 +32,7 @@ import { authenticate, authenticationOf } from './authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { mountOidc } from './oidc.routes';
 import { meRoutes } from './me.routes';
+import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -129,6 +130,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     next();
   });
   meRoutes(v1, c);
+  meDataRightsRouter(c.dataRights, v1);
   const restOperations = new RestOperations(c.operations);
   // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
   sessionsRouter(restOperations, v1);

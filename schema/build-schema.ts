@@ -10,10 +10,11 @@ import { SessionResolver } from './session.resolver';
 import { FlowResolver } from './flow.resolver';
 import { SessionSubscriptionResolver } from './session-subscription.resolver';
 import { WebhookResolver } from './webhook.resolver';
+import { DataRightsResolver } from './data-rights.resolver';
 import { DsrJobResolver } from './dsr-job.resolver';
 import { assertAcceptableInput } from '../src/validation/input-limits';
 
-export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver, FlowResolver, DsrJobResolver] as const;
+export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver, FlowResolver, DsrJobResolver, DataRightsResolver] as const;
 
 /** Resolver instances, built by the composition root with their services. */
 export type ResolverInstances = { get(cls: unknown): unknown };

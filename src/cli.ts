@@ -118,8 +118,7 @@ async function run(argv: string[]): Promise<unknown> {
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'dsr purge-due'];
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', ...ACCOUNT_COMMANDS];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'dsr purge-due', ...ACCOUNT_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
 
   const config = loadConfig();

@@ -51,6 +51,12 @@ import { DsrJobResolver } from '../schema/dsr-job.resolver';
 import { AuditLogService } from './audit/audit-log.service';
 import { ArtifactPurger } from './vault/artifact-purger';
 import { buildAccounts, type Accounts } from './users/accounts';
+import { buildDataRights } from './data-rights/data-rights.wiring';
+import type { DataRightsServices } from './data-rights/data-rights.services';
+import { startDataRightsWorkers } from './data-rights/data-rights.workers';
+import { LISTABLE_SESSION_SQL } from './data-rights/user-access.gate';
+import { withRestrictionPause } from './data-rights/user-restriction.service';
+import { DataRightsResolver } from '../schema/data-rights.resolver';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -93,6 +99,8 @@ export type Container = {
   operations: CompiledOperations;
   /** End users, the mail outbox and the OpenID Provider (docs/accounts-and-oidc.md). */
   accounts: Accounts;
+  /** Erasure, restriction, objection, review, rectification, biometric purge (docs/data-rights.md). */
+  dataRights: DataRightsServices;
   close(): Promise<void>;
 };
 
@@ -147,6 +155,21 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const dsrJobs = new DsrJobService(db);
   const accounts = await buildAccounts(db, database.sql, config);
   auth.endUserTokens = accounts.accessTokens;
+  const dataRights = await buildDataRights({
+    db,
+    jobs,
+    logger,
+    sessions,
+    dsr: dsrJobs,
+    purger,
+    dispatcher: webhookDispatcher,
+    userDataBox: accounts.box,
+    subjectFor: (userId, tenantId) => accounts.users.subjectFor(userId, tenantId),
+    revokeGrants: (userId) => accounts.revokeAllGrantsOf(userId),
+    social: null, // the social upstream's data-rights client binds here (docs/data-rights.md, "Objection")
+  });
+  // Deleted users' sessions read as absent to tenants; restricted users' as 409 user_restricted.
+  sessions.guardReads((actor, s) => dataRights.gate.filter(actor, s), LISTABLE_SESSION_SQL);
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
@@ -165,12 +188,13 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
     [DsrJobResolver, new DsrJobResolver(dsrJobs)],
+    [DataRightsResolver, new DataRightsResolver(dataRights)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
       db,
       sessions,
-      runChecks: new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening),
+      runChecks: withRestrictionPause(new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening), db, dataRights.gate, jobs),
       webhookDelivery: {
         job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit),
         concurrency: config.webhooks.concurrency,
@@ -185,6 +209,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
         cron: config.sanctions.refreshCron,
       },
     });
+  if (config.workerEnabled) await startDataRightsWorkers(jobs, dataRights);
 
   return {
     config,
@@ -216,6 +241,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     schema,
     operations: new CompiledOperations(schema),
     accounts,
+    dataRights,
     close: async () => {
       accounts.mail.close();
       sanctionsScreening.stop();

@@ -3,8 +3,9 @@ import type { Client } from 'pg';
 import { boundSessionWithCaptures, Delivered, deliveredTo, operatorGraphql, registerEndpoint, signedInUser, SignedInUser } from '../helpers/data-rights-fixtures';
 import { dbClient } from '../helpers/hosted-client';
 import { findPersonalData } from '../helpers/personal-data-scan';
-import { cli, createTenant, eventually, graphql, http, startServer, Tenant, TestServer, testEnv } from '../helpers/test-server';
+import { cli, eventually, graphql, http, TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
+import { createOidcTenant, OidcTenant, startOidcServer } from '../helpers/oidc-login';
 
 const ADMIN_API_KEY = 'op_admin_erasure_0123456789abcdefghijklmnopqrstuvwxyz';
 const DAY = 86_400_000;
@@ -18,8 +19,8 @@ describe('POST /v1/me/delete', () => {
   let server: TestServer;
   let receiver: WebhookReceiver;
   let db: Client;
-  let acme: Tenant;
-  let other: Tenant;
+  let acme: OidcTenant;
+  let other: OidcTenant;
   let secrets: Record<string, string>;
   let user: SignedInUser;
   let sessionIds: string[];
@@ -39,13 +40,13 @@ describe('POST /v1/me/delete', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    server = await startServer(testEnv({ ADMIN_API_KEY }));
+    server = await startOidcServer({ ADMIN_API_KEY });
     db = await dbClient(server);
-    acme = await createTenant(server, 'acme');
-    other = await createTenant(server, 'other');
+    acme = await createOidcTenant(server, 'acme');
+    other = await createOidcTenant(server, 'other');
     secrets = { '/acme': await registerEndpoint(server, receiver, acme.test_api_key, '/acme'), '/other': await registerEndpoint(server, receiver, other.test_api_key, '/other') };
-    user = await signedInUser(server, acme, { email: planted.email, displayName: planted.displayName });
-    expect((await http(server, 'PATCH', '/v1/me/profile', { key: user.accessToken, json: { handle: planted.handle, bio: planted.bio, legal_name: planted.legalName, date_of_birth: planted.dateOfBirth } })).status).toBe(200);
+    user = await signedInUser(server, acme, { email: planted.email });
+    expect((await http(server, 'PATCH', '/v1/me/profile', { key: user.accessToken, json: { display_name: planted.displayName, handle: planted.handle, bio: planted.bio, legal_name: planted.legalName, date_of_birth: planted.dateOfBirth } })).status).toBe(200);
     // Internal tools approve the verified fields, so they are stored on the user too.
     const pending = await operatorGraphql(server, ADMIN_API_KEY, '{ profileChanges(status: "pending") { id } }');
     for (const c of pending.body.data.profileChanges) {
@@ -53,8 +54,8 @@ describe('POST /v1/me/delete', () => {
     }
     const metadata = { note: planted.metadata, document_number: planted.documentNumber, test_outcome: 'approved' };
     sessionIds = [
-      await boundSessionWithCaptures(server, acme, user.sub, { reference_id: planted.reference, metadata }),
-      await boundSessionWithCaptures(server, acme, user.sub, { metadata }),
+      await boundSessionWithCaptures(server, db, acme, user, { reference_id: planted.reference, metadata }),
+      await boundSessionWithCaptures(server, db, acme, user, { metadata }),
     ];
     // One verification succeeds (an active verification: the tenant gets user.deletion.scheduled).
     await eventually(async () => ((await http(server, 'GET', `/v1/verify/sessions/${sessionIds[0]}`, { key: acme.test_api_key })).body.status === 'success' ? true : undefined), 30_000);
