@@ -3,7 +3,7 @@ import type { SecretBox } from '../crypto/secret-box';
 import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { DsrJobService } from './dsr-job.service';
-import { assertNotDeleted, lockUser } from './user-state';
+import { assertNotDeleted, lockUser, updateReturning } from './user-state';
 
 export const SELF_MANAGED_FIELDS = ['display_name', 'handle', 'public_links', 'bio'] as const;
 export const VERIFIED_FIELDS = ['legal_name', 'date_of_birth', 'nationality'] as const;
@@ -118,7 +118,7 @@ export class ProfileChangeService {
       if (c.status !== 'pending') throw new DomainError('invalid_state', `This change is already ${c.status}`);
       const now = this.now();
       if (input.decision === 'approve') await m.query(`UPDATE users SET ${SEALED_COLUMN[c.field]} = $2, updated_at = now() WHERE id = $1`, [c.user_id, c.value_sealed]);
-      const [updated]: ChangeRow[] = await m.query(`UPDATE profile_changes SET status = $2, note = $3, decided_at = $4 WHERE id = $1 RETURNING *`, [
+      const [updated] = await updateReturning<ChangeRow>(m, `UPDATE profile_changes SET status = $2, note = $3, decided_at = $4 WHERE id = $1 RETURNING *`, [
         id,
         input.decision === 'approve' ? 'approved' : 'rejected',
         input.note ?? null,

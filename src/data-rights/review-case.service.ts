@@ -3,7 +3,7 @@ import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { SessionService } from '../sessions/session.service';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
-import { assertNotDeleted, lockUser } from './user-state';
+import { assertNotDeleted, lockUser, updateReturning } from './user-state';
 
 export type ReviewCaseStatus = 'open' | 'decided';
 export type ReviewCaseDecision = 'upheld' | 'approved' | 'declined';
@@ -102,7 +102,7 @@ export class ReviewCaseService {
     if (input.decision !== 'uphold') await this.sessions.redecide(found.session_id, { decision: input.decision, reason: input.note.trim(), reviewerId: input.reviewerId });
     const decision: ReviewCaseDecision = input.decision === 'uphold' ? 'upheld' : input.decision === 'approve' ? 'approved' : 'declined';
     return this.db.transaction(async (m) => {
-      const updated: Row[] = await m.query(`UPDATE review_cases SET status = 'decided', decision = $2, note = $3, decided_at = $4 WHERE id = $1 AND status = 'open' RETURNING *`, [
+      const updated = await updateReturning<Row>(m, `UPDATE review_cases SET status = 'decided', decision = $2, note = $3, decided_at = $4 WHERE id = $1 AND status = 'open' RETURNING *`, [
         id,
         decision,
         input.note.trim(),

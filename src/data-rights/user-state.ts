@@ -25,3 +25,9 @@ export async function latestJob(m: EntityManager, userId: string, kind: string, 
   ]);
   return rows[0]?.id ?? null;
 }
+
+/** Rows of an UPDATE ... RETURNING: TypeORM answers UPDATE and DELETE with `[rows, count]`, other statements with the rows. */
+export async function updateReturning<T>(m: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  const out: unknown = await m.query(sql, params);
+  return (Array.isArray(out) && Array.isArray(out[0]) ? out[0] : out) as T[];
+}

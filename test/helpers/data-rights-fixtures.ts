@@ -1,5 +1,5 @@
 import { verifyServiceSignature } from '../../src/webhooks/webhook.signer';
-import { jpegBytes, openPage, upload } from './hosted-client';
+import { jpegBytes, openPage, pageCall, upload } from './hosted-client';
 import type { Client } from 'pg';
 import { createUser, OidcTenant, signInThroughPages } from './oidc-login';
 import { http, HttpResult, Tenant, TestServer } from './test-server';
@@ -34,17 +34,26 @@ export async function signedInUser(server: TestServer, tenant: OidcTenant, opts:
 /**
  * A test-mode session bound to the user with captures in the vault: a selfie (biometric) and a
  * document image, uploaded within the session's first 5 s (its test-mode clock then moves it to
- * processing and, at 10 s, to its outcome).
+ * processing and, at 10 s, to its outcome). `live`: a live-mode session, which stays in_progress.
  *
  * Binding: a session is bound to a user when the user signs in at the end of the hosted flow, or
  * when it is created with `user_sub` (docs/accounts-and-oidc.md). Until that path is merged here,
  * the fixture binds the session by writing `sessions.user_id` (what the binding writes).
  */
-export async function boundSessionWithCaptures(server: TestServer, db: Client, tenant: Tenant, user: Pick<SignedInUser, 'userId'>, extra: Record<string, unknown> = {}): Promise<string> {
-  const created = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T2', ...extra } });
+export async function boundSessionWithCaptures(
+  server: TestServer,
+  db: Client,
+  tenant: Tenant,
+  user: Pick<SignedInUser, 'userId'>,
+  extra: Record<string, unknown> = {},
+  opts: { live?: boolean } = {},
+): Promise<string> {
+  const created = await http(server, 'POST', '/v1/verify/sessions', { key: opts.live ? tenant.live_api_key : tenant.test_api_key, json: { flow_id: 'default', tier: 'T2', ...extra } });
   if (created.status !== 201) throw new Error(`session: ${created.status} ${created.text}`);
   await db.query(`UPDATE sessions SET user_id = $2 WHERE id = $1`, [created.body.id, user.userId]);
   const page = await openPage(server, created.body);
+  const started = await pageCall(server, page, 'POST', 'start');
+  if (started.status !== 200) throw new Error(`start: ${started.status} ${started.text}`);
   for (const [cls, bytes] of [
     ['selfie_image', jpegBytes(2048, 7)],
     ['id_document_image', jpegBytes(4096, 9)],
