@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from 'pg';
-import { boundSessionWithCaptures, Delivered, deliveredTo, operatorGraphql, registerEndpoint, signedInUser, SignedInUser } from '../helpers/data-rights-fixtures';
+import { boundSession, boundSessionWithCaptures, Delivered, deliveredTo, operatorGraphql, registerEndpoint, signedInUser, SignedInUser } from '../helpers/data-rights-fixtures';
 import { dbClient } from '../helpers/hosted-client';
 import { findPersonalData } from '../helpers/personal-data-scan';
 import { cli, eventually, graphql, http, TestServer } from '../helpers/test-server';
@@ -53,10 +53,10 @@ describe('POST /v1/me/delete', () => {
       await operatorGraphql(server, ADMIN_API_KEY, 'mutation($id: ID!) { decideProfileChange(id: $id, decision: "approve") { status } }', { id: c.id });
     }
     const metadata = { note: planted.metadata, document_number: planted.documentNumber, test_outcome: 'approved' };
-    // A test-mode verification that succeeds (an active verification: the tenant gets user.deletion.scheduled),
-    // and a live one still open when the user leaves (it is withdrawn).
-    sessionIds = [await boundSessionWithCaptures(server, db, acme, user, { reference_id: planted.reference, metadata })];
-    sessionIds.push(await boundSessionWithCaptures(server, db, acme, user, { metadata: { note: planted.metadata, document_number: planted.documentNumber } }, { live: true }));
+    // A verification that succeeds (an active verification: the tenant gets user.deletion.scheduled),
+    // and one still open, with captures, when the user leaves (it is withdrawn).
+    sessionIds = [await boundSession(server, db, acme, user, { reference_id: planted.reference, metadata })];
+    sessionIds.push(await boundSessionWithCaptures(server, db, acme, user, { metadata: { note: planted.metadata, document_number: planted.documentNumber } }));
     await eventually(async () => ((await http(server, 'GET', `/v1/verify/sessions/${sessionIds[0]}`, { key: acme.test_api_key })).body.status === 'success' ? true : undefined), 30_000);
   }, 180_000);
 
@@ -93,9 +93,8 @@ describe('POST /v1/me/delete', () => {
     expect(scheduled).toMatchObject({ signed: true, data: { user_sub: user.sub } });
     expect(Date.parse(scheduled.data.scheduled_for)).toBeGreaterThanOrEqual(before + 7 * DAY);
     // Biometric artifacts go within 60 s of the request, each announced.
-    // (The test-mode endpoint hears of the test-mode session; the live one's notice goes to live endpoints.)
     const purged = await eventually(async () => events('/acme').find((e) => e.type === 'biometric.purged'), 60_000);
-    expect(purged).toMatchObject({ signed: true, data: { verification_id: sessionIds[0], artifact: 'selfie_image', purged_at: expect.any(String) } });
+    expect(purged).toMatchObject({ signed: true, data: { verification_id: sessionIds[1], artifact: 'selfie_image', purged_at: expect.any(String) } });
     expect(purged.at - before).toBeLessThan(60_000);
     const selfies = await db.query(`SELECT count(*)::int AS n FROM artifacts WHERE session_id = ANY($1) AND class = 'selfie_image' AND purged_at IS NULL`, [sessionIds]);
     expect(selfies.rows[0].n).toBe(0);

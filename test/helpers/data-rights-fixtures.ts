@@ -32,9 +32,8 @@ export async function signedInUser(server: TestServer, tenant: OidcTenant, opts:
 }
 
 /**
- * A test-mode session bound to the user with captures in the vault: a selfie (biometric) and a
- * document image, uploaded within the session's first 5 s (its test-mode clock then moves it to
- * processing and, at 10 s, to its outcome). `live`: a live-mode session, which stays in_progress.
+ * A session bound to the user with captures in the vault: a selfie (biometric) and a document
+ * image. The hosted page started it, so it stays in_progress (the page drives it from then on).
  *
  * Binding: a session is bound to a user when the user signs in at the end of the hosted flow, or
  * when it is created with `user_sub` (docs/accounts-and-oidc.md). Until that path is merged here,
@@ -71,4 +70,12 @@ export function expectProblem(r: HttpResult, code: string, status: number): void
 /** A GraphQL call with the operator credential (internal tools). */
 export function operatorGraphql(server: TestServer, adminKey: string, query: string, variables: Record<string, unknown> = {}): Promise<HttpResult> {
   return http(server, 'POST', '/graphql', { json: { query, variables }, headers: { 'service-admin-key': adminKey } });
+}
+
+/** A test-mode session bound to the user and left to its test-mode clock (decided at 10 s by `metadata.test_outcome`); no captures. */
+export async function boundSession(server: TestServer, db: Client, tenant: Tenant, user: Pick<SignedInUser, 'userId'>, extra: Record<string, unknown> = {}): Promise<string> {
+  const created = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T2', ...extra } });
+  if (created.status !== 201) throw new Error(`session: ${created.status} ${created.text}`);
+  await db.query(`UPDATE sessions SET user_id = $2 WHERE id = $1`, [created.body.id, user.userId]);
+  return created.body.id as string;
 }
