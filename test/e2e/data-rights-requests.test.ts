@@ -192,7 +192,6 @@ describe('data-rights requests of the signed-in user', () => {
         return j.rows[0]?.status === 'completed' ? j.rows[0] : undefined;
       });
       expect(job.status).toBe('completed');
-      // eslint-disable-next-line no-console
       console.log(`biometric purge, 20 sessions: last biometric.purged delivered ${lastDelivery} ms after the request`);
     }, 180_000);
 

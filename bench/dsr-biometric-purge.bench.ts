@@ -11,7 +11,7 @@ import { createLogger } from '../src/logger';
 import { testModeResult } from '../src/sessions/test-mode-outcome';
 
 /**
- * npm run bench:dsr — biometric purge latency when many users delete their accounts at once
+ * npm run bench:dsr-purge — biometric purge latency when many users delete their accounts at once
  * (docs/data-rights.md, "Benchmark"). In one process with its workers: DSR_BENCH_USERS users (200),
  * each with DSR_BENCH_SESSIONS decided sessions (2) of one tenant, each session holding a selfie
  * image and a liveness template in the vault; the tenant has one webhook endpoint on a local
