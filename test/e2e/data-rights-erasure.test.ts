@@ -115,10 +115,10 @@ describe('POST /v1/me/delete', () => {
   it('hard-purges when its 14 days are over (run as of 15 days later): user.purged, and no value of the user is left in any table, column or vault blob', async () => {
     const asOf = new Date(Date.now() + 15 * DAY).toISOString();
     const early = await cli(server.env, ['dsr', 'purge-due', '--as-of', new Date(Date.now() + 13 * DAY).toISOString(), '--json']);
-    expect(early.json).toMatchObject({ enqueued: [] });
+    expect(early.json?.enqueued).not.toContain(user.userId); // (a shared database may hold other tests' deleted users)
     const due = await cli(server.env, ['dsr', 'purge-due', '--as-of', asOf, '--json']);
     expect(due.code).toBe(0);
-    expect(due.json).toMatchObject({ enqueued: [user.userId] });
+    expect(due.json?.enqueued).toContain(user.userId);
     const purged = await eventually(async () => events('/acme').find((e) => e.type === 'user.purged'), 30_000);
     expect(purged).toMatchObject({ signed: true, data: { user_sub: user.sub, purged_at: expect.any(String) } });
 
