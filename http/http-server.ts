@@ -35,6 +35,7 @@ import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { mountOidc } from './oidc.routes';
 import { meRoutes } from './me.routes';
 import { dataRightsPublicRouter, delegatedDsrRoutes, meDataRightsRoutes } from './data-rights.routes';
+import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -46,6 +47,7 @@ export type HttpServer = { app: express.Express; server: http.Server; apollo: Ap
 export async function createHttpServer(c: Container): Promise<HttpServer> {
   const app = express();
   app.disable('x-powered-by');
+  app.locals.publicBaseUrl = c.config.publicBaseUrl; // problem documents' `type` (http/error-response.ts)
   app.set('trust proxy', trustProxySetting(c.config.trustProxy));
   const server = http.createServer(app);
   answerClientErrors(server);
@@ -138,6 +140,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   meRoutes(v1, c);
   meDataRightsRoutes(v1, c);
   delegatedDsrRoutes(v1, c);
+  meDataRightsRouter(c.userRights, v1);
   const restOperations = new RestOperations(c.operations);
   // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
   sessionsRouter(restOperations, v1);

@@ -23,6 +23,7 @@ import { LIST_IDS, SanctionsLoadError, type ListFormat, type ListId } from './sa
 import { REFRESH_SANCTIONS_JOB, type RefreshSanctionsData } from './sanctions/refresh-sanctions.job';
 import { SanctionsListRepository } from './sanctions/sanctions-list.repository';
 import { isListFormat, isListId, LIST_FORMATS, SanctionsListService } from './sanctions/sanctions-list.service';
+import { enqueuePurgesDue } from './data-rights/purge-due.command';
 import { ACCOUNT_COMMANDS, ACCOUNT_OPTIONS, ACCOUNT_USAGE, accountsCommand, registerTenantClients } from './users/accounts.cli';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
@@ -61,6 +62,8 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               a flow's branding and the origins that may embed it
                                               (--allowed-origins "" clears them)
   vault purge-expired [--json]                delete the bytes of every artifact past its retain_until
+  dsr purge-due [--as-of <ISO date>] [--json] queue the hard purge of deleted users due by that date
+                                              (default now), run as of it (docs/data-rights.md)
   tenant set-threshold --tenant <id> --threshold <0.3..1> [--json]
                                               a tenant's minimum sanctions hit score (default 0.70)
   tenant set-regulated --tenant <id> [--off] [--json]
@@ -116,6 +119,7 @@ async function run(argv: string[]): Promise<unknown> {
       locale: { type: 'string' },
       'allowed-origins': { type: 'string' },
       off: { type: 'boolean' },
+      'as-of': { type: 'string' },
       help: { type: 'boolean' },
       'jwks-uri': { type: 'string' },
       ...ACCOUNT_OPTIONS,
@@ -124,7 +128,7 @@ async function run(argv: string[]): Promise<unknown> {
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'tenant set-regulated', 'audit verify', 'audit replicate', ...ACCOUNT_COMMANDS];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', ...ACCOUNT_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
   // Offline by design: it reads segment files and the public key in them, never the database.
   if (command === 'audit verify') return auditVerifyCommand(args.positionals.slice(2));
@@ -185,6 +189,16 @@ async function run(argv: string[]): Promise<unknown> {
         return await auditReplicateCommand(config, database);
       case 'vault purge-expired': {
         return await purgeExpiredCommand(config, database);
+      }
+      case 'dsr purge-due': {
+        const asOf = typeof args.values['as-of'] === 'string' ? new Date(args.values['as-of']) : new Date();
+        if (Number.isNaN(asOf.getTime())) throw new UsageError('--as-of must be an ISO 8601 date');
+        const jobs = await JobQueue.start(database.target, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema });
+        try {
+          return await enqueuePurgesDue(database.dataSource, jobs, asOf);
+        } finally {
+          await jobs.stop();
+        }
       }
       case 'sanctions load':
       case 'sanctions list':

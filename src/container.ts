@@ -64,6 +64,12 @@ import { wormStoreFor } from './audit/worm-store.factory';
 import { DsrJobService } from './data-rights/dsr-job.service';
 import { DsrJobResolver } from '../schema/dsr-job.resolver';
 import { buildDataRights, type DataRights } from './data-rights/data-rights';
+import { buildDataRights as buildUserRights } from './data-rights/data-rights.wiring';
+import type { DataRightsServices } from './data-rights/data-rights.services';
+import { startDataRightsWorkers } from './data-rights/data-rights.workers';
+import { LISTABLE_SESSION_SQL } from './data-rights/user-access.gate';
+import { withRestrictionPause } from './data-rights/user-restriction.service';
+import { DataRightsResolver } from '../schema/data-rights.resolver';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -112,6 +118,8 @@ export type Container = {
   accounts: Accounts;
   /** Exports, the social upstream's data-rights contract, delegated requests (docs/data-rights.md). */
   dataRights: DataRights;
+  /** Erasure, restriction, objection, review, rectification, biometric purge (docs/data-rights.md). */
+  userRights: DataRightsServices;
   close(): Promise<void>;
 };
 
@@ -173,6 +181,21 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   sessions.userSubjects = (tenantId, sub) => accounts.users.userIdForSubject(tenantId, sub);
   sessions.registerOutboxHandler(updateServiceVerification);
   const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault });
+  const userRights = await buildUserRights({
+    db,
+    jobs,
+    logger,
+    sessions,
+    dsr: dsrJobs,
+    purger,
+    dispatcher: webhookDispatcher,
+    userDataBox: accounts.box,
+    subjectFor: (userId, tenantId) => accounts.users.subjectFor(userId, tenantId),
+    revokeGrants: (userId) => accounts.revokeAllGrantsOf(userId),
+    social: dataRights.social,
+  });
+  // Deleted users' sessions read as absent to tenants; restricted users' as 409 user_restricted.
+  sessions.guardReads((actor, s) => userRights.gate.filter(actor, s), LISTABLE_SESSION_SQL);
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
@@ -194,12 +217,13 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [RetentionResolver, new RetentionResolver(retention, retentionRuns)],
     [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
     [DsrJobResolver, new DsrJobResolver(dsrJobs)],
+    [DataRightsResolver, new DataRightsResolver(userRights)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
       db,
       sessions,
-      runChecks: new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening),
+      runChecks: withRestrictionPause(new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening), db, userRights.gate, jobs),
       webhookDelivery: {
         job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit),
         concurrency: config.webhooks.concurrency,
@@ -217,6 +241,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
       },
     });
   if (config.workerEnabled) await dataRights.startWorkers();
+  if (config.workerEnabled) await startDataRightsWorkers(jobs, userRights);
 
   return {
     config,
@@ -252,6 +277,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     operations: new CompiledOperations(schema),
     accounts,
     dataRights,
+    userRights,
     close: async () => {
       accounts.mail.close();
       sanctionsScreening.stop();

@@ -22,7 +22,7 @@ export async function startWorkers(
   deps: {
     db: DataSource;
     sessions: SessionService;
-    runChecks?: RunChecksJob;
+    runChecks?: Pick<RunChecksJob, 'run'>;
     webhookDelivery?: { job: DeliverWebhookJob; concurrency: number };
     sanctions?: { screening: SanctionsScreeningService; refresh: RefreshSanctionsJob; cron: string };
     retentionRuns?: RetentionRunService;

@@ -61,8 +61,17 @@ export type TransitionHooks = {
 
 const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
+/**
+ * A rule applied to every read of a session by id after its visibility (e.g. the data-rights
+ * rule of src/data-rights/user-access.gate.ts): returns the session, null to hide it, or throws.
+ */
+export type SessionReadGuard = (actor: Actor, s: SessionEntity | null) => Promise<SessionEntity | null>;
+
 export class SessionService {
   private readonly listeners: CommittedEventsListener[] = [];
+  private readGuard: SessionReadGuard | null = null;
+  /** SQL condition (alias `s`) a session must meet to appear in a tenant's list. */
+  private listGuard: string | null = null;
   private readonly outboxHandlers: OutboxHandler[] = [];
 
   private readonly reader: SessionReader;
@@ -88,6 +97,12 @@ export class SessionService {
 
   onCommittedEvents(listener: CommittedEventsListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Installs the rule on reads by id and the matching condition on lists (set once, at start-up). */
+  guardReads(guard: SessionReadGuard, listCondition: string): void {
+    this.readGuard = guard;
+    this.listGuard = listCondition;
   }
 
   registerOutboxHandler(handler: OutboxHandler): void {
@@ -174,7 +189,8 @@ export class SessionService {
   /** One session the actor may see (session-visibility.ts), or null. */
   async find(actor: Actor, id: string): Promise<SessionEntity | null> {
     if (!mayName(actor, id)) return null;
-    return (await this.reader.visible(actor, [id]))[0];
+    const s = (await this.reader.visible(actor, [id]))[0];
+    return this.readGuard ? this.readGuard(actor, s) : s;
   }
 
   async list(scope: TenantScope, q: ListSessionsQuery): Promise<SessionPage> {
@@ -186,6 +202,7 @@ export class SessionService {
       .orderBy('s.created_at', 'DESC')
       .addOrderBy('s.id', 'DESC')
       .take(q.first + 1);
+    if (this.listGuard) qb.andWhere(this.listGuard);
     if (q.status) qb.andWhere('s.status = :status', { status: q.status });
     if (q.referenceId) qb.andWhere('s.reference_id = :referenceId', { referenceId: q.referenceId });
     if (q.after) {
@@ -218,6 +235,33 @@ export class SessionService {
       };
       return { result };
     });
+  }
+
+  /**
+   * A human re-decision of a decided session, on the end user's request for review
+   * (docs/data-rights.md, "Review"): the one way out of a final status. The session takes `success`
+   * (approve: the requested tier and its badges, as a manual approval gives) or `failed` (reject),
+   * and its verification event is sent again, as on any decision.
+   */
+  async redecide(id: string, input: { decision: 'approve' | 'reject'; reason: string; reviewerId?: string | null }): Promise<SessionEntity> {
+    const { s, events } = await this.db.transaction(async (m: EntityManager) => {
+      const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!s) throw notFound();
+      if (!['success', 'failed', 'manual_review'].includes(s.status) || !s.result) throw new DomainError('invalid_state', `Only a decided session can be decided again; this one is ${s.status}`);
+      const from = s.status as SessionStatus;
+      const now = this.now();
+      const approve = input.decision === 'approve';
+      const review = { decision: input.decision, reason: input.reason, reviewer_id: input.reviewerId ?? null, reviewed_at: now.toISOString() };
+      const result: SessionResult = approve
+        ? { ...s.result, decision: 'approved', achieved_tier: s.tier as Tier, badges: badgesForPassedChecks(new Set(checksForTier(s.tier as Tier))), review }
+        : { ...s.result, decision: 'declined', badges: [], review };
+      Object.assign(s, { result, status: approve ? 'success' : 'failed', updatedAt: now, completedAt: now });
+      const events = outboxEventsForTransition(s, from, now);
+      await this.commitTransitions(m, [s], events);
+      return { s, events };
+    });
+    this.announce(events, s);
+    return s;
   }
 
   async cancel(actor: TenantKeyActor, id: string): Promise<SessionEntity> {

@@ -1,0 +1,50 @@
+import type { DataSource } from 'typeorm';
+import type { SecretBox } from '../crypto/secret-box';
+import type { JobQueue } from '../jobs/job-queue';
+import type { Logger } from '../logger';
+import type { SessionService } from '../sessions/session.service';
+import type { ArtifactPurger } from '../vault/artifact-purger';
+import type { WebhookDispatcher } from '../webhooks/webhook.dispatcher';
+import { BiometricPurgeService } from './biometric-purge.service';
+import type { DataRightsServices } from './data-rights.services';
+import { ensureDataRightsQueues } from './data-rights.workers';
+import type { DsrJobService } from './dsr-job.service';
+import { ObjectionService } from './objection.service';
+import { ProfileChangeService } from './profile-change.service';
+import { ReviewCaseService } from './review-case.service';
+import type { SocialDataRights } from './social-data-rights';
+import { UserAccessGate } from './user-access.gate';
+import { UserErasureService } from './user-erasure.service';
+import { UserObligations } from './user-obligations';
+import { UserRestrictionService } from './user-restriction.service';
+
+export type DataRightsDeps = {
+  db: DataSource;
+  jobs: JobQueue;
+  logger: Logger;
+  sessions: SessionService;
+  dsr: DsrJobService;
+  purger: ArtifactPurger;
+  dispatcher: WebhookDispatcher;
+  /** Seals pending verified-field changes like the fields themselves. */
+  userDataBox: SecretBox;
+  subjectFor: (userId: string, tenantId: string) => Promise<string>;
+  revokeGrants: (userId: string) => Promise<unknown>;
+  social: SocialDataRights | null;
+};
+
+/** Builds the data-rights services (docs/data-rights.md) and the queues their requests send to. */
+export async function buildDataRights(d: DataRightsDeps): Promise<DataRightsServices> {
+  await ensureDataRightsQueues(d.jobs);
+  const gate = new UserAccessGate(d.db);
+  const obligations = new UserObligations(d.db, d.dispatcher, d.subjectFor);
+  return {
+    gate,
+    erasure: new UserErasureService(d.db, d.dsr, d.sessions, d.purger, obligations, d.jobs, d.revokeGrants, d.social),
+    biometrics: new BiometricPurgeService(d.db, d.dsr, d.purger, d.jobs),
+    restriction: new UserRestrictionService(d.db, d.dsr, d.jobs),
+    objections: new ObjectionService(d.db, d.dsr, d.social, d.logger),
+    reviews: new ReviewCaseService(d.db, d.dsr, d.sessions),
+    profiles: new ProfileChangeService(d.db, d.dsr, d.userDataBox),
+  };
+}

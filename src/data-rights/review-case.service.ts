@@ -1,0 +1,118 @@
+import type { DataSource } from 'typeorm';
+import { DomainError } from '../errors';
+import { randomBase62 } from '../ids';
+import type { SessionService } from '../sessions/session.service';
+import type { DsrJob, DsrJobService } from './dsr-job.service';
+import { assertNotDeleted, lockUser, updateReturning } from './user-state';
+
+export type ReviewCaseStatus = 'open' | 'decided';
+export type ReviewCaseDecision = 'upheld' | 'approved' | 'declined';
+
+export type ReviewCase = {
+  id: string;
+  userId: string;
+  sessionId: string;
+  dsrJobId: string;
+  reason: string;
+  status: ReviewCaseStatus;
+  decision: ReviewCaseDecision | null;
+  note: string | null;
+  createdAt: Date;
+  decidedAt: Date | null;
+};
+
+type Row = { id: string; user_id: string; session_id: string; dsr_job_id: string; reason: string; status: ReviewCaseStatus; decision: ReviewCaseDecision | null; note: string | null; created_at: Date; decided_at: Date | null };
+
+const toCase = (r: Row): ReviewCase => ({
+  id: r.id,
+  userId: r.user_id,
+  sessionId: r.session_id,
+  dsrJobId: r.dsr_job_id,
+  reason: r.reason,
+  status: r.status,
+  decision: r.decision,
+  note: r.note,
+  createdAt: new Date(r.created_at),
+  decidedAt: r.decided_at ? new Date(r.decided_at) : null,
+});
+
+export const REASON_MAX = 2000;
+const verificationNotFound = () => new DomainError('not_found', 'Verification not found');
+
+/**
+ * Human review of a verification decision at the user's request (docs/data-rights.md, "Review"):
+ * `POST /v1/me/verifications/{id}/review` opens a case and a `review` DSR job (7 business days);
+ * internal tools list the cases (`reviewCases`) and decide them (`decideReviewCase`). Upholding
+ * leaves the session as it is; approving or rejecting re-decides it (SessionService.redecide), which
+ * sends the verification event again. The user follows the job and the case.
+ */
+export class ReviewCaseService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly dsr: DsrJobService,
+    private readonly sessions: Pick<SessionService, 'redecide'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Another user's session, an unbound one and an unknown id are all 404. A second request while a case is open answers with it. */
+  async open(userId: string, sessionId: string, reason: unknown): Promise<{ job: DsrJob; reviewCase: ReviewCase }> {
+    if (typeof reason !== 'string' || reason.trim().length < 3 || reason.length > REASON_MAX) {
+      throw new DomainError('invalid_request', `reason must be 3 to ${REASON_MAX} characters`);
+    }
+    return this.db.transaction(async (m) => {
+      assertNotDeleted(await lockUser(m, userId));
+      const owned: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 AND user_id = $2`, [sessionId, userId]);
+      if (!owned[0]) throw verificationNotFound();
+      if (!['success', 'failed', 'manual_review'].includes(owned[0].status)) throw new DomainError('invalid_state', `Only a decided verification can be reviewed; this one is ${owned[0].status}`);
+      const open: Row[] = await m.query(`SELECT * FROM review_cases WHERE user_id = $1 AND session_id = $2 AND status = 'open'`, [userId, sessionId]);
+      if (open[0]) return { job: (await this.dsr.get(open[0].dsr_job_id, m))!, reviewCase: toCase(open[0]) };
+      const id = `rvc_${randomBase62(24)}`;
+      const job = await this.dsr.create({ userId, kind: 'review', details: { verification_id: sessionId, review_case_id: id }, within: m });
+      const rows: Row[] = await m.query(
+        `INSERT INTO review_cases (id, user_id, session_id, dsr_job_id, reason, status, created_at) VALUES ($1, $2, $3, $4, $5, 'open', $6) RETURNING *`,
+        [id, userId, sessionId, job.id, reason.trim(), this.now()],
+      );
+      return { job, reviewCase: toCase(rows[0]) };
+    });
+  }
+
+  /** The user's cases about one of their verifications, newest first (404 when it is not theirs). */
+  async forUser(userId: string, sessionId: string): Promise<ReviewCase[]> {
+    const owned: unknown[] = await this.db.query(`SELECT 1 FROM sessions WHERE id = $1 AND user_id = $2`, [sessionId, userId]);
+    if (!owned.length) throw verificationNotFound();
+    const rows: Row[] = await this.db.query(`SELECT * FROM review_cases WHERE user_id = $1 AND session_id = $2 ORDER BY created_at DESC`, [userId, sessionId]);
+    return rows.map(toCase);
+  }
+
+  async list(filter: { status?: ReviewCaseStatus | null; first?: number }): Promise<ReviewCase[]> {
+    const first = filter.first ?? 50;
+    if (!Number.isInteger(first) || first < 1 || first > 100) throw new DomainError('invalid_request', 'first must be between 1 and 100');
+    const rows: Row[] = await this.db.query(`SELECT * FROM review_cases WHERE ($1::text IS NULL OR status = $1) ORDER BY created_at ASC LIMIT $2`, [filter.status ?? null, first]);
+    return rows.map(toCase);
+  }
+
+  /** The internal tools' decision. A case is decided once; its request completes with the outcome. */
+  async decide(id: string, input: { decision: 'uphold' | 'approve' | 'reject'; note: string; reviewerId?: string | null }): Promise<ReviewCase> {
+    if (!['uphold', 'approve', 'reject'].includes(input.decision)) throw new DomainError('invalid_request', 'decision must be uphold, approve or reject');
+    if (typeof input.note !== 'string' || input.note.trim().length < 3) throw new DomainError('invalid_request', 'note must be at least 3 characters');
+    const rows: Row[] = await this.db.query(`SELECT * FROM review_cases WHERE id = $1`, [id]);
+    const found = rows[0];
+    if (!found) throw new DomainError('not_found', 'Review case not found');
+    if (found.status !== 'open') throw new DomainError('invalid_state', 'This review case is already decided');
+    if (input.decision !== 'uphold') await this.sessions.redecide(found.session_id, { decision: input.decision, reason: input.note.trim(), reviewerId: input.reviewerId });
+    const decision: ReviewCaseDecision = input.decision === 'uphold' ? 'upheld' : input.decision === 'approve' ? 'approved' : 'declined';
+    return this.db.transaction(async (m) => {
+      const updated = await updateReturning<Row>(m, `UPDATE review_cases SET status = 'decided', decision = $2, note = $3, decided_at = $4 WHERE id = $1 AND status = 'open' RETURNING *`, [
+        id,
+        decision,
+        input.note.trim(),
+        this.now(),
+      ]);
+      if (!updated[0]) throw new DomainError('invalid_state', 'This review case is already decided');
+      const job = await this.dsr.get(found.dsr_job_id, m);
+      if (job?.status === 'received') await this.dsr.start(job.id, m);
+      if (job) await this.dsr.complete(job.id, { decision, review_case_id: id }, m);
+      return toCase(updated[0]);
+    });
+  }
+}
