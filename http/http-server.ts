@@ -126,7 +126,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl }));
   // A signed link names no key: its opens are counted per client address in `default`.
   app.use('/v1/evidence', evidenceRouter(c.evidence, meter ? chargeClientIp(meter, 'default') : undefined));
-  app.use(dataRightsPublicRouter(c));
+  app.use(dataRightsPublicRouter(c, meter ? chargeClientIp(meter, 'default') : undefined));
 
   // /v1: authenticate, meter, refuse a wrong credential, then route; unknown /v1 paths are 404 error bodies.
   const v1 = express.Router();

@@ -80,6 +80,9 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   screenIdentity: 'default',
   viewer: 'default',
   dsrJobs: 'default',
+  myProfile: 'default',
+  profileChanges: 'default',
+  reviewCases: 'default',
   // mutations
   updateRetention: 'default',
   updateFlow: 'default',
@@ -97,6 +100,15 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   replayWebhookEvents: 'webhooks_replay',
   setRateLimitOverride: 'default',
   updateOidcRedirectUris: 'default',
+  decideProfileChange: 'default',
+  decideReviewCase: 'default',
+  deleteMe: 'default',
+  liftMyRestriction: 'default',
+  objectToProcessing: 'default',
+  purgeMyBiometrics: 'default',
+  requestVerificationReview: 'default',
+  restrictMe: 'default',
+  updateMyProfile: 'default',
 };
 
 const compiled = BUCKET_NAMES.flatMap((name) =>
