@@ -33,6 +33,8 @@ const ConfigSchema = z.object({
   WEBHOOK_SECRET_KEY: z.string().optional(),
   /** Base64 of 32 bytes: the master key that wraps each tenant's evidence-vault data key (docs/hosted-flow.md). Unset: one generated and kept in instance_settings. */
   VAULT_MASTER_KEY: z.string().optional(),
+  /** The mobile app's deep link (custom scheme or https universal link) the hosted page's T5 handoff opens (docs/hosted-flow.md). */
+  MOBILE_APP_LINK: z.string().url().default('idverify://chip'),
   /** Multiplies every webhook retry delay and the 3-day disable window. TEST ONLY (e.g. 0.001); 1 in production. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** A delivery attempt that has no response within this many seconds fails (the contract says 10). */
@@ -117,7 +119,7 @@ export type Config = {
   jobSuperviseSeconds: number;
   webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number; allowPrivateTargets: boolean };
   jobSchema: string;
-  vault: { masterKey: string | undefined };
+  vault: { masterKey: string | undefined; mobileAppLink: string };
   rateLimit: { enabled: boolean; redisPrefix: string };
   adminApiKey: string | undefined;
   subscriptions: { keepAliveMs: number; maxPerConnection: number; maxConnectionsPerKey: number; queueLimit: number; authRecheckMs: number };
@@ -168,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateTargets: c.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     },
     jobSchema: c.JOB_SCHEMA,
-    vault: { masterKey: c.VAULT_MASTER_KEY },
+    vault: { masterKey: c.VAULT_MASTER_KEY, mobileAppLink: c.MOBILE_APP_LINK },
     rateLimit: { enabled: c.RATE_LIMIT_ENABLED, redisPrefix: c.RATE_LIMIT_REDIS_PREFIX },
     adminApiKey: c.ADMIN_API_KEY,
     subscriptions: {

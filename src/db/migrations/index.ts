@@ -7,6 +7,7 @@ import { SanctionsSnapshotGzip1763793100000 } from './1763793100000-sanctions-sn
 import { PublicIdsForAttemptsAndAudit1764000000000 } from './1764000000000-public-ids-for-attempts-and-audit';
 import { SanctionsHitReferences1764200000000 } from './1764200000000-sanctions-hit-references';
 import { EvidenceVault1764300000000 } from './1764300000000-evidence-vault';
+import { HostedTierSteps1764730000000 } from './1764730000000-hosted-tier-steps';
 
 /** Every migration in order. Schema changes are migrations, never `synchronize`. */
-export const MIGRATIONS = [InitialSchema1763780000000, CscaCertificates1763790700000, Webhooks1763791000000, RateLimitOverrides1763792000000, SanctionsLists1763793000000, SanctionsSnapshotGzip1763793100000, PublicIdsForAttemptsAndAudit1764000000000, SanctionsHitReferences1764200000000, EvidenceVault1764300000000];
+export const MIGRATIONS = [InitialSchema1763780000000, CscaCertificates1763790700000, Webhooks1763791000000, RateLimitOverrides1763792000000, SanctionsLists1763793000000, SanctionsSnapshotGzip1763793100000, PublicIdsForAttemptsAndAudit1764000000000, SanctionsHitReferences1764200000000, EvidenceVault1764300000000, HostedTierSteps1764730000000];
