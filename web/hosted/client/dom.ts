@@ -36,6 +36,15 @@ export function errorSummaryOf(title: string, items: { message: string; fieldId?
     'div',
     { class: 'error-summary', role: 'alert', tabindex: '-1' },
     h('h2', { class: 'error-summary__title' }, title),
-    h('ul', {}, ...items.map((i) => h('li', {}, i.fieldId ? h('a', { href: `#${i.fieldId}` }, i.message) : i.message))),
+    h('ul', {}, ...items.map((i) => h('li', {}, i.fieldId ? h('a', { href: `#${i.fieldId}`, onclick: (e: Event) => focusField(e, i.fieldId!) }, i.message) : i.message))),
   );
+}
+
+/** A summary link moves focus into its field (a fragment alone only scrolls), as the GOV.UK pattern does. */
+function focusField(e: Event, id: string): void {
+  const field = document.getElementById(id);
+  if (!field) return;
+  e.preventDefault();
+  field.focus();
+  field.scrollIntoView({ block: 'center' });
 }
