@@ -7,6 +7,9 @@ import type { FieldError } from './business-identifiers';
  */
 export type ConfirmedIdentity = { given_names: string; surname: string; date_of_birth: string };
 
+/** The associated data the vault seals a session's confirmed identity under (it cannot be moved to another session). */
+export const identitySealContext = (sessionId: string): string => `identity:${sessionId}`;
+
 const NAME = /^[\p{L}\p{M}' .-]{1,100}$/u;
 
 export function validateIdentity(body: unknown, today: Date): { identity: ConfirmedIdentity | null; errors: FieldError[] } {
@@ -26,4 +29,23 @@ export function validateIdentity(body: unknown, today: Date): { identity: Confir
   else if (date.getTime() > today.getTime() || Number(d![1]) < 1900) errors.push({ field: 'date_of_birth', code: 'out_of_range', message: 'The date of birth must be in the past' });
   if (errors.length) return { identity: null, errors };
   return { identity: { given_names: given, surname, date_of_birth: dob }, errors };
+}
+
+/** A name as an MRZ spells it: capitals A-Z and single spaces, accents dropped (or, for German umlauts, the ICAO 9303 AE/OE/UE). */
+function mrzSpellings(name: string): string[] {
+  const up = name.toUpperCase();
+  const plain = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').replace(/[^A-Z]+/g, ' ').trim();
+  return [...new Set([plain(up), plain(up.replace(/Ä/g, 'AE').replace(/Ö/g, 'OE').replace(/Ü/g, 'UE').replace(/ß/g, 'SS'))])];
+}
+
+/**
+ * The fields where what the user typed differs from the document's MRZ (surname and date of birth;
+ * an MRZ cuts long names short, so a typed name the MRZ's is a prefix of still matches).
+ */
+export function differencesFromMrz(confirmed: ConfirmedIdentity, mrz: { surname: string; dateOfBirth: string }): string[] {
+  const out: string[] = [];
+  const read = mrz.surname.replace(/[^A-Z]+/g, ' ').trim();
+  if (!read || !mrzSpellings(confirmed.surname).some((typed) => typed === read || typed.startsWith(read))) out.push('surname');
+  if (confirmed.date_of_birth !== mrz.dateOfBirth) out.push('date_of_birth');
+  return out;
 }
