@@ -44,6 +44,10 @@ export class SessionEntity {
   @Column('text', { name: 'client_secret_hash' })
   clientSecretHash: string;
 
+  /** The client_secret minted for the mobile app at the hosted page's T5 handoff (hash only); null until then. */
+  @Column('text', { name: 'app_client_secret_hash', nullable: true })
+  appClientSecretHash?: string | null;
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;
 

@@ -5,11 +5,11 @@ import { ErrorCode, HTTP_STATUS } from '../src/errors';
 const PROBLEM_TITLES: Partial<Record<ErrorCode, string>> = { user_restricted: 'User has restricted processing' };
 
 /** The definition-shape error body (docs/api-behaviour.md, "Errors"): `{"error": {"code", "message", "request_id"}}`. */
-export function sendError(res: Response, code: ErrorCode, message: string): void {
+export function sendError(res: Response, code: ErrorCode, message: string, fields?: { field: string; code: string; message: string }[]): void {
   const requestId = String(res.getHeader('request-id') ?? '');
   const title = PROBLEM_TITLES[code];
   if (title) return sendProblem(res, code, title, message, requestId);
-  res.status(HTTP_STATUS[code]).json({ error: { code, message, request_id: requestId } });
+  res.status(HTTP_STATUS[code]).json({ error: { code, message, request_id: requestId, ...(fields ? { fields } : {}) } });
 }
 
 /** The problem document of an error code: `type` is `<PUBLIC_BASE_URL>/errors/<code>`, whose page explains it. */

@@ -123,7 +123,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 
   // The hosted page's API and the signed evidence links carry their own credentials (a page
   // credential, a signature), so they sit before the API-key authentication of /v1.
-  app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl }));
+  app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl, mobileAppLink: c.config.vault.mobileAppLink }));
   // A signed link names no key: its opens are counted per client address in `default`.
   app.use('/v1/evidence', evidenceRouter(c.evidence, meter ? chargeClientIp(meter, 'default') : undefined));
   app.use(dataRightsPublicRouter(c, meter ? chargeClientIp(meter, 'default') : undefined));

@@ -42,6 +42,8 @@ const ConfigSchema = z.object({
   AUDIT_S3_RETENTION_YEARS: z.coerce.number().int().min(1).max(100).default(10),
   /** PKCS#8 PEM (or its base64) of the Ed25519 key that signs segment heads; unset: one generated and kept in instance_settings. */
   AUDIT_SIGNING_KEY: z.string().optional(),
+  /** The mobile app's deep link (custom scheme or https universal link) the hosted page's T5 handoff opens (docs/hosted-flow.md). */
+  MOBILE_APP_LINK: z.string().url().default('idverify://chip'),
   /** Multiplies every webhook retry delay and the 3-day disable window. TEST ONLY (e.g. 0.001); 1 in production. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** A delivery attempt that has no response within this many seconds fails (the contract says 10). */
@@ -143,7 +145,7 @@ export type Config = {
   jobSuperviseSeconds: number;
   webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number; allowPrivateTargets: boolean };
   jobSchema: string;
-  vault: { masterKey: string | undefined };
+  vault: { masterKey: string | undefined; mobileAppLink: string };
   audit: { archiveDir: string; s3: { bucket: string; region: string; prefix: string; endpoint?: string; retentionYears: number } | null; signingKey: string | undefined };
   rateLimit: { enabled: boolean; redisPrefix: string };
   adminApiKey: string | undefined;
@@ -197,12 +199,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateTargets: c.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     },
     jobSchema: c.JOB_SCHEMA,
-    vault: { masterKey: c.VAULT_MASTER_KEY },
     audit: {
       archiveDir: path.resolve(c.AUDIT_ARCHIVE_DIR ?? path.join(c.DATA_DIR, 'audit-archive')),
       s3: c.AUDIT_S3_BUCKET ? { bucket: c.AUDIT_S3_BUCKET, region: c.AUDIT_S3_REGION, prefix: c.AUDIT_S3_PREFIX, endpoint: c.AUDIT_S3_ENDPOINT, retentionYears: c.AUDIT_S3_RETENTION_YEARS } : null,
       signingKey: c.AUDIT_SIGNING_KEY,
     },
+    vault: { masterKey: c.VAULT_MASTER_KEY, mobileAppLink: c.MOBILE_APP_LINK },
     rateLimit: { enabled: c.RATE_LIMIT_ENABLED, redisPrefix: c.RATE_LIMIT_REDIS_PREFIX },
     adminApiKey: c.ADMIN_API_KEY,
     subscriptions: {

@@ -50,3 +50,13 @@ export const notFound = (what = 'Session') => new DomainError('not_found', `${wh
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(HTTP_STATUS, value); // not `in`: "constructor" is in every object
 }
+
+/** A 400 naming each field at fault with its own stable code (the hosted page's forms link each to its field). */
+export class FieldsError extends DomainError {
+  constructor(
+    message: string,
+    readonly fields: { field: string; code: string; message: string }[],
+  ) {
+    super('invalid_request', message);
+  }
+}

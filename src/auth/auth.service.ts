@@ -76,8 +76,11 @@ export class AuthService {
   private async byClientSecret(sessionId: string, secret: string): Promise<Actor> {
     const row = await this.db
       .getRepository(SessionEntity)
-      .findOne({ where: { id: sessionId }, select: { id: true, tenantId: true, livemode: true, clientSecretHash: true } });
-    if (!row || !digestsEqual(row.clientSecretHash, sha256Hex(secret))) throw unauthorized();
+      .findOne({ where: { id: sessionId }, select: { id: true, tenantId: true, livemode: true, clientSecretHash: true, appClientSecretHash: true } });
+    const hash = sha256Hex(secret);
+    // The app's secret (minted at the hosted page's T5 handoff) has the same powers as the one returned on create.
+    const ok = row && (digestsEqual(row.clientSecretHash, hash) || (row.appClientSecretHash != null && digestsEqual(row.appClientSecretHash, hash)));
+    if (!row || !ok) throw unauthorized();
     return { kind: 'session_client', tenantId: row.tenantId, sessionId: row.id, livemode: row.livemode };
   }
 }

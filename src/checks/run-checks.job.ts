@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
 import { validateScreeningQuery } from '../sanctions/screening-query';
 import { SANCTIONS_CHECK, sanctionsCheck } from '../sessions/sanctions-check';
+import { ConfirmedIdentity, differencesFromMrz, identitySealContext } from '../hosted-flow/identity-confirmation';
 import type { Check, SessionResult } from '../sessions/session-result';
 import type { SessionService } from '../sessions/session.service';
 import { testModeResult, testOutcomeOf } from '../sessions/test-mode-outcome';
@@ -161,7 +162,14 @@ export class RunChecksJob {
     if (!v.ok) return { name: SANCTIONS_CHECK, verdict: 'error', reason: `The identity read cannot be screened: ${v.error.message}` };
     const screening = await this.sanctions.screenForTenant(s.tenantId, v.query, { current: true });
     this.hits = screening.hits;
-    return fromCheck(sanctionsCheck(screening));
+    const outcome = fromCheck(sanctionsCheck(screening));
+    // The hosted page's identity step: what the user typed must be what the document says, or a person looks.
+    const sealed = (await this.captures.tierDetails(s.id)).identitySealed;
+    const differs = sealed ? differencesFromMrz(await this.vault.unseal<ConfirmedIdentity>(s.tenantId, identitySealContext(s.id), sealed), f) : [];
+    if (differs.length && outcome.verdict === 'pass') {
+      return { ...outcome, verdict: 'review', reason: `${outcome.reason ?? ''} The identity confirmed on the hosted page differs from the document's MRZ (${differs.join(', ')}).`.trim() };
+    }
+    return outcome;
   }
 
   private async storeDerived(s: SessionEntity, cls: 'mrz_text' | 'face_match_template' | 'liveness_template' | 'decision_signals', bytes: Buffer): Promise<void> {

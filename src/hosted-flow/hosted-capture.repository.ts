@@ -29,6 +29,23 @@ export class HostedCaptureRepository {
     await this.db.query(`UPDATE hosted_captures SET challenge = $2 WHERE session_id = $1`, [sessionId, JSON.stringify(challenge)]);
   }
 
+  /** The T4 step's identifiers (not personal data) and the T3 step's identity, sealed by the vault. */
+  async setBusiness(sessionId: string, business: object): Promise<void> {
+    await this.db.query(`UPDATE hosted_captures SET business = $2 WHERE session_id = $1`, [sessionId, JSON.stringify(business)]);
+  }
+
+  async setIdentitySealed(sessionId: string, sealed: string): Promise<void> {
+    await this.db.query(`UPDATE hosted_captures SET identity_sealed = $2 WHERE session_id = $1`, [sessionId, sealed]);
+  }
+
+  async tierDetails(sessionId: string): Promise<{ business: Record<string, string> | null; identitySealed: string | null }> {
+    const rows: { business: Record<string, string> | null; identity_sealed: string | null }[] = await this.db.query(
+      `SELECT business, identity_sealed FROM hosted_captures WHERE session_id = $1`,
+      [sessionId],
+    );
+    return { business: rows[0]?.business ?? null, identitySealed: rows[0]?.identity_sealed ?? null };
+  }
+
   async markSubmitted(m: Pick<EntityManager, 'query'>, sessionId: string, at: Date): Promise<void> {
     await m.query(`UPDATE hosted_captures SET submitted_at = $2 WHERE session_id = $1 AND submitted_at IS NULL`, [sessionId, at]);
   }

@@ -1,7 +1,11 @@
 import { DataSource } from 'typeorm';
 import { FlowEntity, SessionEntity } from '../../entities';
 import type { LivenessChallenge } from '../checks/check-providers';
-import { DomainError } from '../errors';
+import { DomainError, FieldsError } from '../errors';
+import { newClientSecret } from '../auth/secrets';
+import { sha256Hex } from '../ids';
+import { BusinessDetails, validateBusinessDetails } from './business-identifiers';
+import { ConfirmedIdentity, identitySealContext, validateIdentity } from './identity-confirmation';
 import type { HostedLinks } from '../hosted/hosted-links';
 import { SESSION_ID_PATTERN } from '../ids';
 import type { JobQueue } from '../jobs/job-queue';
@@ -209,6 +213,55 @@ export class HostedFlowService {
     return this.view(s.id);
   }
 
+  /** T4: the business identifiers, checked (check digits, shapes) and kept with the session for the registry checks. */
+  async saveBusiness(s: SessionEntity, body: unknown): Promise<BusinessDetails> {
+    this.assertStep(s, 'business');
+    this.assertCapturing(s);
+    const { details, errors } = validateBusinessDetails(body);
+    if (errors.length) throw new FieldsError('Some business details are not valid', errors);
+    await this.captures.setBusiness(s.id, details);
+    return details;
+  }
+
+  /** T3/T4: the name and date of birth to screen, as the user confirmed them, sealed under the tenant's vault key. */
+  async confirmIdentity(s: SessionEntity, body: unknown): Promise<{ confirmed: true }> {
+    this.assertStep(s, 'confirm_identity');
+    this.assertCapturing(s);
+    const { identity, errors } = validateIdentity(body, this.now());
+    if (!identity) throw new FieldsError('Some identity details are not valid', errors);
+    await this.captures.setIdentitySealed(s.id, await this.vault.seal(s.tenantId, identitySealContext(s.id), identity));
+    return { confirmed: true };
+  }
+
+  /** What the T3/T4 checks read: the business identifiers and the confirmed identity (unsealed). */
+  async tierDetails(s: Pick<SessionEntity, 'id' | 'tenantId'>): Promise<{ business: BusinessDetails | null; identity: ConfirmedIdentity | null }> {
+    const row = await this.captures.tierDetails(s.id);
+    return { business: row.business, identity: row.identitySealed ? await this.vault.unseal<ConfirmedIdentity>(s.tenantId, identitySealContext(s.id), row.identitySealed) : null };
+  }
+
+  /**
+   * T5: once the web steps are captured, a client_secret for the mobile app (same powers as the one
+   * returned on create; only its hash is kept, so each call mints a new one and the previous app
+   * link stops working) inside the app's deep link. The secret rides in the query of a custom
+   * scheme, or in the fragment of an https universal link, which browsers never send to a server.
+   */
+  async appHandoff(s: SessionEntity, appLink: string): Promise<{ link: string }> {
+    this.assertStep(s, 'mobile_handoff');
+    this.assertCapturing(s);
+    const capture = await this.captures.find(s.id);
+    await this.assertComplete(s, capture?.challenge ?? null, ['mobile_handoff']);
+    const secret = newClientSecret(s.id);
+    await this.db.getRepository(SessionEntity).update({ id: s.id }, { appClientSecretHash: sha256Hex(secret) });
+    const params = new URLSearchParams({ session_id: s.id, client_secret: secret }).toString();
+    const url = new URL(appLink);
+    const link = url.protocol === 'https:' ? `${url.origin}${url.pathname}${url.search}#${params}` : `${appLink}${appLink.includes('?') ? '&' : '?'}${params}`;
+    return { link };
+  }
+
+  private assertStep(s: SessionEntity, step: FlowStep): void {
+    if (!stepsForTier(s.tier as Tier).includes(step)) throw new DomainError('invalid_request', `A ${s.tier} session has no ${step} step`);
+  }
+
   /** The end user stops: the session is withdrawn (nothing is decided from it). */
   async cancel(s: SessionEntity): Promise<PageView> {
     const moved = await this.sessions.advance(s.id, 'withdrawn', () => ({}), { unless: async (_m, cur) => !['created', 'in_progress'].includes(cur.status) });
@@ -265,10 +318,16 @@ export class HostedFlowService {
     return {};
   }
 
-  private async assertComplete(s: SessionEntity, challenge: LivenessChallenge | null): Promise<void> {
+  private async assertComplete(s: SessionEntity, challenge: LivenessChallenge | null, skip: FlowStep[] = []): Promise<void> {
     const artifacts = await this.vault.list(s.id);
     const missing: string[] = [];
     const tier = s.tier as Tier;
+    const steps = stepsForTier(tier).filter((st) => !skip.includes(st));
+    if (steps.includes('confirm_identity') || steps.includes('business')) {
+      const details = await this.captures.tierDetails(s.id);
+      if (steps.includes('confirm_identity') && !details.identitySealed) missing.push('the confirmed identity');
+      if (steps.includes('business') && !details.business) missing.push('the business details');
+    }
     if (stepsForTier(tier).includes('document') && !artifacts.some((a) => a.class === 'id_document_image')) missing.push('a document image');
     if (stepsForTier(tier).includes('selfie') && !artifacts.some((a) => a.class === 'selfie_image')) missing.push('a selfie');
     if (needsLiveness(tier)) {

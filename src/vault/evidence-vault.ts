@@ -109,6 +109,23 @@ export class EvidenceVault {
     await this.store.insert(record, ciphertext, { openStatuses: ['processing'], maxPerClass: 8 });
   }
 
+  /** Small personal data kept outside the artifact table (a confirmed name), sealed under the tenant's data key: base64 of iv, tag, ciphertext. */
+  async seal(tenantId: string, context: string, value: unknown): Promise<string> {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', await this.keys.dataKey(tenantId), iv);
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const ct = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64');
+  }
+
+  async unseal<T>(tenantId: string, context: string, sealed: string): Promise<T> {
+    const raw = Buffer.from(sealed, 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', await this.keys.dataKey(tenantId), raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as T;
+  }
+
   /** `retain_until` comes from the tenant's policy in force now, per class (docs/retention-and-audit.md). */
   private async newRecord(
     id: string,

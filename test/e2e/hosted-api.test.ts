@@ -266,3 +266,82 @@ describe('flows: branding and embedding origins', () => {
     expect((await fetch(`${server.url}${u.pathname}${u.search}`)).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 });
+
+describe('the higher tiers’ steps through the API', () => {
+  const put = (page: PageSession, action: string, json: unknown) =>
+    http(server, 'PUT', `/v1/hosted/sessions/${page.id}/${action}`, { headers: { authorization: `Bearer ${page.credential}` }, json });
+
+  async function startedPage(tier: string): Promise<PageSession> {
+    const page = await openPage(server, await createSession(acme.live_api_key, { tier }));
+    expect((await pageCall(server, page, 'POST', 'start')).status).toBe(200);
+    return page;
+  }
+
+  it('refuses mistyped business identifiers with a 400 naming each field and its stable code, and keeps the valid ones normalised', async () => {
+    const page = await startedPage('T4');
+    const bad = await put(page, 'business', { lei: '5493001KJTIIGC8Y1R13', uk_company_number: '1234567', abn: '51 824 753 557', cik: '12345678901' });
+    expectToMatchContract('PUT', '/v1/hosted/sessions/{id}/business', bad);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('invalid_request');
+    expect(bad.body.error.request_id).toMatch(/^req_/);
+    expect(bad.body.error.fields.map((f: { field: string; code: string }) => [f.field, f.code])).toEqual([
+      ['lei', 'invalid_checksum'],
+      ['uk_company_number', 'invalid_format'],
+      ['abn', 'invalid_checksum'],
+      ['cik', 'invalid_format'],
+    ]);
+    const short = await put(page, 'business', { lei: '5493001KJTIIGC8Y1R1' });
+    expect(short.body.error.fields).toEqual([{ field: 'lei', code: 'invalid_format', message: expect.stringContaining('20 characters') }]);
+    const none = await put(page, 'business', {});
+    expect(none.status).toBe(400);
+    expect(none.body.error.fields[0].code).toBe('identifier_required');
+    const notJson = await http(server, 'PUT', `/v1/hosted/sessions/${page.id}/business`, { headers: { authorization: `Bearer ${page.credential}`, 'content-type': 'application/json' }, body: '{' });
+    expect(notJson.status).toBe(400);
+
+    const good = await put(page, 'business', { lei: '5493001kjtiigc8y1r12', uk_company_number: 'sc123456', abn: '51 824 753 556', cik: '320193' });
+    expectToMatchContract('PUT', '/v1/hosted/sessions/{id}/business', good);
+    expect(good.status).toBe(200);
+    expect(good.body).toEqual({ lei: '5493001KJTIIGC8Y1R12', uk_company_number: 'SC123456', abn: '51824753556', cik: '0000320193' });
+    const row = await db.query('SELECT business FROM hosted_captures WHERE session_id = $1', [page.id]);
+    expect(row.rows[0].business).toEqual(good.body);
+  });
+
+  it('refuses an identity without a surname or with an impossible date of birth, and keeps a valid one sealed', async () => {
+    const page = await startedPage('T3');
+    const bad = await put(page, 'identity', { given_names: 'Anna', surname: ' ', date_of_birth: '1985-02-30' });
+    expectToMatchContract('PUT', '/v1/hosted/sessions/{id}/identity', bad);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields.map((f: { field: string; code: string }) => [f.field, f.code])).toEqual([
+      ['surname', 'required'],
+      ['date_of_birth', 'invalid_date'],
+    ]);
+    const future = await put(page, 'identity', { surname: 'Muster', date_of_birth: '2999-01-01' });
+    expect(future.body.error.fields).toEqual([{ field: 'date_of_birth', code: 'out_of_range', message: expect.any(String) }]);
+    const good = await put(page, 'identity', { given_names: 'Anna  Maria', surname: 'Muster', date_of_birth: '1985-03-27' });
+    expectToMatchContract('PUT', '/v1/hosted/sessions/{id}/identity', good);
+    expect(good.body).toEqual({ confirmed: true });
+    const row = await db.query('SELECT identity_sealed FROM hosted_captures WHERE session_id = $1', [page.id]);
+    expect(row.rows[0].identity_sealed).toEqual(expect.any(String));
+    expect(row.rows[0].identity_sealed).not.toContain('Muster');
+    // Submitting still needs the captures; the identity alone is not enough.
+    expect((await pageCall(server, page, 'POST', 'submit')).body.error.message).toMatch(/a document image/);
+  });
+
+  it('refuses a step the session’s tier does not have, a handoff before the web steps, and any step after cancel', async () => {
+    const t2 = await startedPage('T2');
+    const noStep = await put(t2, 'business', { lei: '5493001KJTIIGC8Y1R12' });
+    expect({ status: noStep.status, code: noStep.body.error.code }).toEqual({ status: 400, code: 'invalid_request' });
+    expect((await put(t2, 'identity', { surname: 'Muster', date_of_birth: '1985-03-27' })).status).toBe(400);
+
+    const t5 = await startedPage('T5');
+    const early = await pageCall(server, t5, 'POST', 'app-handoff');
+    expectToMatchContract('POST', '/v1/hosted/sessions/{id}/app-handoff', early);
+    expect(early.status).toBe(400);
+    expect(early.body.error.message).toMatch(/document image/);
+
+    const t4 = await startedPage('T4');
+    expect((await pageCall(server, t4, 'POST', 'cancel')).status).toBe(200);
+    const after = await put(t4, 'business', { lei: '5493001KJTIIGC8Y1R12' });
+    expect({ status: after.status, code: after.body.error.code }).toEqual({ status: 409, code: 'invalid_state' });
+  });
+});

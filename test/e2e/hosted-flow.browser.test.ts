@@ -7,6 +7,7 @@ import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { dbClient } from '../helpers/hosted-client';
 import { EvidenceLinks } from '../../src/vault/evidence-links';
+import { qrSvg } from '../../src/hosted-flow/handoff-qr';
 import { cli, createTenant, eventually, http as call, ROOT, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -116,7 +117,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
   }
 
   /** Walks every step as a person would. `check` runs at each step (axe and a screenshot in redirect mode). */
-  async function completeFlow(f: Page | Frame, check: (step: string) => Promise<void> = async () => {}, tier: 'T1' | 'T2' = 'T2'): Promise<void> {
+  async function completeFlow(f: Page | Frame, check: (step: string) => Promise<void> = async () => {}, tier: 'T1' | 'T2' | 'T4' | 'T5' = 'T2'): Promise<void> {
     // Keyboard only: every control is reached by focus and worked with Enter or Space.
     const press = (name: string) => f.getByRole('button', { name }).press('Enter');
     await f.getByRole('heading', { name: 'Agree to share your photos and identity document' }).waitFor();
@@ -140,7 +141,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     await f.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
     await check('6-selfie');
     await press('Take photo');
-    if (tier === 'T2') {
+    if (tier !== 'T1') {
       await f.getByRole('heading', { name: 'Follow the instructions on the screen' }).waitFor();
       await f.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
       await check('7-liveness');
@@ -148,6 +149,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
       await f.waitForFunction(() => /Turn|Look|Smile/.test(document.getElementById('instruction')?.textContent ?? ''));
       await check('8-liveness-step');
     }
+    if (tier === 'T4' || tier === 'T5') return; // their own steps follow (the tests below)
     await f.getByRole('heading', { name: 'We are checking your documents' }).waitFor({ timeout: 30_000 });
     await check('9-processing');
     await f.getByRole('heading', { name: 'Thank you' }).waitFor({ timeout: 30_000 });
@@ -328,4 +330,100 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     await axe(page, 'de-choose-document');
     await context.close();
   }, 60_000);
+
+  /** A page's requests to any origin but the service's, to show the T5 secret goes nowhere else. */
+  function foreignRequests(page: Page): string[] {
+    const seen: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(server.url)) seen.push(r.url());
+    });
+    return seen;
+  }
+
+  it('T4 (and its T3 identity step): the page asks for the name and date of birth as printed, then refuses a mistyped LEI with an error linked to its field, and takes the corrected one', async () => {
+    const s = await session(acme.live_api_key, { tier: 'T4' });
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    await page.goto(s.hosted_url);
+    await completeFlow(page, async () => {}, 'T4');
+    const press = (name: string) => page.getByRole('button', { name }).press('Enter');
+
+    await page.getByRole('heading', { name: 'Enter your name and date of birth as printed on your document' }).waitFor({ timeout: 30_000 });
+    await expect(page.getByText('machine-readable lines').count()).resolves.toBe(1);
+    await press('Continue');
+    await page.getByRole('alert').waitFor();
+    await expect(page.getByRole('alert').getByRole('link', { name: 'Enter your surname as printed on your document' }).getAttribute('href')).resolves.toBe('#surname');
+    await page.screenshot({ path: path.join(SHOTS, 'hosted-t3-identity-error.png') });
+    await axe(page, 't3-identity-error');
+    await page.getByLabel('Given names').fill('Anna Maria');
+    await page.getByLabel('Surname').fill('Muster-Frau');
+    await page.getByLabel('Date of birth').fill('1985-03-27');
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: path.join(SHOTS, 'hosted-t3-identity.png') });
+    await press('Continue');
+
+    await page.getByRole('heading', { name: 'Tell us about your business' }).waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'hosted-t4-business.png') });
+    await axe(page, 't4-business');
+    await page.getByLabel('Legal Entity Identifier (LEI)').fill('5493001KJTIIGC8Y1R13'); // last digit mistyped
+    await press('Continue');
+    const summary = page.getByRole('alert');
+    await summary.getByRole('link', { name: /check digits do not match/ }).waitFor();
+    await expect(summary.getByRole('link').getAttribute('href')).resolves.toBe('#lei');
+    await expect(page.getByLabel('Legal Entity Identifier (LEI)').getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: path.join(SHOTS, 'hosted-t4-business-error.png') });
+    await axe(page, 't4-business-error');
+    await summary.getByRole('link').press('Enter'); // the summary takes the user to the field
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('lei');
+    await page.getByLabel('Legal Entity Identifier (LEI)').fill('5493001KJTIIGC8Y1R12');
+    await press('Continue');
+    await page.getByRole('heading', { name: /We are checking your documents|Thank you/ }).waitFor({ timeout: 30_000 });
+    await context.close();
+
+    const db = await dbClient(server);
+    try {
+      const row = (await db.query(`SELECT business, identity_sealed FROM hosted_captures WHERE session_id = $1`, [s.id])).rows[0];
+      expect(row.business).toEqual({ lei: '5493001KJTIIGC8Y1R12' });
+      expect(row.identity_sealed).not.toContain('Muster'); // sealed under the tenant's vault key
+      expect((await db.query(`SELECT count(*)::int AS n FROM artifacts WHERE session_id = $1 AND class NOT IN ('id_document_image', 'selfie_image', 'selfie_video')`, [s.id])).rows[0].n).toBe(0);
+    } finally {
+      await db.end();
+    }
+    const read = await call(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.live_api_key });
+    expect(['processing', 'manual_review']).toContain(read.body.status);
+  }, 120_000);
+
+  it('T5: after the web steps the page hands over to the mobile app with a deep link and a QR code of it carrying a working client_secret, sent to no other origin', async () => {
+    const s = await session(acme.live_api_key, { tier: 'T5' });
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const foreign = foreignRequests(page);
+    const handoff = page.waitForResponse((r) => r.url().endsWith('/app-handoff') && r.status() === 200);
+    await page.goto(s.hosted_url);
+    await completeFlow(page, async () => {}, 'T5');
+    await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 30_000 });
+    const { link, qr_svg } = (await (await handoff).json()) as { link: string; qr_svg: string };
+    const href = (await page.getByRole('link', { name: 'Open the app' }).getAttribute('href'))!;
+    expect(href).toBe(link);
+    const u = new URL(link);
+    expect(`${u.protocol}//${u.host}${u.pathname}`).toBe('idverify://chip');
+    expect(u.searchParams.get('session_id')).toBe(s.id);
+    const secret = u.searchParams.get('client_secret')!;
+    expect(secret).toMatch(new RegExp(`^${s.id}_secret_`));
+    // The QR code on the page is the service's encoding of exactly this link.
+    expect(qr_svg).toBe(await qrSvg(link));
+    await page.getByRole('img', { name: 'QR code that opens the app to read your passport chip' }).waitFor();
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: path.join(SHOTS, 'hosted-t5-handoff.png') });
+    await axe(page, 't5-handoff');
+
+    // The app's secret reads this session (as the one returned on create still does), and no other.
+    const asApp = await fetch(`${server.url}/v1/verify/sessions/${s.id}`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(asApp.status).toBe(200);
+    expect(((await asApp.json()) as { status: string }).status).toBe('in_progress'); // waiting for the chip
+    expect((await fetch(`${server.url}/v1/verify/sessions/${s.id}`, { headers: { authorization: `Bearer ${s.client_secret}` } })).status).toBe(200);
+    expect(foreign.filter((r) => r.includes(secret))).toEqual([]);
+    await context.close();
+  }, 120_000);
 });

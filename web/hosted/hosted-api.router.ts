@@ -1,6 +1,6 @@
 import { NextFunction, Request, Response, Router } from 'express';
 import type { SessionEntity } from '../../entities';
-import { DomainError } from '../../src/errors';
+import { DomainError, FieldsError } from '../../src/errors';
 import { sendError } from '../../http/error-response';
 import { jsonBody } from '../../http/json-body';
 import type { HostedLinks } from '../../src/hosted/hosted-links';
@@ -9,7 +9,7 @@ import type { HostedFlowService } from '../../src/hosted-flow/hosted-flow.servic
 import { sendRateLimited, setRateLimitHeaders } from '../../http/rate-limit.middleware';
 import type { RateLimitService, Subject } from '../../src/rate-limit/rate-limit.service';
 
-export type HostedApiDeps = { flow: HostedFlowService; links: HostedLinks; limits: RateLimitService | null; publicBaseUrl: string };
+export type HostedApiDeps = { flow: HostedFlowService; links: HostedLinks; limits: RateLimitService | null; publicBaseUrl: string; mobileAppLink?: string };
 
 type Handler = (req: Request, res: Response, session: SessionEntity) => Promise<void>;
 
@@ -49,6 +49,7 @@ export function hostedApiRouter(deps: HostedApiDeps): Router {
         if (!(await charge(res, { kind: 'session', id: session.id, tenantId: session.tenantId, livemode: session.livemode }))) return drain(req);
         await handler(req, res, session);
       } catch (err) {
+        if (err instanceof FieldsError) return sendError(res, err.code, err.message, err.fields);
         if (err instanceof DomainError) return answerAfterBody(req, res, err);
         next(err);
       }
@@ -72,6 +73,15 @@ export function hostedApiRouter(deps: HostedApiDeps): Router {
   router.post('/sessions/:id/submit', withSession(async (_req, res, s) => void res.json(await flow.submit(s))));
   router.post('/sessions/:id/decline', withSession(async (_req, res, s) => void res.json(await flow.declineConsent(s))));
   router.post('/sessions/:id/cancel', withSession(async (_req, res, s) => void res.json(await flow.cancel(s))));
+  router.put('/sessions/:id/business', jsonBody, withSession(async (req, res, s) => void res.json(await flow.saveBusiness(s, req.body))));
+  router.put('/sessions/:id/identity', jsonBody, withSession(async (req, res, s) => void res.json(await flow.confirmIdentity(s, req.body))));
+  router.post(
+    '/sessions/:id/app-handoff',
+    withSession(async (_req, res, s) => {
+      const { link } = await flow.appHandoff(s, deps.mobileAppLink ?? 'idverify://chip');
+      res.json({ link, qr_svg: await qrSvg(link) });
+    }),
+  );
   router.get(
     '/sessions/:id/handoff.svg',
     withSession(async (_req, res, s) => void res.type('image/svg+xml').send(await qrSvg(deps.links.url(s.id)))),

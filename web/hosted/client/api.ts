@@ -17,11 +17,14 @@ export type View = {
   server_time: number;
 };
 
+export type FieldProblem = { field: string; code: string; message: string };
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly fields: FieldProblem[] = [],
   ) {
     super(message);
   }
@@ -50,8 +53,8 @@ export class HostedApi {
   }
 
   private async parse<T>(r: Response): Promise<T> {
-    const body = (await r.json().catch(() => ({}))) as { error?: { code: string; message: string } };
-    if (!r.ok) throw new ApiError(r.status, body.error?.code ?? 'error', body.error?.message ?? r.statusText);
+    const body = (await r.json().catch(() => ({}))) as { error?: { code: string; message: string; fields?: FieldProblem[] } };
+    if (!r.ok) throw new ApiError(r.status, body.error?.code ?? 'error', body.error?.message ?? r.statusText, body.error?.fields ?? []);
     return body as T;
   }
 
@@ -71,6 +74,9 @@ export class HostedApi {
   submit = () => this.call<View>('POST', '/submit');
   cancel = () => this.call<View>('POST', '/cancel');
   decline = () => this.call<View>('POST', '/decline');
+  saveBusiness = (details: Record<string, string>) => this.call<Record<string, string>>('PUT', '/business', json(details));
+  confirmIdentity = (identity: Record<string, string>) => this.call<{ confirmed: true }>('PUT', '/identity', json(identity));
+  appHandoff = () => this.call<{ link: string; qr_svg: string }>('POST', '/app-handoff');
   handoffSvg = async (): Promise<string> => {
     const r = await fetch(`${this.base()}/handoff.svg`, { headers: { authorization: `Bearer ${this.credential}` } });
     if (!r.ok) throw new ApiError(r.status, 'error', 'QR code unavailable');
@@ -87,3 +93,5 @@ export class HostedApi {
     return Date.now() + this.clockOffset;
   }
 }
+
+const json = (body: unknown): RequestInit => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });

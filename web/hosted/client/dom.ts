@@ -27,10 +27,24 @@ export function show(root: HTMLElement, ...content: (HTMLElement | null)[]): voi
 
 /** The GOV.UK-style error summary: a titled alert at the top linking to the field at fault. */
 export function errorSummary(title: string, message: string, fieldId?: string): HTMLElement {
+  return errorSummaryOf(title, [{ message, fieldId }]);
+}
+
+/** The same summary with one entry per field at fault. */
+export function errorSummaryOf(title: string, items: { message: string; fieldId?: string }[]): HTMLElement {
   return h(
     'div',
     { class: 'error-summary', role: 'alert', tabindex: '-1' },
     h('h2', { class: 'error-summary__title' }, title),
-    h('ul', {}, h('li', {}, fieldId ? h('a', { href: `#${fieldId}` }, message) : message)),
+    h('ul', {}, ...items.map((i) => h('li', {}, i.fieldId ? h('a', { href: `#${i.fieldId}`, onclick: (e: Event) => focusField(e, i.fieldId!) }, i.message) : i.message))),
   );
+}
+
+/** A summary link moves focus into its field (a fragment alone only scrolls), as the GOV.UK pattern does. */
+function focusField(e: Event, id: string): void {
+  const field = document.getElementById(id);
+  if (!field) return;
+  e.preventDefault();
+  field.focus();
+  field.scrollIntoView({ block: 'center' });
 }

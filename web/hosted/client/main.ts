@@ -1,6 +1,6 @@
 import { ApiError, Challenge, HostedApi, View } from './api';
 import { grabFrame, openCamera, stopCamera } from './camera';
-import { errorSummary, h, show } from './dom';
+import { errorSummary, errorSummaryOf, h, show } from './dom';
 import { fill, Strings, stringsFor } from './i18n';
 import { listen, post } from './messages';
 
@@ -219,7 +219,7 @@ function selfie(): void {
             show(root, h('h1', {}, t.selfieHeading), h('p', { role: 'status' }, t.uploading));
             await api.upload({ class: 'selfie_image' }, blob);
             if (view.steps.includes('liveness')) liveness();
-            else void submit();
+            else void afterCaptures();
           },
           'primary',
           { 'data-action': 'take-photo' },
@@ -270,7 +270,127 @@ async function runChallenge(video: HTMLVideoElement, instruction: HTMLElement): 
   }
   instruction.textContent = t.livenessDone;
   await Promise.all(uploads);
-  await submit();
+  await afterCaptures();
+}
+
+/** After the camera steps: the higher tiers' own steps (identity, business, the app handoff), then submit. */
+async function afterCaptures(): Promise<void> {
+  stopCamera(stream);
+  stream = null;
+  if (view.steps.includes('confirm_identity')) return confirmIdentity();
+  return afterIdentity();
+}
+
+function afterIdentity(): void {
+  if (view.steps.includes('business')) return businessDetails();
+  if (view.steps.includes('mobile_handoff')) return void mobileHandoff();
+  void submit();
+}
+
+type Field = { id: string; name: string; label: string; hint?: string; type?: string; autocomplete?: string; inputmode?: string };
+type Problems = Record<string, string>;
+
+/** Labelled text fields, each with its hint and its error (GOV.UK pattern), the summary linking to them. */
+function formStep(step: string, heading: string, intro: (HTMLElement | null)[], fields: Field[], values: Record<string, string>, problems: Problems, onSubmit: (values: Record<string, string>) => void): void {
+  tell('step', step);
+  const inputs = fields.map((f) => {
+    const describedBy = [f.hint ? `${f.id}-hint` : '', problems[f.name] ? `${f.id}-error` : ''].filter(Boolean).join(' ') || undefined;
+    return h(
+      'div',
+      { class: problems[f.name] ? 'field field--error' : 'field' },
+      h('label', { for: f.id, class: 'label' }, f.label),
+      f.hint ? h('p', { class: 'hint', id: `${f.id}-hint` }, f.hint) : null,
+      problems[f.name] ? h('p', { class: 'field-error', id: `${f.id}-error` }, problems[f.name]) : null,
+      h('input', { class: 'input', id: f.id, name: f.name, type: f.type ?? 'text', value: values[f.name] ?? '', autocomplete: f.autocomplete ?? 'off', inputmode: f.inputmode, spellcheck: 'false', 'aria-describedby': describedBy, 'aria-invalid': problems[f.name] ? 'true' : undefined }),
+    );
+  });
+  const form = h('form', { novalidate: true }, ...inputs, h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'button button--primary' }, t.continue)));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    onSubmit(Object.fromEntries(fields.map((f) => [f.name, (form.querySelector(`#${f.id}`) as HTMLInputElement).value])));
+  });
+  const summary = Object.keys(problems).length ? [errorSummaryOf(t.errorSummary, fields.filter((f) => problems[f.name]).map((f) => ({ message: problems[f.name], fieldId: f.id })))] : [];
+  show(root, ...summary, progress(step), h('h1', {}, heading), ...intro, form, cancelLink());
+  if (summary.length) (root.querySelector('.error-summary') as HTMLElement).focus();
+}
+
+/** The server's field errors in this page's language (its code per field), its own message otherwise. */
+function problemsOf(err: unknown): Problems | null {
+  if (!(err instanceof ApiError) || err.fields.length === 0) return null;
+  return Object.fromEntries(err.fields.map((f) => [f.field, (t as Record<string, string>)[`err_${f.field}_${f.code}`] ?? f.message]));
+}
+
+function confirmIdentity(values: Record<string, string> = {}, problems: Problems = {}): void {
+  const fields: Field[] = [
+    { id: 'given-names', name: 'given_names', label: t.givenNames, autocomplete: 'given-name' },
+    { id: 'surname', name: 'surname', label: t.surname, autocomplete: 'family-name' },
+    { id: 'date-of-birth', name: 'date_of_birth', label: t.dateOfBirth, hint: t.dateOfBirthHint, autocomplete: 'bday', inputmode: 'numeric' },
+  ];
+  formStep('confirm_identity', t.identityHeading, [h('p', {}, t.identityIntro), h('p', {}, t.identityMrz)], fields, values, problems, async (v) => {
+    try {
+      await api.confirmIdentity(v);
+      afterIdentity();
+    } catch (err) {
+      confirmIdentity(v, problemsOf(err) ?? { surname: (err as Error).message });
+    }
+  });
+}
+
+function businessDetails(values: Record<string, string> = {}, problems: Problems = {}): void {
+  const fields: Field[] = [
+    { id: 'lei', name: 'lei', label: t.lei, hint: t.leiHint },
+    { id: 'uk-company-number', name: 'uk_company_number', label: t.ukCompanyNumber, hint: t.ukCompanyNumberHint },
+    { id: 'abn', name: 'abn', label: t.abn, hint: t.abnHint, inputmode: 'numeric' },
+    { id: 'cik', name: 'cik', label: t.cik, hint: t.cikHint, inputmode: 'numeric' },
+  ];
+  formStep('business', t.businessHeading, [h('p', {}, t.businessIntro)], fields, values, problems, async (v) => {
+    try {
+      await api.saveBusiness(Object.fromEntries(Object.entries(v).filter(([, x]) => x.trim() !== '')));
+      if (view.steps.includes('mobile_handoff')) return void mobileHandoff();
+      await submit();
+    } catch (err) {
+      businessDetails(v, problemsOf(err) ?? { lei: (err as Error).message });
+    }
+  });
+}
+
+/**
+ * T5: the chip is read by the tenant's mobile app. The deep link and its QR code carry a
+ * client_secret for this session; both come from this page's own origin and go nowhere else (the
+ * messages to the tenant's window never include them). The page then follows the session.
+ */
+async function mobileHandoff(): Promise<void> {
+  tell('step', 'mobile_handoff');
+  const { link, qr_svg } = await api.appHandoff();
+  show(
+    root,
+    progress('mobile_handoff'),
+    h('h1', {}, t.handoffHeading),
+    h('p', {}, t.handoffIntro),
+    h('ol', { class: 'list' }, h('li', {}, t.handoffStep1), h('li', {}, t.handoffStep2), h('li', {}, t.handoffStep3)),
+    h('div', { class: 'actions' }, h('a', { href: link, class: 'button button--primary', rel: 'noreferrer', 'data-action': 'open-app' }, t.handoffOpen)),
+    h('p', {}, t.handoffQr),
+    qrElement(qr_svg, t.handoffQrAlt),
+    h('p', { role: 'status', id: 'handoff-status' }, t.handoffWaiting),
+    cancelLink(),
+  );
+  let wait = 3000;
+  while (view.status === 'in_progress') {
+    await sleep(wait);
+    wait = Math.min(10_000, wait * 1.5);
+    view = await api.view().catch(() => view);
+  }
+  if (view.status === 'processing') return processing();
+  tell('completed');
+  finish();
+}
+
+function qrElement(svgText: string, label: string): HTMLElement {
+  const svg = new DOMParser().parseFromString(svgText, 'image/svg+xml').documentElement;
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  svg.setAttribute('class', 'qr');
+  return svg as unknown as HTMLElement;
 }
 
 async function submit(): Promise<void> {
@@ -330,11 +450,7 @@ function redirectTarget(): string | null {
 async function noCameraBlock(): Promise<HTMLElement> {
   let qr: HTMLElement;
   try {
-    const svg = new DOMParser().parseFromString(await api.handoffSvg(), 'image/svg+xml').documentElement;
-    svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', t.qrAlt);
-    svg.setAttribute('class', 'qr');
-    qr = svg as unknown as HTMLElement;
+    qr = qrElement(await api.handoffSvg(), t.qrAlt);
   } catch {
     qr = h('span', {});
   }
