@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import autocannon from 'autocannon';
+import { Client } from 'pg';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -80,4 +81,16 @@ export function printTable(rows: Measured[]): void {
   console.log('| case | req/s | p50 ms | p99 ms | errors | non-2xx |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
+}
+
+/** Ends an in-process benchmark: closes the container, drops its job schema on a server database, removes its data directory. */
+export async function closeInProcess(c: { close(): Promise<void> }, databaseUrl: string | undefined, jobSchema: string, dataDir: string): Promise<void> {
+  await c.close();
+  if (databaseUrl) {
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${jobSchema} CASCADE`);
+    await client.end();
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
+import { closeInProcess } from './bench-support';
 import { loadConfig } from '../src/config';
 import { buildContainer, Container } from '../src/container';
 import { newId, randomBase62 } from '../src/ids';
@@ -113,14 +113,7 @@ async function main(): Promise<void> {
     console.log(`| goal: p99 < 60 s | ${p99 < 60_000 && missing === 0 ? 'met' : 'NOT met'} |`);
   } finally {
     await receiver.close();
-    await c.close();
-    if (config.databaseUrl) {
-      const client = new Client({ connectionString: config.databaseUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${jobSchema} CASCADE`);
-      await client.end();
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await closeInProcess(c, config.databaseUrl, jobSchema, dataDir);
   }
 }
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
+import { closeInProcess } from './bench-support';
 import { loadConfig } from '../src/config';
 import { buildContainer, Container } from '../src/container';
 import { newId } from '../src/ids';
@@ -204,14 +204,7 @@ async function main(): Promise<void> {
   } finally {
     clearInterval(sampler);
     await receiver.close();
-    await c.close();
-    if (config.databaseUrl) {
-      const client = new Client({ connectionString: config.databaseUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${jobSchema} CASCADE`);
-      await client.end();
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await closeInProcess(c, config.databaseUrl, jobSchema, dataDir);
   }
 }
 
