@@ -196,6 +196,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   });
   // Deleted users' sessions read as absent to tenants; restricted users' as 409 user_restricted.
   sessions.guardReads((actor, s) => userRights.gate.filter(actor, s), LISTABLE_SESSION_SQL);
+  sessions.bindable = (userId) => userRights.gate.assertProcessable(userId); // no session is bound to a restricted user
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })

@@ -92,8 +92,18 @@ export class SessionService {
     if (typeof sub !== 'string' || sub.length < 1 || sub.length > 255) throw new DomainError('invalid_request', 'user_sub must be 1 to 255 characters');
     const userId = this.userSubjects ? await this.userSubjects(tenantId, sub) : null;
     if (!userId) throw new DomainError('invalid_request', 'user_sub is not the subject of a user who signed in to this tenant');
+    try {
+      await this.bindable?.(userId);
+    } catch (err) {
+      // A deleted user's subject reads like an unknown one (no existence oracle); a restricted user's is 409 user_restricted.
+      if (err instanceof DomainError && err.code === 'not_found') throw new DomainError('invalid_request', 'user_sub is not the subject of a user who signed in to this tenant');
+      throw err;
+    }
     return userId;
   }
+
+  /** Refuses to bind a session to a user who may not be processed now (restricted, deleted); set by the data-rights wiring. */
+  bindable: ((userId: string) => Promise<void>) | null = null;
 
   onCommittedEvents(listener: CommittedEventsListener): void {
     this.listeners.push(listener);

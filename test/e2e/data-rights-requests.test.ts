@@ -149,8 +149,19 @@ describe('data-rights requests of the signed-in user', () => {
       expect(q.body.errors[0].extensions.code).toBe('user_restricted');
     });
 
-    // The binding by `user_sub` (docs/accounts-and-oidc.md) calls UserAccessGate.assertProcessable; its test lands with that path.
-    it.todo('refuses to bind a new session to the restricted user');
+    it('refuses to bind a new session to the restricted user', async () => {
+      // The access token's subject is the tenant's own (pairwise) subject for the user.
+      const sub = (JSON.parse(Buffer.from(ben.accessToken.split('.')[1], 'base64url').toString('utf8')) as { sub: string }).sub;
+      const bind = () => http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { flow_id: 'default', tier: 'T1', user_sub: sub } });
+      const refused = await bind();
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 'user_restricted', status: 409 });
+      expect((await http(server, 'DELETE', '/v1/me/restrict', { key: ben.accessToken })).status).toBe(202);
+      const bound = await bind();
+      expect(bound.status).toBe(201);
+      expect(bound.body.user_sub).toBe(sub);
+      expect((await http(server, 'POST', '/v1/me/restrict', { key: ben.accessToken })).status).toBe(202);
+    });
 
     it('lets data-rights requests go on while restricted, and lifting restores the reads', async () => {
       expect((await http(server, 'GET', '/v1/me/profile', { key: ben.accessToken })).status).toBe(200);
