@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { generators } from 'openid-client';
-import { createOidcTenant, createUser, relyingParty, startOidcServer, TEST_REDIRECT_URI, type OidcTenant } from '../helpers/oidc-login';
+import { createOidcTenant, createUser, relyingParty, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
 import { cli, http, ROOT, type TestServer } from '../helpers/test-server';
 
 /**
@@ -20,18 +21,29 @@ const PHONE = { width: 360, height: 740 };
   let server: TestServer;
   let browser: Browser;
   let tenant: OidcTenant;
+  // The app's redirect_uri is a real page on loopback (the browser really lands on it); it records what arrived.
+  let app: Server;
+  let redirectUri: string;
+  const arrived: string[] = [];
 
   beforeAll(async () => {
+    app = createServer((req, res) => {
+      if (req.url?.startsWith('/callback')) arrived.push(`${redirectUri.replace(/\/callback$/, '')}${req.url}`);
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html lang="en"><title>App</title><p>Back at the app</p></html>');
+    });
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    redirectUri = `http://127.0.0.1:${(app.address() as { port: number }).port}/callback`;
     [server, browser] = await Promise.all([
       startOidcServer(),
       chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }),
     ]);
-    tenant = await createOidcTenant(server, 'Acme Shop');
+    tenant = await createOidcTenant(server, 'Acme Shop', redirectUri);
     fs.mkdirSync(SHOTS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await new Promise((resolve) => app?.close(resolve));
   });
 
   async function axe(page: Page, step: string): Promise<void> {
@@ -40,9 +52,9 @@ const PHONE = { width: 360, height: 740 };
     expect(bad).toEqual([]);
   }
 
-  /** Opens the authorization URL in a phone-sized page; the app's redirect is caught, never loaded. */
+  /** Opens the authorization URL in a phone-sized page; the flow ends on the app's page on loopback. */
   async function start(uiLocales?: string) {
-    const client = await relyingParty(server, tenant);
+    const client = await relyingParty(server, tenant, redirectUri);
     const verifier = generators.codeVerifier();
     const par = await client.pushedAuthorizationRequest({
       scope: 'openid email profile verification',
@@ -53,13 +65,8 @@ const PHONE = { width: 360, height: 740 };
     });
     const context = await browser.newContext({ viewport: PHONE, locale: uiLocales ?? 'en-US' });
     const page = await context.newPage();
-    let callback: string | null = null;
-    await page.route(`${TEST_REDIRECT_URI}**`, (route) => {
-      callback = route.request().url();
-      return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>App</title><p>Back at the app</p>' });
-    });
     await page.goto(client.authorizationUrl({ request_uri: par.request_uri }));
-    return { client, verifier, page, context, callback: () => callback };
+    return { client, verifier, page, context, callback: () => arrived.at(-1) ?? null };
   }
 
   test('a new person signs up with email, password and the emailed code, consents, and the app gets their email', async () => {
@@ -95,7 +102,7 @@ const PHONE = { width: 360, height: 740 };
     await page.screenshot({ path: path.join(SHOTS, 'accounts-5-consent.png') });
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText('Back at the app').waitFor();
-    const tokens = await client.callback(TEST_REDIRECT_URI, client.callbackParams(callback()!), { code_verifier: verifier, state: 'st' });
+    const tokens = await client.callback(redirectUri, client.callbackParams(callback()!), { code_verifier: verifier, state: 'st' });
     expect(tokens.claims().iss).toBe(`${server.url}/v1/oidc`);
     expect(await client.userinfo(tokens.access_token!)).toMatchObject({ email: 'new.person@example.com', email_verified: true });
     await context.close();

@@ -35,6 +35,11 @@ describe('CLI', () => {
       tenant_id: expect.stringMatching(/^ten_[A-Za-z0-9]{24}$/),
       test_api_key: expect.stringMatching(/^sk_test_[A-Za-z0-9]{40}$/),
       live_api_key: expect.stringMatching(/^sk_live_[A-Za-z0-9]{40}$/),
+      // Each mode's OIDC client (docs/accounts-and-oidc.md), its secret shown only here.
+      test_client_id: expect.stringMatching(/^oc_test_[A-Za-z0-9]{16,}$/),
+      test_client_secret: expect.stringMatching(/^ocs_[A-Za-z0-9]{32,}$/),
+      live_client_id: expect.stringMatching(/^oc_live_[A-Za-z0-9]{16,}$/),
+      live_client_secret: expect.stringMatching(/^ocs_[A-Za-z0-9]{32,}$/),
     });
     const tenantId = created.json!.tenant_id as string;
     const offlineKey = await cli(env, ['key', 'create', '--tenant', tenantId, '--mode', 'live', '--scopes', 'sessions:read', '--json']);
