@@ -4,7 +4,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { generators } from 'openid-client';
-import { createOidcTenant, createUser, relyingParty, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
+import { createOidcTenant, createUser, relyingParty, startOidcServer, type OidcTenant, testEmail } from '../helpers/oidc-login';
 import { cli, http, ROOT, type TestServer } from '../helpers/test-server';
 
 /**
@@ -75,7 +75,7 @@ const PHONE = { width: 360, height: 740 };
     await axe(page, 'sign-in');
     await page.screenshot({ path: path.join(SHOTS, 'accounts-1-sign-in.png') });
     await page.getByRole('link', { name: 'Create an account' }).click();
-    await page.getByLabel('Email').fill('new.person@example.com');
+    await page.getByLabel('Email').fill(testEmail('new.person'));
     await page.getByLabel('Password').fill('a long enough password');
     await axe(page, 'sign-up');
     await page.screenshot({ path: path.join(SHOTS, 'accounts-2-sign-up.png') });
@@ -83,7 +83,7 @@ const PHONE = { width: 360, height: 740 };
     await page.getByLabel('Code').waitFor();
     await axe(page, 'code');
     await page.screenshot({ path: path.join(SHOTS, 'accounts-3-code.png') });
-    const mail = await cli(server.env, ['mail', 'list', '--to', 'new.person@example.com', '--json']);
+    const mail = await cli(server.env, ['mail', 'list', '--to', testEmail('new.person'), '--json']);
     const code = /\b(\d{6})\b/.exec((mail.json as { messages: { text: string }[] }).messages[0].text)![1];
     await page.getByLabel('Code').fill(code === '000000' ? '111111' : '000000'.replace(/0/g, String((Number(code[0]) + 1) % 10)));
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -104,16 +104,16 @@ const PHONE = { width: 360, height: 740 };
     await page.getByText('Back at the app').waitFor();
     const tokens = await client.callback(redirectUri, client.callbackParams(callback()!), { code_verifier: verifier, state: 'st' });
     expect(tokens.claims().iss).toBe(`${server.url}/v1/oidc`);
-    expect(await client.userinfo(tokens.access_token!)).toMatchObject({ email: 'new.person@example.com', email_verified: true });
+    expect(await client.userinfo(tokens.access_token!)).toMatchObject({ email: testEmail('new.person'), email_verified: true });
     await context.close();
   });
 
   test('a wrong password shows one generic message, in German for a German app', async () => {
-    await createUser(server, 'erika@example.com');
+    await createUser(server, testEmail('erika'));
     const { page, context } = await start('de-DE');
     await page.getByRole('heading', { name: 'Anmelden' }).waitFor();
     expect(await page.locator('html').getAttribute('lang')).toBe('de-DE');
-    await page.getByLabel('E-Mail').fill('erika@example.com');
+    await page.getByLabel('E-Mail').fill(testEmail('erika'));
     await page.getByLabel('Passwort').fill('not the password');
     await page.getByRole('button', { name: 'Anmelden' }).click();
     await page.getByRole('alert').waitFor();

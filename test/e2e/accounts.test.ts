@@ -1,5 +1,5 @@
 import { generators } from 'openid-client';
-import { browse, CookieJar, createOidcTenant, createUser, follow, formAction, relyingParty, startOidcServer, TEST_REDIRECT_URI, type Hop, type OidcTenant } from '../helpers/oidc-login';
+import { browse, CookieJar, createOidcTenant, createUser, follow, formAction, relyingParty, startOidcServer, TEST_REDIRECT_URI, type Hop, type OidcTenant, testEmail } from '../helpers/oidc-login';
 import { cli, type TestServer } from '../helpers/test-server';
 
 /**
@@ -13,7 +13,7 @@ describe('sign-in, sign-up and email codes', () => {
   beforeAll(async () => {
     server = await startOidcServer({ EMAIL_CODE_TTL_SECONDS: '3' });
     tenant = await createOidcTenant(server);
-    await createUser(server, 'known@example.com');
+    await createUser(server, testEmail('known'));
   });
   afterAll(async () => {
     await server?.stop();
@@ -38,7 +38,7 @@ describe('sign-in, sign-up and email codes', () => {
       for (const who of ['known', 'unknown'] as const) {
         const { jar, page } = await signInPage();
         const started = process.hrtime.bigint();
-        pages[who] = await browse(jar, formAction(page), { email: `${who}@example.com`, password: `wrong password ${i}` });
+        pages[who] = await browse(jar, formAction(page), { email: testEmail(who), password: `wrong password ${i}` });
         times[who].push(Number(process.hrtime.bigint() - started) / 1e6);
       }
     }
@@ -54,28 +54,28 @@ describe('sign-in, sign-up and email codes', () => {
   });
 
   test('after 5 failures an account is paused with the same generic message, even for the right password', async () => {
-    await createUser(server, 'target@example.com');
+    await createUser(server, testEmail('target'));
     for (let i = 0; i < 5; i++) {
       const { jar, page } = await signInPage();
-      expect((await browse(jar, formAction(page), { email: 'target@example.com', password: `guess ${i} wrong` })).status).toBe(400);
+      expect((await browse(jar, formAction(page), { email: testEmail('target'), password: `guess ${i} wrong` })).status).toBe(400);
     }
     const { jar, page } = await signInPage();
-    const refused = await browse(jar, formAction(page), { email: 'target@example.com', password: 'correct horse battery' });
+    const refused = await browse(jar, formAction(page), { email: testEmail('target'), password: 'correct horse battery' });
     expect(refused.status).toBe(400);
     expect(alertOf(refused.html)).toMatch(/email or password is not right/);
     // Another account from the same address is not affected.
     const other = await signInPage();
-    const ok = await browse(other.jar, formAction(other.page), { email: 'known@example.com', password: 'correct horse battery' });
+    const ok = await browse(other.jar, formAction(other.page), { email: testEmail('known'), password: 'correct horse battery' });
     expect(ok.status).toBe(303);
   });
 
   test('signing up with a known email shows the same code page and mails the owner a notice, not a code', async () => {
     const { jar, page } = await signInPage();
     const signUp = await browse(jar, new URL(/href="([^"]+\/signup)"/.exec(page.html)![1], page.url).href);
-    const done = await browse(jar, formAction(signUp), { email: 'known@example.com', password: 'another password 1' });
+    const done = await browse(jar, formAction(signUp), { email: testEmail('known'), password: 'another password 1' });
     expect(done.status).toBe(200);
     expect(done.html).toContain('name="code"');
-    const mail = await cli(server.env, ['mail', 'list', '--to', 'known@example.com', '--json']);
+    const mail = await cli(server.env, ['mail', 'list', '--to', testEmail('known'), '--json']);
     const messages = (mail.json as { messages: { subject: string; text: string }[] }).messages;
     expect(messages[0].subject).toMatch(/tried to create an account/);
     expect(messages[0].text).not.toMatch(/\b\d{6}\b/);
@@ -84,14 +84,14 @@ describe('sign-in, sign-up and email codes', () => {
   test('a wrong code is refused; an expired code is refused even when right', async () => {
     const { jar, page } = await signInPage();
     const signUp = await browse(jar, new URL(/href="([^"]+\/signup)"/.exec(page.html)![1], page.url).href);
-    const codePage = await browse(jar, formAction(signUp), { email: 'slow@example.com', password: 'a fine password' });
-    const mail = await cli(server.env, ['mail', 'list', '--to', 'slow@example.com', '--json']);
+    const codePage = await browse(jar, formAction(signUp), { email: testEmail('slow'), password: 'a fine password' });
+    const mail = await cli(server.env, ['mail', 'list', '--to', testEmail('slow'), '--json']);
     const code = /\b(\d{6})\b/.exec((mail.json as { messages: { text: string }[] }).messages[0].text)![1];
-    const wrong = await browse(jar, formAction(codePage), { email: 'slow@example.com', code: code === '123456' ? '654321' : '123456' });
+    const wrong = await browse(jar, formAction(codePage), { email: testEmail('slow'), code: code === '123456' ? '654321' : '123456' });
     expect(wrong.status).toBe(400);
     expect(alertOf(wrong.html)).toMatch(/code is not right or has expired/);
     await new Promise((r) => setTimeout(r, 3_500)); // codes live 3 s on this server
-    const late = await browse(jar, formAction(codePage), { email: 'slow@example.com', code });
+    const late = await browse(jar, formAction(codePage), { email: testEmail('slow'), code });
     expect(late.status).toBe(400);
     expect(alertOf(late.html)).toMatch(/code is not right or has expired/);
   });

@@ -1,4 +1,4 @@
-import { createOidcTenant, createUser, signInThroughPages, startOidcServer, userAccessToken, type OidcTenant } from '../helpers/oidc-login';
+import { createOidcTenant, createUser, signInThroughPages, startOidcServer, userAccessToken, type OidcTenant, testEmail } from '../helpers/oidc-login';
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
@@ -14,7 +14,7 @@ describe('/v1/me authentication', () => {
   beforeAll(async () => {
     server = await startOidcServer();
     tenant = await createOidcTenant(server);
-    token = await userAccessToken(server, tenant, 'ada@example.com', { create: true });
+    token = await userAccessToken(server, tenant, testEmail('ada'), { create: true });
   });
   afterAll(async () => {
     await server?.stop();
@@ -23,7 +23,7 @@ describe('/v1/me authentication', () => {
   test('a user signed in through the pages reads their own account with the access token', async () => {
     const r = await http(server, 'GET', '/v1/me', { key: token });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ email: 'ada@example.com', email_verified: true, state: 'active', service_verification: { badges: [], tier: null } });
+    expect(r.body).toMatchObject({ email: testEmail('ada'), email_verified: true, state: 'active', service_verification: { badges: [], tier: null } });
     expect(r.body.id).toMatch(/^usr_[A-Za-z0-9]{24}$/);
     expectToMatchContract('GET', '/v1/me', r);
   });
@@ -44,7 +44,7 @@ describe('/v1/me authentication', () => {
   test("GraphQL's viewer answers a user token and refuses a tenant key with user_token_required", async () => {
     const mine = await graphql(server, '{ viewer { id email emailVerified serviceVerification { badges tier } } }', {}, token);
     expect(mine.body.errors).toBeUndefined();
-    expect(mine.body.data.viewer).toMatchObject({ email: 'ada@example.com', emailVerified: true, serviceVerification: { badges: [], tier: null } });
+    expect(mine.body.data.viewer).toMatchObject({ email: testEmail('ada'), emailVerified: true, serviceVerification: { badges: [], tier: null } });
     const tenantKey = await graphql(server, '{ viewer { id } }', {}, tenant.test_api_key);
     expect(tenantKey.body.errors[0].extensions.code).toBe('user_token_required');
   });
@@ -72,8 +72,8 @@ describe('/v1/me authentication', () => {
     const tampered = await http(server, 'GET', '/v1/me', { key: forged });
     expect(tampered.status).toBe(401);
     expect(tampered.body.error.code).toBe('unauthorized');
-    await createUser(server, 'grace@example.com');
-    const { tokens } = await signInThroughPages(server, tenant, 'grace@example.com');
+    await createUser(server, testEmail('grace'));
+    const { tokens } = await signInThroughPages(server, tenant, testEmail('grace'));
     expect((await http(server, 'GET', '/v1/me', { key: tokens.access_token })).status).toBe(401);
   });
 });

@@ -1,5 +1,5 @@
 import { generators, Issuer, errors as oidcErrors } from 'openid-client';
-import { browse, CookieJar, createOidcTenant, createUser, follow, relyingParty, signInThroughPages, startOidcServer, TEST_REDIRECT_URI, type OidcTenant } from '../helpers/oidc-login';
+import { browse, CookieJar, createOidcTenant, createUser, follow, relyingParty, signInThroughPages, startOidcServer, TEST_REDIRECT_URI, type OidcTenant, testEmail } from '../helpers/oidc-login';
 import { eventually, http, type TestServer } from '../helpers/test-server';
 
 /**
@@ -16,7 +16,7 @@ describe('OpenID Provider', () => {
     server = await startOidcServer({ OIDC_ACCESS_TOKEN_TTL_SECONDS: '4' });
     acme = await createOidcTenant(server, 'Acme Shop');
     globex = await createOidcTenant(server, 'Globex Bank');
-    await createUser(server, 'ada@example.com');
+    await createUser(server, testEmail('ada'));
   });
   afterAll(async () => {
     await server?.stop();
@@ -48,12 +48,12 @@ describe('OpenID Provider', () => {
   });
 
   test('code flow with PAR and PKCE: ID token, userinfo with the claims of the scopes, refresh rotation, revocation', async () => {
-    const { tokens, client } = await signInThroughPages(server, acme, 'ada@example.com');
+    const { tokens, client } = await signInThroughPages(server, acme, testEmail('ada'));
     const claims = tokens.claims();
     expect(claims.iss).toBe(`${server.url}/v1/oidc`);
     expect(claims.aud).toBe(acme.test_client_id);
     const info = await client.userinfo(tokens.access_token!);
-    expect(info).toMatchObject({ sub: claims.sub, email: 'ada@example.com', email_verified: true, service_verification: { badges: [], tier: null, verified_at: null } });
+    expect(info).toMatchObject({ sub: claims.sub, email: testEmail('ada'), email_verified: true, service_verification: { badges: [], tier: null, verified_at: null } });
 
     const refreshed = await client.refresh(tokens.refresh_token!);
     expect(refreshed.refresh_token).toBeDefined();
@@ -61,7 +61,7 @@ describe('OpenID Provider', () => {
     // Rotation: the old refresh token is spent (and, being reused, ends the grant).
     await expect(client.refresh(tokens.refresh_token!)).rejects.toBeInstanceOf(oidcErrors.OPError);
 
-    const again = await signInThroughPages(server, acme, 'ada@example.com');
+    const again = await signInThroughPages(server, acme, testEmail('ada'));
     await client.revoke(again.tokens.refresh_token!, 'refresh_token');
     await expect(client.refresh(again.tokens.refresh_token!)).rejects.toThrow(/invalid_grant/);
   });
@@ -74,7 +74,7 @@ describe('OpenID Provider', () => {
     const verifier = generators.codeVerifier();
     const par = await aliased.pushedAuthorizationRequest({ scope: 'openid email', code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256', state: 's1' });
     let hop = await follow(jar, await browse(jar, aliased.authorizationUrl({ request_uri: par.request_uri })), TEST_REDIRECT_URI);
-    hop = await follow(jar, await browse(jar, new URL(/action="([^"]+)"/.exec(hop.html)![1], hop.url).href, { email: 'ada@example.com', password: 'correct horse battery' }), TEST_REDIRECT_URI);
+    hop = await follow(jar, await browse(jar, new URL(/action="([^"]+)"/.exec(hop.html)![1], hop.url).href, { email: testEmail('ada'), password: 'correct horse battery' }), TEST_REDIRECT_URI);
     if (!hop.location?.startsWith(TEST_REDIRECT_URI)) hop = await follow(jar, await browse(jar, new URL(/action="([^"]+)"/.exec(hop.html)![1], hop.url).href, {}), TEST_REDIRECT_URI);
     const tokens = await aliased.callback(TEST_REDIRECT_URI, aliased.callbackParams(hop.location!), { code_verifier: verifier, state: 's1' });
     expect(tokens.claims().iss).toBe(`${server.url}/v1/oidc`);
@@ -83,7 +83,7 @@ describe('OpenID Provider', () => {
   });
 
   test('RP-initiated logout ends the provider session: the next authorization asks to sign in again', async () => {
-    const { tokens, client, jar } = await signInThroughPages(server, acme, 'ada@example.com');
+    const { tokens, client, jar } = await signInThroughPages(server, acme, testEmail('ada'));
     const logout = await browse(jar, client.endSessionUrl({ id_token_hint: tokens.id_token, post_logout_redirect_uri: TEST_REDIRECT_URI, state: 'bye' }));
     // The provider asks for confirmation with a form that posts back to it.
     expect(logout.status).toBe(200);
@@ -98,8 +98,8 @@ describe('OpenID Provider', () => {
   });
 
   test('pairwise: one person signing in to two tenants gets two subjects, and each binds sessions only with its own', async () => {
-    const a = await signInThroughPages(server, acme, 'ada@example.com');
-    const b = await signInThroughPages(server, globex, 'ada@example.com');
+    const a = await signInThroughPages(server, acme, testEmail('ada'));
+    const b = await signInThroughPages(server, globex, testEmail('ada'));
     const subA = a.tokens.claims().sub;
     const subB = b.tokens.claims().sub;
     expect(subA).not.toBe(subB);
@@ -117,8 +117,8 @@ describe('OpenID Provider', () => {
   });
 
   test('a bound T2 test session updates service_verification, visible through userinfo with scope verification and on /v1/me', async () => {
-    await createUser(server, 'lin@example.com');
-    const first = await signInThroughPages(server, globex, 'lin@example.com');
+    await createUser(server, testEmail('lin'));
+    const first = await signInThroughPages(server, globex, testEmail('lin'));
     const sub = first.tokens.claims().sub;
     const created = await http(server, 'POST', '/v1/verify/sessions', { key: globex.test_api_key, json: { flow_id: 'default', tier: 'T2', user_sub: sub } });
     expect(created.status).toBe(201);
@@ -127,17 +127,17 @@ describe('OpenID Provider', () => {
       return s.body.status === 'success' ? s.body : undefined;
     }, 40_000);
     // Access tokens live 4 s on this server: sign in again to read the claims now.
-    const after = await signInThroughPages(server, globex, 'lin@example.com');
+    const after = await signInThroughPages(server, globex, testEmail('lin'));
     expect(after.tokens.claims().sub).toBe(sub);
     const info = await after.client.userinfo(after.tokens.access_token!);
     expect(info.service_verification).toMatchObject({ tier: 'T2' });
     expect((info.service_verification as { badges: string[] }).badges.length).toBeGreaterThan(0);
     expect(Date.parse((info.service_verification as { verified_at: string }).verified_at)).not.toBeNaN();
 
-    const withoutScope = await signInThroughPages(server, globex, 'lin@example.com', undefined, { scope: 'openid email' });
+    const withoutScope = await signInThroughPages(server, globex, testEmail('lin'), undefined, { scope: 'openid email' });
     expect((await withoutScope.client.userinfo(withoutScope.tokens.access_token!)).service_verification).toBeUndefined();
 
-    const me = await signInThroughPages(server, globex, 'lin@example.com', undefined, { resource: true });
+    const me = await signInThroughPages(server, globex, testEmail('lin'), undefined, { resource: true });
     const view = await http(server, 'GET', '/v1/me', { key: me.tokens.access_token });
     expect(view.status).toBe(200);
     expect(view.body.service_verification.tier).toBe('T2');
@@ -145,7 +145,7 @@ describe('OpenID Provider', () => {
   }, 90_000);
 
   test('/v1/me refuses an expired token, an ID token (wrong audience and type) and a token whose grant was revoked', async () => {
-    const { tokens, client } = await signInThroughPages(server, acme, 'ada@example.com', undefined, { resource: true });
+    const { tokens, client } = await signInThroughPages(server, acme, testEmail('ada'), undefined, { resource: true });
     expect((await http(server, 'GET', '/v1/me', { key: tokens.access_token })).status).toBe(200);
     expect((await http(server, 'GET', '/v1/me', { key: tokens.id_token })).status).toBe(401);
     await new Promise((r) => setTimeout(r, 5_000)); // the server's access tokens live 4 s here

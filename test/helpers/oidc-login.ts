@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { generators, Issuer, type BaseClient, type TokenSet } from 'openid-client';
 import { CookieJar, passInteraction } from '../../bench/oidc-flow';
@@ -31,6 +32,9 @@ export function freePort(): Promise<number> {
 
 export type OidcTenant = { tenant_id: string; test_api_key: string; live_api_key: string; test_client_id: string; test_client_secret: string; live_client_id: string; live_client_secret: string };
 export const TEST_REDIRECT_URI = 'http://127.0.0.1:9/callback';
+/** An address unique to this test process: a PostgreSQL server (CI's second pass) keeps the accounts of other files and earlier runs. */
+const RUN = randomBytes(4).toString('hex');
+export const testEmail = (local: string): string => `${local}.${RUN}@example.com`;
 
 /** A tenant whose test client accepts TEST_REDIRECT_URI (never contacted: the flow stops at the redirect). */
 export async function createOidcTenant(server: Pick<TestServer, 'env'>, name = 'Acme Shop', redirectUri = TEST_REDIRECT_URI): Promise<OidcTenant> {
