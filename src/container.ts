@@ -158,6 +158,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   // A job whose worker died is taken back once the longest attempt is surely over.
   const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
   const audit = new AuditLogService(db);
+  // Human decisions and every data-request step are audited in their own transactions (docs/retention-and-audit.md).
+  sessions.auditTrail = (entry, m) => audit.append(entry, m);
   await jobs.ensureQueue(webhookDispatcher.queue, { notify: true }); // before any transaction sends to it; its commits wake the workers
   sessions.registerOutboxHandler(webhookDispatcher.onOutbox);
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
@@ -176,6 +178,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
   const contexts = new ContextFactory(auth);
   const dsrJobs = new DsrJobService(db);
+  dsrJobs.auditTrail = (entries, m) => audit.appendMany(entries, m);
   const accounts = await buildAccounts(db, database.sql, config);
   auth.endUserTokens = accounts.accessTokens;
   sessions.userSubjects = (tenantId, sub) => accounts.users.userIdForSubject(tenantId, sub);

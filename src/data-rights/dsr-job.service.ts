@@ -2,6 +2,7 @@ import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { DsrJobEntity } from '../../entities';
 import type { JsonObject } from '../../entities/dsr-job.entity';
 import type { TenantScope } from '../auth/actor';
+import type { AuditEntryInput } from '../audit/audit-log.service';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { addDays } from './business-days';
@@ -70,6 +71,26 @@ export class DsrJobService {
 
   onSettled(listener: DsrSettledListener): void {
     this.settledListeners.push(listener);
+  }
+
+  /**
+   * Writes each step of every request to the audit log, in the transaction of the step (set by the
+   * composition root): the service log, and the delegating tenant's log for a delegated request.
+   */
+  auditTrail: ((entries: AuditEntryInput[], within: EntityManager) => Promise<unknown>) | null = null;
+
+  private async audit(job: DsrJob, m: EntityManager): Promise<void> {
+    if (!this.auditTrail) return;
+    const detail = { kind: job.kind, status: job.status, ...(job.reason ? { reason: job.reason } : {}) };
+    const entry = { action: `dsr.${job.status}`, subjectId: job.id };
+    await this.auditTrail(
+      [
+        { tenantId: null, livemode: null, ...entry, detail: { ...detail, user_id: job.userId } },
+        // The tenant's copy names no user id: tenants know users only by their own pairwise subject.
+        ...(job.delegatedBy ? [{ tenantId: job.delegatedBy.tenantId, livemode: job.delegatedBy.livemode, ...entry, detail }] : []),
+      ],
+      m,
+    );
   }
 
   /** A request by the signed-in user: `received` at once, with its deadlines. */
@@ -218,9 +239,13 @@ export class DsrJobService {
   }
 
   private async insert(within: EntityManager | undefined, row: Partial<DsrJobEntity>): Promise<DsrJob> {
-    const repo = (within ?? this.db.manager).getRepository(DsrJobEntity);
-    await repo.insert(row);
-    return toDsrJob(row as DsrJobEntity);
+    const run = async (m: EntityManager): Promise<DsrJob> => {
+      await m.getRepository(DsrJobEntity).insert(row);
+      const job = toDsrJob(row as DsrJobEntity);
+      await this.audit(job, m);
+      return job;
+    };
+    return within ? run(within) : this.db.transaction(run);
   }
 
   /**
@@ -239,6 +264,7 @@ export class DsrJobService {
       const res = await repo.update({ id, status: job.status }, changes);
       if (!res.affected) throw new DomainError('invalid_state', `The data request is no longer ${job.status}`);
       const moved = toDsrJob({ ...row, ...changes } as DsrJobEntity);
+      await this.audit(moved, m);
       if (SETTLED_DSR_STATUSES.includes(to)) for (const listener of this.settledListeners) await listener(moved, m);
       return moved;
     };

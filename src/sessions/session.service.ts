@@ -5,6 +5,7 @@ import { Actor, TenantKeyActor, TenantScope } from '../auth/actor';
 import { newClientSecret } from '../auth/secrets';
 import { DomainError, notFound } from '../errors';
 import { newId, sha256Hex } from '../ids';
+import type { AuditEntryInput } from '../audit/audit-log.service';
 import type { JobQueue } from '../jobs/job-queue';
 import type { PreparedSql } from '../db/prepared-sql';
 import { SessionResult } from './session-result';
@@ -244,7 +245,7 @@ export class SessionService {
         review: { decision: input.decision, reason: input.reason.trim(), reviewer_id: input.reviewerId ?? null, reviewed_at: this.now().toISOString() },
       };
       return { result };
-    });
+    }, { within: (m, s) => this.auditDecision('session.reviewed', s, input, { key_id: actor.keyId }, m) });
   }
 
   /**
@@ -268,6 +269,7 @@ export class SessionService {
       Object.assign(s, { result, status: approve ? 'success' : 'failed', updatedAt: now, completedAt: now });
       const events = outboxEventsForTransition(s, from, now);
       await this.commitTransitions(m, [s], events);
+      await this.auditDecision('session.redecided', s, input, { requested_by: 'end_user' }, m);
       return { s, events };
     });
     this.announce(events, s);
@@ -323,9 +325,19 @@ export class SessionService {
     id: string,
     to: SessionStatus,
     changes: (s: SessionEntity) => Partial<SessionEntity>,
+    hooks: TransitionHooks = {},
   ): Promise<SessionEntity> {
     await this.get(actor, id); // visibility first: another tenant's session is a 404, not a 409
-    return (await this.transitionUnchecked(id, to, changes, false))!;
+    return (await this.transitionUnchecked(id, to, changes, false, hooks))!;
+  }
+
+  /** Writes human decisions on sessions to the tenant's audit log, in the transaction of the decision (set by the composition root). */
+  auditTrail: ((entry: AuditEntryInput, within: EntityManager) => Promise<unknown>) | null = null;
+
+  private async auditDecision(action: 'session.reviewed' | 'session.redecided', s: SessionEntity, input: { decision: string; reason: string; reviewerId?: string | null }, by: Record<string, string>, m: EntityManager): Promise<void> {
+    // Reason and reviewer id are the tenant's free text (an id may be an email): only their hashes are kept, so the chain never holds personal data.
+    const detail = { decision: input.decision, reason_sha256: sha256Hex(input.reason), reviewer_id_sha256: input.reviewerId ? sha256Hex(input.reviewerId) : null, ...by };
+    await this.auditTrail?.({ tenantId: s.tenantId, livemode: s.livemode, action, subjectId: s.id, detail }, m);
   }
 
   /**

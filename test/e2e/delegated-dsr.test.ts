@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createOidcTenant, createUser, signInThroughPages, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
-import { cli, http, type TestServer } from '../helpers/test-server';
+import { cli, graphql, http, type TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 import { verifyServiceSignature } from '../../src/webhooks/webhook.signer';
 
@@ -104,5 +104,12 @@ describe('a delegated access request', () => {
     const other = await createOidcTenant(server, 'Other Shop');
     const theirs = await http(server, 'POST', '/graphql', { key: other.test_api_key, json: query });
     expect(theirs.body.data.dsrJobs).toEqual([]);
+  });
+
+  it("writes every step of the request to the tenant's audit log, naming no user id", async () => {
+    const r = await graphql(server, 'query($s: ID) { auditLog(subjectId: $s, first: 20) { action detail } }', { s: dsrId }, tenant.test_api_key);
+    const steps = (r.body.data.auditLog as { action: string; detail: Record<string, unknown> }[]).map((e) => e.action).sort();
+    expect(steps).toEqual(['dsr.awaiting_confirmation', 'dsr.completed', 'dsr.in_progress', 'dsr.received']);
+    expect(JSON.stringify(r.body.data.auditLog)).not.toMatch(/usr_/);
   });
 });

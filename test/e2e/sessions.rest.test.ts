@@ -104,6 +104,15 @@ describe('test mode', () => {
     expect(approved.body).toMatchObject({ status: 'success', result: { decision: 'approved', achieved_tier: 'T3', badges: ['photo', 'liveness', 'sanctions_clear'] } });
     const again = await http(server, 'POST', `/v1/verify/manual-review/${rv.id}`, { key: acme.test_api_key, json: { decision: 'reject', reason: 'changed my mind' } });
     expect(again.status).toBe(409);
+
+    // The override is in the tenant's audit log once (the refused second one is not), with hashes instead of the reviewer's text.
+    const audit = await graphql(server, 'query($s: ID) { auditLog(action: "session.reviewed", subjectId: $s) { action subjectId detail } }', { s: rv.id }, acme.test_api_key);
+    expect(audit.body.data.auditLog).toEqual([
+      { action: 'session.reviewed', subjectId: rv.id, detail: expect.objectContaining({ decision: 'approve', reason_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), reviewer_id_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }) },
+    ]);
+    expect(JSON.stringify(audit.body.data.auditLog)).not.toContain('Passport checked by hand');
+    const elsewhere = await graphql(server, 'query($s: ID) { auditLog(action: "session.reviewed", subjectId: $s) { action } }', { s: rv.id }, other.test_api_key);
+    expect(elsewhere.body.data.auditLog).toEqual([]);
   });
 });
 
