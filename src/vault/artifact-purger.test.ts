@@ -95,7 +95,10 @@ describe('ArtifactPurger', () => {
   });
 
   it('purges only what is past its retain_until', async () => {
-    const { sessionId, ids } = await sessionWith(['selfie_image', 'mrz_text']);
+    const { sessionId } = await sessionWith(['selfie_image', 'mrz_text']);
+    // Both were stored in the same millisecond: pick them by class, not by list order.
+    const stored = await vault.list(sessionId);
+    const ids = ['selfie_image', 'mrz_text'].map((cls) => stored.find((a) => a.class === cls)!.id);
     await database.dataSource.query(`UPDATE artifacts SET retain_until = $2 WHERE id = $1`, [ids[0], new Date(now.getTime() - 1000)]);
     const outcome = await purger.purgeExpired();
     expect(outcome.byClass).toEqual({ selfie_image: 1 });
