@@ -59,21 +59,13 @@ export class ExportBundleWriter {
   /** `documents/<id>.<ext>`: the bytes sealed under the export's document key; the manifest also records the plaintext's sha256. */
   async addDocument(id: string, ext: string, contentType: string, bytes: AsyncIterable<Buffer> | Buffer): Promise<void> {
     const name = `documents/${id}.${ext}`;
-    const plain = createHash('sha256');
-    let plainSize = 0;
-    const measure = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        plain.update(chunk);
-        plainSize += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const plain = measuring();
     const source = Buffer.isBuffer(bytes) ? Readable.from([bytes]) : Readable.from(bytes);
     const sealed = new PassThrough();
-    const sealing = pipeline(source, measure, sealingStream(this.opts.documentKey), sealed);
+    const sealing = pipeline(source, plain.stream, sealingStream(this.opts.documentKey), sealed);
     // Encrypted bytes do not compress: stored as they are.
     await Promise.all([sealing, this.addEntry(name, sealed, false)]);
-    this.documents.push({ name, content_type: contentType, plaintext_sha256: plain.digest('hex'), plaintext_size: plainSize });
+    this.documents.push({ name, content_type: contentType, plaintext_sha256: plain.sha256(), plaintext_size: plain.size() });
   }
 
   /** Adds the manifest and its signature and ends the zip; resolves when the last byte is handed to `output`. */
@@ -104,15 +96,8 @@ export class ExportBundleWriter {
 
   private async addEntry(name: string, source: Readable, compress: boolean): Promise<void> {
     if (this.failure) throw this.failure;
-    const hash = createHash('sha256');
-    let size = 0;
-    const hashing = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const measured = measuring();
+    const hashing = measured.stream;
     this.zip.addReadStream(hashing, name, { mtime: this.opts.createdAt, compress });
     // Resolves once the zip has read the last byte (it reads entries in order, at the output's pace).
     const consumed = new Promise<void>((resolve, reject) => {
@@ -124,6 +109,20 @@ export class ExportBundleWriter {
       hashing.destroy(err);
       throw err;
     }), consumed]);
-    this.entries.push({ name, size, sha256: hash.digest('hex') });
+    this.entries.push({ name, size: measured.size(), sha256: measured.sha256() });
   }
+}
+
+/** A pass-through that hashes (sha256) and counts the bytes flowing through it, for the manifest. */
+function measuring(): { stream: Transform; sha256(): string; size(): number } {
+  const hash = createHash('sha256');
+  let size = 0;
+  const stream = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      hash.update(chunk);
+      size += chunk.length;
+      done(null, chunk);
+    },
+  });
+  return { stream, sha256: () => hash.digest('hex'), size: () => size };
 }
