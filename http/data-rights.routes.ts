@@ -79,10 +79,7 @@ export function delegatedDsrRoutes(v1: Router, c: Container): void {
     '/developer/dsr/initiate',
     jsonBody,
     wrap(async (req, res) => {
-      const actor = authenticationOf(res).context?.actor ?? null;
-      if (actor?.kind === 'end_user') throw new DomainError('insufficient_scope', 'This endpoint needs a tenant API key');
-      if (actor?.kind === 'session_client') throw new DomainError('insufficient_scope', 'A session client_secret cannot perform this operation');
-      const { job, callbackSigningSecret } = await c.dataRights.delegated.initiate(actor, req.body ?? {});
+      const { job, callbackSigningSecret } = await c.dataRights.delegated.initiate(authenticationOf(res).context?.actor ?? null, req.body ?? {});
       res.status(202).json({ ...presentDsrJob(job), purpose: 'access', callback_url: job.callbackUrl, callback_signing_secret: callbackSigningSecret });
     }),
   );

@@ -88,7 +88,7 @@ export class AuthService {
 /** Tenant-key actors only, with a scope; session clients are refused as if the resource did not exist to them. */
 export function requireTenantKey(actor: Actor | null, scope: Scope): TenantKeyActor {
   if (!actor) throw unauthorized();
-  if (actor.kind !== 'tenant_key') throw new DomainError('insufficient_scope', 'A session client_secret cannot perform this operation');
+  if (actor.kind !== 'tenant_key') throw new DomainError('insufficient_scope', actor.kind === 'end_user' ? 'This operation needs a tenant API key' : 'A session client_secret cannot perform this operation');
   if (!actor.scopes.includes(scope)) throw new DomainError('insufficient_scope', `This key lacks the ${scope} scope`);
   return actor;
 }

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { InstanceSettingEntity } from '../../../entities';
-import type { TenantKeyActor } from '../../auth/actor';
+import type { Actor } from '../../auth/actor';
 import { requireTenantKey } from '../../auth/auth.service';
 import { DomainError } from '../../errors';
 import { randomBase62 } from '../../ids';
@@ -56,7 +56,7 @@ export class DelegatedRequestService {
   }
 
   /** `POST /v1/developer/dsr/initiate`: 202 with the job and, shown once, the secret that signs its callback. */
-  async initiate(actorIn: TenantKeyActor | null, input: InitiateInput): Promise<{ job: DsrJob; callbackSigningSecret: string }> {
+  async initiate(actorIn: Actor | null, input: InitiateInput): Promise<{ job: DsrJob; callbackSigningSecret: string }> {
     const actor = requireTenantKey(actorIn, DSR_SCOPE);
     const { user_sub, purpose, delegated_by_tenant, callback_url } = input ?? {};
     if (typeof user_sub !== 'string' || user_sub.length < 1 || user_sub.length > 255) throw new DomainError('invalid_request', 'user_sub must be the subject of the user, as your tenant knows them');
