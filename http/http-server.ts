@@ -36,6 +36,9 @@ import { mountOidc } from './oidc.routes';
 import { meRoutes } from './me.routes';
 import { dataRightsPublicRouter, delegatedDsrRoutes, meDataRightsRoutes } from './data-rights.routes';
 import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
+import { accountRouter } from '../web/accounts/account.router';
+import { AccountSession } from '../web/accounts/account-session';
+import { ACCOUNT_PAGES_PATH } from '../src/oidc/first-party-sign-in';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -127,6 +130,14 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   // A signed link names no key: its opens are counted per client address in `default`.
   app.use('/v1/evidence', evidenceRouter(c.evidence, meter ? chargeClientIp(meter, 'default') : undefined));
   app.use(dataRightsPublicRouter(c, meter ? chargeClientIp(meter, 'default') : undefined));
+  // The service's own account pages (keep a verification, answer a delegated request): per client address in `default`, like the sign-in pages.
+  app.use(
+    ACCOUNT_PAGES_PATH,
+    accountRouter(
+      { session: new AccountSession(c.accounts.firstParty, c.config.publicBaseUrl.startsWith('https://')), keep: c.keepVerification, delegated: c.dataRights.delegated },
+      meter ? chargeClientIp(meter, 'default') : undefined,
+    ),
+  );
 
   // /v1: authenticate, meter, refuse a wrong credential, then route; unknown /v1 paths are 404 error bodies.
   const v1 = express.Router();

@@ -49,6 +49,7 @@ import { VaultKeys } from './vault/vault-keys';
 import { buildAccounts, type Accounts } from './users/accounts';
 import { updateServiceVerification } from './users/service-verification.updater';
 import { MeService } from './users/me.service';
+import { KeepVerificationService } from './users/keep-verification.service';
 import { AccountsResolver } from '../schema/accounts.resolver';
 import { AuditLogService } from './audit/audit-log.service';
 import { ArtifactPurger } from './vault/artifact-purger';
@@ -120,6 +121,8 @@ export type Container = {
   dataRights: DataRights;
   /** Erasure, restriction, objection, review, rectification, biometric purge (docs/data-rights.md). */
   userRights: DataRightsServices;
+  /** "Keep this verification in your account" at the end of the hosted flow (docs/accounts-and-oidc.md). */
+  keepVerification: KeepVerificationService;
   close(): Promise<void>;
 };
 
@@ -173,6 +176,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
   const flows = new FlowService(db);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs);
+  const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
   const checkProviders = options.checkProviders ?? unconfiguredCheckProviders();
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
@@ -182,6 +186,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const accounts = await buildAccounts(db, database.sql, config);
   auth.endUserTokens = accounts.accessTokens;
   sessions.userSubjects = (tenantId, sub) => accounts.users.userIdForSubject(tenantId, sub);
+  sessions.subjectOf = (userId, tenantId) => accounts.users.subjectFor(userId, tenantId);
   sessions.registerOutboxHandler(updateServiceVerification);
   const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault });
   const userRights = await buildUserRights({
@@ -282,6 +287,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     accounts,
     dataRights,
     userRights,
+    keepVerification,
     close: async () => {
       accounts.mail.close();
       sanctionsScreening.stop();

@@ -11,6 +11,10 @@ import { assertDsrTransition, DsrKind, DsrStatus, isDsrKind, isDsrStatus, OPEN_D
 
 export type Clock = () => Date;
 
+/** Reasons of a denied delegated request (docs/data-rights.md, "Delegated requests"), told to the tenant's callback. */
+export const NOT_CONFIRMED = 'not_confirmed';
+export const DECLINED_BY_USER = 'declined_by_user';
+
 /** A DSR job as the domain sees it (the row minus its sealed secret). */
 export type DsrJob = {
   id: string;
@@ -128,6 +132,15 @@ export class DsrJobService {
       if (job.userId !== userId) throw new DomainError('not_found', 'Data request not found');
       if (job.confirmBy && job.confirmBy.getTime() <= now.getTime()) throw new DomainError('invalid_state', 'This request was not confirmed in time');
       return { confirmedAt: now, receivedAt: now, ...dsrDeadlines(job.kind, now) };
+    });
+  }
+
+  /** The user said no to a delegated request: denied with `declined_by_user`, only while it awaits their confirmation. */
+  async decline(id: string, userId: string, within?: EntityManager): Promise<DsrJob> {
+    return this.move(id, 'denied', within, (job) => {
+      if (job.userId !== userId) throw new DomainError('not_found', 'Data request not found');
+      if (job.status !== 'awaiting_confirmation') throw new DomainError('invalid_state', `The data request is ${job.status}, not awaiting confirmation`);
+      return { completedAt: this.now(), reason: DECLINED_BY_USER };
     });
   }
 

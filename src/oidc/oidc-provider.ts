@@ -4,6 +4,7 @@ import type { SecretBox } from '../crypto/secret-box';
 import type { UserService } from '../users/user.service';
 import { postgresAdapter } from './oidc-adapter';
 import { OIDC_SCOPES, type OidcClients } from './oidc-clients';
+import { FIRST_PARTY_CLIENT_ID, firstPartyClient, SIGN_IN_FLOW_TTL_SECONDS } from './first-party-sign-in';
 import type { OidcKeys } from './oidc-keys';
 
 /** Where the provider lives under the public base URL (docs/accounts-and-oidc.md). */
@@ -28,7 +29,8 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
   const apiResource = apiResourceOf(d.publicBaseUrl);
   const configuration: Configuration = {
     adapter: postgresAdapter(d.db, d.clients),
-    clients: [],
+    // The service's own account pages (src/oidc/first-party-sign-in.ts); tenants' clients come from the adapter.
+    clients: [firstPartyClient(d.publicBaseUrl, d.box)],
     jwks: { keys: d.keys.signingKeys as unknown as NonNullable<Configuration['jwks']>['keys'] },
     cookies: { keys: [d.box.hmac('oidc-cookie-key-1')] },
     scopes: [...OIDC_SCOPES],
@@ -39,7 +41,23 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
       verification: ['service_verification'],
     },
     subjectTypes: ['pairwise'],
-    pairwiseIdentifier: async (_ctx, accountId, client) => d.users.subjectFor(accountId, String(client.metadata().tenant_id)),
+    pairwiseIdentifier: async (_ctx, accountId, client) => {
+      const tenantId = client.metadata().tenant_id;
+      // The first-party client has no tenant and is never issued a token; a subject of its own keeps user_subjects for tenants.
+      if (typeof tenantId !== 'string') return d.box.hmac(`first-party-subject:${accountId}`);
+      return d.users.subjectFor(accountId, tenantId);
+    },
+    loadExistingGrant: async (ctx) => {
+      const { oidc } = ctx;
+      const grantId = oidc.result?.consent?.grantId || oidc.session?.grantIdFor(oidc.client!.clientId);
+      const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+      if (existing || oidc.client?.clientId !== FIRST_PARTY_CLIENT_ID || !oidc.session?.accountId) return existing;
+      // The service's own pages ask only who signed in (scope openid): there is nothing to consent to.
+      const grant = new oidc.provider.Grant({ clientId: FIRST_PARTY_CLIENT_ID, accountId: oidc.session.accountId });
+      grant.addOIDCScope('openid');
+      await grant.save();
+      return grant;
+    },
     sectorIdentifierUriValidate: () => false,
     extraClientMetadata: { properties: ['tenant_id', 'livemode'] },
     findAccount: async (_ctx, id) => {
@@ -99,7 +117,8 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
       IdToken: 3600,
       Interaction: 3600,
       Session: 14 * 24 * 3600,
-      Grant: 365 * 24 * 3600,
+      // The account pages' grants end when their sign-in completes (FirstPartySignIn.complete); an abandoned one soon after.
+      Grant: (_ctx, grant) => (grant.clientId === FIRST_PARTY_CLIENT_ID ? SIGN_IN_FLOW_TTL_SECONDS : 365 * 24 * 3600),
       RefreshToken: 30 * 24 * 3600,
       PushedAuthorizationRequest: 60,
     },

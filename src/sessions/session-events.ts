@@ -24,29 +24,42 @@ export function outboxEventsForTransition(s: SessionEntity, from: SessionStatus 
       payload: { session_id: s.id, status: s.status, previous_status: from, tier: s.tier, completed_at: s.completedAt?.toISOString() ?? null, ...(s.userSub ? { user_sub: s.userSub } : {}) },
     },
   ];
-  const webhookType = WEBHOOK_EVENT_OF[s.status as SessionStatus];
-  if (webhookType && s.result) {
-    rows.push({
-      ...base,
-      eventId: newId('evt'),
-      type: webhookType,
-      payload: {
-        session_id: s.id,
-        reference: s.referenceId,
-        tier: s.result.achieved_tier,
-        requested_tier: s.tier,
-        status: s.status,
-        decision: s.result.decision,
-        badges: s.result.badges,
-        confidence: s.result.confidence,
-        completed_at: s.completedAt?.toISOString() ?? null,
-        ...(s.userSub ? { user_sub: s.userSub } : {}),
-        // T3/T4: the hits a reviewer acts on, each with the list's own reference (docs/webhooks.md).
-        ...(s.result.sanctions_hits ? { sanctions_hits: s.result.sanctions_hits } : {}),
-      },
-    });
-  }
+  const verification = verificationEventFor(s, at);
+  if (verification) rows.push(verification);
   return rows as OutboxEventEntity[];
+}
+
+/**
+ * The webhook event of the session's current status (`verification.completed`, `.failed` or
+ * `.manual_review`), or null when that status has none. Written on entering the status, and again
+ * when a finished session is bound to the user who kept it (SessionService.bindFinished).
+ */
+export function verificationEventFor(s: SessionEntity, at: Date): OutboxEventEntity | null {
+  const webhookType = WEBHOOK_EVENT_OF[s.status as SessionStatus];
+  if (!webhookType || !s.result) return null;
+  const row: Partial<OutboxEventEntity> = {
+    tenantId: s.tenantId,
+    livemode: s.livemode,
+    sessionId: s.id,
+    createdAt: at,
+    eventId: newId('evt'),
+    type: webhookType,
+    payload: {
+      session_id: s.id,
+      reference: s.referenceId,
+      tier: s.result.achieved_tier,
+      requested_tier: s.tier,
+      status: s.status,
+      decision: s.result.decision,
+      badges: s.result.badges,
+      confidence: s.result.confidence,
+      completed_at: s.completedAt?.toISOString() ?? null,
+      ...(s.userSub ? { user_sub: s.userSub } : {}),
+      // T3/T4: the hits a reviewer acts on, each with the list's own reference (docs/webhooks.md).
+      ...(s.result.sanctions_hits ? { sanctions_hits: s.result.sanctions_hits } : {}),
+    },
+  };
+  return row as OutboxEventEntity;
 }
 
 /** Inserts outbox rows inside the caller's transaction; their `seq` is filled in from the database. */

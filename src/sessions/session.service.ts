@@ -12,7 +12,7 @@ import { SessionResult } from './session-result';
 import { SessionReader } from './session-rows';
 import { mayName } from './session-visibility';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
-import { insertOutboxEvents, outboxEventsForTransition } from './session-events';
+import { insertOutboxEvents, outboxEventsForTransition, verificationEventFor } from './session-events';
 import { testOutcomeOf } from './test-mode-outcome';
 import { testIdentityOf } from './sanctions-check';
 import { AVAILABLE_TIERS, badgesForPassedChecks, checksForTier, isTier, Tier, tierRank } from './tiers';
@@ -37,6 +37,9 @@ export type CreateSessionCommand = {
   locale?: string | null;
   metadata?: Record<string, unknown> | null;
 };
+
+/** A session kept by a user at the end of its hosted flow (`bindFinished`), or why it was not. */
+export type BindOutcome = { bound: SessionEntity } | { refused: 'not_finished' | 'bound_to_another_user' };
 
 export type SessionPage = { sessions: SessionEntity[]; hasNextPage: boolean };
 export type ListSessionsQuery = { first: number; after?: string | null; status?: SessionStatus | null; referenceId?: string | null };
@@ -105,6 +108,50 @@ export class SessionService {
 
   /** Refuses to bind a session to a user who may not be processed now (restricted, deleted); set by the data-rights wiring. */
   bindable: ((userId: string) => Promise<void>) | null = null;
+
+  /** The tenant's pairwise subject of a user, made the first time (set by the accounts wiring); without it no session can be kept. */
+  subjectOf: ((userId: string, tenantId: string) => Promise<string>) | null = null;
+
+  /**
+   * Binds a session whose hosted flow has ended (success, failed or manual_review) to the user who
+   * signed in at its end to keep it (docs/accounts-and-oidc.md, "Keeping a verification"). The rules
+   * of binding at creation hold (`bindable`: never a restricted or deleted user). The session's
+   * verification event is written again, now with the tenant's `user_sub`, and goes through the
+   * outbox handlers like every event: the tenant's webhook, and the user's service_verification
+   * exactly as for a session created with `user_sub`. Keeping it again for the same user changes nothing.
+   */
+  async bindFinished(id: string, userId: string): Promise<BindOutcome> {
+    if (!this.subjectOf) throw new Error('SessionService.subjectOf is not wired');
+    await this.bindable?.(userId);
+    const tenant = await this.db.getRepository(SessionEntity).findOne({ where: { id }, select: { id: true, tenantId: true } });
+    if (!tenant) throw notFound();
+    // Made before the transaction (a session's tenant never changes): its own write, not under the session's lock.
+    const userSub = await this.subjectOf(userId, tenant.tenantId);
+    type Done = { refused: 'not_finished' | 'bound_to_another_user' } | { bound: SessionEntity; events: OutboxEventEntity[] };
+    const outcome = await this.db.transaction(async (m: EntityManager): Promise<Done> => {
+      const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!s) throw notFound();
+      if (!COMPLETING_STATUSES.includes(s.status as SessionStatus)) return { refused: 'not_finished' };
+      if (s.userId) return s.userId === userId ? { bound: s, events: [] } : { refused: 'bound_to_another_user' };
+      const now = this.now();
+      Object.assign(s, { userId, userSub, updatedAt: now });
+      await m.getRepository(SessionEntity).update({ id }, { userId, userSub, updatedAt: now });
+      const event = verificationEventFor(s, now);
+      const events = event ? [event] : [];
+      if (events.length) await insertOutboxEvents(m, events);
+      await this.handleOutbox(m, events);
+      return { bound: s, events };
+    });
+    if ('refused' in outcome) return outcome;
+    if (outcome.events.length) this.announce(outcome.events, outcome.bound);
+    return { bound: outcome.bound };
+  }
+
+  /** The session if it is bound to this user; null otherwise (the account pages show a kept verification to its user only). */
+  async boundTo(id: string, userId: string): Promise<SessionEntity | null> {
+    const s = await this.db.getRepository(SessionEntity).findOneBy({ id, userId });
+    return s ?? null;
+  }
 
   onCommittedEvents(listener: CommittedEventsListener): void {
     this.listeners.push(listener);

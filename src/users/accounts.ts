@@ -6,6 +6,7 @@ import type { PreparedSql } from '../db/prepared-sql';
 import { MailOutbox } from '../mail/mail-outbox';
 import { AccessTokenVerifier } from '../oidc/access-token.verifier';
 import { revokeAllGrantsOf } from '../oidc/oidc-adapter';
+import { FirstPartySignIn } from '../oidc/first-party-sign-in';
 import { OidcClients } from '../oidc/oidc-clients';
 import { OidcKeys } from '../oidc/oidc-keys';
 import { apiResourceOf, createOidcProvider, issuerOf } from '../oidc/oidc-provider';
@@ -22,6 +23,8 @@ export type Accounts = {
   keys: OidcKeys;
   provider: Provider;
   accessTokens: AccessTokenVerifier;
+  /** The service's own account pages signing people in through the provider (src/oidc/first-party-sign-in.ts). */
+  firstParty: FirstPartySignIn;
   /** Ends every grant (and token, and provider session) of a user: erasure and restriction call it. */
   revokeAllGrantsOf(userId: string): Promise<number>;
 };
@@ -47,6 +50,7 @@ export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Co
     clients,
     keys,
     provider,
+    firstParty: new FirstPartySignIn(provider, box, config.publicBaseUrl),
     accessTokens: new AccessTokenVerifier(keys, clients, sql, issuerOf(config.publicBaseUrl), apiResourceOf(config.publicBaseUrl)),
     revokeAllGrantsOf: (userId) => revokeAllGrantsOf(db, userId),
   };

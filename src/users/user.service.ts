@@ -74,7 +74,11 @@ export class UserService {
     return row ? this.open(row) : null;
   }
 
-  /** The user whose password this is, or null; an unknown email costs one scrypt too. */
+  /**
+   * The user whose password this is, or null; an unknown email costs one scrypt too. A restricted
+   * user signs in as before (docs/data-rights.md, "Restriction": data-rights requests go on, and
+   * lifting the restriction needs a sign-in); a deleted one never does.
+   */
   async verifyPassword(email: string, password: string): Promise<User | null> {
     const row = await this.db.getRepository(UserEntity).findOneBy({ emailHash: this.emailHash(email) });
     if (!row) {
@@ -82,7 +86,7 @@ export class UserService {
       return null;
     }
     const ok = await verifyPassword(password, row.passwordHash);
-    return ok && row.state === 'active' ? this.open(row) : null;
+    return ok && (row.state === 'active' || row.state === 'restricted') ? this.open(row) : null;
   }
 
   async setPassword(userId: string, password: string): Promise<void> {

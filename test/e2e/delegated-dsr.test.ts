@@ -50,6 +50,8 @@ describe('a delegated access request', () => {
   let dsrId: string;
   let secret: string;
   let link: URL;
+  /** The API twin of the page's Confirm: the same token, POSTed with the user's own access token. */
+  let confirmApi: string;
 
   it('answers 202 awaiting_confirmation with the callback secret, and mails the user a confirmation link', async () => {
     const r = await initiate(tenant.test_api_key, {});
@@ -62,22 +64,24 @@ describe('a delegated access request', () => {
     const mail = await cli(server.env, ['mail', 'list', '--to', email, '--json']);
     const message = (mail.json!.messages as { subject: string; text: string }[])[0];
     expect(message.subject).toContain('Acme Shop');
-    link = new URL(/https?:\/\/\S+\/confirm\?token=\S+/.exec(message.text)![0]);
-    expect(link.pathname).toBe(`/v1/me/requests/${dsrId}/confirm`);
+    // The message links to the confirmation page (test/e2e/account-pages.test.ts drives it); the API route takes the same token.
+    link = new URL(/https?:\/\/\S+\/requests\/\S+\?token=\S+/.exec(message.text)![0]);
+    expect(link.pathname).toBe(`/account/requests/${dsrId}`);
+    confirmApi = `/v1/me/requests/${dsrId}/confirm${link.search}`;
   });
 
   it('does not run before the user confirms: the tenant key cannot confirm, nor a forged token', async () => {
-    const byTenant = await http(server, 'POST', `${link.pathname}${link.search}`, { key: tenant.test_api_key });
+    const byTenant = await http(server, 'POST', confirmApi, { key: tenant.test_api_key });
     expect(byTenant.status).toBe(403);
     expect(byTenant.body.error.code).toBe('user_token_required');
-    const forged = await http(server, 'POST', `${link.pathname}?token=${'A'.repeat(43)}`, { key: token });
+    const forged = await http(server, 'POST', `/v1/me/requests/${dsrId}/confirm?token=${'A'.repeat(43)}`, { key: token });
     expect(forged.status).toBe(403);
     expect(forged.body.error.code).toBe('link_invalid');
     expect(receiver.received.filter((r) => r.path === '/dsr')).toHaveLength(0);
   });
 
   it('runs once the signed-in user confirms, and POSTs the link and key to the callback, signed like a webhook', async () => {
-    const confirmed = await http(server, 'POST', `${link.pathname}${link.search}`, { key: token });
+    const confirmed = await http(server, 'POST', confirmApi, { key: token });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.status).toBe('received');
     const until = Date.now() + 60_000;

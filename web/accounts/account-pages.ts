@@ -1,7 +1,8 @@
 import { escapeHtml } from '../../http/html';
 import { fill, type AccountLocale, type AccountMessages } from './account-messages';
 
-type Page = { locale: AccountLocale; m: AccountMessages; client: string; title: string };
+/** `firstParty`: the service's own account pages signing in (src/oidc/first-party-sign-in.ts), not a tenant's app. */
+export type Page = { locale: AccountLocale; m: AccountMessages; client: string; title: string; firstParty?: boolean };
 type Field = { name: string; label: string; type: string; autocomplete: string; value?: string; hint?: string; inputmode?: string };
 
 /**
@@ -9,7 +10,7 @@ type Field = { name: string; label: string; type: string; autocomplete: string; 
  * server-rendered forms with no script, in the hosted page's style (/hosted/assets/app.css plus
  * /accounts/accounts.css), each field with a visible label and an error summary on failure.
  */
-function shell(p: Page, body: string): string {
+export function shell(p: Page, body: string): string {
   return `<!doctype html><html lang="${p.locale}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(p.title)}</title>
@@ -38,7 +39,7 @@ export function signInPage(p: Omit<Page, 'title'>, o: { action: string; signUpHr
   const { m } = p;
   return shell(
     { ...p, title: `${m.signInTitle} - ${p.client}` },
-    `${errorSummary(m, o.error, 'email')}<h1>${escapeHtml(m.signInTitle)}</h1><p>${escapeHtml(fill(m.signInLead, { client: p.client }))}</p>
+    `${errorSummary(m, o.error, 'email')}<h1>${escapeHtml(m.signInTitle)}</h1><p>${escapeHtml(fill(p.firstParty ? m.signInLeadAccount : m.signInLead, { client: p.client }))}</p>
 <form method="post" action="${escapeHtml(o.action)}" novalidate>
 ${field({ name: 'email', label: m.email, type: 'email', autocomplete: 'email', value: o.email }, Boolean(o.error))}
 ${field({ name: 'password', label: m.password, type: 'password', autocomplete: 'current-password' }, Boolean(o.error))}
@@ -51,7 +52,7 @@ export function signUpPage(p: Omit<Page, 'title'>, o: { action: string; signInHr
   const { m } = p;
   return shell(
     { ...p, title: `${m.signUpTitle} - ${p.client}` },
-    `${errorSummary(m, o.error, 'email')}<h1>${escapeHtml(m.signUpTitle)}</h1><p>${escapeHtml(fill(m.signUpLead, { client: p.client }))}</p>
+    `${errorSummary(m, o.error, 'email')}<h1>${escapeHtml(m.signUpTitle)}</h1><p>${escapeHtml(fill(p.firstParty ? m.signUpLeadAccount : m.signUpLead, { client: p.client }))}</p>
 <form method="post" action="${escapeHtml(o.action)}" novalidate>
 ${field({ name: 'email', label: m.email, type: 'email', autocomplete: 'email', value: o.email }, Boolean(o.error))}
 ${field({ name: 'password', label: m.password, type: 'password', autocomplete: 'new-password' }, Boolean(o.error))}
@@ -86,5 +87,28 @@ export function consentPage(p: Omit<Page, 'title'>, o: { action: string; abortHr
 <form method="post" action="${escapeHtml(o.action)}"><div class="actions">
 <button class="button button--primary" type="submit">${escapeHtml(m.allow)}</button>
 <a class="button button--secondary" href="${escapeHtml(o.abortHref)}">${escapeHtml(m.deny)}</a></div></form>`,
+  );
+}
+
+/** Codes of the account pages' refusals, shown on the page: stable, so support and tests can name them. */
+export type AccountProblem =
+  | 'link_invalid'
+  | 'not_finished'
+  | 'kept_by_another_account'
+  | 'user_restricted'
+  | 'sign_in_expired'
+  | 'sign_in_cancelled'
+  | 'sign_in_failed'
+  | 'wrong_account'
+  | 'not_found';
+
+/** A refusal of the account pages: what happened in words, its code, and the one way on when there is one. */
+export function problemPage(p: Omit<Page, 'title'>, o: { code: AccountProblem; signInAgainHref?: string }): string {
+  const { m } = p;
+  const again = o.signInAgainHref ? `<div class="actions"><a class="button button--primary" href="${escapeHtml(o.signInAgainHref)}">${escapeHtml(m.signInAnother)}</a></div>` : '';
+  return shell(
+    { ...p, title: `${m.problemTitle} - ${p.client}` },
+    `<h1>${escapeHtml(m.problemTitle)}</h1><p>${escapeHtml(m[`problem_${o.code}`])}</p>
+<p class="hint" id="problem-code" data-code="${o.code}">${escapeHtml(fill(m.problemCode, { code: o.code }))}</p>${again}`,
   );
 }

@@ -9,7 +9,8 @@ import type { SendOptions } from '../../jobs/job-queue';
 import type { MailMessage } from '../../mail/mail-outbox';
 import type { UserService } from '../../users/user.service';
 import { resolveWebhookTarget, type Resolver } from '../../webhooks/ssrf.guard';
-import type { DsrJob, DsrJobService } from '../dsr-job.service';
+import { ACCOUNT_PAGES_PATH } from '../../oidc/first-party-sign-in';
+import { NOT_CONFIRMED, type DsrJob, type DsrJobService } from '../dsr-job.service';
 import { DSR_SCOPE } from '../dsr-job-visibility';
 import type { DataExportService } from '../export/data-export.service';
 
@@ -84,7 +85,7 @@ export class DelegatedRequestService {
       text: [
         `${tenantName} asked us for a copy of your personal data on your behalf (request ${job.id}).`,
         '',
-        'If you asked them to, confirm it while signed in to your account, with this link:',
+        'Open this link to see what would be shared, then confirm or decline (you will be asked to sign in to your account):',
         this.confirmationUrl(job.id),
         '',
         `Nothing is shared unless you confirm. Without your confirmation the request is cancelled on ${job.confirmBy?.toISOString().slice(0, 10)}.`,
@@ -93,15 +94,37 @@ export class DelegatedRequestService {
     return { job, callbackSigningSecret };
   }
 
+  /** The page where the user, signed in, confirms or declines (web/accounts/dsr-confirmation.router.ts). */
   confirmationUrl(dsrId: string): string {
-    return `${this.opts.publicBaseUrl}/v1/me/requests/${dsrId}/confirm?token=${this.token(dsrId)}`;
+    return `${this.opts.publicBaseUrl}${ACCOUNT_PAGES_PATH}/requests/${dsrId}?token=${this.token(dsrId)}`;
   }
 
-  /** `POST /v1/me/requests/{id}/confirm`: the signed-in user, holding the token of the message, lets the request run. */
-  async confirm(userId: string, dsrId: string, token: unknown): Promise<DsrJob> {
+  /** Whether `token` is the one the message about this request carried (constant time). */
+  isLinkValid(dsrId: string, token: unknown): boolean {
     const expected = Buffer.from(this.token(dsrId), 'base64url');
     const given = typeof token === 'string' && /^[A-Za-z0-9_-]{43}$/.test(token) ? Buffer.from(token, 'base64url') : Buffer.alloc(0);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new DomainError('link_invalid', 'This confirmation link is not valid');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  private assertLink(dsrId: string, token: unknown): void {
+    if (!this.isLinkValid(dsrId, token)) throw new DomainError('link_invalid', 'This confirmation link is not valid');
+  }
+
+  /**
+   * What the confirmation page shows the signed-in user: the request and the name of the tenant
+   * asking. Another user's request (or one that is not a delegated request) is `not_found`, which
+   * tells nothing about it.
+   */
+  async forUser(userId: string, dsrId: string, token: unknown): Promise<{ job: DsrJob; tenantName: string }> {
+    this.assertLink(dsrId, token);
+    const job = await this.dsrJobs.getForUser(dsrId, userId);
+    if (!job.delegatedBy) throw new DomainError('not_found', 'Data request not found');
+    return { job, tenantName: await this.tenantName(job.delegatedBy.tenantId) };
+  }
+
+  /** `POST /v1/me/requests/{id}/confirm` and the page's Confirm: the signed-in user, holding the token of the message, lets the request run. */
+  async confirm(userId: string, dsrId: string, token: unknown): Promise<DsrJob> {
+    this.assertLink(dsrId, token);
     return this.db.transaction(async (m: EntityManager) => {
       const job = await this.dsrJobs.confirm(dsrId, userId, m);
       await this.dataExports.enqueue(job.id, m);
@@ -109,12 +132,18 @@ export class DelegatedRequestService {
     });
   }
 
+  /** The page's Decline: denied with `declined_by_user`, which the tenant's callback reports. */
+  async decline(userId: string, dsrId: string, token: unknown): Promise<DsrJob> {
+    this.assertLink(dsrId, token);
+    return this.dsrJobs.decline(dsrId, userId);
+  }
+
   /** Denies every delegated request whose 7 days passed unconfirmed; returns how many. */
   async expireUnconfirmed(now = new Date()): Promise<number> {
     let n = 0;
     for (const id of await this.dsrJobs.unconfirmedBefore(now)) {
       try {
-        await this.dsrJobs.deny(id, 'not_confirmed');
+        await this.dsrJobs.deny(id, NOT_CONFIRMED);
         n++;
       } catch (err) {
         if (!(err instanceof DomainError && err.code === 'invalid_state')) throw err; // confirmed meanwhile

@@ -30,8 +30,12 @@ export class ApiError extends Error {
   }
 }
 
+/** How long a credential must still be valid to be handed to the keep form (the account pages check it a moment later). */
+const KEEP_MARGIN_MS = 2 * 60 * 1000;
+
 export class HostedApi {
   private credential = '';
+  private credentialExpiresAt = 0;
   /** server clock minus this device's clock, so challenge windows are met whatever the device says. */
   clockOffset = 0;
 
@@ -46,8 +50,9 @@ export class HostedApi {
 
   async open(): Promise<View> {
     const r = await fetch(`${this.base()}/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: this.token }) });
-    const body = await this.parse<{ credential: string; session: View }>(r);
+    const body = await this.parse<{ credential: string; expires_at: string; session: View }>(r);
     this.credential = body.credential;
+    this.credentialExpiresAt = Date.parse(body.expires_at);
     this.clockOffset = body.session.server_time - Date.now();
     return body.session;
   }
@@ -87,6 +92,17 @@ export class HostedApi {
     const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
     return this.call('POST', `/artifacts?${qs.toString()}`, { body: blob, headers: { 'content-type': blob.type } });
   }
+
+  /**
+   * The credential, for the one form that carries it: "Keep this verification in your account"
+   * posts it to the service's own account pages (same origin) as proof that it comes from this
+   * page. Null when it is about to expire: `renew` first.
+   */
+  credentialForKeep(): string | null {
+    return this.credentialExpiresAt - this.now() > KEEP_MARGIN_MS ? this.credential : null;
+  }
+
+  renew = async (): Promise<void> => void (await this.open());
 
   /** Server time now, by this device's clock and the measured offset. */
   now(): number {

@@ -425,7 +425,43 @@ function finish(): void {
     withdrawn: t.doneWithdrawn,
     expired: t.doneExpired,
   };
-  show(root, h('h1', {}, t.doneHeading), h('p', { id: 'result', 'data-status': view.status }, text[view.status] ?? view.status), returnLink());
+  show(root, h('h1', {}, t.doneHeading), h('p', { id: 'result', 'data-status': view.status }, text[view.status] ?? view.status), keepForm(), returnLink());
+}
+
+/** Statuses in which the flow has ended with a result a person can keep in their account. */
+const KEEPABLE = ['success', 'failed', 'manual_review'];
+
+/**
+ * "Keep this verification in your account": a form to the service's own account pages, in a new
+ * tab (signing in cannot happen inside a tenant's iframe, and this page stays as it is). The page
+ * credential goes in only while the form is being sent, as proof that it comes from this page.
+ */
+function keepForm(): HTMLElement | null {
+  if (!KEEPABLE.includes(view.status)) return null;
+  const credential = h('input', { type: 'hidden', name: 'credential', value: '' }) as HTMLInputElement;
+  const form = h(
+    'form',
+    { method: 'post', action: '/account/keep', target: '_blank', rel: 'noopener', class: 'keep' },
+    h('input', { type: 'hidden', name: 'session_id', value: view.session_id }),
+    h('input', { type: 'hidden', name: 'lang', value: config.locale }),
+    credential,
+    h('p', { class: 'hint', id: 'keep-hint' }, fill(t.keepHint, { name: name() })),
+    h('button', { type: 'submit', class: 'button button--secondary', 'aria-describedby': 'keep-hint', 'data-action': 'keep' }, t.keepInAccount),
+  ) as HTMLFormElement;
+  const sendWith = (value: string) => {
+    credential.value = value;
+    setTimeout(() => (credential.value = ''), 0); // the form's data is taken synchronously on submission
+  };
+  form.addEventListener('submit', (e) => {
+    const fresh = api.credentialForKeep();
+    if (fresh) return sendWith(fresh);
+    e.preventDefault();
+    void api.renew().then(() => {
+      sendWith(api.credentialForKeep() ?? '');
+      form.submit();
+    });
+  });
+  return form;
 }
 
 /**

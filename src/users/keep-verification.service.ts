@@ -1,0 +1,63 @@
+import { DomainError } from '../errors';
+import type { FlowService } from '../flows/flow.service';
+import type { HostedFlowService } from '../hosted-flow/hosted-flow.service';
+import { COMPLETING_STATUSES, type SessionStatus } from '../sessions/session-status';
+import type { SessionService } from '../sessions/session.service';
+
+/** Why a verification cannot be kept; each is a page with this code (web/accounts/keep.router.ts). */
+export type KeepRefusal = 'link_invalid' | 'not_finished' | 'kept_by_another_account' | 'user_restricted';
+
+export type KeptVerification = { sessionId: string; tenantName: string; status: string };
+
+/**
+ * "Keep this verification in your account" at the end of the hosted flow (docs/accounts-and-oidc.md,
+ * "Keeping a verification"). The hosted page proves where the person comes from with its page
+ * credential; they then sign in (src/oidc/first-party-sign-in.ts), and the session is bound to
+ * them by SessionService.bindFinished, the one place that binds a finished session.
+ */
+export class KeepVerificationService {
+  constructor(
+    private readonly hosted: Pick<HostedFlowService, 'authenticate'>,
+    private readonly sessions: Pick<SessionService, 'bindFinished' | 'boundTo'>,
+    private readonly flows: Pick<FlowService, 'get'>,
+  ) {}
+
+  /**
+   * Before anyone is asked to sign in: the hosted page's credential names this session, and its
+   * flow has ended. A forged, expired or other session's credential is `link_invalid`.
+   */
+  async check(sessionId: unknown, credential: unknown): Promise<KeepRefusal | null> {
+    if (typeof sessionId !== 'string' || typeof credential !== 'string' || credential.length > 200) return 'link_invalid';
+    try {
+      const s = await this.hosted.authenticate(`Bearer ${credential}`, sessionId);
+      return COMPLETING_STATUSES.includes(s.status as SessionStatus) ? null : 'not_finished';
+    } catch (err) {
+      if (err instanceof DomainError) return 'link_invalid';
+      throw err;
+    }
+  }
+
+  /** The signed-in user keeps the session (checked by `check` before they signed in). */
+  async keep(sessionId: string, userId: string): Promise<{ kept: KeptVerification } | { refused: KeepRefusal }> {
+    try {
+      const outcome = await this.sessions.bindFinished(sessionId, userId);
+      if ('refused' in outcome) return { refused: outcome.refused === 'not_finished' ? 'not_finished' : 'kept_by_another_account' };
+      return { kept: await this.describe(outcome.bound) };
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'user_restricted') return { refused: 'user_restricted' };
+      if (err instanceof DomainError && err.code === 'not_found') return { refused: 'link_invalid' };
+      throw err;
+    }
+  }
+
+  /** What the page after keeping shows; null unless the session is kept by this user. */
+  async keptBy(sessionId: string, userId: string): Promise<KeptVerification | null> {
+    const s = await this.sessions.boundTo(sessionId, userId);
+    return s ? this.describe(s) : null;
+  }
+
+  private async describe(s: { id: string; tenantId: string; flowId: string; status: string }): Promise<KeptVerification> {
+    const flow = await this.flows.get(s.tenantId, s.flowId).catch(() => null);
+    return { sessionId: s.id, tenantName: flow?.displayName ?? '', status: s.status };
+  }
+}

@@ -1,0 +1,80 @@
+import type { Request, Response } from 'express';
+import {
+  ACCOUNT_PAGES_PATH,
+  ACCOUNT_SESSION_TTL_SECONDS,
+  SIGN_IN_FLOW_TTL_SECONDS,
+  type CompletedSignIn,
+  type FirstPartySignIn,
+  type SignedIn,
+  type SignInRefusal,
+} from '../../src/oidc/first-party-sign-in';
+import { accountLocale, messagesFor } from './account-messages';
+import type { Page } from './account-pages';
+
+const FLOW_COOKIE = 'account_flow';
+const ACCOUNT_COOKIE = 'account_session';
+
+/**
+ * The account pages' two cookies around FirstPartySignIn (src/oidc/first-party-sign-in.ts): the
+ * flow cookie (state and PKCE verifier, sealed) while the person signs in, then the account cookie
+ * (who signed in, sealed) for a few minutes. Both HttpOnly, SameSite=Lax (the provider's redirect
+ * back is a top-level GET), Secure when the service is served over https, and only sent to /account.
+ */
+export class AccountSession {
+  constructor(
+    private readonly signIn: FirstPartySignIn,
+    private readonly secure: boolean,
+  ) {}
+
+  who(req: Request): SignedIn | null {
+    return this.signIn.signedIn(readCookie(req, ACCOUNT_COOKIE));
+  }
+
+  /** Sends the browser to the provider's sign-in pages; it comes back to `returnTo` (a path of the account pages). */
+  signInThen(res: Response, o: { returnTo: string; locale: string; keep?: string }): void {
+    const { authorizationUrl, flowCookie } = this.signIn.begin({ returnTo: o.returnTo, uiLocales: o.locale, keep: o.keep });
+    this.setCookie(res, FLOW_COOKIE, flowCookie, SIGN_IN_FLOW_TTL_SECONDS);
+    res.redirect(303, authorizationUrl);
+  }
+
+  /** The callback: the flow cookie is spent either way; on success the account cookie names the user. */
+  async complete(req: Request, res: Response): Promise<CompletedSignIn | { refused: SignInRefusal }> {
+    const outcome = await this.signIn.complete(readCookie(req, FLOW_COOKIE), req.query as Record<string, unknown>);
+    this.setCookie(res, FLOW_COOKIE, '', 0);
+    if ('accountCookie' in outcome) this.setCookie(res, ACCOUNT_COOKIE, outcome.accountCookie, ACCOUNT_SESSION_TTL_SECONDS);
+    return outcome;
+  }
+
+  formToken(who: SignedIn, purpose: string): string {
+    return this.signIn.formToken(who, purpose);
+  }
+
+  checkFormToken(who: SignedIn, purpose: string, given: unknown): boolean {
+    return this.signIn.checkFormToken(who, purpose, given);
+  }
+
+  private setCookie(res: Response, name: string, value: string, maxAgeSeconds: number): void {
+    const attrs = [`${name}=${value}`, `Path=${ACCOUNT_PAGES_PATH}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(this.secure ? ['Secure'] : [])];
+    res.append('set-cookie', attrs.join('; '));
+  }
+}
+
+function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** A path the account pages may send a browser back to after signing in: one of their own, never another site. */
+export function isAccountPath(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 1000 && value.startsWith(`${ACCOUNT_PAGES_PATH}/`) && !/[\\\s]|\/\//.test(value);
+}
+
+/** The page's language: `lang` (what the page before asked for) first, then Accept-Language, then en-US. */
+export function accountPageOf(req: Request, lang?: unknown): Omit<Page, 'title'> {
+  const locale = accountLocale(typeof lang === 'string' ? lang : undefined, (l) => req.acceptsLanguages(l));
+  const m = messagesFor(locale);
+  return { locale, m, client: m.accountName, firstParty: true };
+}

@@ -1,0 +1,52 @@
+import { Router, type Request, type Response } from 'express';
+import { setPageSecurityHeaders } from '../../http/security-headers';
+import type { DelegatedRequestService } from '../../src/data-rights/delegated/delegated-request.service';
+import type { KeepVerificationService } from '../../src/users/keep-verification.service';
+import { sendProblem } from './account-problems';
+import { accountPageOf, isAccountPath, type AccountSession } from './account-session';
+import { dsrConfirmationRoutes } from './dsr-confirmation.router';
+import { keepRoutes } from './keep.router';
+import { wrap } from './wrap';
+
+export type AccountPagesDeps = { session: AccountSession; keep: KeepVerificationService; delegated: DelegatedRequestService };
+
+/**
+ * The service's own account pages under /account (docs/accounts-and-oidc.md, "The account pages"):
+ * the sign-in callback of the first-party client, keeping a verification, and the delegated
+ * request's confirmation. Server-rendered, no script, the sign-in pages' look and CSP.
+ */
+export function accountRouter(d: AccountPagesDeps, charge?: (req: Request, res: Response) => Promise<boolean>): Router {
+  const router = Router();
+  if (charge) router.use((req, res, next) => void charge(req, res).then((ok) => ok && next(), next));
+  router.use((_req, res, next) => {
+    setPageSecurityHeaders(res);
+    res.setHeader('cache-control', 'no-store');
+    next();
+  });
+
+  router.get(
+    '/callback',
+    wrap(async (req, res) => {
+      const outcome = await d.session.complete(req, res);
+      if ('refused' in outcome) return sendProblem(res, accountPageOf(req), outcome.refused);
+      if (outcome.keep) {
+        // The keep began on the hosted page in this browser (its intent came back sealed in the flow cookie).
+        const kept = await d.keep.keep(outcome.keep, outcome.userId);
+        if ('refused' in kept) return sendProblem(res, accountPageOf(req, new URL(outcome.returnTo, 'http://x').searchParams.get('lang')), kept.refused);
+      }
+      res.redirect(303, outcome.returnTo);
+    }),
+  );
+
+  // "Sign in with another account": a new sign-in that comes back to the page it was asked from.
+  router.get('/sign-in', (req, res) => {
+    const p = accountPageOf(req);
+    if (!isAccountPath(req.query.return)) return sendProblem(res, p, 'link_invalid');
+    d.session.signInThen(res, { returnTo: req.query.return, locale: p.locale });
+  });
+
+  keepRoutes(router, d.keep, d.session);
+  dsrConfirmationRoutes(router, d.delegated, d.session);
+  router.use((req, res) => sendProblem(res, accountPageOf(req), 'not_found'));
+  return router;
+}
