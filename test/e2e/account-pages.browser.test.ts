@@ -92,4 +92,57 @@ const PHONE = { width: 360, height: 740 };
     expect(session.body.user_sub).toBe(tokens.claims().sub);
     expect((await client.userinfo(tokens.access_token!)).service_verification).toMatchObject({ badges: [...done.result.badges].sort(), tier: done.result.achieved_tier });
   });
+
+  test('a delegated request: confirmed from the mailed link in English, declined in German, each after signing in', async () => {
+    const email = testEmail('lin.browser');
+    await createUser(server, email);
+    const sub = (await signInThroughPages(server, tenant, email, undefined, { scope: 'openid' })).tokens.claims().sub;
+    const initiate = async () => {
+      const r = await http(server, 'POST', '/v1/developer/dsr/initiate', { key: tenant.test_api_key, json: { user_sub: sub, purpose: 'access', delegated_by_tenant: true, callback_url: receiver.url('/dsr') } });
+      expect(r.status).toBe(202);
+      const mail = await eventually(async () => ((await cli(server.env, ['mail', 'list', '--to', email, '--json'])).json!.messages as { text: string }[]).find((m) => m.text.includes(r.body.id)));
+      return { id: r.body.id as string, link: /https?:\/\/\S+\/account\/requests\/\S+/.exec(mail.text)![0] };
+    };
+    const callback = (id: string) => eventually(async () => receiver.at('/dsr').map((r) => JSON.parse(r.body)).find((e) => e.data.dsr_id === id), 60_000);
+    const signIn = async (page: Page, labels: { email: string; password: string; button: string }) => {
+      await page.getByLabel(labels.email).fill(email);
+      await page.getByLabel(labels.password).fill('correct horse battery');
+      await page.getByRole('button', { name: labels.button }).click();
+    };
+
+    const first = await initiate();
+    const en = await browser.newContext({ viewport: PHONE, locale: 'en-US' });
+    const page = await en.newPage();
+    await page.goto(first.link);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await signIn(page, { email: 'Email', password: 'Password', button: 'Sign in' });
+    await page.getByRole('heading', { name: 'Share a copy of your data with Acme Shop?' }).waitFor();
+    expect(await page.getByRole('listitem').allTextContents()).toEqual(expect.arrayContaining(['your posts, comments, likes, follows and messages']));
+    expect(await page.locator('#confirm-by').textContent()).toMatch(/^If you do nothing, the request is cancelled on \w+ \d{1,2}, \d{4} and nothing is shared\.$/);
+    await axe(page, 'dsr-confirmation');
+    await page.screenshot({ path: path.join(SHOTS, 'dsr-confirmation.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Confirm and share' }).click();
+    await page.getByRole('heading', { name: 'You confirmed the request' }).waitFor();
+    await axe(page, 'dsr-confirmed');
+    expect((await callback(first.id)).type).toBe('dsr.completed');
+    // An altered link: a page with its code, not an error document.
+    await page.goto(first.link.replace(/token=.{4}/, 'token=AAAA'));
+    expect(await page.locator('#problem-code').getAttribute('data-code')).toBe('link_invalid');
+    await axe(page, 'link-invalid');
+    await en.close();
+
+    const second = await initiate();
+    const de = await browser.newContext({ viewport: PHONE, locale: 'de-DE' });
+    const seite = await de.newPage();
+    await seite.goto(second.link);
+    await seite.getByRole('heading', { name: 'Anmelden' }).waitFor();
+    await signIn(seite, { email: 'E-Mail', password: 'Passwort', button: 'Anmelden' });
+    await seite.getByRole('heading', { name: 'Eine Kopie Ihrer Daten mit Acme Shop teilen?' }).waitFor();
+    expect(await seite.locator('html').getAttribute('lang')).toBe('de-DE');
+    await axe(seite, 'dsr-confirmation-de');
+    await seite.getByRole('button', { name: 'Ablehnen' }).click();
+    await seite.getByRole('heading', { name: 'Sie haben die Anfrage abgelehnt' }).waitFor();
+    expect(await callback(second.id)).toMatchObject({ type: 'dsr.denied', data: { reason: 'declined_by_user' } });
+    await de.close();
+  });
 });
