@@ -445,8 +445,8 @@ function keepForm(): HTMLElement | null {
     h('input', { type: 'hidden', name: 'session_id', value: view.session_id }),
     h('input', { type: 'hidden', name: 'lang', value: config.locale }),
     credential,
-    h('p', { class: 'hint', id: 'keep-hint' }, fill(t.keepHint, { name: name() })),
     h('button', { type: 'submit', class: 'button button--secondary', 'aria-describedby': 'keep-hint', 'data-action': 'keep' }, t.keepInAccount),
+    h('p', { class: 'hint', id: 'keep-hint' }, fill(t.keepHint, { name: name() })),
   ) as HTMLFormElement;
   const sendWith = (value: string) => {
     credential.value = value;
