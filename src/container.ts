@@ -48,7 +48,6 @@ import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { VaultKeys } from './vault/vault-keys';
 import { buildAccounts, type Accounts } from './users/accounts';
 import { updateServiceVerification } from './users/service-verification.updater';
-import { MeService } from './users/me.service';
 import { AccountsResolver } from '../schema/accounts.resolver';
 import { AuditLogService } from './audit/audit-log.service';
 import { ArtifactPurger } from './vault/artifact-purger';
@@ -217,7 +216,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [FlowResolver, new FlowResolver(flows)],
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
-    [AccountsResolver, new AccountsResolver(new MeService(database.sql, accounts.users), accounts.clients)],
+    [AccountsResolver, new AccountsResolver(accounts.me, accounts.clients)],
     [RetentionResolver, new RetentionResolver(retention, retentionRuns)],
     [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
     [DsrJobResolver, new DsrJobResolver(dsrJobs)],

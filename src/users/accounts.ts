@@ -9,6 +9,7 @@ import { revokeAllGrantsOf } from '../oidc/oidc-adapter';
 import { OidcClients } from '../oidc/oidc-clients';
 import { OidcKeys } from '../oidc/oidc-keys';
 import { apiResourceOf, createOidcProvider, issuerOf } from '../oidc/oidc-provider';
+import { MeService } from './me.service';
 import { SignInService } from './sign-in.service';
 import { UserService } from './user.service';
 
@@ -22,6 +23,8 @@ export type Accounts = {
   keys: OidcKeys;
   provider: Provider;
   accessTokens: AccessTokenVerifier;
+  /** What GET /v1/me and GraphQL's `viewer` show. */
+  me: MeService;
   /** Ends every grant (and token, and provider session) of a user: erasure and restriction call it. */
   revokeAllGrantsOf(userId: string): Promise<number>;
 };
@@ -47,6 +50,7 @@ export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Co
     clients,
     keys,
     provider,
+    me: new MeService(sql, users),
     accessTokens: new AccessTokenVerifier(keys, clients, sql, issuerOf(config.publicBaseUrl), apiResourceOf(config.publicBaseUrl)),
     revokeAllGrantsOf: (userId) => revokeAllGrantsOf(db, userId),
   };
