@@ -247,7 +247,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
       },
     });
   if (config.workerEnabled) await dataRights.startWorkers();
-  if (config.workerEnabled) await startDataRightsWorkers(jobs, userRights);
+  if (config.workerEnabled) await startDataRightsWorkers(jobs, userRights, logger);
 
   return {
     config,

@@ -273,6 +273,29 @@ describe('data-rights requests of the signed-in user', () => {
       console.log(`biometric purge, 20 sessions: last biometric.purged delivered ${lastDelivery} ms after the request`);
     }, 180_000);
 
+    it('purges several users asking at the same moment, each request completed with its own count and each selfie announced once', async () => {
+      const users = await Promise.all([1, 2, 3].map((n) => signedInUser(server, acme, { email: `bulk${n}.${run}@example.org` })));
+      const sessionsOf = new Map<string, string[]>();
+      for (const [i, u] of users.entries()) {
+        const ids: string[] = [];
+        for (let k = 0; k <= i; k++) ids.push(await boundSessionWithCaptures(server, db, acme, u));
+        sessionsOf.set(u.userId, ids);
+      }
+      const requests = await Promise.all(users.map((u) => http(server, 'DELETE', '/v1/me/biometrics', { key: u.accessToken })));
+      expect(requests.map((r) => r.status)).toEqual([202, 202, 202]);
+      const all = users.flatMap((u) => sessionsOf.get(u.userId)!);
+      const purged = await eventually(async () => {
+        const seen = events('/acme').filter((e) => e.type === 'biometric.purged' && all.includes(e.data.verification_id));
+        return seen.length >= all.length ? seen : undefined;
+      }, 60_000);
+      expect(purged.map((e) => e.data.verification_id).sort()).toEqual([...all].sort());
+      const results = await eventually(async () => {
+        const j = await db.query(`SELECT id, status, result FROM dsr_jobs WHERE id = ANY($1)`, [requests.map((r) => r.body.id)]);
+        return j.rows.every((row) => row.status === 'completed') ? j.rows : undefined;
+      });
+      for (const [i, r] of requests.entries()) expect(results.find((row) => row.id === r.body.id).result).toEqual({ purged_artifacts: i + 1 });
+    }, 180_000);
+
     it('tells nothing to a tenant that never verified these users', async () => {
       expect(events('/other').filter((e) => /^(user|biometric)\./.test(e.type))).toEqual([]);
     });
