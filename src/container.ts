@@ -142,7 +142,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const sessions = new SessionService(db, database.sql, jobs);
   const links = await HostedLinks.load(db, config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
-  const statusHub = new SessionStatusHub(statusBus, new SessionWatchService(db), logger);
+  const sessionWatches = new SessionWatchService(db);
+  const statusHub = new SessionStatusHub(statusBus, sessionWatches, logger);
   try {
     await statusHub.start();
   } catch (err) {
@@ -198,6 +199,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   });
   // Deleted users' sessions read as absent to tenants; restricted users' as 409 user_restricted.
   sessions.guardReads((actor, s) => userRights.gate.filter(actor, s), LISTABLE_SESSION_SQL);
+  sessionWatches.guardReads((actor, s) => userRights.gate.filter(actor, s)); // the same rule on WebSocket watches
   sessions.bindable = (userId) => userRights.gate.assertProcessable(userId); // no session is bound to a restricted user
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
@@ -244,7 +246,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
       },
     });
   if (config.workerEnabled) await dataRights.startWorkers();
-  if (config.workerEnabled) await startDataRightsWorkers(jobs, userRights);
+  if (config.workerEnabled) await startDataRightsWorkers(jobs, userRights, logger);
 
   return {
     config,
