@@ -26,10 +26,8 @@ const wrap =
  * Routes that carry their own credential or none, mounted before the API-key authentication of
  * /v1: the export signing keys (public) and the pre-signed bundle download (the link is the credential).
  */
-export function dataRightsPublicRouter(c: Container, charge?: (req: Request, res: Response) => Promise<boolean>): Router {
+export function dataRightsPublicRouter(c: Container): Router {
   const r = express.Router();
-  // No key names the caller here: both routes are counted per client address in `default`.
-  if (charge) r.use(['/v1/.well-known/export-keys', '/v1/exports'], (req, res, next) => void charge(req, res).then((ok) => ok && next(), next));
   r.get('/v1/.well-known/export-keys', (_req, res) => {
     res.set('cache-control', 'public, max-age=3600').json(c.dataRights.exportKey.jwks());
   });

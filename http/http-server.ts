@@ -29,7 +29,7 @@ import { hostedRouter } from '../web/hosted/hosted.router';
 import { hostedApiRouter } from '../web/hosted/hosted-api.router';
 import { evidenceRouter } from '../web/hosted/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
-import { chargeClientIp, MeterDeps, meterGraphQL, meterV1 } from './rate-limit.middleware';
+import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterV1 } from './rate-limit.middleware';
 import { authenticate, authenticationOf } from './authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { mountOidc } from './oidc.routes';
@@ -128,15 +128,15 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   // credential, a signature), so they sit before the API-key authentication of /v1.
   app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl, mobileAppLink: c.config.vault.mobileAppLink }));
   // A signed link names no key: its opens are counted per client address in `default`.
-  app.use('/v1/evidence', evidenceRouter(c.evidence, meter ? chargeClientIp(meter, 'default') : undefined));
-  app.use(dataRightsPublicRouter(c, meter ? chargeClientIp(meter, 'default') : undefined));
+  // Routes whose link is the credential (or that need none) are counted per client address in `default`.
+  if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', '/v1/exports'], meterClientIp(meter, 'default'));
+  app.use('/v1/evidence', evidenceRouter(c.evidence));
+  app.use(dataRightsPublicRouter(c));
   // The service's own account pages (keep a verification, answer a delegated request): per client address in `default`, like the sign-in pages.
+  if (meter) app.use(ACCOUNT_PAGES_PATH, meterClientIp(meter, 'default'));
   app.use(
     ACCOUNT_PAGES_PATH,
-    accountRouter(
-      { session: new AccountSession(c.accounts.firstParty, c.config.publicBaseUrl.startsWith('https://')), keep: c.keepVerification, delegated: c.dataRights.delegated },
-      meter ? chargeClientIp(meter, 'default') : undefined,
-    ),
+    accountRouter({ session: new AccountSession(c.accounts.firstParty, c.config.publicBaseUrl.startsWith('https://')), keep: c.keepVerification, delegated: c.dataRights.delegated }),
   );
 
   // /v1: authenticate, meter, refuse a wrong credential, then route; unknown /v1 paths are 404 error bodies.

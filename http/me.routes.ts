@@ -2,7 +2,6 @@ import type { NextFunction, Request, Response, Router } from 'express';
 import type { EndUserActor } from '../src/auth/actor';
 import type { Container } from '../src/container';
 import { DomainError } from '../src/errors';
-import { MeService } from '../src/users/me.service';
 import { authenticationOf } from './authenticate.middleware';
 import { sendError } from './error-response';
 
@@ -15,7 +14,6 @@ export const endUserOf = (res: Response): EndUserActor => authenticationOf(res).
  * Routes added under /v1/me after this gate receive an EndUserActor (`endUserOf(res)`).
  */
 export function meRoutes(v1: Router, c: Container): void {
-  const me = new MeService(c.database.sql, c.accounts.users);
   v1.use(['/me', '/me/{*rest}'], (_req: Request, res: Response, next: NextFunction) => {
     const actor = authenticationOf(res).context?.actor;
     if (!actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');
@@ -24,7 +22,7 @@ export function meRoutes(v1: Router, c: Container): void {
   });
   v1.get('/me', async (_req, res, next) => {
     try {
-      res.json(await me.view(endUserOf(res)));
+      res.json(await c.accounts.me.view(endUserOf(res)));
     } catch (err) {
       if (err instanceof DomainError) return sendError(res, err.code, err.message);
       next(err);

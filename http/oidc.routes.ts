@@ -6,7 +6,7 @@ import { BUCKETS, bucketForRequest } from '../src/rate-limit/buckets';
 import type { Container } from '../src/container';
 import { INTERACTION_PATH, OIDC_MOUNT } from '../src/oidc/oidc-provider';
 import { interactionRouter } from '../web/accounts/interaction.router';
-import { chargeClientIp, meterV1, type MeterDeps } from './rate-limit.middleware';
+import { meterClientIp, meterV1, type MeterDeps } from './rate-limit.middleware';
 
 const ACCOUNTS_CSS = path.resolve(__dirname, '..', '..', 'web', 'accounts', 'accounts.css');
 
@@ -20,11 +20,11 @@ export function mountOidc(app: express.Express, c: Container, meter: MeterDeps |
   const { provider } = c.accounts;
   const callback = provider.callback();
   const v1Meter = meter ? meterV1(meter) : null;
-  const ipMeter = meter ? chargeClientIp(meter, 'default') : null;
+  const ipMeter = meter ? meterClientIp(meter, 'default') : null;
   const authMeter = (req: Request, res: Response, next: NextFunction) => {
     if (!v1Meter || !ipMeter) return next();
     if (BUCKETS[bucketForRequest(req.method, `${req.baseUrl}${req.path}`)].per === 'client') return void v1Meter(req, res, next);
-    ipMeter(req, res).then((allowed) => allowed && next(), next);
+    ipMeter(req, res, next);
   };
   const css = fs.existsSync(ACCOUNTS_CSS) ? fs.readFileSync(ACCOUNTS_CSS) : Buffer.alloc(0);
   app.get('/accounts/accounts.css', (_req, res) => {

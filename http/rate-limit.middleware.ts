@@ -185,7 +185,7 @@ export function meterGraphQL(deps: MeterDeps): RequestHandler {
   };
 }
 
-/** Public pages of the API surface (GraphiQL): one unit of `bucket` per request, counted per client IP. */
+/** Routes whose credential is the link or none (GraphiQL, evidence, export links): one unit of `bucket` per request, counted per client IP; false when refused and answered. */
 export function chargeClientIp(deps: MeterDeps, bucket: BucketName) {
   return async (req: Request, res: Response): Promise<boolean> => {
     const d = await deps.limits.charge(bucket, { kind: 'ip', ip: clientIp(req) });
@@ -195,5 +195,13 @@ export function chargeClientIp(deps: MeterDeps, bucket: BucketName) {
     }
     setRateLimitHeaders(res, d);
     return true;
+  };
+}
+
+/** chargeClientIp as a middleware: the request goes on only when the address still has room. */
+export function meterClientIp(deps: MeterDeps, bucket: BucketName) {
+  const charge = chargeClientIp(deps, bucket);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    charge(req, res).then((allowed) => allowed && next(), next);
   };
 }

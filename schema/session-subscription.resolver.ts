@@ -2,12 +2,12 @@ import { Arg, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
 import type { HostedLinks } from '../src/hosted/hosted-links';
-import { viewOfSnapshot, type SessionStatusEvent } from '../src/sessions/session-status-event';
+import { isRefusal, viewOfSnapshot, type SessionWatchItem } from '../src/sessions/session-status-event';
 import { toSession } from './session.mapper';
 import { Session } from './session.type';
 
 /** What the WebSocket transport adds to the request context: the status feed, bound to this connection. */
-export type SessionStatusSource = { watch(id: string | null | undefined): Promise<AsyncIterableIterator<SessionStatusEvent>> };
+export type SessionStatusSource = { watch(id: string | null | undefined): Promise<AsyncIterableIterator<SessionWatchItem>> };
 export type SubscriptionContext = RequestContext & { sessionStatus?: SessionStatusSource };
 
 type SessionStatusArgs = { id?: string | null };
@@ -19,6 +19,7 @@ export class SessionSubscriptionResolver {
   @Subscription(() => Session, {
     description:
       'Status changes of one session (`id`): its current status first, then every later change in order, ending after a terminal status. ' +
+      'Should the session stop being readable meanwhile (its user restricts processing: `user_restricted`), the last message carries that error, then the subscription completes. ' +
       "Without `id`, a tenant key receives every change of its tenant's sessions in the key's mode. Over WebSocket (graphql-transport-ws) at /graphql.",
     subscribe: ({ args, context }) => {
       const source = (context as SubscriptionContext).sessionStatus;
@@ -27,9 +28,11 @@ export class SessionSubscriptionResolver {
     },
   })
   sessionStatusChanged(
-    @Root() event: SessionStatusEvent,
+    @Root() event: SessionWatchItem,
     @Arg('id', () => ID, { nullable: true, description: 'The session to watch; required for tenant keys that want one session.' }) _id?: string | null,
   ): Session {
+    // The watch ended because the session may no longer be read (e.g. user_restricted): the client gets the error, then `complete`.
+    if (isRefusal(event)) throw event.error;
     return toSession(viewOfSnapshot(event.session), this.links);
   }
 }

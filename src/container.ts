@@ -48,7 +48,6 @@ import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { VaultKeys } from './vault/vault-keys';
 import { buildAccounts, type Accounts } from './users/accounts';
 import { updateServiceVerification } from './users/service-verification.updater';
-import { MeService } from './users/me.service';
 import { KeepVerificationService } from './users/keep-verification.service';
 import { AccountsResolver } from '../schema/accounts.resolver';
 import { AuditLogService } from './audit/audit-log.service';
@@ -146,7 +145,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const sessions = new SessionService(db, database.sql, jobs);
   const links = await HostedLinks.load(db, config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
-  const statusHub = new SessionStatusHub(statusBus, new SessionWatchService(db), logger);
+  const sessionWatches = new SessionWatchService(db);
+  const statusHub = new SessionStatusHub(statusBus, sessionWatches, logger);
   try {
     await statusHub.start();
   } catch (err) {
@@ -204,6 +204,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   });
   // Deleted users' sessions read as absent to tenants; restricted users' as 409 user_restricted.
   sessions.guardReads((actor, s) => userRights.gate.filter(actor, s), LISTABLE_SESSION_SQL);
+  sessionWatches.guardReads((actor, s) => userRights.gate.filter(actor, s)); // the same rule on WebSocket watches
   sessions.bindable = (userId) => userRights.gate.assertProcessable(userId); // no session is bound to a restricted user
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
@@ -222,7 +223,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
     [FlowResolver, new FlowResolver(flows)],
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
-    [AccountsResolver, new AccountsResolver(new MeService(database.sql, accounts.users), accounts.clients)],
+    [AccountsResolver, new AccountsResolver(accounts.me, accounts.clients)],
     [RetentionResolver, new RetentionResolver(retention, retentionRuns)],
     [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
     [DsrJobResolver, new DsrJobResolver(dsrJobs)],
@@ -250,7 +251,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
       },
     });
   if (config.workerEnabled) await dataRights.startWorkers();
-  if (config.workerEnabled) await startDataRightsWorkers(jobs, userRights);
+  if (config.workerEnabled) await startDataRightsWorkers(jobs, userRights, logger);
 
   return {
     config,

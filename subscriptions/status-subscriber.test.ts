@@ -1,10 +1,12 @@
-import type { SessionStatusEvent } from '../src/sessions/session-status-event';
+import { DomainError } from '../src/errors';
+import { isRefusal, type SessionStatusEvent, type SessionWatchItem } from '../src/sessions/session-status-event';
 import { StatusSubscriber, type ConnectionBudget } from './status-subscriber';
 
 const event = (seq: number, status: string, id = 'vses_a'): SessionStatusEvent => ({
   seq: String(seq),
   tenantId: 'ten_1',
   livemode: false,
+  userId: null,
   session: {
     id,
     status: status as SessionStatusEvent['session']['status'],
@@ -22,6 +24,8 @@ const event = (seq: number, status: string, id = 'vses_a'): SessionStatusEvent =
   },
 });
 
+const label = (item: SessionWatchItem) => (isRefusal(item) ? `refused:${item.error.code}` : `${item.seq}:${item.session.status}`);
+
 function budget(limit = 10): ConnectionBudget & { overflows: number } {
   const b = { pending: 0, limit, revoked: false, overflows: 0, overflow: () => b.overflows++ };
   return b;
@@ -32,7 +36,7 @@ async function drain(sub: StatusSubscriber): Promise<string[]> {
   for (;;) {
     const r = await sub.next();
     if (r.done) return out;
-    out.push(`${r.value.seq}:${r.value.session.status}`);
+    out.push(label(r.value));
   }
 }
 
@@ -107,7 +111,7 @@ describe('StatusSubscriber', () => {
       const out: string[] = [];
       let ends = 0;
       sub.attach(
-        (e) => out.push(`${e.seq}:${e.session.status}`),
+        (e) => out.push(label(e)),
         () => ends++,
       );
       return { out, ends: () => ends };
@@ -159,5 +163,28 @@ describe('StatusSubscriber', () => {
       expect(pushed.out).toEqual(['1:created']);
       expect(pushed.ends()).toBe(1);
     });
+
+    it('pushes a refusal after what was shown and ends; later events are not pushed', () => {
+      let unregistered = 0;
+      const sub = new StatusSubscriber(budget(), true, () => unregistered++);
+      const pushed = pushTo(sub);
+      sub.offer(event(1, 'in_progress'));
+      sub.refuse('vses_a', new DomainError('user_restricted', 'restricted'));
+      sub.offer(event(2, 'processing'));
+      sub.refuse('vses_a', new DomainError('user_restricted', 'restricted'));
+      expect(pushed.out).toEqual(['1:in_progress', 'refused:user_restricted']);
+      expect(pushed.ends()).toBe(1);
+      expect(unregistered).toBe(1);
+    });
+  });
+
+  it('yields a refusal after the queued events and then ends, when pulled', async () => {
+    const b = budget();
+    const sub = new StatusSubscriber(b, true, () => {});
+    sub.offer(event(1, 'in_progress'));
+    sub.refuse('vses_a', new DomainError('user_restricted', 'restricted'));
+    sub.offer(event(2, 'processing'));
+    expect(await drain(sub)).toEqual(['1:in_progress', 'refused:user_restricted']);
+    expect(b.pending).toBe(0);
   });
 });

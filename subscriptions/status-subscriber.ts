@@ -1,4 +1,5 @@
-import { isTerminal, seqAfter, type SessionStatusEvent } from '../src/sessions/session-status-event';
+import type { DomainError } from '../src/errors';
+import { isTerminal, seqAfter, type SessionStatusEvent, type SessionWatchItem } from '../src/sessions/session-status-event';
 import type { PushSource } from './shared-execution';
 
 /**
@@ -28,15 +29,15 @@ const MAX_TRACKED_SESSIONS = 10_000;
  * shared-execution.ts). A broadcast to N subscribers then costs N synchronous calls, not N chains of
  * promises. De-duplication, ordering and the end after a terminal status are the same in both modes.
  */
-export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEvent>, PushSource<SessionStatusEvent> {
-  private readonly queue: SessionStatusEvent[] = [];
+export class StatusSubscriber implements AsyncIterableIterator<SessionWatchItem>, PushSource<SessionWatchItem> {
+  private readonly queue: SessionWatchItem[] = [];
   private readonly lastSeq = new Map<string, string>();
-  private waiter: ((r: IteratorResult<SessionStatusEvent>) => void) | null = null;
+  private waiter: ((r: IteratorResult<SessionWatchItem>) => void) | null = null;
   /** Events that arrive while the current state is being read; released by `begin`. */
   private early: SessionStatusEvent[] | null;
   private closing = false;
   private done = false;
-  private push: ((event: SessionStatusEvent) => void) | null = null;
+  private push: ((item: SessionWatchItem) => void) | null = null;
   private onPushEnd: (() => void) | null = null;
 
   constructor(
@@ -79,19 +80,37 @@ export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEven
     this.lastSeq.set(event.session.id, event.seq);
     if (this.lastSeq.size > MAX_TRACKED_SESSIONS) this.lastSeq.delete(this.lastSeq.keys().next().value!);
     if (this.endAfterTerminal && isTerminal(event.session.status)) this.closing = true;
+    this.deliver(event);
+  }
+
+  /**
+   * Ends the stream with `error` in place of a status (the read rule no longer lets this watcher see
+   * the session): what is queued goes first, then the refusal, then the end.
+   */
+  refuse(sessionId: string, error: DomainError): void {
+    if (this.done || this.closing) return;
+    if (this.early) {
+      this.budget.pending -= this.early.length;
+      this.early = null;
+    }
+    this.closing = true;
+    this.deliver({ sessionId, error });
+  }
+
+  private deliver(item: SessionWatchItem): void {
     if (this.push) {
       if (this.budget.revoked) return this.finish();
-      this.push(event);
+      this.push(item);
       if (this.closing) this.finish();
       return;
     }
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;
-      w({ value: event, done: false });
+      w({ value: item, done: false });
       return;
     }
-    this.queue.push(event);
+    this.queue.push(item);
     this.charge();
   }
 
@@ -100,7 +119,7 @@ export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEven
     if (this.budget.pending > this.budget.limit) this.budget.overflow();
   }
 
-  next(): Promise<IteratorResult<SessionStatusEvent>> {
+  next(): Promise<IteratorResult<SessionWatchItem>> {
     if (this.budget.revoked) this.finish();
     const event = this.queue.shift();
     if (event) {
@@ -118,7 +137,7 @@ export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEven
    * Switches to push mode: what is queued goes to `push` now, in order, and every later event as it
    * is accepted; `onEnd` runs once when the stream ends (terminal status, completion, `return`).
    */
-  attach(push: (event: SessionStatusEvent) => void, onEnd: () => void): void {
+  attach(push: (item: SessionWatchItem) => void, onEnd: () => void): void {
     this.onPushEnd = onEnd;
     if (this.done) return this.finish();
     if (this.budget.revoked) return this.finish();
@@ -130,7 +149,7 @@ export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEven
     if (this.closing) this.finish();
   }
 
-  return(): Promise<IteratorResult<SessionStatusEvent>> {
+  return(): Promise<IteratorResult<SessionWatchItem>> {
     this.finish();
     return Promise.resolve({ value: undefined, done: true });
   }
@@ -161,7 +180,7 @@ export class StatusSubscriber implements AsyncIterableIterator<SessionStatusEven
     pushEnd?.();
   }
 
-  [Symbol.asyncIterator](): AsyncIterableIterator<SessionStatusEvent> {
+  [Symbol.asyncIterator](): AsyncIterableIterator<SessionWatchItem> {
     return this;
   }
 }

@@ -202,12 +202,14 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
   );
   wss.on('error', (err) => o.logger.error({ err }, 'WebSocket server error'));
 
-  // Keys are re-checked for the whole instance at once: one query per interval, however many sockets.
+  // Keys, and the data-rights state of watched users, are re-checked for the whole instance at once:
+  // one query each per interval, however many sockets.
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return;
     sweeping = true;
     try {
+      await o.hub.recheckUsers().catch((err: unknown) => o.logger.warn({ err }, 'subscription data-rights re-check failed'));
       const byKey = new Map<string, Connection[]>();
       for (const c of connections.values()) {
         if (c.actor.kind !== 'tenant_key') continue;

@@ -37,12 +37,39 @@ export class BiometricPurgeService {
     });
   }
 
-  /** The job. A second run finds nothing left to purge and changes nothing. */
-  async run({ userId, dsrJobId, reason }: BiometricPurgeData): Promise<void> {
-    const own = reason === 'user_request' ? await this.dsr.get(dsrJobId) : null;
-    if (own?.status === 'received') await this.dsr.start(dsrJobId);
-    const sessionIds: string[] = (await this.db.query(`SELECT id FROM sessions WHERE user_id = $1`, [userId])).map((r: { id: string }) => r.id);
-    const outcome = await this.purger.purgeSessions(sessionIds, reason, BIOMETRIC_CLASSES);
+  /** The job for one user. A second run finds nothing left to purge and changes nothing. */
+  run(data: BiometricPurgeData): Promise<void> {
+    return this.runMany([data]);
+  }
+
+  /**
+   * The job for the purges a worker fetched together (many users deleting at once): one purge of
+   * all their sessions per reason, in one transaction per 500 artifacts (so one take of each audit
+   * chain's lock and one statement per kind of row for the lot, instead of one set per user), then
+   * one transaction that strips the biometric scores and badges of all of them and completes the
+   * users' own requests. Every artifact still has its own `biometric.purged` event and audit entries.
+   */
+  async runMany(items: readonly BiometricPurgeData[]): Promise<void> {
+    if (items.length === 0) return;
+    const own = new Map<string, DsrJob>();
+    for (const { dsrJobId, reason } of items) {
+      if (reason !== 'user_request' || own.has(dsrJobId)) continue;
+      const job = await this.dsr.get(dsrJobId);
+      if (!job) continue;
+      own.set(dsrJobId, job.status === 'received' ? await this.dsr.start(dsrJobId) : job);
+    }
+    const userIds = [...new Set(items.map((i) => i.userId))];
+    const rows: { id: string; user_id: string }[] = await this.db.query(`SELECT id, user_id FROM sessions WHERE user_id = ANY($1::text[])`, [userIds]);
+    const sessionsOf = new Map<string, string[]>();
+    for (const r of rows) sessionsOf.set(r.user_id, [...(sessionsOf.get(r.user_id) ?? []), r.id]);
+    // The reason is part of each audit entry: one purge per reason (a user's second item finds nothing left).
+    const purgedBySession: Record<string, number> = {};
+    for (const reason of [...new Set(items.map((i) => i.reason))]) {
+      const sessionIds = [...new Set(items.filter((i) => i.reason === reason).flatMap((i) => sessionsOf.get(i.userId) ?? []))];
+      const outcome = await this.purger.purgeSessions(sessionIds, reason, BIOMETRIC_CLASSES);
+      for (const [id, n] of Object.entries(outcome.bySession)) purgedBySession[id] = (purgedBySession[id] ?? 0) + n;
+    }
+    const sessionIds = rows.map((r) => r.id);
     await this.db.transaction(async (m) => {
       if (sessionIds.length) {
         await m.query(
@@ -62,10 +89,14 @@ export class BiometricPurgeService {
         `UPDATE users u SET service_verification = u.service_verification || jsonb_build_object('badges',
             (SELECT COALESCE(jsonb_agg(b), '[]'::jsonb) FROM jsonb_array_elements_text(u.service_verification->'badges') b
               WHERE b <> 'liveness' AND (b <> 'photo' OR EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = u.id AND s.result->'badges' ? 'photo'))))
-          WHERE u.id = $1 AND u.service_verification IS NOT NULL`,
-        [userId],
+          WHERE u.id = ANY($1::text[]) AND u.service_verification IS NOT NULL`,
+        [userIds],
       );
-      if (own && own.status !== 'completed') await this.dsr.complete(dsrJobId, { purged_artifacts: outcome.purged }, m);
+      for (const job of own.values()) {
+        if (job.status === 'completed') continue;
+        const purged = (sessionsOf.get(job.userId) ?? []).reduce((n, id) => n + (purgedBySession[id] ?? 0), 0);
+        await this.dsr.complete(job.id, { purged_artifacts: purged }, m);
+      }
     });
   }
 }

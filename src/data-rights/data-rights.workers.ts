@@ -1,4 +1,5 @@
 import type { JobQueue } from '../jobs/job-queue';
+import type { Logger } from '../logger';
 import type { BiometricPurgeService } from './biometric-purge.service';
 import { BIOMETRIC_PURGE_JOB, BiometricPurgeData, HARD_PURGE_JOB, HardPurgeData, UserErasureService } from './user-erasure.service';
 
@@ -12,9 +13,25 @@ export async function ensureDataRightsQueues(jobs: JobQueue): Promise<void> {
 }
 
 /** The data-rights workers (docs/data-rights.md, "Jobs"). */
-export async function startDataRightsWorkers(jobs: JobQueue, deps: { erasure: UserErasureService; biometrics: BiometricPurgeService }): Promise<void> {
-  // The 60-second promise: several users' purges run side by side.
-  await jobs.work<BiometricPurgeData>(BIOMETRIC_PURGE_JOB, (d) => deps.biometrics.run(d), { batchSize: 4, localConcurrency: 4 });
+export async function startDataRightsWorkers(jobs: JobQueue, deps: { erasure: UserErasureService; biometrics: BiometricPurgeService }, logger: Logger): Promise<void> {
+  // The 60-second promise. When many users delete at once, a worker takes up to 50 purges and does
+  // them together (one transaction, one take of each audit chain's lock); one purge that fails
+  // alone must not hold back the others, so a failed batch is done again one purge at a time.
+  await jobs.workBatch<BiometricPurgeData>(
+    BIOMETRIC_PURGE_JOB,
+    async (batch) => {
+      const items = batch.map((j) => j.data);
+      try {
+        await deps.biometrics.runMany(items);
+      } catch (err) {
+        if (items.length === 1) throw err;
+        logger.warn({ err, jobIds: batch.map((j) => j.id) }, 'biometric purge batch failed; purging each user alone');
+        const failed = (await Promise.allSettled(items.map((d) => deps.biometrics.run(d)))).find((r) => r.status === 'rejected');
+        if (failed) throw failed.reason;
+      }
+    },
+    { batchSize: 50, localConcurrency: 2 },
+  );
   await jobs.work<HardPurgeData>(HARD_PURGE_JOB, async (d) => {
     await deps.erasure.hardPurge(d.userId, d.asOf ? new Date(d.asOf) : undefined);
   });

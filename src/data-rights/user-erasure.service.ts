@@ -44,7 +44,6 @@ export class UserErasureService {
   /** `POST /v1/me/delete`. A second request while the first is pending answers with the same job. */
   async requestDeletion(userId: string): Promise<DsrJob> {
     const tenants = await this.obligations.tenantsOf(userId);
-    const active = new Set((await this.obligations.tenantsOf(userId, { activeOnly: true })).map((t) => `${t.tenantId}:${t.livemode}`));
     const outcome = await this.db.transaction(async (m) => {
       const user = await lockUser(m, userId);
       if (user.state === 'soft_deleted') {
@@ -54,19 +53,24 @@ export class UserErasureService {
       if (user.state !== 'active' && user.state !== 'restricted') throw new DomainError('not_found', 'User not found');
       const now = this.now();
       const purgeAfter = new Date(now.getTime() + ERASURE_GRACE_DAYS * DAY_MS);
-      const created = await this.dsr.create({ userId, kind: 'erasure', details: { purge_after: purgeAfter.toISOString() }, within: m });
-      const job = await this.dsr.start(created.id, m);
       await m.query(`UPDATE users SET state = 'soft_deleted', deleted_at = $2, purge_after = $3, updated_at = $2 WHERE id = $1`, [userId, now, purgeAfter]);
       // Documents are flagged: they go with the hard purge, whatever retention they had.
       await m.query(
         `UPDATE artifacts SET retain_until = LEAST(retain_until, $2) WHERE session_id IN (SELECT id FROM sessions WHERE user_id = $1) AND purged_at IS NULL`,
         [userId, purgeAfter],
       );
-      await this.obligations.emit(m, tenants, 'user.deleted', { deleted_at: now.toISOString(), purge_after: purgeAfter.toISOString() });
       const scheduledFor = new Date(Math.max(purgeAfter.getTime(), now.getTime() + DELETION_NOTICE_DAYS * DAY_MS)).toISOString();
-      await this.obligations.emit(m, tenants.filter((t) => active.has(`${t.tenantId}:${t.livemode}`)), 'user.deletion.scheduled', { scheduled_for: scheduledFor });
-      await this.jobs.send<BiometricPurgeData>(BIOMETRIC_PURGE_JOB, { userId, dsrJobId: job.id, reason: 'user_deleted' }, { within: m, singletonKey: `bio:${job.id}` });
+      await this.obligations.emit(m, [
+        { tenants, type: 'user.deleted', data: { deleted_at: now.toISOString(), purge_after: purgeAfter.toISOString() } },
+        { tenants: tenants.filter((t) => t.active), type: 'user.deletion.scheduled', data: { scheduled_for: scheduledFor } },
+      ]);
       await this.jobs.send<HardPurgeData>(HARD_PURGE_JOB, { userId }, { within: m, startAfter: purgeAfter, singletonKey: `purge:${userId}`, retryLimit: 20, retryDelaySeconds: 600 });
+      // The DSR job's audit entries lock the service's audit log until this transaction commits:
+      // written last, so that many simultaneous deletions queue on that lock for these few
+      // statements only, not for the whole transaction.
+      const created = await this.dsr.create({ userId, kind: 'erasure', details: { purge_after: purgeAfter.toISOString() }, within: m });
+      const job = await this.dsr.start(created.id, m);
+      await this.jobs.send<BiometricPurgeData>(BIOMETRIC_PURGE_JOB, { userId, dsrJobId: job.id, reason: 'user_deleted' }, { within: m, singletonKey: `bio:${job.id}` });
       return { job, fresh: true };
     });
     if (outcome.fresh) await this.afterSoftDelete(userId);
@@ -110,7 +114,7 @@ export class UserErasureService {
       await m.query(`DELETE FROM dsr_jobs WHERE user_id = $1 AND id <> $2`, [userId, erasure?.id ?? '']);
       const now = this.now();
       await m.query(`UPDATE users SET state = 'purged', purged_at = $2, updated_at = $2 WHERE id = $1`, [userId, now]);
-      await this.obligations.emit(m, tenants, 'user.purged', { purged_at: now.toISOString() });
+      await this.obligations.emit(m, [{ tenants, type: 'user.purged', data: { purged_at: now.toISOString() } }]);
       if (erasure) await this.dsr.complete(erasure.id, { purged_at: now.toISOString() }, m);
       return true;
     });

@@ -1,8 +1,14 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { WebhookDispatcher } from '../webhooks/webhook.dispatcher';
 
-/** A tenant (in one mode) that has verified a user, with its own pairwise subject for them. */
-export type VerifyingTenant = { tenantId: string; livemode: boolean; userSub: string };
+/**
+ * A tenant (in one mode) that has verified a user, with its own pairwise subject for them; `active`
+ * when it holds a verification of the user that stands now or is still running.
+ */
+export type VerifyingTenant = { tenantId: string; livemode: boolean; userSub: string; active: boolean };
+
+/** One obligation event type, with its data, to some of the tenants. */
+export type UserNotice = { tenants: readonly VerifyingTenant[]; type: string; data: Record<string, unknown> };
 
 /**
  * The tenants an erasure or purge must tell (D7 obligations, docs/data-rights.md): every tenant and
@@ -12,24 +18,27 @@ export type VerifyingTenant = { tenantId: string; livemode: boolean; userSub: st
 export class UserObligations {
   constructor(
     private readonly db: DataSource,
-    private readonly dispatcher: Pick<WebhookDispatcher, 'enqueueObligation'>,
+    private readonly dispatcher: Pick<WebhookDispatcher, 'enqueueObligations'>,
     private readonly subjectFor: (userId: string, tenantId: string) => Promise<string>,
   ) {}
 
-  /** `activeOnly`: only tenants with a verification of the user that holds now or is still running. */
-  async tenantsOf(userId: string, opts: { activeOnly?: boolean; within?: EntityManager } = {}): Promise<VerifyingTenant[]> {
+  async tenantsOf(userId: string, opts: { within?: EntityManager } = {}): Promise<VerifyingTenant[]> {
     const q = opts.within ?? this.db;
-    const rows: { tenant_id: string; livemode: boolean }[] = await q.query(
-      `SELECT DISTINCT tenant_id, livemode FROM sessions WHERE user_id = $1 ${opts.activeOnly ? `AND status IN ('success', 'created', 'in_progress', 'processing', 'manual_review')` : ''} ORDER BY tenant_id, livemode`,
+    const rows: { tenant_id: string; livemode: boolean; active: boolean }[] = await q.query(
+      `SELECT tenant_id, livemode, bool_or(status IN ('success', 'created', 'in_progress', 'processing', 'manual_review')) AS active
+         FROM sessions WHERE user_id = $1 GROUP BY tenant_id, livemode ORDER BY tenant_id, livemode`,
       [userId],
     );
     const out: VerifyingTenant[] = [];
-    for (const r of rows) out.push({ tenantId: r.tenant_id, livemode: r.livemode, userSub: await this.subjectFor(userId, r.tenant_id) });
+    for (const r of rows) out.push({ tenantId: r.tenant_id, livemode: r.livemode, active: r.active, userSub: await this.subjectFor(userId, r.tenant_id) });
     return out;
   }
 
-  /** One obligation event per tenant and mode, committed with the caller's transaction. */
-  async emit(m: EntityManager, tenants: readonly VerifyingTenant[], type: string, data: Record<string, unknown>): Promise<void> {
-    for (const t of tenants) await this.dispatcher.enqueueObligation(t.tenantId, t.livemode, type, { user_sub: t.userSub, ...data }, m);
+  /** One obligation event per notice and tenant, committed with the caller's transaction (enqueued together). */
+  async emit(m: EntityManager, notices: readonly UserNotice[]): Promise<void> {
+    await this.dispatcher.enqueueObligations(
+      notices.flatMap(({ tenants, type, data }) => tenants.map((t) => ({ tenantId: t.tenantId, livemode: t.livemode, type, data: { user_sub: t.userSub, ...data } }))),
+      m,
+    );
   }
 }

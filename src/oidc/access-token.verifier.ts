@@ -1,4 +1,5 @@
 import type { EndUserActor } from '../auth/actor';
+import { CoalescingReader } from '../db/coalescing-reader';
 import type { PreparedSql } from '../db/prepared-sql';
 import { DomainError } from '../errors';
 import type { OidcClients } from './oidc-clients';
@@ -9,6 +10,9 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export const looksLikeJwt = (credential: string): boolean => JWT_SHAPE.test(credential);
 
+type GrantKey = { tenantId: string; sub: string; grantId: string };
+const grantKey = (k: GrantKey): string => `${k.tenantId}\u0000${k.sub}\u0000${k.grantId}`;
+
 type Claims = { iss?: string; aud?: string | string[]; exp?: number; nbf?: number; sub?: string; client_id?: string; scope?: string; gid?: string };
 
 /**
@@ -16,15 +20,34 @@ type Claims = { iss?: string; aud?: string | string[]; exp?: number; nbf?: numbe
  * signature against the provider's keys held in memory (no JWKS fetch per call), issuer, audience,
  * expiry, then one statement that maps the tenant's pairwise subject to the user and checks that
  * the user may still act and that the grant the token came from is not revoked.
+ *
+ * That statement is shared by concurrent requests (CoalescingReader, as API keys' liveness is):
+ * each is still answered by a query that started after it arrived, so a revoked grant or a deleted
+ * user is refused from the moment that commits, on every instance; under load one query serves many.
  */
 export class AccessTokenVerifier {
+  private readonly grants: CoalescingReader<GrantKey, string>;
+
   constructor(
     private readonly keys: OidcKeys,
     private readonly clients: OidcClients,
-    private readonly sql: PreparedSql,
+    sql: PreparedSql,
     private readonly issuer: string,
     private readonly audience: string,
-  ) {}
+  ) {
+    this.grants = new CoalescingReader(async (wanted) => {
+      const rows = await sql.rows<{ tenant_id: string; sub: string; grant_id: string; user_id: string }>(
+        'end-users-of-tokens',
+        `SELECT k.tenant_id, k.sub, k.grant_id, s.user_id
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS k(tenant_id, sub, grant_id)
+           JOIN user_subjects s ON s.tenant_id = k.tenant_id AND s.sub = k.sub
+           JOIN users u ON u.id = s.user_id AND u.state IN ('active', 'restricted')
+          WHERE EXISTS (SELECT 1 FROM oidc_payloads g WHERE g.model = 'Grant' AND g.id = k.grant_id AND g.account_id = s.user_id AND (g.expires_at IS NULL OR g.expires_at > now()))`,
+        [wanted.map((k) => k.tenantId), wanted.map((k) => k.sub), wanted.map((k) => k.grantId)],
+      );
+      return new Map(rows.map((r) => [grantKey({ tenantId: r.tenant_id, sub: r.sub, grantId: r.grant_id }), r.user_id]));
+    }, grantKey);
+  }
 
   async verify(token: string): Promise<EndUserActor> {
     const [h, p, s] = token.split('.');
@@ -47,17 +70,11 @@ export class AccessTokenVerifier {
     if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.gid !== 'string') throw unauthorized('missing claims');
     const client = await this.clients.tenantOf(claims.client_id);
     if (!client) throw unauthorized('unknown client');
-    const rows = await this.sql.rows<{ user_id: string }>(
-      'end-user-of-token',
-      `SELECT s.user_id FROM user_subjects s JOIN users u ON u.id = s.user_id
-        WHERE s.tenant_id = $1 AND s.sub = $2 AND u.state IN ('active', 'restricted')
-          AND EXISTS (SELECT 1 FROM oidc_payloads g WHERE g.model = 'Grant' AND g.id = $3 AND g.account_id = s.user_id AND (g.expires_at IS NULL OR g.expires_at > now()))`,
-      [client.tenantId, claims.sub, claims.gid],
-    );
-    if (!rows.length) throw unauthorized('revoked');
+    const userId = await this.grants.read({ tenantId: client.tenantId, sub: claims.sub, grantId: claims.gid });
+    if (!userId) throw unauthorized('revoked');
     return Object.freeze({
       kind: 'end_user',
-      userId: rows[0].user_id,
+      userId,
       clientId: claims.client_id,
       tenantId: client.tenantId,
       scopes: Object.freeze((claims.scope ?? '').split(' ').filter(Boolean)),

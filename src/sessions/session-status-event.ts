@@ -1,4 +1,5 @@
 import { OutboxEventEntity, SessionEntity } from '../../entities';
+import type { DomainError } from '../errors';
 import { SESSION_STATUS_CHANGED } from './session-events';
 import type { SessionResult } from './session-result';
 import { SessionStatus, TERMINAL_STATUSES } from './session-status';
@@ -33,8 +34,22 @@ export type SessionStatusEvent = {
   seq: string;
   tenantId: string;
   livemode: boolean;
+  /** The end user the session is bound to, if any: watchers re-apply the data-rights rule to them (never sent to clients). */
+  userId: string | null;
   session: SessionSnapshot;
 };
+
+/**
+ * The last item of a watch that the read rule ended, in place of a status: the subscription's
+ * resolver raises `error` (e.g. `user_restricted` once the bound user restricts processing), so
+ * the client receives that error and then `complete`.
+ */
+export type SessionWatchRefusal = { sessionId: string; error: DomainError };
+
+/** What a session watch yields: status changes, and at most one refusal, last. */
+export type SessionWatchItem = SessionStatusEvent | SessionWatchRefusal;
+
+export const isRefusal = (item: SessionWatchItem): item is SessionWatchRefusal => 'error' in item;
 
 /**
  * What a caller may see of a session (no tenant, no secret hash), the one shape the GraphQL mapper
@@ -86,6 +101,7 @@ export function statusEventsOf(rows: readonly OutboxEventEntity[], session: Sess
         seq: String(r.seq),
         tenantId: session.tenantId,
         livemode: session.livemode,
+        userId: session.userId ?? null,
         session: { ...base, status, completedAt: final ? base.completedAt : completedAt, result: final ? base.result : null },
       };
     });

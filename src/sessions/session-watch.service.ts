@@ -7,6 +7,13 @@ import { SESSION_STATUS_CHANGED } from './session-events';
 import { toSnapshot, type SessionStatusEvent } from './session-status-event';
 import { canSee, mayName } from './session-visibility';
 
+/**
+ * The read rule on sessions bound to end users (src/data-rights/user-access.gate.ts, the same one
+ * SessionService.guardReads applies): the session itself when it may be read, null when it must
+ * read as absent, or it throws (`user_restricted`).
+ */
+export type SessionWatchGuard = <S extends { userId?: string | null }>(actor: Actor, s: S | null) => Promise<S | null>;
+
 /** What one subscription may watch: one session, or (`sessionId` null) every session of the tenant in the credential's mode. */
 export type WatchTarget = { actor: Actor; sessionId: string | null; tenantId: string; livemode: boolean };
 
@@ -16,7 +23,14 @@ export type WatchTarget = { actor: Actor; sessionId: string | null; tenantId: st
  * state a new watcher starts from.
  */
 export class SessionWatchService {
+  private guard: SessionWatchGuard | null = null;
+
   constructor(private readonly db: DataSource) {}
+
+  /** Installs the read rule on bound sessions (set once, at start-up, by the data-rights wiring). */
+  guardReads(guard: SessionWatchGuard): void {
+    this.guard = guard;
+  }
 
   /**
    * `id` given: that session. No `id`: the tenant's sessions in the key's mode (tenant keys with
@@ -54,6 +68,22 @@ export class SessionWatchService {
       .getRawAndEntities<{ last_seq: string | null }>();
     const s = entities[0];
     if (!s || !canSee(actor, s)) return null;
-    return { seq: raw[0]?.last_seq ?? '0', tenantId: s.tenantId, livemode: s.livemode, session: toSnapshot(s) };
+    if (this.guard && !(await this.guard(actor, s))) return null;
+    return { seq: raw[0]?.last_seq ?? '0', tenantId: s.tenantId, livemode: s.livemode, userId: s.userId ?? null, session: toSnapshot(s) };
+  }
+
+  /**
+   * Whether a watcher may still see a session bound to `userId` (a live event, or a periodic
+   * re-check): null when it may, else the error a read would give now (`user_restricted`, or
+   * `not_found` for a deleted user). The state is read by a query started after this call.
+   */
+  async refusal(actor: Actor, userId: string | null): Promise<DomainError | null> {
+    if (!userId || !this.guard) return null;
+    try {
+      return (await this.guard(actor, { userId })) ? null : notFound();
+    } catch (err) {
+      if (err instanceof DomainError) return err;
+      throw err;
+    }
   }
 }

@@ -10,6 +10,7 @@ import { FirstPartySignIn } from '../oidc/first-party-sign-in';
 import { OidcClients } from '../oidc/oidc-clients';
 import { OidcKeys } from '../oidc/oidc-keys';
 import { apiResourceOf, createOidcProvider, issuerOf } from '../oidc/oidc-provider';
+import { MeService } from './me.service';
 import { SignInService } from './sign-in.service';
 import { UserService } from './user.service';
 
@@ -25,6 +26,8 @@ export type Accounts = {
   accessTokens: AccessTokenVerifier;
   /** The service's own account pages signing people in through the provider (src/oidc/first-party-sign-in.ts). */
   firstParty: FirstPartySignIn;
+  /** What GET /v1/me and GraphQL's `viewer` show. */
+  me: MeService;
   /** Ends every grant (and token, and provider session) of a user: erasure and restriction call it. */
   revokeAllGrantsOf(userId: string): Promise<number>;
 };
@@ -51,6 +54,7 @@ export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Co
     keys,
     provider,
     firstParty: new FirstPartySignIn(provider, box, config.publicBaseUrl),
+    me: new MeService(sql, users),
     accessTokens: new AccessTokenVerifier(keys, clients, sql, issuerOf(config.publicBaseUrl), apiResourceOf(config.publicBaseUrl)),
     revokeAllGrantsOf: (userId) => revokeAllGrantsOf(db, userId),
   };

@@ -1,3 +1,4 @@
+import { CoalescingReader } from '../db/coalescing-reader';
 import type { PreparedSql } from '../db/prepared-sql';
 import type { EndUserActor } from '../auth/actor';
 import { DomainError } from '../errors';
@@ -17,23 +18,31 @@ export type MeView = {
 
 /** What `GET /v1/me` and GraphQL's `viewer` show a signed-in user about themselves (docs/accounts-and-oidc.md). */
 export class MeService {
-  constructor(
-    private readonly sql: PreparedSql,
-    private readonly users: UserService,
-  ) {}
+  /** Concurrent views share one statement, each answered by a query that started after it asked (CoalescingReader). */
+  private readonly rows: CoalescingReader<string, MeRow>;
 
-  /** One statement: the user and their latest 100 sessions (this runs on every GET /v1/me). */
+  constructor(
+    sql: PreparedSql,
+    private readonly users: UserService,
+  ) {
+    this.rows = new CoalescingReader(async (ids) => {
+      const rows = await sql.rows<MeRow>(
+        'me-views',
+        `SELECT u.*, (SELECT coalesce(json_agg(x), '[]'::json) FROM (SELECT id, status, tier, livemode, created_at, completed_at FROM sessions
+                        WHERE user_id = u.id ORDER BY created_at DESC, id DESC LIMIT 100) x) AS sessions
+           FROM users u WHERE u.id = ANY($1::text[])`,
+        [ids],
+      );
+      return new Map(rows.map((r) => [r.id as string, r]));
+    }, (id) => id);
+  }
+
+  /** The user and their latest 100 sessions (this runs on every GET /v1/me). */
   async view(actor: EndUserActor): Promise<MeView> {
-    const rows = await this.sql.rows<Record<string, unknown> & { sessions: SessionRow[] }>(
-      'me-view',
-      `SELECT u.*, (SELECT coalesce(json_agg(x), '[]'::json) FROM (SELECT id, status, tier, livemode, created_at, completed_at FROM sessions
-                      WHERE user_id = u.id ORDER BY created_at DESC, id DESC LIMIT 100) x) AS sessions
-         FROM users u WHERE u.id = $1`,
-      [actor.userId],
-    );
-    if (!rows.length) throw new DomainError('unauthorized', 'Invalid access token: unknown user');
-    const user = this.users.fromRow(rows[0]);
-    const sessions = typeof rows[0].sessions === 'string' ? (JSON.parse(rows[0].sessions) as SessionRow[]) : rows[0].sessions;
+    const row = await this.rows.read(actor.userId);
+    if (!row) throw new DomainError('unauthorized', 'Invalid access token: unknown user');
+    const user = this.users.fromRow(row);
+    const sessions = typeof row.sessions === 'string' ? (JSON.parse(row.sessions) as SessionRow[]) : row.sessions;
     return {
       id: user.id,
       email: user.email,
@@ -55,4 +64,5 @@ export class MeService {
   }
 }
 
+type MeRow = Record<string, unknown> & { sessions: SessionRow[] | string };
 type SessionRow = { id: string; status: string; tier: string; livemode: boolean; created_at: string; completed_at: string | null };

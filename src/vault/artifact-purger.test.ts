@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ALL_SCOPES, TenantKeyActor } from '../auth/actor';
+import { entryHash, GENESIS_HASH } from '../audit/audit-canonical';
 import { AuditLogService } from '../audit/audit-log.service';
 import { Database, openDatabase } from '../db/database';
 import { newId } from '../ids';
@@ -92,6 +93,38 @@ describe('ArtifactPurger', () => {
     expect(sent).toHaveLength(4);
     const logs: { log_id: string }[] = await database.dataSource.query(`SELECT log_id FROM audit_log WHERE subject_id = $1 AND action = 'biometric.purged'`, [sessionId]);
     expect(logs.map((l) => l.log_id).sort()).toEqual(['service', 'service', `tenant:${actor.tenantId}:live`, `tenant:${actor.tenantId}:live`]);
+  });
+
+  it('purges many sessions in one go with one biometric.purged per session and class, each audited in both logs, the chains linked', async () => {
+    const many = await Promise.all(Array.from({ length: 6 }, () => sessionWith(['selfie_image', 'liveness_template'])));
+    const sessionIds = many.map((m) => m.sessionId);
+    const outcome = await purger.purgeSessions(sessionIds, 'user_deleted');
+    expect(outcome.purged).toBe(12);
+    expect(outcome.bySession).toEqual(Object.fromEntries(sessionIds.map((id) => [id, 2])));
+    expect(new Set(outcome.eventIds).size).toBe(12);
+    const events: { event_id: string; payload: { verification_id: string; artifact: string } }[] = await database.dataSource.query(
+      `SELECT event_id, payload FROM outbox_events WHERE event_id = ANY($1::text[])`,
+      [outcome.eventIds],
+    );
+    expect(events.map((e) => `${e.payload.verification_id}:${e.payload.artifact}`).sort()).toEqual(sessionIds.flatMap((id) => [`${id}:liveness_template`, `${id}:selfie_image`]).sort());
+    // Each log holds one biometric.purged per event, naming that event and its verification.
+    const eventOf = new Map(events.map((e) => [e.event_id, e.payload]));
+    for (const logId of ['service', `tenant:${actor.tenantId}:live`]) {
+      const entries: { subject_id: string; detail: { event_id: string; artifact: string; count: number } }[] = await database.dataSource.query(
+        `SELECT subject_id, detail FROM audit_log WHERE log_id = $1 AND action = 'biometric.purged' AND subject_id = ANY($2::text[])`,
+        [logId, sessionIds],
+      );
+      expect(entries.map((e) => e.detail.event_id).sort()).toEqual([...outcome.eventIds].sort());
+      for (const e of entries) expect(eventOf.get(e.detail.event_id)).toEqual(expect.objectContaining({ verification_id: e.subject_id, artifact: e.detail.artifact }));
+      const chain: { public_id: string; log_id: string; log_seq: string; prev_hash: string; hash: string; tenant_id: string | null; livemode: boolean | null; action: string; subject_id: string; detail: Record<string, unknown>; created_at: Date }[] =
+        await database.dataSource.query(`SELECT public_id, log_id, log_seq, prev_hash, hash, tenant_id, livemode, action, subject_id, detail, created_at FROM audit_log WHERE log_id = $1 ORDER BY log_seq`, [logId]);
+      chain.forEach((r, i) => {
+        expect(Number(r.log_seq)).toBe(i + 1);
+        expect(r.prev_hash).toBe(i === 0 ? GENESIS_HASH : chain[i - 1].hash);
+        const fields = { logId: r.log_id, logSeq: Number(r.log_seq), prevHash: r.prev_hash, id: r.public_id, tenantId: r.tenant_id, livemode: r.livemode, action: r.action, subjectId: r.subject_id, detail: r.detail, createdAt: new Date(r.created_at).toISOString() };
+        expect(entryHash(fields)).toBe(r.hash);
+      });
+    }
   });
 
   it('purges only what is past its retain_until', async () => {

@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { OutboxEventEntity } from '../../entities';
 import { SESSION_STATUS_CHANGED } from '../sessions/session-events';
 import type { AuditEntryInput, AuditLogService } from '../audit/audit-log.service';
-import type { WebhookDispatcher } from '../webhooks/webhook.dispatcher';
+import type { ObligationEvent, WebhookDispatcher } from '../webhooks/webhook.dispatcher';
 import { ArtifactClass, isBiometricClass } from './artifact-classes';
 import type { ArtifactStore, PurgedArtifact } from './artifact-store';
 import type { Clock } from './evidence-vault';
@@ -13,13 +13,15 @@ export type PurgeReason = 'retention_expired' | 'session_completed' | 'user_requ
 export type PurgeOutcome = {
   purged: number;
   byClass: Partial<Record<ArtifactClass, number>>;
+  /** Artifacts purged per session id. */
+  bySession: Record<string, number>;
   /** Ids of the `biometric.purged` events enqueued. */
   eventIds: string[];
   /** The same counts per tenant and mode (`<tenant_id>:<livemode>`), for the retention run report. */
   byScope: Record<string, { tenantId: string; livemode: boolean; byClass: Partial<Record<ArtifactClass, number>> }>;
 };
 
-const empty = (): PurgeOutcome => ({ purged: 0, byClass: {}, eventIds: [], byScope: {} });
+const empty = (): PurgeOutcome => ({ purged: 0, byClass: {}, bySession: {}, eventIds: [], byScope: {} });
 
 const BATCH = 500;
 
@@ -125,21 +127,31 @@ export class ArtifactPurger {
     const purged = await this.store.purgeMany(artifactIds, at, m);
     const outcome: PurgeOutcome = { ...empty(), purged: purged.length };
     if (purged.length === 0) return outcome;
-    const entries: AuditEntryInput[] = [];
+    // Every event of the batch is enqueued in one go; the audit entries that name them follow.
+    const purges: { tenantId: string; livemode: boolean; sessionId: string; classes: Partial<Record<ArtifactClass, number>>; artifactIds: string[] }[] = [];
+    const events: ObligationEvent[] = [];
     for (const [, group] of groupBy(purged, (a) => a.sessionId)) {
       const { tenantId, livemode, sessionId } = group[0];
       const classes: Partial<Record<ArtifactClass, number>> = {};
       for (const a of group) classes[a.class] = (classes[a.class] ?? 0) + 1;
-      entries.push({ tenantId, livemode, action: 'artifacts.purged', subjectId: sessionId, detail: { reason, classes, artifact_ids: group.map((a) => a.id) }, at });
+      purges.push({ tenantId, livemode, sessionId, classes, artifactIds: group.map((a) => a.id) });
+      outcome.bySession[sessionId] = group.length;
       for (const [cls, n] of Object.entries(classes) as [ArtifactClass, number][]) {
         outcome.byClass[cls] = (outcome.byClass[cls] ?? 0) + n;
         const scope = (outcome.byScope[`${tenantId}:${livemode}`] ??= { tenantId, livemode, byClass: {} });
         scope.byClass[cls] = (scope.byClass[cls] ?? 0) + n;
+        if (isBiometricClass(cls)) events.push({ tenantId, livemode, type: 'biometric.purged', data: { verification_id: sessionId, artifact: cls, purged_at: at.toISOString() } });
+      }
+    }
+    const eventIds = await this.dispatcher.enqueueObligations(events, m);
+    outcome.eventIds.push(...eventIds);
+    const entries: AuditEntryInput[] = [];
+    let next = 0;
+    for (const { tenantId, livemode, sessionId, classes, artifactIds } of purges) {
+      entries.push({ tenantId, livemode, action: 'artifacts.purged', subjectId: sessionId, detail: { reason, classes, artifact_ids: artifactIds }, at });
+      for (const [cls, n] of Object.entries(classes) as [ArtifactClass, number][]) {
         if (!isBiometricClass(cls)) continue;
-        const data = { verification_id: sessionId, artifact: cls, purged_at: at.toISOString() };
-        const eventId = await this.dispatcher.enqueueObligation(tenantId, livemode, 'biometric.purged', data, m);
-        outcome.eventIds.push(eventId);
-        const detail = { artifact: cls, count: n, event_id: eventId, reason };
+        const detail = { artifact: cls, count: n, event_id: eventIds[next++], reason };
         entries.push({ tenantId, livemode, action: 'biometric.purged', subjectId: sessionId, detail, at });
         entries.push({ tenantId: null, livemode: null, action: 'biometric.purged', subjectId: sessionId, detail: { ...detail, tenant_id: tenantId, livemode }, at });
       }
@@ -151,13 +163,19 @@ export class ArtifactPurger {
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
   const m = new Map<string, T[]>();
-  for (const it of items) m.set(key(it), [...(m.get(key(it)) ?? []), it]);
+  for (const it of items) {
+    const k = key(it);
+    const list = m.get(k);
+    if (list) list.push(it);
+    else m.set(k, [it]);
+  }
   return m;
 }
 
 function add(total: PurgeOutcome, part: PurgeOutcome): void {
   total.purged += part.purged;
   total.eventIds.push(...part.eventIds);
+  for (const [id, n] of Object.entries(part.bySession)) total.bySession[id] = (total.bySession[id] ?? 0) + n;
   for (const [cls, n] of Object.entries(part.byClass) as [ArtifactClass, number][]) total.byClass[cls] = (total.byClass[cls] ?? 0) + n;
   for (const [key, p] of Object.entries(part.byScope)) {
     const t = (total.byScope[key] ??= { tenantId: p.tenantId, livemode: p.livemode, byClass: {} });

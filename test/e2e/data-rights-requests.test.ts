@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from 'pg';
 import { boundSession, boundSessionWithCaptures, Delivered, deliveredTo, operatorGraphql, registerEndpoint, signedInUser, SignedInUser } from '../helpers/data-rights-fixtures';
-import { dbClient } from '../helpers/hosted-client';
+import { dbClient, openPage, pageCall } from '../helpers/hosted-client';
 import { eventually, graphql, http, TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
+import { RawGraphQLWs } from '../helpers/ws-client';
 import { createOidcTenant, OidcTenant, startOidcServer } from '../helpers/oidc-login';
 
 const ADMIN_API_KEY = 'op_admin_requests_0123456789abcdefghijklmnopqrstuvwxyz';
@@ -172,6 +173,72 @@ describe('data-rights requests of the signed-in user', () => {
     });
   });
 
+  describe('restriction over WebSocket (graphql-ws)', () => {
+    const BY_ID = `subscription ($id: ID) { sessionStatusChanged(id: $id) { id status } }`;
+    const TENANT_WIDE = `subscription { sessionStatusChanged { id status } }`;
+    const sockets: RawGraphQLWs[] = [];
+    const connected = async (credential: string) => {
+      const r = await RawGraphQLWs.connect(server.url, RawGraphQLWs.bearer(credential));
+      if (!r.acked) throw new Error(`connection refused: ${JSON.stringify(r.close)}`);
+      sockets.push(r.client);
+      return r.client;
+    };
+    const liveSession = async () => {
+      const r = await http(server, 'POST', '/v1/verify/sessions', { key: acme.live_api_key, json: { flow_id: 'default', tier: 'T1' } });
+      expect(r.status).toBe(201);
+      return r.body as { id: string; client_secret: string; hosted_url: string };
+    };
+    /** The end user's own page starts the session: created -> in_progress. */
+    const start = async (session: { id: string; hosted_url: string }) => {
+      expect((await pageCall(server, await openPage(server, session), 'POST', 'start')).status).toBe(200);
+    };
+    afterAll(() => {
+      for (const c of sockets) c.close();
+    });
+
+    it("ends a tenant's watch of the user's session with user_restricted, then complete, refuses new ones, and hides the session from tenant-wide watches", async () => {
+      const dora = await signedInUser(server, acme, { email: `dora.${run}@example.org` });
+      const bound = await liveSession(); // live mode: nothing moves it on its own
+      await db.query(`UPDATE sessions SET user_id = $2 WHERE id = $1`, [bound.id, dora.userId]);
+      const unbound = await liveSession();
+      const ws = await connected(acme.live_api_key);
+      const watch = ws.subscribe(BY_ID, { id: bound.id });
+      const wide = ws.subscribe(TENANT_WIDE);
+      await watch.waitForData(1);
+      expect(watch.data).toEqual([{ sessionStatusChanged: { id: bound.id, status: 'CREATED' } }]);
+
+      expect((await http(server, 'POST', '/v1/me/restrict', { key: dora.accessToken })).status).toBe(202);
+      // No change of the session is needed: the open watch is re-checked (SUBSCRIPTION_AUTH_RECHECK_MS, 1 s).
+      await watch.waitForComplete(10_000);
+      expect(watch.errors.map((e) => e.extensions.code)).toEqual(['user_restricted']);
+      expect(ws.messages.filter((m) => m.id === watch.id).map((m) => m.type)).toEqual(['next', 'next', 'complete']);
+
+      const refused = ws.subscribe(BY_ID, { id: bound.id });
+      await refused.waitForComplete();
+      expect(refused.errors.map((e) => e.extensions.code)).toEqual(['user_restricted']);
+      expect(refused.data).toEqual([]);
+
+      // The user's own browser (the session's client_secret) is not a tenant read: it still sees its session move.
+      const own = (await connected(bound.client_secret)).subscribe(BY_ID, { id: bound.id });
+      await own.waitForData(1);
+      await start(bound);
+      await own.waitForData(2);
+      // The tenant-wide watch was served the bound session's change together with `own` (already
+      // received); the unbound session's later change is the barrier that shows the watch is live.
+      await start(unbound);
+      await ws.waitFor(() => wide.data.some((d) => d.sessionStatusChanged.id === unbound.id && d.sessionStatusChanged.status === 'IN_PROGRESS'));
+      expect(wide.data.filter((d) => d.sessionStatusChanged.id === bound.id)).toEqual([]);
+      expect(wide.errors).toEqual([]);
+      expect(wide.completed).toBe(false);
+
+      expect((await http(server, 'DELETE', '/v1/me/restrict', { key: dora.accessToken })).status).toBe(202);
+      const again = ws.subscribe(BY_ID, { id: bound.id });
+      await again.waitForData(1);
+      expect(again.data).toEqual([{ sessionStatusChanged: { id: bound.id, status: 'IN_PROGRESS' } }]);
+      expect(again.errors).toEqual([]);
+    }, 60_000);
+  });
+
   describe('DELETE /v1/me/biometrics', () => {
     it('purges the selfies of a user with 20 sessions within 60 s, one biometric.purged per artifact, liveness badge gone, records kept', async () => {
       const carl = await signedInUser(server, acme, { email: `carl.${run}@example.org` });
@@ -204,6 +271,29 @@ describe('data-rights requests of the signed-in user', () => {
       });
       expect(job.status).toBe('completed');
       console.log(`biometric purge, 20 sessions: last biometric.purged delivered ${lastDelivery} ms after the request`);
+    }, 180_000);
+
+    it('purges several users asking at the same moment, each request completed with its own count and each selfie announced once', async () => {
+      const users = await Promise.all([1, 2, 3].map((n) => signedInUser(server, acme, { email: `bulk${n}.${run}@example.org` })));
+      const sessionsOf = new Map<string, string[]>();
+      for (const [i, u] of users.entries()) {
+        const ids: string[] = [];
+        for (let k = 0; k <= i; k++) ids.push(await boundSessionWithCaptures(server, db, acme, u));
+        sessionsOf.set(u.userId, ids);
+      }
+      const requests = await Promise.all(users.map((u) => http(server, 'DELETE', '/v1/me/biometrics', { key: u.accessToken })));
+      expect(requests.map((r) => r.status)).toEqual([202, 202, 202]);
+      const all = users.flatMap((u) => sessionsOf.get(u.userId)!);
+      const purged = await eventually(async () => {
+        const seen = events('/acme').filter((e) => e.type === 'biometric.purged' && all.includes(e.data.verification_id));
+        return seen.length >= all.length ? seen : undefined;
+      }, 60_000);
+      expect(purged.map((e) => e.data.verification_id).sort()).toEqual([...all].sort());
+      const results = await eventually(async () => {
+        const j = await db.query(`SELECT id, status, result FROM dsr_jobs WHERE id = ANY($1)`, [requests.map((r) => r.body.id)]);
+        return j.rows.every((row) => row.status === 'completed') ? j.rows : undefined;
+      });
+      for (const [i, r] of requests.entries()) expect(results.find((row) => row.id === r.body.id).result).toEqual({ purged_artifacts: i + 1 });
     }, 180_000);
 
     it('tells nothing to a tenant that never verified these users', async () => {

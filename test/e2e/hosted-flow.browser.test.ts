@@ -1,3 +1,5 @@
+// page.evaluate callbacks run in Chromium: they use the DOM types.
+/// <reference lib="dom" />
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';

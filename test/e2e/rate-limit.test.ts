@@ -181,6 +181,21 @@ describe('who is counted before authentication', () => {
     expect([limitOf(valid), remainingOf(valid)]).toEqual([60, 59]);
   });
 
+  it('counts routes whose link is the credential (evidence, export bundles, export keys) per client address in default', async () => {
+    await awayFromWindowEdge();
+    const paths = ['/v1/evidence/art_0000000000000000000000aa?expires=1&sig=00', '/v1/exports/dsr_0000000000000000000000aa/bundle.zip?expires=1&sig=00', '/v1/.well-known/export-keys'];
+    const answers: HttpResult[] = [];
+    for (let i = 0; i < 120; i++) answers.push(await http(proxied, 'GET', paths[i % paths.length], { headers: { 'x-forwarded-for': '198.51.100.9' } }));
+    expect(answers.every((r) => r.status !== 429 && limitOf(r) === 120)).toBe(true);
+    expect(remainingOf(answers[119])).toBe(0);
+    for (const p of paths) {
+      const refused = await http(proxied, 'GET', p, { headers: { 'x-forwarded-for': '198.51.100.9' } });
+      expect([refused.status, refused.body.bucket]).toEqual([429, 'default']);
+    }
+    // Another address has its own count.
+    expect((await http(proxied, 'GET', '/v1/.well-known/export-keys', { headers: { 'x-forwarded-for': '203.0.113.10' } })).status).toBe(200);
+  });
+
   it('ignores x-forwarded-for when no proxy is trusted', async () => {
     await awayFromWindowEdge();
     const statuses: number[] = [];

@@ -1,3 +1,5 @@
+// page.evaluate callbacks run in Chromium: they use the DOM types.
+/// <reference lib="dom" />
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { createTenant, http, startServer, TestServer } from '../helpers/test-server';

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 import { setPageSecurityHeaders } from '../../http/security-headers';
 import type { DelegatedRequestService } from '../../src/data-rights/delegated/delegated-request.service';
 import type { KeepVerificationService } from '../../src/users/keep-verification.service';
@@ -15,9 +15,8 @@ export type AccountPagesDeps = { session: AccountSession; keep: KeepVerification
  * the sign-in callback of the first-party client, keeping a verification, and the delegated
  * request's confirmation. Server-rendered, no script, the sign-in pages' look and CSP.
  */
-export function accountRouter(d: AccountPagesDeps, charge?: (req: Request, res: Response) => Promise<boolean>): Router {
+export function accountRouter(d: AccountPagesDeps): Router {
   const router = Router();
-  if (charge) router.use((req, res, next) => void charge(req, res).then((ok) => ok && next(), next));
   router.use((_req, res, next) => {
     setPageSecurityHeaders(res);
     res.setHeader('cache-control', 'no-store');

@@ -1,13 +1,12 @@
-import { Request, Response, Router } from 'express';
+import { Router } from 'express';
 import { sendError } from '../../http/error-response';
 import { EvidenceAccessService, evidenceError } from '../../src/vault/evidence-access.service';
 
 /** GET /v1/evidence/:id?expires=&sig=: the signed link is the credential (no API key). */
-export function evidenceRouter(access: EvidenceAccessService, charge?: (req: Request, res: Response) => Promise<boolean>): Router {
+export function evidenceRouter(access: EvidenceAccessService): Router {
   const router = Router();
   router.get('/:id', async (req, res, next) => {
     try {
-      if (charge && !(await charge(req, res))) return;
       const q = req.query as Record<string, string | undefined>;
       const opened = await access.open(req.params.id, q.expires, q.sig, req.id);
       res.setHeader('cache-control', 'private, no-store');

@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { Readable } from 'node:stream';
 import { parseBirthDates } from '../birth-date.parser';
 import { countriesInText } from '../countries';
@@ -61,7 +61,9 @@ interface Block {
  */
 export async function loadDfatWorkbook(input: ListInput, fileName: string): Promise<ListSnapshot> {
   const stream = typeof input === 'string' || Buffer.isBuffer(input) ? Readable.from([input]) : Readable.from(input as AsyncIterable<Buffer | string>);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  // Loaded here, not at the top: 157 modules a server needs only when a DFAT list is loaded.
+  const { default: Excel } = await import('exceljs');
+  const reader = new Excel.stream.xlsx.WorkbookReader(stream, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
   const blocks: Block[] = [];
   let header: Map<Column, number> | undefined;
   let rowNumber = 0;
