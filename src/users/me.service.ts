@@ -18,14 +18,18 @@ export type MeView = {
 
 /** What `GET /v1/me` and GraphQL's `viewer` show a signed-in user about themselves (docs/accounts-and-oidc.md). */
 export class MeService {
-  /** Concurrent views share one statement, each answered by a query that started after it asked (CoalescingReader). */
-  private readonly rows: CoalescingReader<string, MeRow>;
+  /**
+   * Concurrent views share one statement, each answered by a query that started after it asked
+   * (CoalescingReader), and one view per user is built (decrypted) per statement, frozen, for all
+   * of that user's waiting requests.
+   */
+  private readonly views: CoalescingReader<string, MeView>;
 
   constructor(
     sql: PreparedSql,
     private readonly users: UserService,
   ) {
-    this.rows = new CoalescingReader(async (ids) => {
+    this.views = new CoalescingReader(async (ids) => {
       const rows = await sql.rows<MeRow>(
         'me-views',
         `SELECT u.*, (SELECT coalesce(json_agg(x), '[]'::json) FROM (SELECT id, status, tier, livemode, created_at, completed_at FROM sessions
@@ -33,14 +37,18 @@ export class MeService {
            FROM users u WHERE u.id = ANY($1::text[])`,
         [ids],
       );
-      return new Map(rows.map((r) => [r.id as string, r]));
+      return new Map(rows.map((r) => [r.id as string, deepFreeze(this.toView(r))]));
     }, (id) => id);
   }
 
-  /** The user and their latest 100 sessions (this runs on every GET /v1/me). */
+  /** The user and their latest 100 sessions (this runs on every GET /v1/me). Frozen: shared by concurrent requests. */
   async view(actor: EndUserActor): Promise<MeView> {
-    const row = await this.rows.read(actor.userId);
-    if (!row) throw new DomainError('unauthorized', 'Invalid access token: unknown user');
+    const view = await this.views.read(actor.userId);
+    if (!view) throw new DomainError('unauthorized', 'Invalid access token: unknown user');
+    return view;
+  }
+
+  private toView(row: MeRow): MeView {
     const user = this.users.fromRow(row);
     const sessions = typeof row.sessions === 'string' ? (JSON.parse(row.sessions) as SessionRow[]) : row.sessions;
     return {
@@ -62,6 +70,14 @@ export class MeService {
       })),
     };
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 type MeRow = Record<string, unknown> & { sessions: SessionRow[] | string };
