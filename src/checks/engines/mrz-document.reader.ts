@@ -48,7 +48,8 @@ export class MrzDocumentReader implements DocumentReader {
     if (!located)
       return { verdict: 'fail', reason: 'No machine-readable zone was found on the document image.', model, rank: 1, details: { image: index } };
     // Independent readings until they agree: check digits hold on the lines chosen and two readings read
-    // the name line (which no check digit covers) the same; or until two readings agree on a failure.
+    // the name line (which no check digit covers) the same. Readings that agree on a failing check digit
+    // do not stop it: the same misread (O for 0) often repeats in similar preprocessings and not in others.
     // Names pass only when no reading read them differently: OCR confuses S and G, or O and Q, the same way
     // in several readings, so a majority is not proof, and a misread name that passes is the worst outcome.
     const texts: string[] = [];
@@ -61,7 +62,6 @@ export class MrzDocumentReader implements DocumentReader {
       confidences.push(reads.reduce((s, r) => s + r.confidence, 0) / reads.length);
       consensus = combineReadings(texts);
       if (consensus.kind === 'verified' && consensus.nameVotes >= 2) break;
-      if (consensus.kind === 'unverified' && consensus.stable) break;
     }
     const confidence = confidences.reduce((s, c) => s + c, 0) / confidences.length;
     const details = {

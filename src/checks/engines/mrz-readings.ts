@@ -8,13 +8,12 @@ import { normaliseMrzLines, parseMrz } from './mrz-text';
  *   `conflicts` are the lines other readings read differently where the difference is not caught by a
  *   check digit: another name line, or a line with check digits that still hold with it (a check digit
  *   cannot tell characters whose values differ by 10 apart: S, I and 8; G, Q and 6; 5, F, P and Z...);
- * - `unverified`: no choice validates; `lines` is the reading with the most valid check digits, `stable`
- *   when two readings read every line the same (so more readings would not change the answer);
+ * - `unverified`: no choice validates; `lines` is the reading with the most valid check digits;
  * - `none`: no reading has MRZ-shaped lines.
  */
 export type MrzConsensus =
   | { kind: 'verified'; format: MrzFormat; lines: string[]; nameVotes: number; conflicts: string[] }
-  | { kind: 'unverified'; format: MrzFormat; lines: string[]; stable: boolean }
+  | { kind: 'unverified'; format: MrzFormat; lines: string[] }
   | { kind: 'none' };
 
 /** The line holding the names: the first of TD2 and TD3, the third of TD1. */
@@ -77,6 +76,5 @@ export function combineReadings(texts: string[]): MrzConsensus {
   }
   const validDigits = (lines: string[]) => parseMrz(lines).result.details.filter((d) => d.valid).length;
   const best = [...readings].sort((a, b) => validDigits(b) - validDigits(a))[0];
-  const stable = byVotes(readings.map((r) => r.join('\n')))[0].votes >= 2;
-  return { kind: 'unverified', format, lines: best, stable };
+  return { kind: 'unverified', format, lines: best };
 }
