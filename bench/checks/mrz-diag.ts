@@ -4,12 +4,13 @@
  * not exact, what was printed, what was read, the verdict and every OCR reading.
  * Env: DIAG_SET (clean|degraded, default degraded), DIAG_FROM, DIAG_COUNT (within the set; default all
  * 150), DIAG_NOW (the eval's `now`, default now), DIAG_VERBOSE (print every document),
- * DIAG_OCR_CACHE (a JSON file of OCR answers keyed by image hash and mode: a change after the OCR is then
- * measured in seconds; times are meaningless with it).
+ * DIAG_OCR_CACHE (a JSON file of the OCR's glyphs keyed by image hash and mode: a change after the OCR is
+ * then measured in seconds; times are meaningless with it).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { MrzDocumentReader } from '../../src/checks/engines/mrz-document.reader';
+import { lineTextOfGlyphs } from '../../src/checks/engines/mrz-glyphs';
 import { MrzOcr } from '../../src/checks/engines/mrz-ocr';
 import { evalDocuments, fieldsExact, renderEvalDocument } from './eval-mrz';
 
@@ -20,20 +21,21 @@ async function main() {
   const jobs = evalDocuments(50, now).filter((j) => j.set === set);
   const count = Number(process.env.DIAG_COUNT ?? jobs.length - from);
   const cacheFile = process.env.DIAG_OCR_CACHE;
-  const cache: Record<string, { text: string; confidence: number }> = cacheFile && fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, 'utf8')) : {};
+  const cache: Record<string, Awaited<ReturnType<MrzOcr['readGlyphs']>>> = cacheFile && fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, 'utf8')) : {};
   let ocr: MrzOcr | undefined;
   let texts: string[] = [];
   let ocrCalls = 0;
   const reader = new MrzDocumentReader({
     read: async (png, mode) => {
       const key = `${createHash('sha1').update(png).digest('hex')}:${mode ?? 'block'}`;
-      let r = cache[key];
-      if (!r) {
+      let glyphs = cache[key];
+      if (!glyphs) {
         ocr ??= await MrzOcr.start();
-        r = await ocr.read(png, mode);
+        glyphs = await ocr.readGlyphs(png, mode);
         ocrCalls++;
-        if (cacheFile) cache[key] = r;
+        if (cacheFile) cache[key] = glyphs;
       }
+      const r = { text: glyphs.lines.map(lineTextOfGlyphs).join('\n'), confidence: glyphs.confidence };
       texts.push(`[${mode ?? 'block'}] ${r.text.trim().split('\n').join(' | ')}`);
       return r;
     },

@@ -59,6 +59,51 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
     expect(combineReadings([o.join('\n'), o.join('\n'), truth.join('\n')])).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 3, conflicts: [] });
   });
 
+  describe('with unknown positions (a character the OCR split into two glyphs, mrz-glyphs.ts)', () => {
+    const unknownAt = (lines: string[], line: number, column: number) => misread(lines, line, column, '?');
+
+    it('does not count a name line that agrees with the chosen one wherever it is known as a disagreement', () => {
+      const truth = zone('TD3', 13);
+      const c = combineReadings([unknownAt(truth, 0, 8).join('\n'), truth.join('\n'), truth.join('\n')]);
+      expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, conflicts: [] });
+    });
+
+    it('does not count it as a vote either: one exact reading and one partial one are not two readings agreeing', () => {
+      const truth = zone('TD2', 14);
+      expect(combineReadings([unknownAt(truth, 0, 8).join('\n'), truth.join('\n')])).toMatchObject({ kind: 'verified', nameVotes: 1 });
+    });
+
+    it('still reports a name line with unknowns that differs from the chosen one at a known position', () => {
+      const truth = zone('TD1', 15);
+      const other = unknownAt(misread(truth, 2, 1, differentFrom(truth[2][1])), 2, 4);
+      const c = combineReadings([truth.join('\n'), other.join('\n'), truth.join('\n')]);
+      expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, conflicts: [other[2]] });
+    });
+
+    it('never chooses a check-digit line with an unknown position, even when no other reading has that line', () => {
+      const truth = zone('TD3', 16);
+      const partial = unknownAt(truth, 1, 3);
+      const c = combineReadings([partial.join('\n'), partial.join('\n')]);
+      expect(c.kind).toBe('unverified');
+      expect(c.kind === 'unverified' && c.lines[1]).toContain('?');
+    });
+
+    it('reports a check-digit line with unknowns whose known characters differ where no check digit can tell (G for Q)', () => {
+      const truth = buildMrz({ ...randomFields(seededRandom(5), 'TD3', now), documentNumber: 'XG4021K87' });
+      const q = unknownAt(misread(truth, 1, 1, 'Q'), 1, 30);
+      const c = combineReadings([truth.join('\n'), q.join('\n'), truth.join('\n')]);
+      expect(c).toMatchObject({ kind: 'verified', lines: truth });
+      expect(c.kind === 'verified' && c.conflicts).toEqual([expect.stringMatching(/^XQ4021K87/)]);
+    });
+
+    it('chooses no name when every reading has unknowns in it: no votes, so the reader cannot pass it', () => {
+      const truth = zone('TD3', 17);
+      const c = combineReadings([unknownAt(truth, 0, 8).join('\n'), unknownAt(truth, 0, 9).join('\n')]);
+      expect(c).toMatchObject({ kind: 'verified', nameVotes: 0 });
+      expect(c.kind === 'verified' && c.lines[0]).not.toContain('?');
+    });
+  });
+
   it('is none when no reading has MRZ-shaped lines', () => {
     expect(combineReadings(['', 'HELLO\nWORLD'])).toEqual({ kind: 'none' });
   });
