@@ -45,7 +45,7 @@ async function mrzSection() {
           verdicts: Object.fromEntries(['pass', 'review', 'fail', 'error'].map((v) => [v, sel.filter((r) => r.verdict === v).length])),
           msP50: percentile(sel.map((r) => r.ms), 0.5),
           msP99: percentile(sel.map((r) => r.ms), 0.99),
-          ocrReadings: Object.fromEntries([1, 2, 3, 4].map((n) => [n, sel.filter((r) => r.readings === n).length])),
+          ocrReadings: Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => [n, sel.filter((r) => r.readings === n).length]).filter(([, k]) => k > 0)),
         };
       }
     return { documents: rows.length, summary };
