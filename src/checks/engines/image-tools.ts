@@ -22,6 +22,22 @@ export function greyOf(c: Canvas): GreyImage {
   return { width: c.width, height: c.height, data: grey };
 }
 
+/** A grey image (values clamped to 0..255) drawn into a canvas, for the OCR. */
+export function canvasOfGrey(g: { width: number; height: number; data: ArrayLike<number> }): Canvas {
+  const out = createCanvas(g.width, g.height);
+  const ctx = out.getContext('2d');
+  const img = ctx.createImageData(g.width, g.height);
+  for (let i = 0; i < g.width * g.height; i++) {
+    const v = Math.max(0, Math.min(255, Math.round(g.data[i])));
+    img.data[4 * i] = v;
+    img.data[4 * i + 1] = v;
+    img.data[4 * i + 2] = v;
+    img.data[4 * i + 3] = 255;
+  }
+  ctx.putImageData(img, 0, 0);
+  return out;
+}
+
 /** Variance of the 4-neighbour Laplacian over a region: a standard sharpness measure (blur lowers it). */
 export function laplacianVariance(g: GreyImage, x0 = 0, y0 = 0, w = g.width, h = g.height): number {
   const x1 = Math.min(g.width - 1, Math.floor(x0 + w));

@@ -48,7 +48,8 @@ export class MrzDocumentReader implements DocumentReader {
     if (!located)
       return { verdict: 'fail', reason: 'No machine-readable zone was found on the document image.', model, rank: 1, details: { image: index } };
     // Independent readings until they agree: check digits hold on the lines chosen and two readings read
-    // the name line (which no check digit covers) the same; or until two readings agree on a failure.
+    // the name line (which no check digit covers) the same. Readings that agree on a failing check digit
+    // do not stop it: the same misread (O for 0) often repeats in similar preprocessings and not in others.
     // Names pass only when no reading read them differently: OCR confuses S and G, or O and Q, the same way
     // in several readings, so a majority is not proof, and a misread name that passes is the worst outcome.
     const texts: string[] = [];
@@ -61,8 +62,9 @@ export class MrzDocumentReader implements DocumentReader {
       confidences.push(reads.reduce((s, r) => s + r.confidence, 0) / reads.length);
       consensus = combineReadings(texts);
       if (consensus.kind === 'verified' && consensus.nameVotes >= 2) break;
-      if (consensus.kind === 'unverified' && consensus.stable) break;
     }
+    // Every preprocessing read and still no zone whose check digits hold: one look-alike may be repaired.
+    if (consensus.kind === 'unverified') consensus = combineReadings(texts, { repair: true });
     const confidence = confidences.reduce((s, c) => s + c, 0) / confidences.length;
     const details = {
       image: index,
@@ -70,6 +72,10 @@ export class MrzDocumentReader implements DocumentReader {
       ocrConfidence: Math.round(confidence * 1000) / 1000,
       readings: texts.length,
       ...(consensus.kind === 'verified' ? { nameReadingsAgreeing: consensus.nameVotes } : {}),
+      // A character no reading read right, repaired by position and confirmed by its check digit (mrz-repair.ts).
+      ...(consensus.kind === 'verified' && consensus.repair
+        ? { repaired: { line: consensus.repair.line + 1, column: consensus.repair.column + 1, read: consensus.repair.read, as: consensus.repair.repaired } }
+        : {}),
     };
     const lines = consensus.kind === 'none' ? '' : consensus.lines.join('\n');
     let reading = judgeMrzText(lines, now, model, details);

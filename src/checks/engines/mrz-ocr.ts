@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
+import { lineTextOfGlyphs, type Glyph } from './mrz-glyphs';
 
 /** The project's MRZ model folder (assets/ocr/README.md); resolved from src/ and from dist/src/. */
 export function ocrModelDir(): string {
@@ -28,14 +29,28 @@ export class MrzOcr {
     return new MrzOcr(worker);
   }
 
-  /** The text read and tesseract's mean confidence 0..1; `line` reads the image as one text line. */
+  /**
+   * The text read, one line per text line, and tesseract's mean confidence 0..1; `line` reads the image as
+   * one text line. Each line is rebuilt from its glyphs' positions (mrz-glyphs.ts), so a printed character
+   * the OCR split into two is `?` rather than an extra character.
+   */
   async read(png: Buffer, mode: 'block' | 'line' = 'block'): Promise<{ text: string; confidence: number }> {
+    const { lines, confidence } = await this.readGlyphs(png, mode);
+    return { text: lines.map(lineTextOfGlyphs).join('\n'), confidence };
+  }
+
+  /** The glyphs read, line by line, with their horizontal extents. */
+  async readGlyphs(png: Buffer, mode: 'block' | 'line' = 'block'): Promise<{ lines: Glyph[][]; confidence: number }> {
     if (mode !== this.mode) {
       await this.worker.setParameters({ tessedit_pageseg_mode: mode === 'line' ? PSM.SINGLE_LINE : PSM.SINGLE_BLOCK });
       this.mode = mode;
     }
-    const { data } = await this.worker.recognize(png);
-    return { text: data.text, confidence: data.confidence / 100 };
+    const { data } = await this.worker.recognize(png, {}, { text: false, blocks: true });
+    const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines));
+    return {
+      lines: lines.map((l) => l.words.flatMap((w) => w.symbols).map((s) => ({ text: s.text, x0: s.bbox.x0, x1: s.bbox.x1 }))),
+      confidence: data.confidence / 100,
+    };
   }
 
   async close(): Promise<void> {

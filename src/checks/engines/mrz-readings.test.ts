@@ -45,18 +45,88 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
     expect(c).toMatchObject({ kind: 'verified', nameVotes: 1 });
   });
 
-  it('is unverified and stable when two readings agree on a zone whose check digit fails (a tampered document)', () => {
+  it('is unverified when two readings agree on a zone whose check digit fails (a tampered document)', () => {
     const truth = zone('TD3', 3);
     const tampered = misread(truth, 1, 19, String((Number(truth[1][19]) + 3) % 10));
     const c = combineReadings([tampered.join('\n'), tampered.join('\n')]);
-    expect(c).toMatchObject({ kind: 'unverified', lines: tampered, stable: true });
+    expect(c).toEqual({ kind: 'unverified', format: 'TD3', lines: tampered });
   });
 
-  it('is unverified and not stable while the failing readings differ, so the reader tries another', () => {
-    const truth = zone('TD2', 4);
-    const a = misread(truth, 1, 14, differentFrom(truth[1][14]));
-    const b = misread(truth, 1, 22, differentFrom(truth[1][22]));
-    expect(combineReadings([a.join('\n'), b.join('\n')])).toMatchObject({ kind: 'unverified', stable: false });
+  it('takes the line of a later reading whose check digits hold when earlier readings agree on the same misread (O for 0)', () => {
+    const truth = buildMrz({ ...randomFields(seededRandom(6), 'TD2', now), documentNumber: '0RPTFSK1E' });
+    const o = misread(truth, 1, 0, 'O');
+    expect(combineReadings([o.join('\n'), o.join('\n')])).toMatchObject({ kind: 'unverified' });
+    expect(combineReadings([o.join('\n'), o.join('\n'), truth.join('\n')])).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 3, conflicts: [] });
+  });
+
+  it('repairs one look-alike only when asked (the last resort, after every preprocessing) and says so', () => {
+    const truth = buildMrz({ ...randomFields(seededRandom(8), 'TD3', now), documentNumber: 'XK0CHTW47' });
+    const o = misread(truth, 1, 2, 'O');
+    expect(combineReadings([o.join('\n'), o.join('\n')])).toMatchObject({ kind: 'unverified' });
+    expect(combineReadings([o.join('\n'), o.join('\n')], { repair: true })).toMatchObject({
+      kind: 'verified',
+      lines: truth,
+      nameVotes: 2,
+      conflicts: [],
+      repair: { line: 1, column: 2, read: 'O', repaired: '0' },
+    });
+  });
+
+  it('repairs nothing when two readings would each be repaired into a different zone', () => {
+    const truth = buildMrz({ ...randomFields(seededRandom(8), 'TD3', now), documentNumber: 'XK0CHTW47' });
+    const o = misread(truth, 1, 2, 'O');
+    // Another reading read the 0 right but misread the H (column 5) as a letter that its own single
+    // look-alike repair (0 as O) happens to satisfy: two different repaired zones, so neither is trusted.
+    const others = [...'ACEFJKMNPRTUVWXY']
+      .map((c) => misread(truth, 1, 5, c))
+      .filter((z) => combineReadings([z.join('\n')]).kind === 'unverified' && combineReadings([z.join('\n')], { repair: true }).kind === 'verified');
+    expect(others.length).toBeGreaterThan(0);
+    for (const other of others) expect(combineReadings([o.join('\n'), other.join('\n')], { repair: true })).toMatchObject({ kind: 'unverified' });
+  });
+
+  describe('with unknown positions (a character the OCR split into two glyphs, mrz-glyphs.ts)', () => {
+    const unknownAt = (lines: string[], line: number, column: number) => misread(lines, line, column, '?');
+
+    it('does not count a name line that agrees with the chosen one wherever it is known as a disagreement', () => {
+      const truth = zone('TD3', 13);
+      const c = combineReadings([unknownAt(truth, 0, 8).join('\n'), truth.join('\n'), truth.join('\n')]);
+      expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, conflicts: [] });
+    });
+
+    it('does not count it as a vote either: one exact reading and one partial one are not two readings agreeing', () => {
+      const truth = zone('TD2', 14);
+      expect(combineReadings([unknownAt(truth, 0, 8).join('\n'), truth.join('\n')])).toMatchObject({ kind: 'verified', nameVotes: 1 });
+    });
+
+    it('still reports a name line with unknowns that differs from the chosen one at a known position', () => {
+      const truth = zone('TD1', 15);
+      const other = unknownAt(misread(truth, 2, 1, differentFrom(truth[2][1])), 2, 4);
+      const c = combineReadings([truth.join('\n'), other.join('\n'), truth.join('\n')]);
+      expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, conflicts: [other[2]] });
+    });
+
+    it('never chooses a check-digit line with an unknown position, even when no other reading has that line', () => {
+      const truth = zone('TD3', 16);
+      const partial = unknownAt(truth, 1, 3);
+      const c = combineReadings([partial.join('\n'), partial.join('\n')]);
+      expect(c.kind).toBe('unverified');
+      expect(c.kind === 'unverified' && c.lines[1]).toContain('?');
+    });
+
+    it('reports a check-digit line with unknowns whose known characters differ where no check digit can tell (G for Q)', () => {
+      const truth = buildMrz({ ...randomFields(seededRandom(5), 'TD3', now), documentNumber: 'XG4021K87' });
+      const q = unknownAt(misread(truth, 1, 1, 'Q'), 1, 30);
+      const c = combineReadings([truth.join('\n'), q.join('\n'), truth.join('\n')]);
+      expect(c).toMatchObject({ kind: 'verified', lines: truth });
+      expect(c.kind === 'verified' && c.conflicts).toEqual([expect.stringMatching(/^XQ4021K87/)]);
+    });
+
+    it('chooses no name when every reading has unknowns in it: no votes, so the reader cannot pass it', () => {
+      const truth = zone('TD3', 17);
+      const c = combineReadings([unknownAt(truth, 0, 8).join('\n'), unknownAt(truth, 0, 9).join('\n')]);
+      expect(c).toMatchObject({ kind: 'verified', nameVotes: 0 });
+      expect(c.kind === 'verified' && c.lines[0]).not.toContain('?');
+    });
   });
 
   it('is none when no reading has MRZ-shaped lines', () => {

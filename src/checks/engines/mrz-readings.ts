@@ -1,20 +1,23 @@
 import type { MrzFormat } from '../check-providers';
+import { UNKNOWN } from './mrz-glyphs';
+import { repairOneCharacter, type MrzRepair } from './mrz-repair';
 import { normaliseMrzLines, parseMrz } from './mrz-text';
 
 /**
  * What several independent OCR readings of one MRZ establish together:
  * - `verified`: a choice of lines, each read by at least one reading, on which every check digit holds;
- *   `nameVotes` readings read the name line (not covered by any check digit) exactly as chosen;
+ *   `nameVotes` readings read the name line (not covered by any check digit) exactly as chosen (0 when every
+ *   reading has an unknown position in it);
  *   `conflicts` are the lines other readings read differently where the difference is not caught by a
  *   check digit: another name line, or a line with check digits that still hold with it (a check digit
  *   cannot tell characters whose values differ by 10 apart: S, I and 8; G, Q and 6; 5, F, P and Z...);
- * - `unverified`: no choice validates; `lines` is the reading with the most valid check digits, `stable`
- *   when two readings read every line the same (so more readings would not change the answer);
+ *   `repair` is set when no choice of lines held and one character was repaired by position (mrz-repair.ts);
+ * - `unverified`: no choice validates, even with a repair; `lines` is the reading with the most valid check digits;
  * - `none`: no reading has MRZ-shaped lines.
  */
 export type MrzConsensus =
-  | { kind: 'verified'; format: MrzFormat; lines: string[]; nameVotes: number; conflicts: string[] }
-  | { kind: 'unverified'; format: MrzFormat; lines: string[]; stable: boolean }
+  | { kind: 'verified'; format: MrzFormat; lines: string[]; nameVotes: number; conflicts: string[]; repair?: MrzRepair }
+  | { kind: 'unverified'; format: MrzFormat; lines: string[] }
   | { kind: 'none' };
 
 /** The line holding the names: the first of TD2 and TD3, the third of TD1. */
@@ -38,7 +41,7 @@ function product<T>(lists: T[][], limit: number): T[][] {
  * digit holds (a misread character in one reading is outvoted by another reading's line); the name line
  * is chosen by votes, and the caller passes the document only when at least two readings agree on it.
  */
-export function combineReadings(texts: string[]): MrzConsensus {
+export function combineReadings(texts: string[], options: { repair?: boolean } = {}): MrzConsensus {
   const shaped = texts.map((t) => normaliseMrzLines(t)).filter((s) => s !== undefined);
   if (shaped.length === 0) return { kind: 'none' };
   const format = byVotes(shaped.map((s) => s.format))[0].value as MrzFormat;
@@ -46,8 +49,14 @@ export function combineReadings(texts: string[]): MrzConsensus {
   const nameIndex = nameLineIndex(format);
   const lineCount = readings[0].length;
   const positions = Array.from({ length: lineCount }, (_, i) => i).filter((i) => i !== nameIndex);
-  const candidates = positions.map((i) => byVotes(readings.map((r) => r[i])).map((c) => c.value));
-  const names = byVotes(readings.map((r) => r[nameIndex]));
+  // A line with an unknown position (a split character, mrz-glyphs.ts) is never chosen: check-digit lines
+  // come from readings that read every position, and a name line with unknowns only has to agree with the
+  // chosen one where it is known.
+  const known = (line: string) => !line.includes(UNKNOWN);
+  const candidates = positions.map((i) => byVotes(readings.map((r) => r[i]).filter(known)).map((c) => c.value));
+  const nameReadings = readings.map((r) => r[nameIndex]);
+  const knownNames = nameReadings.filter(known);
+  const names = byVotes(knownNames.length ? knownNames : nameReadings.map((n) => n.replaceAll(UNKNOWN, '<')));
 
   const assemble = (chosen: string[], name: string) => {
     const lines = new Array<string>(lineCount);
@@ -56,27 +65,46 @@ export function combineReadings(texts: string[]): MrzConsensus {
     return lines;
   };
   const digitsHold = (lines: string[]) => parseMrz(lines).result.details.every((d) => d.valid || d.line === nameIndex);
-  for (const chosen of product(candidates, 256)) {
+  /** The verified consensus on check-digit lines `chosen` (as read, or repaired), whose check digits hold. */
+  const settle = (chosen: string[], repair?: MrzRepair): MrzConsensus => {
     const { lines } = parseMrz(assemble(chosen, names[0].value));
-    if (!digitsHold(lines)) continue;
     // Votes are counted on the name line as corrected by the parser (a 0 in a name reads as O), so two
     // readings that differ only by such a correction agree.
-    const corrected = byVotes(readings.map((r) => parseMrz(assemble(chosen, r[nameIndex])).lines[nameIndex]));
+    const correct = (name: string) => parseMrz(assemble(chosen, name)).lines[nameIndex];
+    const corrected = knownNames.length ? byVotes(knownNames.map(correct)) : [{ value: names[0].value, votes: 0 }];
     const best = corrected[0];
     const tie = corrected.length > 1 && corrected[1].votes === best.votes;
     const chosenLines = [...lines.slice(0, nameIndex), best.value, ...lines.slice(nameIndex + 1)];
     const conflicts = corrected.slice(1).map((c) => c.value);
+    const agreesWhereKnown = (name: string) => [...name].every((c, i) => c === UNKNOWN || c === best.value[i]);
+    for (const partial of new Set(nameReadings.filter((n) => !known(n)).map(correct))) if (!agreesWhereKnown(partial)) conflicts.push(partial);
+    // A line with unknown positions is compared with the chosen one as if it had read them the same way.
+    const filled = (line: string, p: number) => [...line].map((c, i) => (c === UNKNOWN ? chosenLines[p][i] : c)).join('');
     positions.forEach((p, k) => {
-      for (const alternative of candidates[k]) {
+      const partials = readings.map((r) => r[p]).filter((l) => !known(l)).map((l) => filled(l, p));
+      for (const alternative of new Set([...candidates[k], ...partials])) {
         if (alternative === chosen[k]) continue;
         const swapped = chosenLines.map((l, i) => (i === p ? alternative : l));
         if (digitsHold(swapped) && parseMrz(swapped).lines[p] !== chosenLines[p]) conflicts.push(alternative);
       }
     });
-    return { kind: 'verified', format, lines: chosenLines, nameVotes: tie ? 1 : best.votes, conflicts };
+    return { kind: 'verified', format, lines: chosenLines, nameVotes: tie ? 1 : best.votes, conflicts, ...(repair ? { repair } : {}) };
+  };
+  const combinations = product(candidates, 256);
+  for (const chosen of combinations) if (digitsHold(parseMrz(assemble(chosen, names[0].value)).lines)) return settle(chosen);
+  // No combination of readings holds: with `repair` (the reader's last resort, once every preprocessing
+  // has been read), one character may be repaired (mrz-repair.ts), if every combination that admits a repair
+  // gives the same zone, so that two readings' lines cannot each be repaired into a different one.
+  const repairs = new Map<string, MrzRepair>();
+  for (const chosen of options.repair ? combinations.slice(0, 16) : []) {
+    const repair = repairOneCharacter(assemble(chosen, names[0].value));
+    if (repair && digitsHold(parseMrz(repair.lines).lines)) repairs.set(repair.lines.join('\n'), repair);
+  }
+  if (repairs.size === 1) {
+    const [repair] = repairs.values();
+    return settle(positions.map((p) => repair.lines[p]), repair);
   }
   const validDigits = (lines: string[]) => parseMrz(lines).result.details.filter((d) => d.valid).length;
-  const best = [...readings].sort((a, b) => validDigits(b) - validDigits(a))[0];
-  const stable = byVotes(readings.map((r) => r.join('\n')))[0].votes >= 2;
-  return { kind: 'unverified', format, lines: best, stable };
+  const best = [...readings].sort((a, b) => Number(b.every(known)) - Number(a.every(known)) || validDigits(b) - validDigits(a))[0];
+  return { kind: 'unverified', format, lines: best };
 }

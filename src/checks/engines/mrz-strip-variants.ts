@@ -1,5 +1,5 @@
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import { boxBlur, cropCanvas, darkMask, greyOf } from './image-tools';
+import type { Canvas } from '@napi-rs/canvas';
+import { boxBlur, canvasOfGrey, cropCanvas, darkMask, greyOf, rotateCanvas } from './image-tools';
 import type { LocatedMrz } from './mrz-locator';
 
 /** One image of the MRZ for the OCR: the whole zone as a block, or its lines one by one. */
@@ -8,25 +8,25 @@ export type StripVariant = { name: string; mode: 'block' | 'line'; images: Canva
 /** A black-and-white copy thresholded locally (Sauvola-like): a second, independent binarisation from tesseract's own (Otsu). */
 export function binarised(src: Canvas, window: number): Canvas {
   const mask = darkMask(boxBlur(greyOf(src), 1), window | 1, 0.15);
-  const out = createCanvas(src.width, src.height);
-  const ctx = out.getContext('2d');
-  const img = ctx.createImageData(src.width, src.height);
-  for (let i = 0; i < mask.length; i++) {
-    const v = mask[i] ? 0 : 255;
-    img.data[4 * i] = v;
-    img.data[4 * i + 1] = v;
-    img.data[4 * i + 2] = v;
-    img.data[4 * i + 3] = 255;
-  }
-  ctx.putImageData(img, 0, 0);
-  return out;
+  return canvasOfGrey({ width: src.width, height: src.height, data: Array.from(mask, (m) => (m ? 0 : 255)) });
+}
+
+/** The grey zone with its edges steepened (unsharp mask over a (2r+1)^2 box): blur softens the gap between O and 0. */
+export function sharpened(src: Canvas, r: number, amount: number): Canvas {
+  const g = greyOf(src);
+  const blurred = boxBlur(g, r);
+  return canvasOfGrey({ width: g.width, height: g.height, data: Array.from(g.data, (v, i) => v + amount * (v - blurred.data[i])) });
 }
 
 /**
  * The readings tried, in order, each an independent look at the same zone: the grey zone as one block
  * (tesseract binarises it itself), a locally thresholded copy, each line alone, and the grey zone at three
  * quarters of the size. The reader stops as soon as the readings so far agree (mrz-readings.ts), so a clean
- * document costs two OCR passes and a hard one up to four.
+ * document costs two OCR passes. When they do not settle the zone, other preprocessings follow:
+ * a smaller scale, a smoothed copy (JPEG blocks and noise), the zone turned by ±0.5° (the deskew works in
+ * 0.25° steps, and perspective leaves the lines slightly tilted) and a sharpened copy; a reading whose check
+ * digits hold can then replace the misread line. A zone whose check digits fail in every reading (a tampered
+ * document) costs every reading.
  */
 export function* stripVariants(located: LocatedMrz): Generator<StripVariant> {
   const { strip, lineRows } = located;
@@ -35,4 +35,9 @@ export function* stripVariants(located: LocatedMrz): Generator<StripVariant> {
   yield { name: 'sauvola', mode: 'block', images: [binarised(strip, Math.round(lineHeight * 1.5))] };
   if (lineRows.length >= 2) yield { name: 'lines', mode: 'line', images: lineRows.map((r) => cropCanvas(strip, 0, r.top, strip.width, r.height)) };
   yield { name: 'grey-small', mode: 'block', images: [cropCanvas(strip, 0, 0, strip.width, strip.height, 0.75)] };
+  yield { name: 'grey-smaller', mode: 'block', images: [cropCanvas(strip, 0, 0, strip.width, strip.height, 0.6)] };
+  yield { name: 'smoothed', mode: 'block', images: [canvasOfGrey(boxBlur(greyOf(strip), 1))] };
+  yield { name: 'tilted+0.5', mode: 'block', images: [rotateCanvas(strip, 0.5)] };
+  yield { name: 'tilted-0.5', mode: 'block', images: [rotateCanvas(strip, -0.5)] };
+  yield { name: 'sharpened', mode: 'block', images: [sharpened(strip, 2, 1)] };
 }

@@ -8,15 +8,15 @@ const SHAPES: { format: MrzFormat; lines: number; length: number }[] = [
 ];
 
 /**
- * Turns OCR output into MRZ lines of the right shape: keeps lines of the MRZ alphabet at least 20
- * characters long, picks the format by line count and length, and fixes each line's length by the
+ * Turns OCR output into MRZ lines of the right shape: keeps lines of the MRZ alphabet (and `?`, a position
+ * read as a split character, mrz-glyphs.ts) at least 20 characters long, picks the format by line count and length, and fixes each line's length by the
  * filler character only (trailing `<` removed or added). Characters are never guessed: a misread stays
  * a misread, and the check digits catch it.
  */
 export function normaliseMrzLines(ocrText: string): { format: MrzFormat; lines: string[] } | undefined {
   const lines = ocrText
     .split('\n')
-    .map((l) => l.toUpperCase().replace(/[^A-Z0-9<]/g, ''))
+    .map((l) => l.toUpperCase().replace(/[^A-Z0-9<?]/g, ''))
     .filter((l) => l.length >= 20);
   if (lines.length < 2) return undefined;
   const candidates = SHAPES.filter((s) => lines.length >= s.lines).map((s) => {
