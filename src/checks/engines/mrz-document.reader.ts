@@ -63,8 +63,6 @@ export class MrzDocumentReader implements DocumentReader {
       consensus = combineReadings(texts);
       if (consensus.kind === 'verified' && consensus.nameVotes >= 2) break;
     }
-    // Every preprocessing read and still no zone whose check digits hold: one look-alike may be repaired.
-    if (consensus.kind === 'unverified') consensus = combineReadings(texts, { repair: true });
     const confidence = confidences.reduce((s, c) => s + c, 0) / confidences.length;
     const details = {
       image: index,
@@ -72,10 +70,6 @@ export class MrzDocumentReader implements DocumentReader {
       ocrConfidence: Math.round(confidence * 1000) / 1000,
       readings: texts.length,
       ...(consensus.kind === 'verified' ? { nameReadingsAgreeing: consensus.nameVotes } : {}),
-      // A character no reading read right, repaired by position and confirmed by its check digit (mrz-repair.ts).
-      ...(consensus.kind === 'verified' && consensus.repair
-        ? { repaired: { line: consensus.repair.line + 1, column: consensus.repair.column + 1, read: consensus.repair.read, as: consensus.repair.repaired } }
-        : {}),
     };
     const lines = consensus.kind === 'none' ? '' : consensus.lines.join('\n');
     let reading = judgeMrzText(lines, now, model, details);

@@ -59,31 +59,6 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
     expect(combineReadings([o.join('\n'), o.join('\n'), truth.join('\n')])).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 3, conflicts: [] });
   });
 
-  it('repairs one look-alike only when asked (the last resort, after every preprocessing) and says so', () => {
-    const truth = buildMrz({ ...randomFields(seededRandom(8), 'TD3', now), documentNumber: 'XK0CHTW47' });
-    const o = misread(truth, 1, 2, 'O');
-    expect(combineReadings([o.join('\n'), o.join('\n')])).toMatchObject({ kind: 'unverified' });
-    expect(combineReadings([o.join('\n'), o.join('\n')], { repair: true })).toMatchObject({
-      kind: 'verified',
-      lines: truth,
-      nameVotes: 2,
-      conflicts: [],
-      repair: { line: 1, column: 2, read: 'O', repaired: '0' },
-    });
-  });
-
-  it('repairs nothing when two readings would each be repaired into a different zone', () => {
-    const truth = buildMrz({ ...randomFields(seededRandom(8), 'TD3', now), documentNumber: 'XK0CHTW47' });
-    const o = misread(truth, 1, 2, 'O');
-    // Another reading read the 0 right but misread the H (column 5) as a letter that its own single
-    // look-alike repair (0 as O) happens to satisfy: two different repaired zones, so neither is trusted.
-    const others = [...'ACEFJKMNPRTUVWXY']
-      .map((c) => misread(truth, 1, 5, c))
-      .filter((z) => combineReadings([z.join('\n')]).kind === 'unverified' && combineReadings([z.join('\n')], { repair: true }).kind === 'verified');
-    expect(others.length).toBeGreaterThan(0);
-    for (const other of others) expect(combineReadings([o.join('\n'), other.join('\n')], { repair: true })).toMatchObject({ kind: 'unverified' });
-  });
-
   describe('with unknown positions (a character the OCR split into two glyphs, mrz-glyphs.ts)', () => {
     const unknownAt = (lines: string[], line: number, column: number) => misread(lines, line, column, '?');
 

@@ -1,6 +1,5 @@
 import type { MrzFormat } from '../check-providers';
 import { UNKNOWN } from './mrz-glyphs';
-import { repairOneCharacter, type MrzRepair } from './mrz-repair';
 import { normaliseMrzLines, parseMrz } from './mrz-text';
 
 /**
@@ -11,12 +10,11 @@ import { normaliseMrzLines, parseMrz } from './mrz-text';
  *   `conflicts` are the lines other readings read differently where the difference is not caught by a
  *   check digit: another name line, or a line with check digits that still hold with it (a check digit
  *   cannot tell characters whose values differ by 10 apart: S, I and 8; G, Q and 6; 5, F, P and Z...);
- *   `repair` is set when no choice of lines held and one character was repaired by position (mrz-repair.ts);
- * - `unverified`: no choice validates, even with a repair; `lines` is the reading with the most valid check digits;
+ * - `unverified`: no choice validates; `lines` is the reading with the most valid check digits;
  * - `none`: no reading has MRZ-shaped lines.
  */
 export type MrzConsensus =
-  | { kind: 'verified'; format: MrzFormat; lines: string[]; nameVotes: number; conflicts: string[]; repair?: MrzRepair }
+  | { kind: 'verified'; format: MrzFormat; lines: string[]; nameVotes: number; conflicts: string[] }
   | { kind: 'unverified'; format: MrzFormat; lines: string[] }
   | { kind: 'none' };
 
@@ -41,7 +39,7 @@ function product<T>(lists: T[][], limit: number): T[][] {
  * digit holds (a misread character in one reading is outvoted by another reading's line); the name line
  * is chosen by votes, and the caller passes the document only when at least two readings agree on it.
  */
-export function combineReadings(texts: string[], options: { repair?: boolean } = {}): MrzConsensus {
+export function combineReadings(texts: string[]): MrzConsensus {
   const shaped = texts.map((t) => normaliseMrzLines(t)).filter((s) => s !== undefined);
   if (shaped.length === 0) return { kind: 'none' };
   const format = byVotes(shaped.map((s) => s.format))[0].value as MrzFormat;
@@ -65,8 +63,8 @@ export function combineReadings(texts: string[], options: { repair?: boolean } =
     return lines;
   };
   const digitsHold = (lines: string[]) => parseMrz(lines).result.details.every((d) => d.valid || d.line === nameIndex);
-  /** The verified consensus on check-digit lines `chosen` (as read, or repaired), whose check digits hold. */
-  const settle = (chosen: string[], repair?: MrzRepair): MrzConsensus => {
+  /** The verified consensus on check-digit lines `chosen`, whose check digits hold. */
+  const settle = (chosen: string[]): MrzConsensus => {
     const { lines } = parseMrz(assemble(chosen, names[0].value));
     // Votes are counted on the name line as corrected by the parser (a 0 in a name reads as O), so two
     // readings that differ only by such a correction agree.
@@ -88,22 +86,9 @@ export function combineReadings(texts: string[], options: { repair?: boolean } =
         if (digitsHold(swapped) && parseMrz(swapped).lines[p] !== chosenLines[p]) conflicts.push(alternative);
       }
     });
-    return { kind: 'verified', format, lines: chosenLines, nameVotes: tie ? 1 : best.votes, conflicts, ...(repair ? { repair } : {}) };
+    return { kind: 'verified', format, lines: chosenLines, nameVotes: tie ? 1 : best.votes, conflicts };
   };
-  const combinations = product(candidates, 256);
-  for (const chosen of combinations) if (digitsHold(parseMrz(assemble(chosen, names[0].value)).lines)) return settle(chosen);
-  // No combination of readings holds: with `repair` (the reader's last resort, once every preprocessing
-  // has been read), one character may be repaired (mrz-repair.ts), if every combination that admits a repair
-  // gives the same zone, so that two readings' lines cannot each be repaired into a different one.
-  const repairs = new Map<string, MrzRepair>();
-  for (const chosen of options.repair ? combinations.slice(0, 16) : []) {
-    const repair = repairOneCharacter(assemble(chosen, names[0].value));
-    if (repair && digitsHold(parseMrz(repair.lines).lines)) repairs.set(repair.lines.join('\n'), repair);
-  }
-  if (repairs.size === 1) {
-    const [repair] = repairs.values();
-    return settle(positions.map((p) => repair.lines[p]), repair);
-  }
+  for (const chosen of product(candidates, 256)) if (digitsHold(parseMrz(assemble(chosen, names[0].value)).lines)) return settle(chosen);
   const validDigits = (lines: string[]) => parseMrz(lines).result.details.filter((d) => d.valid).length;
   const best = [...readings].sort((a, b) => Number(b.every(known)) - Number(a.every(known)) || validDigits(b) - validDigits(a))[0];
   return { kind: 'unverified', format, lines: best };
