@@ -13,7 +13,11 @@ export const looksLikeJwt = (credential: string): boolean => JWT_SHAPE.test(cred
 type GrantKey = { tenantId: string; sub: string; grantId: string };
 const grantKey = (k: GrantKey): string => `${k.tenantId}\u0000${k.sub}\u0000${k.grantId}`;
 
+/** Tokens remembered at most (~1 KB each); the map is emptied when full. */
+const MAX_REMEMBERED_TOKENS = 10_000;
+
 type Claims = { iss?: string; aud?: string | string[]; exp?: number; nbf?: number; sub?: string; client_id?: string; scope?: string; gid?: string };
+type SignedClaims = Readonly<Claims & { kid: string; exp: number; sub: string; client_id: string; gid: string }>;
 
 /**
  * The end user's JWT access token for the `/v1` resource (docs/accounts-and-oidc.md, "/v1/me"):
@@ -27,6 +31,8 @@ type Claims = { iss?: string; aud?: string | string[]; exp?: number; nbf?: numbe
  */
 export class AccessTokenVerifier {
   private readonly grants: CoalescingReader<GrantKey, string>;
+  /** Tokens whose signature and fixed claims held, by the token (see checkSignedClaims). */
+  private readonly signedClaims = new Map<string, SignedClaims>();
 
   constructor(
     private readonly keys: OidcKeys,
@@ -50,24 +56,12 @@ export class AccessTokenVerifier {
   }
 
   async verify(token: string): Promise<EndUserActor> {
-    const [h, p, s] = token.split('.');
-    let header: { alg?: string; typ?: string; kid?: string };
-    let claims: Claims;
-    try {
-      header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as typeof header;
-      claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Claims;
-    } catch {
-      throw unauthorized('malformed');
-    }
-    if (header.alg !== 'ES256' || typeof header.kid !== 'string' || (header.typ ?? '').toLowerCase() !== 'at+jwt') throw unauthorized('unexpected header');
-    if (!(await this.keys.verify(header.kid, `${h}.${p}`, Buffer.from(s, 'base64url')))) throw unauthorized('bad signature');
+    const remembered = this.signedClaims.get(token);
+    // A key this process no longer holds (rotated out and reloaded) takes the full check again, and fails it.
+    const claims = remembered && this.keys.holds(remembered.kid) ? remembered : await this.checkSignedClaims(token);
     const now = Math.floor(Date.now() / 1000);
-    if (claims.iss !== this.issuer) throw unauthorized('wrong issuer');
-    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (!aud.includes(this.audience)) throw unauthorized('wrong audience');
-    if (typeof claims.exp !== 'number' || claims.exp <= now) throw unauthorized('expired');
+    if (claims.exp <= now) throw unauthorized('expired');
     if (typeof claims.nbf === 'number' && claims.nbf > now + 5) throw unauthorized('not yet valid');
-    if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.gid !== 'string') throw unauthorized('missing claims');
     const client = await this.clients.tenantOf(claims.client_id);
     if (!client) throw unauthorized('unknown client');
     const userId = await this.grants.read({ tenantId: client.tenantId, sub: claims.sub, grantId: claims.gid });
@@ -80,5 +74,33 @@ export class AccessTokenVerifier {
       scopes: Object.freeze((claims.scope ?? '').split(' ').filter(Boolean)),
       grantId: claims.gid,
     });
+  }
+
+  /**
+   * Signature, issuer, audience and the claims' presence: what never changes for a token. The
+   * answer is kept per token (as API gateways' JWT caches do), so a client's next call skips the
+   * ECDSA verification; expiry, the client and the grant are still checked on every call.
+   */
+  private async checkSignedClaims(token: string): Promise<SignedClaims> {
+    const [h, p, s] = token.split('.');
+    let header: { alg?: string; typ?: string; kid?: string };
+    let claims: Claims;
+    try {
+      header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8')) as typeof header;
+      claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Claims;
+    } catch {
+      throw unauthorized('malformed');
+    }
+    if (header.alg !== 'ES256' || typeof header.kid !== 'string' || (header.typ ?? '').toLowerCase() !== 'at+jwt') throw unauthorized('unexpected header');
+    if (!(await this.keys.verify(header.kid, `${h}.${p}`, Buffer.from(s, 'base64url')))) throw unauthorized('bad signature');
+    if (claims.iss !== this.issuer) throw unauthorized('wrong issuer');
+    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (!aud.includes(this.audience)) throw unauthorized('wrong audience');
+    if (typeof claims.exp !== 'number') throw unauthorized('expired');
+    if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.gid !== 'string') throw unauthorized('missing claims');
+    const signed = Object.freeze({ ...claims, kid: header.kid, exp: claims.exp, sub: claims.sub, client_id: claims.client_id, gid: claims.gid }) as SignedClaims;
+    if (this.signedClaims.size >= MAX_REMEMBERED_TOKENS) this.signedClaims.clear(); // rare; cheaper than LRU bookkeeping on every hit
+    this.signedClaims.set(token, signed);
+    return signed;
   }
 }

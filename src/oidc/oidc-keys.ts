@@ -37,6 +37,11 @@ export class OidcKeys {
     return this.keys;
   }
 
+  /** Whether this process holds the public key `kid` (a key retired and reloaded away is no longer held). */
+  holds(kid: string): boolean {
+    return this.publicKeys.has(kid);
+  }
+
   /**
    * Checks an ES256 JWS signature against a published key. An unknown kid (a key another instance
    * rotated in) rereads the table, at most once every 10 s.
