@@ -30,6 +30,7 @@ export type IdPrefix = 'vses' | 'ten' | 'flow' | 'key' | 'whk' | 'evt' | 'dlv' |
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(24)}`;
 
 export const SESSION_ID_PATTERN = /^vses_[A-Za-z0-9]{16,}$/;
+export const DSR_ID_PATTERN = /^dsr_[A-Za-z0-9]{16,}$/;
 
 export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
 

@@ -2,13 +2,12 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { DelegatedRequestService } from '../../src/data-rights/delegated/delegated-request.service';
 import { DECLINED_BY_USER, NOT_CONFIRMED, type DsrJob } from '../../src/data-rights/dsr-job.service';
 import { DomainError } from '../../src/errors';
+import { DSR_ID_PATTERN } from '../../src/ids';
 import { ACCOUNT_PAGES_PATH } from '../../src/oidc/first-party-sign-in';
 import { sendProblem } from './account-problems';
 import { accountPageOf, type AccountSession } from './account-session';
 import { dsrOutcomePage, dsrRequestPage, type DsrOutcome } from './dsr-confirmation-pages';
 import { wrap } from './wrap';
-
-const DSR_ID = /^dsr_[A-Za-z0-9]{16,}$/;
 
 function outcomeOf(job: DsrJob): DsrOutcome {
   if (job.status === 'denied') return job.reason === DECLINED_BY_USER ? 'declined' : job.reason === NOT_CONFIRMED ? 'closed' : 'failed';
@@ -28,7 +27,7 @@ export function dsrConfirmationRoutes(router: Router, delegated: DelegatedReques
   async function show(req: Request, res: Response, token: unknown, error: string | null): Promise<void> {
     const p = accountPageOf(req);
     const id = String(req.params.id);
-    if (!DSR_ID.test(id) || !delegated.isLinkValid(id, token)) return sendProblem(res, p, 'link_invalid');
+    if (!DSR_ID_PATTERN.test(id) || !delegated.isLinkValid(id, token)) return sendProblem(res, p, 'link_invalid');
     const here = pageOf(id, token as string);
     const who = session.who(req);
     if (!who) return session.signInThen(res, { returnTo: here, locale: p.locale });
@@ -71,7 +70,7 @@ export function dsrConfirmationRoutes(router: Router, delegated: DelegatedReques
         const id = String(req.params.id);
         const token: unknown = req.body?.token;
         const p = accountPageOf(req);
-        if (!DSR_ID.test(id) || !delegated.isLinkValid(id, token)) return sendProblem(res, p, 'link_invalid');
+        if (!DSR_ID_PATTERN.test(id) || !delegated.isLinkValid(id, token)) return sendProblem(res, p, 'link_invalid');
         const who = session.who(req);
         // Signed out meanwhile (the account cookie lasts minutes): the page signs in again and asks again.
         if (!who) return res.redirect(303, pageOf(id, token as string));

@@ -6,6 +6,7 @@ import type { SignInService, MailText } from '../../src/users/sign-in.service';
 import { setPageSecurityHeaders } from '../../http/security-headers';
 import { accountLocale, fill, messagesFor, type AccountMessages } from './account-messages';
 import { codePage, consentPage, signInPage, signUpPage } from './account-pages';
+import { wrap } from './wrap';
 
 const mailText = (m: AccountMessages): MailText => ({ codeSubject: m.mailCodeSubject, codeText: m.mailCodeText, existsSubject: m.mailExistsSubject, existsText: m.mailExistsText });
 
@@ -35,7 +36,6 @@ export function interactionRouter(provider: Provider, signIn: SignInService, cli
     setPageSecurityHeaders(res, { formActionOrigins: originOf(details.params.redirect_uri) });
     return { details, locale, m, client, at, firstParty };
   };
-  const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
   const html = (res: Response, status: number, body: string) => void res.status(status).type('html').send(body);
 
   router.get('/:uid', wrap(async (req, res) => {
