@@ -31,13 +31,14 @@ export function firstPartyClient(publicBaseUrl: string, box: SecretBox): ClientM
 }
 
 /** Where a sign-in started, sealed in the flow cookie: nothing of it is readable by a page script or in a URL. */
-type FlowState = { p: 'flow'; state: string; verifier: string; returnTo: string; keep: string | null; at: number };
+type FlowState = { p: 'flow'; state: string; verifier: string; returnTo: string; keep: string | null; uiLocales: string | null; at: number };
 /** Who signed in, sealed in the account cookie. `sid` is this sign-in's own id, which form tokens are bound to. */
 type AccountState = { p: 'account'; uid: string; sid: string; exp: number };
 
 export type SignedIn = { userId: string; sid: string };
 export type SignInRefusal = 'sign_in_expired' | 'sign_in_cancelled' | 'sign_in_failed';
-export type CompletedSignIn = { userId: string; returnTo: string; keep: string | null; accountCookie: string };
+/** `uiLocales`: the language the sign-in began in, for the page that follows it. */
+export type CompletedSignIn = { userId: string; returnTo: string; keep: string | null; uiLocales: string | null; accountCookie: string };
 
 /**
  * The account pages (web/accounts/account.router.ts) as a first-party relying party of the service's
@@ -86,7 +87,7 @@ export class FirstPartySignIn {
       prompt: 'login',
       ...(o.uiLocales ? { ui_locales: o.uiLocales } : {}),
     });
-    const flow: FlowState = { p: 'flow', state, verifier, returnTo: o.returnTo, keep: o.keep ?? null, at: this.now().getTime() };
+    const flow: FlowState = { p: 'flow', state, verifier, returnTo: o.returnTo, keep: o.keep ?? null, uiLocales: o.uiLocales ?? null, at: this.now().getTime() };
     return { authorizationUrl: `${this.issuer}/auth?${params.toString()}`, flowCookie: this.box.seal(JSON.stringify(flow)) };
   }
 
@@ -115,7 +116,7 @@ export class FirstPartySignIn {
     // Nothing is issued under this grant: end it, so the account pages leave no grant behind (nor in the user's export).
     if (code.grantId) await (await this.provider.Grant.find(code.grantId))?.destroy();
     const account: AccountState = { p: 'account', uid: code.accountId, sid: randomBytes(16).toString('base64url'), exp: now + ACCOUNT_SESSION_TTL_SECONDS * 1000 };
-    return { userId: code.accountId, returnTo: flow.returnTo, keep: flow.keep, accountCookie: this.box.seal(JSON.stringify(account)) };
+    return { userId: code.accountId, returnTo: flow.returnTo, keep: flow.keep, uiLocales: flow.uiLocales ?? null, accountCookie: this.box.seal(JSON.stringify(account)) };
   }
 
   /** The user the account cookie names while it lasts; null for none, an expired, altered or foreign value. */

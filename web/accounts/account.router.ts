@@ -31,7 +31,7 @@ export function accountRouter(d: AccountPagesDeps): Router {
       if (outcome.keep) {
         // The keep began on the hosted page in this browser (its intent came back sealed in the flow cookie).
         const kept = await d.keep.keep(outcome.keep, outcome.userId);
-        if ('refused' in kept) return sendProblem(res, accountPageOf(req, new URL(outcome.returnTo, 'http://x').searchParams.get('lang')), kept.refused);
+        if ('refused' in kept) return sendProblem(res, accountPageOf(req, outcome.uiLocales), kept.refused);
       }
       res.redirect(303, outcome.returnTo);
     }),
