@@ -1,26 +1,12 @@
 import fs from 'node:fs';
-import express, { NextFunction, Request, Response, Router } from 'express';
+import express, { Router } from 'express';
 import { presentDsrJob } from '../rest-adapter/dsr-job.presenter';
 import type { Container } from '../src/container';
 import type { DsrJob } from '../src/data-rights/dsr-job.service';
-import { DomainError } from '../src/errors';
-import { sendError } from './error-response';
+import { answeringDomainErrors } from './error-response';
 import { authenticationOf } from './authenticate.middleware';
 import { jsonBody } from './json-body';
 import { endUserOf } from './me.routes';
-
-type Handler = (req: Request, res: Response) => Promise<void>;
-
-const wrap =
-  (h: Handler) =>
-  async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    try {
-      await h(req, res);
-    } catch (err) {
-      if (err instanceof DomainError) return sendError(res, err.code, err.message);
-      next(err);
-    }
-  };
 
 /**
  * Routes that carry their own credential or none, mounted before the API-key authentication of
@@ -33,7 +19,7 @@ export function dataRightsPublicRouter(c: Container): Router {
   });
   r.get(
     '/v1/exports/:id/bundle.zip',
-    wrap(async (req, res) => {
+    answeringDomainErrors(async (req, res) => {
       const { file, size } = await c.dataRights.exports.openBundle(String(req.params.id), req.query.expires, req.query.sig);
       res.set({ 'content-type': 'application/zip', 'content-length': String(size), 'content-disposition': 'attachment; filename="data-export.zip"', 'cache-control': 'private, no-store' });
       const stream = fs.createReadStream(file);
@@ -49,7 +35,7 @@ export function meDataRightsRoutes(v1: Router, c: Container): void {
   const present = async (job: DsrJob) => (job.kind === 'export' ? presentDsrJob(job, await c.dataRights.exports.delivery(job)) : presentDsrJob(job));
   v1.get(
     '/me/requests',
-    wrap(async (_req, res) => {
+    answeringDomainErrors(async (_req, res) => {
       const jobs = await c.dsrJobs.list({ userId: endUserOf(res).userId, first: 200 });
       res.json({ object: 'list', data: await Promise.all(jobs.map(present)) });
     }),
@@ -57,14 +43,14 @@ export function meDataRightsRoutes(v1: Router, c: Container): void {
   v1.post(
     '/me/requests/:id/confirm',
     // No body: the token travels in the query, exactly as the mailed link carries it.
-    wrap(async (req, res) => {
+    answeringDomainErrors(async (req, res) => {
       const job = await c.dataRights.delegated.confirm(endUserOf(res).userId, String(req.params.id), req.query.token);
       res.json(await present(job));
     }),
   );
   v1.post(
     '/me/data-export',
-    wrap(async (_req, res) => {
+    answeringDomainErrors(async (_req, res) => {
       const job = await c.dataRights.exports.request(endUserOf(res).userId);
       res.status(202).json(await present(job));
     }),
@@ -76,7 +62,7 @@ export function delegatedDsrRoutes(v1: Router, c: Container): void {
   v1.post(
     '/developer/dsr/initiate',
     jsonBody,
-    wrap(async (req, res) => {
+    answeringDomainErrors(async (req, res) => {
       const { job, callbackSigningSecret } = await c.dataRights.delegated.initiate(authenticationOf(res).context?.actor ?? null, req.body ?? {});
       res.status(202).json({ ...presentDsrJob(job), purpose: 'access', callback_url: job.callbackUrl, callback_signing_secret: callbackSigningSecret });
     }),

@@ -1,9 +1,8 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import type { EndUserActor } from '../src/auth/actor';
 import type { Container } from '../src/container';
-import { DomainError } from '../src/errors';
 import { authenticationOf } from './authenticate.middleware';
-import { sendError } from './error-response';
+import { answeringDomainErrors, sendError } from './error-response';
 
 /** The end user of a /v1/me request, as the gate below left it. */
 export const endUserOf = (res: Response): EndUserActor => authenticationOf(res).context!.actor as EndUserActor;
@@ -20,12 +19,10 @@ export function meRoutes(v1: Router, c: Container): void {
     if (actor.kind !== 'end_user') return sendError(res, 'user_token_required', "This endpoint needs the end user's own access token; tenant API keys are refused here");
     next();
   });
-  v1.get('/me', async (_req, res, next) => {
-    try {
+  v1.get(
+    '/me',
+    answeringDomainErrors(async (_req, res) => {
       res.json(await c.accounts.me.view(endUserOf(res)));
-    } catch (err) {
-      if (err instanceof DomainError) return sendError(res, err.code, err.message);
-      next(err);
-    }
-  });
+    }),
+  );
 }
