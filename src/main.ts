@@ -4,10 +4,24 @@ import { buildContainer } from './container';
 import { createHttpServer } from '../http/http-server';
 import { createLogger } from './logger';
 
+/**
+ * The runtime the project pins (the node@22 devDependency, package.json engines). Older ones start,
+ * but behave measurably worse: on Node 20 a 100,000-post export peaks 130-210 MB higher, all of it
+ * array buffers and native memory outside the JS heap (docs/data-rights.md, "Benchmark").
+ */
+const SUPPORTED_NODE_MAJOR = 22;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  const nodeMajor = Number(process.versions.node.split('.')[0]);
+  if (nodeMajor < SUPPORTED_NODE_MAJOR) logger.warn({ node: process.versions.node, supported: `${SUPPORTED_NODE_MAJOR} LTS` }, 'running on an older Node than the supported one; use the project\'s (npm start, npx)');
   const container = await buildContainer(config, logger);
+  // Without its database the server can only fail requests: exit, so a supervisor starts both again.
+  void container.database.lost.then((reason) => {
+    logger.error({ reason }, 'database lost; exiting');
+    process.exit(1);
+  });
   const { server, apollo, subscriptions } = await createHttpServer(container);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();

@@ -8,6 +8,10 @@ async function main(): Promise<void> {
   const config = { ...loadConfig(), workerEnabled: true };
   const logger = createLogger(config.logLevel);
   const container = await buildContainer(config, logger);
+  void container.database.lost.then((reason) => {
+    logger.error({ reason }, 'database lost; exiting');
+    process.exit(1);
+  });
   logger.info('worker started');
   const stop = async () => {
     await container.close();

@@ -11,6 +11,8 @@ export type Database = {
   /** Prepared statements of the hot paths, on the same pool as `dataSource`. */
   sql: PreparedSql;
   embedded: boolean;
+  /** Settles if the embedded database's own process ends under us; never with a PostgreSQL server. */
+  lost: Promise<string>;
   close(): Promise<void>;
 };
 
@@ -37,6 +39,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     dataSource,
     sql: new PreparedSql(pool, 'url' in target),
     embedded: embedded !== null,
+    lost: embedded?.lost ?? new Promise<string>(() => undefined),
     close: async () => {
       await dataSource.destroy();
       await embedded?.close();

@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -8,12 +9,21 @@ import { keepExtendedProtocolSequencesTogether } from './pglite-extended-protoco
 /** libpq's socket file name for port 5432, so `psql -h <DATA_DIR>` finds it. */
 export const SOCKET_FILE = '.s.PGSQL.5432';
 
+/** The compiled entry of the database's own process (absent when the sources run under ts-jest). */
+const PROCESS_ENTRY = path.join(__dirname, 'embedded-postgres.process.js');
+const START_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 20_000;
+
 export type EmbeddedPostgres = {
   socketDir: string;
-  /** True when this process opened the files; false when it joined another process's socket. */
-  owner: boolean;
+  /** How this process reaches the files: it started their process, serves them itself, or joined another's socket. */
+  mode: 'child-process' | 'in-process' | 'joined';
+  /** Settles with a reason if the database's own process ends without `close()` (a crash, the OOM killer); never otherwise. */
+  lost: Promise<string>;
   close(): Promise<void>;
 };
+
+const NEVER = new Promise<string>(() => undefined);
 
 function canConnect(socketPath: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -29,28 +39,76 @@ function canConnect(socketPath: string): Promise<boolean> {
 /**
  * PGlite admits one process, so the first process to open DATA_DIR serves it on a unix socket inside
  * DATA_DIR, and every other process (the CLI, psql, a second server) connects through that socket.
+ *
+ * The server does not host PGlite itself: it starts it in a child process and connects through the
+ * socket like everyone else. PostgreSQL compiled to WebAssembly holds 280-430 MB that the server's
+ * own memory figures should not carry (docs/data-rights.md, "Benchmark"), and its queries no longer
+ * share the server's event loop. The child ends with its parent (the IPC channel closes).
  */
 export async function openEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   fs.mkdirSync(dataDir, { recursive: true });
   const socketPath = path.join(dataDir, SOCKET_FILE);
   if (fs.existsSync(socketPath)) {
     if (await canConnect(socketPath)) {
-      return { socketDir: dataDir, owner: false, close: async () => {} };
+      return { socketDir: dataDir, mode: 'joined', lost: NEVER, close: async () => {} };
     }
     fs.rmSync(socketPath, { force: true }); // left behind by a process that died
   }
+  if (!fs.existsSync(PROCESS_ENTRY)) {
+    const served = await serveEmbeddedPostgres(dataDir);
+    return { socketDir: dataDir, mode: 'in-process', lost: NEVER, close: served.close };
+  }
+  return startDatabaseProcess(dataDir);
+}
+
+/** Opens PGlite on DATA_DIR's files in this process and serves it on the socket. */
+export async function serveEmbeddedPostgres(dataDir: string): Promise<{ close(): Promise<void> }> {
+  const socketPath = path.join(dataDir, SOCKET_FILE);
   const db = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata') });
   // Every pool connection is multiplexed onto PGlite's single session; the default of 1 would refuse the second.
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 200 });
   keepExtendedProtocolSequencesTogether(server);
   await server.start();
   return {
-    socketDir: dataDir,
-    owner: true,
     close: async () => {
       await server.stop();
       await db.close();
       fs.rmSync(socketPath, { force: true });
+    },
+  };
+}
+
+async function startDatabaseProcess(dataDir: string): Promise<EmbeddedPostgres> {
+  // stdout stays ours: the server's first stdout line is read by whoever started it.
+  const child = fork(PROCESS_ENTRY, [dataDir], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the embedded database did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+    child.once('message', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`the embedded database process exited with ${code} before serving ${dataDir}`));
+    });
+  });
+  // Neither the child nor its channel keeps this process alive: when it exits, the channel closes and the child follows.
+  child.unref();
+  child.channel?.unref();
+  let closing = false;
+  const lost = exited.then((code) => (closing ? NEVER : `the embedded database process ended (exit code ${code}, signal ${child.signalCode})`));
+  return {
+    socketDir: dataDir,
+    mode: 'child-process',
+    lost,
+    close: async () => {
+      closing = true;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const force = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      child.disconnect(); // the child closes PGlite and its socket, then exits
+      await exited;
+      clearTimeout(force);
     },
   };
 }

@@ -25,6 +25,55 @@ describe('durable test-mode jobs', () => {
   });
 });
 
+/** The children of a process whose command line names the embedded database's entry. */
+function databaseProcessesOf(pid: number): number[] {
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return children.filter((child) => {
+    try {
+      return fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('embedded-postgres.process');
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2].startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+// With DATABASE_URL set (the CI's second pass) there is no embedded database to watch.
+(process.env.DATABASE_URL ? describe.skip : describe)('the embedded database process', () => {
+  it('runs beside the server and ends with it, whether the server stops or is killed', async () => {
+    const env = testEnv();
+    const socket = path.join(env.DATA_DIR!, '.s.PGSQL.5432');
+    for (const end of ['stop', 'kill9'] as const) {
+      const server = await startServer(env);
+      const [database] = databaseProcessesOf(server.proc.pid!);
+      expect(database).toBeGreaterThan(0);
+      expect(fs.existsSync(socket)).toBe(true);
+      expect((await http(server, 'GET', '/healthz')).body).toMatchObject({ database: 'up' });
+      if (end === 'stop') expect(await server.stop()).toBe(0);
+      else await server.kill9();
+      // No orphan holding DATA_DIR: it closes PGlite, removes its socket and exits.
+      await eventually(async () => (!isRunning(database) && !fs.existsSync(socket) ? true : undefined), 20_000);
+    }
+  });
+
+  it('takes the server down when the database process dies under it, so a supervisor restarts both', async () => {
+    const server = await startServer();
+    const [database] = databaseProcessesOf(server.proc.pid!);
+    process.kill(database, 'SIGKILL'); // what the OOM killer does to the larger process
+    const code = await new Promise<number | null>((resolve) => server.proc.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(server.logs.join('')).toContain('database lost; exiting');
+  });
+});
+
 describe('CLI', () => {
   it('manages tenants and keys with the server down and up, and a revoked key is refused at once', async () => {
     const env = testEnv();
