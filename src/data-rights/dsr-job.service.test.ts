@@ -12,6 +12,8 @@ describe('DsrJobService', () => {
   let jobs: DsrJobService;
   const settled: DsrJob[] = [];
   const user = `usr_${Date.now()}`;
+  // Unique per run: a PostgreSQL server (DATABASE_URL) keeps the jobs of earlier runs.
+  const [tenantA, tenantB, tenantC] = ['a', 'b', 'c'].map((t) => `ten_${t}${Date.now()}`);
 
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-dsr-')) }, 4);
@@ -66,7 +68,7 @@ describe('DsrJobService', () => {
 
   it('keeps a delegated request awaiting confirmation, restarts its clock when the user confirms, and lists it only for its tenant and mode', async () => {
     now = new Date('2026-11-23T09:00:00Z');
-    const job = await jobs.createDelegated({ userId: user, kind: 'export', tenant: { tenantId: 'ten_a', livemode: false }, callbackUrl: 'http://example.com/cb' });
+    const job = await jobs.createDelegated({ userId: user, kind: 'export', tenant: { tenantId: tenantA, livemode: false }, callbackUrl: 'http://example.com/cb' });
     expect(job.status).toBe('awaiting_confirmation');
     expect(job.confirmBy?.toISOString()).toBe('2026-11-30T09:00:00.000Z');
     await expect(jobs.confirm(job.id, 'usr_other')).rejects.toMatchObject({ code: 'not_found' });
@@ -75,16 +77,16 @@ describe('DsrJobService', () => {
     expect(confirmed).toMatchObject({ status: 'received' });
     expect(confirmed.receivedAt.toISOString()).toBe('2026-11-25T09:00:00.000Z');
     expect(confirmed.acknowledgeBy.toISOString()).toBe('2026-11-30T09:00:00.000Z');
-    expect((await jobs.list({ tenant: { tenantId: 'ten_a', livemode: false } })).map((j) => j.id)).toEqual([job.id]);
-    expect(await jobs.list({ tenant: { tenantId: 'ten_a', livemode: true } })).toEqual([]);
-    expect(await jobs.list({ tenant: { tenantId: 'ten_b', livemode: false } })).toEqual([]);
+    expect((await jobs.list({ tenant: { tenantId: tenantA, livemode: false } })).map((j) => j.id)).toEqual([job.id]);
+    expect(await jobs.list({ tenant: { tenantId: tenantA, livemode: true } })).toEqual([]);
+    expect(await jobs.list({ tenant: { tenantId: tenantB, livemode: false } })).toEqual([]);
     // A delegated export is not the user's own open export.
     expect((await jobs.findOpen(user, 'export'))?.delegatedBy ?? null).toBeNull();
   });
 
   it('finds delegated requests whose confirmation window ended, and denies them with not_confirmed', async () => {
     now = new Date('2026-11-01T00:00:00Z');
-    const job = await jobs.createDelegated({ userId: user, kind: 'export', tenant: { tenantId: 'ten_c', livemode: true }, callbackUrl: 'https://example.com/cb' });
+    const job = await jobs.createDelegated({ userId: user, kind: 'export', tenant: { tenantId: tenantC, livemode: true }, callbackUrl: 'https://example.com/cb' });
     expect(await jobs.unconfirmedBefore(new Date('2026-11-07T23:59:59Z'))).not.toContain(job.id);
     const due = await jobs.unconfirmedBefore(new Date('2026-11-08T00:00:00Z'));
     expect(due).toContain(job.id);

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { ALL_SCOPES, TenantKeyActor } from '../auth/actor';
 import { AuditLogService } from '../audit/audit-log.service';
-import { Database, openDatabase } from '../db/database';
+import { openOwnDatabase } from '../../test/helpers/own-database';
+import { Database } from '../db/database';
 import { newId } from '../ids';
 import { SessionService } from '../sessions/session.service';
 import { testModeResult } from '../sessions/test-mode-outcome';
@@ -25,7 +23,8 @@ const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'
 const DAY = 86_400_000;
 
 /**
- * Retention with an injected clock on a real PostgreSQL (embedded, or DATABASE_URL): every
+ * Retention with an injected clock on a real PostgreSQL of its own (embedded, or a fresh database on
+ * DATABASE_URL's server: the sweeps take every due row, and test servers beside it sweep too): every
  * service shares one clock the test moves. The job queue is a recorder (the deliveries' rows are
  * real); the 410 of a purged evidence link is the `gone` of EvidenceAccessService, which the HTTP
  * route maps (test/e2e/hosted-api.test.ts covers that mapping).
@@ -43,7 +42,7 @@ describe('retention with an injected clock', () => {
   let actor: TenantKeyActor;
 
   beforeAll(async () => {
-    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-retention-')) }, 4);
+    database = await openOwnDatabase('retention');
     const db = database.dataSource;
     const audit = new AuditLogService(db, now);
     const jobs = { send: async () => undefined, sendMany: async () => undefined };

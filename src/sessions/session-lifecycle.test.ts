@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Database, openDatabase } from '../db/database';
+import { openOwnDatabase } from '../../test/helpers/own-database';
+import { Database } from '../db/database';
 import { TenantKeyActor, ALL_SCOPES } from '../auth/actor';
 import { TenantService } from '../tenants/tenant.service';
 import { canTransition, SESSION_STATUSES } from './session-status';
@@ -9,7 +7,7 @@ import { SessionService } from './session.service';
 import { testModeResult } from './test-mode-outcome';
 import { TestModeAdvanceJob } from '../jobs/test-mode-advance.job';
 
-/** SessionService against a real PostgreSQL (embedded, or DATABASE_URL), with a clock the test moves. */
+/** SessionService against a real PostgreSQL of its own (embedded, or a fresh database on DATABASE_URL's server, where test servers' expiry sweeps would race this clock), with a clock the test moves. */
 describe('SessionService lifecycle', () => {
   let database: Database;
   let now = new Date('2026-01-01T00:00:00Z');
@@ -18,7 +16,7 @@ describe('SessionService lifecycle', () => {
   const sent: { name: string; data: object; startAfter?: Date }[] = [];
 
   beforeAll(async () => {
-    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-unit-')) }, 4);
+    database = await openOwnDatabase('lifecycle');
     sessions = new SessionService(database.dataSource, database.sql, { send: async (name, data, opts) => void sent.push({ name, data, startAfter: opts?.startAfter }) }, () => now);
     const tenant = await new TenantService(database.dataSource).create('lifecycle');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };

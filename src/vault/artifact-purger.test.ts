@@ -1,10 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { ALL_SCOPES, TenantKeyActor } from '../auth/actor';
 import { entryHash, GENESIS_HASH } from '../audit/audit-canonical';
 import { AuditLogService } from '../audit/audit-log.service';
-import { Database, openDatabase } from '../db/database';
+import { openOwnDatabase } from '../../test/helpers/own-database';
+import { Database } from '../db/database';
 import { newId } from '../ids';
 import { SessionService } from '../sessions/session.service';
 import { TenantService } from '../tenants/tenant.service';
@@ -17,7 +15,11 @@ import { VaultKeys } from './vault-keys';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
 
-/** Purging on a real PostgreSQL (embedded, or DATABASE_URL); the queue is a recorder of the jobs the dispatcher would send. */
+/**
+ * Purging on a real PostgreSQL (embedded, or a database of its own on DATABASE_URL's server: the
+ * expiry sweep takes every due artifact, and on the shared database a test server's retention run
+ * could take this test's first); the queue is a recorder of the jobs the dispatcher would send.
+ */
 describe('ArtifactPurger', () => {
   let database: Database;
   let vault: EvidenceVault;
@@ -28,7 +30,7 @@ describe('ArtifactPurger', () => {
   const now = new Date('2026-03-01T10:00:00.000Z');
 
   beforeAll(async () => {
-    database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-purger-')) }, 4);
+    database = await openOwnDatabase('purger');
     const db = database.dataSource;
     const jobs = { send: async (_q: string, d: unknown) => void sent.push(d), sendMany: async (_q: string, items: unknown[]) => void sent.push(...items) };
     const store = new PostgresArtifactStore(db);
