@@ -2,7 +2,7 @@ import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSource, pgConnectionOptions, PostgresTarget } from '../../ormconfig';
 import type { Config } from '../config';
-import { openEmbeddedPostgres } from './embedded-postgres';
+import { NEVER_LOST, openEmbeddedPostgres } from './embedded-postgres';
 import { PreparedSql } from './prepared-sql';
 
 export type Database = {
@@ -39,7 +39,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     dataSource,
     sql: new PreparedSql(pool, 'url' in target),
     embedded: embedded !== null,
-    lost: embedded?.lost ?? new Promise<string>(() => undefined),
+    lost: embedded?.lost ?? NEVER_LOST,
     close: async () => {
       await dataSource.destroy();
       await embedded?.close();

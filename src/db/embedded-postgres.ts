@@ -16,14 +16,13 @@ const STOP_TIMEOUT_MS = 20_000;
 
 export type EmbeddedPostgres = {
   socketDir: string;
-  /** How this process reaches the files: it started their process, serves them itself, or joined another's socket. */
-  mode: 'child-process' | 'in-process' | 'joined';
   /** Settles with a reason if the database's own process ends without `close()` (a crash, the OOM killer); never otherwise. */
   lost: Promise<string>;
   close(): Promise<void>;
 };
 
-const NEVER = new Promise<string>(() => undefined);
+/** The `lost` of a database nothing here can lose: another process's socket, or a PostgreSQL server. */
+export const NEVER_LOST = new Promise<string>(() => undefined);
 
 function canConnect(socketPath: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -50,13 +49,13 @@ export async function openEmbeddedPostgres(dataDir: string): Promise<EmbeddedPos
   const socketPath = path.join(dataDir, SOCKET_FILE);
   if (fs.existsSync(socketPath)) {
     if (await canConnect(socketPath)) {
-      return { socketDir: dataDir, mode: 'joined', lost: NEVER, close: async () => {} };
+      return { socketDir: dataDir, lost: NEVER_LOST, close: async () => {} };
     }
     fs.rmSync(socketPath, { force: true }); // left behind by a process that died
   }
   if (!fs.existsSync(PROCESS_ENTRY)) {
     const served = await serveEmbeddedPostgres(dataDir);
-    return { socketDir: dataDir, mode: 'in-process', lost: NEVER, close: served.close };
+    return { socketDir: dataDir, lost: NEVER_LOST, close: served.close };
   }
   return startDatabaseProcess(dataDir);
 }
@@ -97,10 +96,9 @@ async function startDatabaseProcess(dataDir: string): Promise<EmbeddedPostgres> 
   child.unref();
   child.channel?.unref();
   let closing = false;
-  const lost = exited.then((code) => (closing ? NEVER : `the embedded database process ended (exit code ${code}, signal ${child.signalCode})`));
+  const lost = exited.then((code) => (closing ? NEVER_LOST : `the embedded database process ended (exit code ${code}, signal ${child.signalCode})`));
   return {
     socketDir: dataDir,
-    mode: 'child-process',
     lost,
     close: async () => {
       closing = true;
