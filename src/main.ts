@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from './config';
 import { buildContainer } from './container';
 import { createHttpServer } from '../http/http-server';
+import { exitWhenDatabaseLost } from './exit-when-database-lost';
 import { createLogger } from './logger';
 
 /**
@@ -17,11 +18,7 @@ async function main(): Promise<void> {
   const nodeMajor = Number(process.versions.node.split('.')[0]);
   if (nodeMajor < SUPPORTED_NODE_MAJOR) logger.warn({ node: process.versions.node, supported: `${SUPPORTED_NODE_MAJOR} LTS` }, 'running on an older Node than the supported one; use the project\'s (npm start, npx)');
   const container = await buildContainer(config, logger);
-  // Without its database the server can only fail requests: exit, so a supervisor starts both again.
-  void container.database.lost.then((reason) => {
-    logger.error({ reason }, 'database lost; exiting');
-    process.exit(1);
-  });
+  exitWhenDatabaseLost(container.database, logger);
   const { server, apollo, subscriptions } = await createHttpServer(container);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();

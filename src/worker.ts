@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig } from './config';
 import { buildContainer } from './container';
+import { exitWhenDatabaseLost } from './exit-when-database-lost';
 import { createLogger } from './logger';
 
 /** Background jobs only, no HTTP: `npm run worker`, beside API instances started with WORKER_ENABLED=false. */
@@ -8,10 +9,7 @@ async function main(): Promise<void> {
   const config = { ...loadConfig(), workerEnabled: true };
   const logger = createLogger(config.logLevel);
   const container = await buildContainer(config, logger);
-  void container.database.lost.then((reason) => {
-    logger.error({ reason }, 'database lost; exiting');
-    process.exit(1);
-  });
+  exitWhenDatabaseLost(container.database, logger);
   logger.info('worker started');
   const stop = async () => {
     await container.close();

@@ -17,7 +17,8 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   process.once('disconnect', () => void close());
-  // The parent's signals reach the whole process group (Ctrl-C): stop with it, through the same close.
+  // Ctrl-C reaches the whole process group: ignore it here and close when the parent, shutting down
+  // in its own order, lets go of the channel. A SIGTERM meant for this process closes it at once.
   process.on('SIGINT', () => undefined);
   process.on('SIGTERM', () => void close());
   process.send('serving');

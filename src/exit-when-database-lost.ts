@@ -1,0 +1,13 @@
+import type { Database } from './db/database';
+import type { Logger } from './logger';
+
+/**
+ * Without its database a process can only fail its work: the server and the worker exit 1 when the
+ * embedded database's process ends under them, so a supervisor starts both again.
+ */
+export function exitWhenDatabaseLost(database: Database, logger: Logger): void {
+  void database.lost.then((reason) => {
+    logger.error({ reason }, 'database lost; exiting');
+    process.exit(1);
+  });
+}
