@@ -168,7 +168,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.get('/healthz', async (_req, res) => {
     try {
       await c.db.query('SELECT 1');
-      res.json({ status: 'ok', database: 'up' });
+      res.json({ status: 'ok', database: 'up', check_engines: c.checkProviders.health() });
     } catch {
       res.status(503).json({ status: 'degraded', database: 'down' });
     }

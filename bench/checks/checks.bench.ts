@@ -66,7 +66,7 @@ async function t2Session(p: CheckProviders, x: Inputs): Promise<number> {
 }
 
 async function sessionsPerMinute(workers: number, sessions: number, x: Inputs) {
-  const p = await createLiveCheckProviders({ ...loadConfig(process.env).checks, workers, queueLimit: 1000 }, pino({ level: 'warn' }));
+  const p = createLiveCheckProviders({ ...loadConfig(process.env).checks, workers, queueLimit: 1000 }, pino({ level: 'warn' }));
   try {
     await t2Session(p, x); // warm-up: first inference per worker
     const t = performance.now();
@@ -93,7 +93,7 @@ async function main() {
   const sessions = Number(process.env.BENCH_SESSIONS ?? 8);
   const workers = loadConfig(process.env).checks.workers ?? os.availableParallelism();
   const x = await buildInputs();
-  const p = await createLiveCheckProviders({ ...loadConfig(process.env).checks, workers: 1 }, pino({ level: 'warn' }));
+  const p = createLiveCheckProviders({ ...loadConfig(process.env).checks, workers: 1 }, pino({ level: 'warn' }));
   const perCheck: Record<string, unknown> = {};
   try {
     for (const [name, run] of Object.entries(checks)) {
