@@ -5,6 +5,7 @@ import { HostedCaptureRepository } from '../hosted-flow/hosted-capture.repositor
 import type { RunChecksData } from '../hosted-flow/hosted-flow.service';
 import type { Logger } from '../logger';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
+import { nationalityFromMrz } from '../sanctions/icao-nationality';
 import { validateScreeningQuery } from '../sanctions/screening-query';
 import { SANCTIONS_CHECK, sanctionsCheck } from '../sessions/sanctions-check';
 import { ConfirmedIdentity, differencesFromMrz, identitySealContext } from '../hosted-flow/identity-confirmation';
@@ -162,11 +163,15 @@ export class RunChecksJob {
   private async screen(s: SessionEntity, reading: DocumentReading | undefined): Promise<{ outcome: CheckOutcome; hits: SanctionsHits }> {
     const f = reading?.mrz?.fields;
     if (!f || !this.sanctions) return { outcome: { name: SANCTIONS_CHECK, verdict: 'error', reason: 'No identity was read from the document to screen' }, hits: [] };
-    const v = validateScreeningQuery({ fullName: `${f.givenNames} ${f.surname}`.trim(), birthDate: f.dateOfBirth, nationality: f.nationality });
+    // The MRZ prints ICAO's alpha-3 nationality; screening takes ISO alpha-2.
+    const v = validateScreeningQuery({ fullName: `${f.givenNames} ${f.surname}`.trim(), birthDate: f.dateOfBirth, nationality: nationalityFromMrz(f.nationality) });
     if (!v.ok) return { outcome: { name: SANCTIONS_CHECK, verdict: 'error', reason: `The identity read cannot be screened: ${v.error.message}` }, hits: [] };
     const screening = await this.sanctions.screenForTenant(s.tenantId, v.query, { current: true });
     const hits = screening.hits;
-    const outcome = fromCheck(sanctionsCheck(screening));
+    const check = fromCheck(sanctionsCheck(screening));
+    // A possible match is for a person to judge (docs/sanctions.md): it fails the check in the result, and
+    // takes the session to manual review rather than declining it.
+    const outcome: CheckOutcome = check.verdict === 'fail' ? { ...check, verdict: 'review' } : check;
     // The hosted page's identity step: what the user typed must be what the document says, or a person looks.
     const sealed = (await this.captures.tierDetails(s.id)).identitySealed;
     const differs = sealed ? differencesFromMrz(await this.vault.unseal<ConfirmedIdentity>(s.tenantId, identitySealContext(s.id), sealed), f) : [];
