@@ -309,11 +309,17 @@ export class HostedFlowService {
     if (req.class === 'selfie_video') {
       const challenge = (await this.captures.find(s.id))?.challenge;
       if (!challenge) throw new DomainError('invalid_state', 'Ask for a liveness challenge before sending its frames');
-      const frame = { stepIndex: Number(req.step), nonce: req.nonce ?? '', capturedAt: Number(req.capturedAt) };
-      if (!Number.isInteger(frame.stepIndex) || !Number.isFinite(frame.capturedAt)) throw new DomainError('invalid_request', 'A liveness frame needs step, nonce and captured_at (epoch ms)');
-      const problem = frameProblem(challenge, frame, this.now().getTime());
+      // `step` is a step's index written out: an empty or fractional one is not step 0.
+      const stepIndex = /^\d{1,2}$/.test(String(req.step ?? '')) ? Number(req.step) : NaN;
+      const frame = { stepIndex, nonce: req.nonce ?? '', capturedAt: Number(req.capturedAt) };
+      if (!Number.isInteger(frame.stepIndex) || !Number.isFinite(frame.capturedAt)) throw new DomainError('invalid_request', 'A liveness frame needs step (a step index), nonce and captured_at (epoch ms)');
+      const receivedAt = this.now().getTime();
+      const problem = frameProblem(challenge, frame, receivedAt);
       if (problem) throw new DomainError('invalid_request', `This frame does not answer the challenge: ${problem}`);
-      return { challenge_id: challenge.id, step: frame.stepIndex, nonce: frame.nonce, captured_at: frame.capturedAt };
+      // The checks read the server's time, never the client's: a frame counts from when it arrived (a late
+      // upload in the grace period counts at its step's close). The page's own stamp is kept beside it.
+      const capturedAt = Math.min(receivedAt, challenge.steps[frame.stepIndex].closesAt);
+      return { challenge_id: challenge.id, step: frame.stepIndex, nonce: frame.nonce, captured_at: capturedAt, client_captured_at: frame.capturedAt };
     }
     return {};
   }

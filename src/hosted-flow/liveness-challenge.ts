@@ -29,6 +29,7 @@ export function frameProblem(challenge: LivenessChallenge, frame: { stepIndex: n
   const step = challenge.steps[frame.stepIndex];
   if (!step) return 'step is not a step of the current challenge';
   if (step.nonce !== frame.nonce) return 'nonce does not match the step';
+  if (receivedAt < step.opensAt) return 'the step has not opened yet';
   if (frame.capturedAt < step.opensAt || frame.capturedAt > step.closesAt) return 'captured_at is outside the step window';
   if (receivedAt > step.closesAt + FRAME_UPLOAD_GRACE_MS) return 'the step window has closed';
   if (frame.capturedAt > receivedAt + 2_000) return 'captured_at is in the future';

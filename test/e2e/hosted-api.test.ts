@@ -1,7 +1,7 @@
 import type { Client } from 'pg';
 import { answerChallenge, dbClient, jpegBytes, openPage, PageSession, pageCall, pngBytes, sha256, upload } from '../helpers/hosted-client';
 import { expectToMatchContract } from '../helpers/openapi-contract';
-import { cli, createTenant, eventually, http, startServer, Tenant, TestServer } from '../helpers/test-server';
+import { cli, createTenant, eventually, http, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 import { UPLOADABLE } from '../../src/capture/upload-limits';
 
 let server: TestServer;
@@ -9,7 +9,9 @@ let acme: Tenant;
 let db: Client;
 
 beforeAll(async () => {
-  server = await startServer();
+  // The engines are switched off on purpose here: this file is about the capture API and the evidence it
+  // keeps; test/e2e/live-verification.test.ts is about what the engines decide.
+  server = await startServer(testEnv({ CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' }));
   acme = await createTenant(server, 'acme');
   db = await dbClient(server);
 });
@@ -130,6 +132,26 @@ describe('uploads', () => {
     const step = challenge.steps[0];
     await refused(page, () => upload(server, page, { class: 'selfie_video', step: 0, nonce: 'wrong', captured_at: step.opens_at + 10 }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
     await refused(page, () => upload(server, page, { class: 'selfie_video', step: 0, nonce: step.nonce, captured_at: step.closes_at + 10 }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
+    // An empty step is not step 0, and no frame is taken before its step opens.
+    await refused(page, () => upload(server, page, { class: 'selfie_video', step: '', nonce: step.nonce, captured_at: step.opens_at + 10 }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
+    expect(Date.now()).toBeLessThan(step.opens_at);
+    const early = await upload(server, page, { class: 'selfie_video', step: 0, nonce: step.nonce, captured_at: step.opens_at + 10 }, jpegBytes(), 'image/jpeg');
+    expect(early.status).toBe(400);
+    expect(early.body.error.message).toMatch(/has not opened yet/);
+  });
+
+  it('stamps each liveness frame with the server’s time, not the time the page claims', async () => {
+    const challenge = (await pageCall(server, page, 'POST', 'challenge')).body;
+    const step = challenge.steps[0];
+    await new Promise((r) => setTimeout(r, step.opens_at + 100 - Date.now()));
+    const sentAt = Date.now();
+    // The page claims a time later in the window; the frame arrived near its start.
+    const r = await upload(server, page, { class: 'selfie_video', step: 0, nonce: step.nonce, captured_at: step.opens_at + 1_900 }, jpegBytes(), 'image/jpeg');
+    expect(r.status).toBe(201);
+    const row = await db.query(`SELECT details FROM artifacts WHERE id = $1`, [r.body.id]);
+    expect(row.rows[0].details.captured_at).toBeGreaterThanOrEqual(sentAt - 50);
+    expect(row.rows[0].details.captured_at).toBeLessThan(sentAt + 1_000);
+    expect(row.rows[0].details.client_captured_at).toBe(step.opens_at + 1_900);
   });
 
   it('cannot submit before everything was captured (400), then submits once and refuses later uploads (409)', async () => {
@@ -150,7 +172,7 @@ describe('uploads', () => {
 });
 
 describe('a live session through the API', () => {
-  it('goes to manual_review with every check an error (no engine configured), and evidence URLs return the captured bytes', async () => {
+  it('goes to manual_review with every check an error when the operator switched the engines off, and evidence URLs return the captured bytes', async () => {
     const s = await createSession(acme.live_api_key);
     const page = await openPage(server, s);
     await pageCall(server, page, 'POST', 'start');
@@ -172,6 +194,7 @@ describe('a live session through the API', () => {
       ['liveness', 'error'],
       ['anti_spoof', 'error'],
     ]);
+    expect(done.result.checks[2].reason).toBe('The liveness check is switched off on this service (CHECK_LIVENESS_ENGINE=off)');
     expect(done.result.badges).toEqual([]);
 
     // Evidence: the document, the selfie and every liveness frame, each returning exactly the bytes sent.
