@@ -60,7 +60,7 @@ describe('a live T2 session through the hosted API', () => {
     const poolMs = /"ms":(\d+)[^\n]*"msg":"check engines loaded"/.exec(await server.settledLogs())?.[1];
     process.stderr.write(
       `live T2: ${challenge.steps.map((s) => s.action).join(', ')} after ${tries} challenge(s), windows ${JSON.stringify(used)}; server start and tenant ${startupMs} ms, ` +
-        `submit to decision ${decisionMs} ms (engine pool started in ${poolMs ?? "?"} ms), test ${Date.now() - started} ms\n`,
+        `submit to decision ${decisionMs} ms (engine pool started in ${poolMs ?? '?'} ms), test ${Date.now() - started} ms\n`,
     );
   });
 });
