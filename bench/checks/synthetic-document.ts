@@ -42,7 +42,10 @@ function drawDocument(ctx: SKRSContext2D, fields: MrzFields, lines: string[], w:
     const [bw, bh] = [w * 0.25, h * 0.5];
     const scale = Math.max(bw / portrait.width, bh / portrait.height);
     const [sw, sh] = [bw / scale, bh / scale];
+    // Printed a little grey, as on a card.
+    ctx.filter = 'grayscale(0.6) contrast(0.95)';
     ctx.drawImage(portrait, (portrait.width - sw) / 2, (portrait.height - sh) / 2, sw, sh, w * 0.05, h * 0.12, bw, bh);
+    ctx.filter = 'none';
   }
   ctx.fillStyle = '#1d2a44';
   ctx.font = `${Math.round(h * 0.05)}px sans-serif`;

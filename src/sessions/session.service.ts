@@ -1,3 +1,4 @@
+import { assertReturnUrl } from '../validation/return-url';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { FlowEntity, OutboxEventEntity, SessionEntity } from '../../entities';
@@ -182,7 +183,7 @@ export class SessionService {
     if (cmd.referenceId != null && (cmd.referenceId.length < 1 || cmd.referenceId.length > 255)) {
       throw new DomainError('invalid_request', 'reference_id must be 1 to 255 characters');
     }
-    if (cmd.redirectUrl != null) assertHttpUrl(cmd.redirectUrl, 'redirect_url');
+    if (cmd.redirectUrl != null) assertReturnUrl(cmd.redirectUrl, 'redirect_url', actor.livemode);
     if (cmd.locale != null && !LOCALE_PATTERN.test(cmd.locale)) throw new DomainError('invalid_request', 'locale must be a BCP 47 tag such as en-US');
 
     const flow = await this.findFlow(actor.tenantId, cmd.flowId ?? 'default');
@@ -493,16 +494,6 @@ export class SessionService {
     if (!flow) throw new DomainError('invalid_request', `Unknown flow_id: ${flowId}`);
     return flow;
   }
-}
-
-export function assertHttpUrl(value: string, field: string): void {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new DomainError('invalid_request', `${field} must be an absolute URI`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DomainError('invalid_request', `${field} must be an http(s) URI`);
 }
 
 export function encodeCursor(s: Pick<SessionEntity, 'createdAt' | 'id'>): string {

@@ -2,7 +2,7 @@
 /// <reference lib="dom" />
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
@@ -25,9 +25,10 @@ const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1280, height: 900 };
 
-/** Serves examples/ on another origin: the tenant's site. */
+/** Serves examples/ on another origin, over https as a live tenant's site is (a live redirect_url must be https). */
+const TLS = { key: fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'tls', 'localhost.key')), cert: fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'tls', 'localhost.crt')) };
 async function tenantSite(): Promise<{ origin: string; close: () => Promise<void> }> {
-  const server = http.createServer((req, res) => {
+  const server = https.createServer(TLS, (req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     if (u.pathname === '/no-camera.html') {
       // A tenant page that frames the flow without allow="camera": the frame gets no camera.
@@ -41,7 +42,7 @@ async function tenantSite(): Promise<{ origin: string; close: () => Promise<void
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(fs.readFileSync(file));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { origin: `http://localhost:${(server.address() as { port: number }).port}`, close: () => new Promise((r) => server.close(() => r())) };
+  return { origin: `https://localhost:${(server.address() as { port: number }).port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -57,11 +58,13 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
   beforeAll(async () => {
     const clip = writeFakeCameraClip();
     [server, browser, site, stranger, receiver] = await Promise.all([
-      startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })),
+      // The engines are switched off on purpose: the camera here is Chromium's fake device, and this file is
+      // about the page; a live session goes to manual review with every check's reason saying so.
+      startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' })),
       chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${clip}`, '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+        args: ['--no-sandbox', '--ignore-certificate-errors', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${clip}`, '--disable-background-networking', '--disable-component-update', '--no-first-run'],
       }),
       tenantSite(),
       tenantSite(),

