@@ -19,6 +19,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   user_restricted: 'The end user has restricted processing of their data. Only storage and data-rights fulfilment continue.',
   payload_too_large: 'Request bodies are at most 1 MiB (bulk import: 25 MiB; hosted-flow uploads: images 10 MiB, videos 25 MiB).',
   unsupported_media_type: 'Request bodies must be JSON, sent with Content-Type: application/json. Hosted-flow uploads must be JPEG, PNG or WebP images (or WebM/MP4 liveness video), and the bytes must really be the declared type.',
+  audio_not_allowed: 'A hosted-flow video upload has an audio track. Liveness videos are recorded without sound: the service never collects voice. Record video only (for example MediaRecorder with a stream that has no audio track).',
   rate_limited: 'The rate-limit bucket of this endpoint is exhausted for this key. Wait for the number of seconds in the Retry-After header, then retry with exponential back-off and full jitter.',
   internal_error: 'Something failed on our side. The request id in the response helps us find it; retrying later is safe for reads.',
 };

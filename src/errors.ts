@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'user_restricted'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'audio_not_allowed'
   | 'rate_limited'
   | 'internal_error';
 
@@ -30,6 +31,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   user_restricted: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  audio_not_allowed: 415,
   rate_limited: 429,
   internal_error: 500,
 };

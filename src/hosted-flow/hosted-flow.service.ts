@@ -9,7 +9,8 @@ import { ConfirmedIdentity, identitySealContext, validateIdentity } from './iden
 import type { HostedLinks } from '../hosted/hosted-links';
 import { SESSION_ID_PATTERN } from '../ids';
 import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
-import { kindOfDeclared } from '../capture/content-type';
+import { kindOfDeclared, normalize } from '../capture/content-type';
+import { refusingAudio, type VideoType } from '../capture/silent-video';
 import { MAX_BYTES, UPLOADABLE } from '../capture/upload-limits';
 import type { SessionService } from '../sessions/session.service';
 import type { SessionResult } from '../sessions/session-result';
@@ -184,7 +185,8 @@ export class HostedFlowService {
       session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode },
       class: req.class,
       declaredType: req.contentType!,
-      body: req.body,
+      // A video is refused before it is stored if it has a sound track.
+      body: kind === 'video' ? refusingAudio(req.body, normalize(req.contentType) as VideoType) : req.body,
       maxBytes,
       expectedBytes: req.contentLength,
       details,
