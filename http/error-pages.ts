@@ -8,6 +8,7 @@ import { setPageSecurityHeaders } from './security-headers';
 const DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_request: 'The request was malformed or broke a rule of the API. The message says which field and why. Fix the request before retrying.',
   tier_not_available: 'The requested verification tier is not offered yet (T6, government records, is deferred). Request T0 to T5.',
+  data_group_not_allowed: 'A chip submission included data group 3 (fingerprints) or 4 (iris images). The service never collects them: send EF.SOD, DG1, DG2 and the other data groups only. Passive Authentication does not need the groups left out.',
   unauthorized: 'The Authorization header is missing, malformed, or names a key that does not exist or was revoked. Send `Authorization: Bearer sk_test_...` or `sk_live_...`.',
   user_token_required: 'This endpoint acts for an end user and needs their own OpenID Connect access token. Tenant API keys are refused here by design.',
   insufficient_scope: 'The key is valid but lacks the scope this operation needs (for example sessions:review for the manual-review override).',

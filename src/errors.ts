@@ -2,6 +2,7 @@
 export type ErrorCode =
   | 'invalid_request'
   | 'tier_not_available'
+  | 'data_group_not_allowed'
   | 'unauthorized'
   | 'user_token_required'
   | 'insufficient_scope'
@@ -20,6 +21,7 @@ export type ErrorCode =
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
   tier_not_available: 400,
+  data_group_not_allowed: 400,
   unauthorized: 401,
   user_token_required: 403,
   insufficient_scope: 403,
