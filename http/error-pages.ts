@@ -8,6 +8,7 @@ import { setPageSecurityHeaders } from './security-headers';
 const DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_request: 'The request was malformed or broke a rule of the API. The message says which field and why. Fix the request before retrying.',
   tier_not_available: 'The requested verification tier is not offered yet (T6, government records, is deferred). Request T0 to T5.',
+  data_group_not_allowed: 'A chip submission included data group 3 (fingerprints) or 4 (iris images). The service never collects them: send EF.SOD, DG1, DG2 and the other data groups only. Passive Authentication does not need the groups left out.',
   unauthorized: 'The Authorization header is missing, malformed, or names a key that does not exist or was revoked. Send `Authorization: Bearer sk_test_...` or `sk_live_...`.',
   user_token_required: 'This endpoint acts for an end user and needs their own OpenID Connect access token. Tenant API keys are refused here by design.',
   insufficient_scope: 'The key is valid but lacks the scope this operation needs (for example sessions:review for the manual-review override).',
@@ -19,6 +20,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   user_restricted: 'The end user has restricted processing of their data. Only storage and data-rights fulfilment continue.',
   payload_too_large: 'Request bodies are at most 1 MiB (bulk import: 25 MiB; hosted-flow uploads: images 10 MiB, videos 25 MiB).',
   unsupported_media_type: 'Request bodies must be JSON, sent with Content-Type: application/json. Hosted-flow uploads must be JPEG, PNG or WebP images (or WebM/MP4 liveness video), and the bytes must really be the declared type.',
+  audio_not_allowed: 'A hosted-flow video upload has an audio track. Liveness videos are recorded without sound: the service never collects voice. Record video only (for example MediaRecorder with a stream that has no audio track).',
   rate_limited: 'The rate-limit bucket of this endpoint is exhausted for this key. Wait for the number of seconds in the Retry-After header, then retry with exponential back-off and full jitter.',
   internal_error: 'Something failed on our side. The request id in the response helps us find it; retrying later is safe for reads.',
 };

@@ -47,6 +47,8 @@ const ConfigSchema = z.object({
   MOBILE_APP_LINK: z.string().url().default('idverify://chip'),
   /** Multiplies every webhook retry delay and the 3-day disable window. TEST ONLY (e.g. 0.001); 1 in production. */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** Multiplies the wait of every job retry (pg-boss retryDelay, docs/operations.md). TEST ONLY (e.g. 0.05); 1 in production. */
+  JOB_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   /** A delivery attempt that has no response within this many seconds fails (the contract says 10). */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(10).default(10),
   /** Delivery attempts one process runs at the same time. */
@@ -147,6 +149,7 @@ export type Config = {
   trustProxy: string | undefined;
   jobPollSeconds: number;
   jobSuperviseSeconds: number;
+  jobRetryScale: number;
   webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number; allowPrivateTargets: boolean };
   jobSchema: string;
   vault: { masterKey: string | undefined; mobileAppLink: string };
@@ -195,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: c.TRUST_PROXY,
     jobPollSeconds: c.JOB_POLL_SECONDS,
     jobSuperviseSeconds: c.JOB_SUPERVISE_SECONDS,
+    jobRetryScale: c.JOB_RETRY_SCALE,
     webhooks: {
       secretKey: c.WEBHOOK_SECRET_KEY,
       retryScale: c.WEBHOOK_RETRY_SCALE,

@@ -129,7 +129,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const db = database.dataSource;
   let jobs: JobQueue;
   try {
-    jobs = await JobQueue.start(database.target, logger, { pollSeconds: config.jobPollSeconds, supervise: config.workerEnabled, superviseSeconds: config.jobSuperviseSeconds, schema: config.jobSchema });
+    jobs = await JobQueue.start(database.target, logger, { pollSeconds: config.jobPollSeconds, supervise: config.workerEnabled, superviseSeconds: config.jobSuperviseSeconds, schema: config.jobSchema, retryScale: config.jobRetryScale });
   } catch (err) {
     await database.close();
     throw err;

@@ -2,6 +2,7 @@
 export type ErrorCode =
   | 'invalid_request'
   | 'tier_not_available'
+  | 'data_group_not_allowed'
   | 'unauthorized'
   | 'user_token_required'
   | 'insufficient_scope'
@@ -13,12 +14,14 @@ export type ErrorCode =
   | 'user_restricted'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'audio_not_allowed'
   | 'rate_limited'
   | 'internal_error';
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
   tier_not_available: 400,
+  data_group_not_allowed: 400,
   unauthorized: 401,
   user_token_required: 403,
   insufficient_scope: 403,
@@ -30,6 +33,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   user_restricted: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  audio_not_allowed: 415,
   rate_limited: 429,
   internal_error: 500,
 };

@@ -51,6 +51,12 @@ describe('decodeChipSubmission', () => {
     expect(error.field).toBe(field);
   });
 
+  it.each(['3', '4'])('refuses DG%s (fingerprints, iris) with data_group_not_allowed before decoding it', (group) => {
+    expect(errorOf({ ...valid, data_groups: { ...valid.data_groups, [group]: valid.data_groups['2'] } })).toMatchObject({ code: 'data_group_not_allowed', field: `data_groups.${group}` });
+    // Not even read: bytes that are not base64 get the same refusal.
+    expect(errorOf({ ...valid, data_groups: { ...valid.data_groups, [group]: 'not base64!' } }).code).toBe('data_group_not_allowed');
+  });
+
   it('rejects a 5 MiB data group with payload_too_large before decoding it', () => {
     const huge = 'A'.repeat(5 * 1024 * 1024);
     const error = errorOf({ ...valid, data_groups: { '1': valid.data_groups['1'], '2': huge } });
@@ -60,7 +66,7 @@ describe('decodeChipSubmission', () => {
 
   it('rejects submissions whose data groups together exceed the total limit', () => {
     const big = b64(Buffer.alloc(MAX_DATA_GROUP_BYTES, 1));
-    const groups = Object.fromEntries(['1', '2', '3', '4', '5'].map((n) => [n, big]));
+    const groups = Object.fromEntries(['1', '2', '5', '6', '7'].map((n) => [n, big]));
     expect(errorOf({ ...valid, data_groups: groups }).code).toBe('payload_too_large');
   });
 });

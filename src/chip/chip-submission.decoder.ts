@@ -13,12 +13,22 @@ export interface ChipSubmission {
 }
 
 const DATA_GROUP_KEY = /^(?:[1-9]|1[0-6])$/;
+
+/**
+ * DG3 (fingerprints) and DG4 (iris) are biometrics the service never collects (spec, "Data never
+ * collected"): refused before their bytes are decoded, hashed or kept. An app should not read them
+ * (they sit behind Extended Access Control anyway).
+ */
+export const REFUSED_DATA_GROUPS: ReadonlyMap<number, string> = new Map([
+  [3, 'fingerprints'],
+  [4, 'iris images'],
+]);
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * Validates the API body `{ sod: base64, data_groups: { "1": base64, ... } }`. DG1 is required:
  * without it nothing the service reports (issuing state, document type, expiry) is authenticated.
- * Throws ChipInputError with `invalid_request` or `payload_too_large`.
+ * Throws ChipInputError with `invalid_request`, `data_group_not_allowed` (DG3, DG4) or `payload_too_large`.
  */
 export function decodeChipSubmission(body: unknown): ChipSubmission {
   if (!isPlainObject(body)) throw new ChipInputError('invalid_request', 'body must be a JSON object');
@@ -31,6 +41,10 @@ export function decodeChipSubmission(body: unknown): ChipSubmission {
   for (const [key, value] of Object.entries(groups)) {
     if (!DATA_GROUP_KEY.test(key)) {
       throw new ChipInputError('invalid_request', `data group "${key}" is not a number from 1 to 16`, `data_groups.${key}`);
+    }
+    const refused = REFUSED_DATA_GROUPS.get(Number(key));
+    if (refused) {
+      throw new ChipInputError('data_group_not_allowed', `data group ${key} (${refused}) is not accepted: the service never collects ${refused}. Send DG1, DG2 and the other groups only`, `data_groups.${key}`);
     }
     const bytes = decodeBase64(value, `data_groups.${key}`, MAX_DATA_GROUP_BYTES);
     total += bytes.length;

@@ -70,6 +70,7 @@ function toDomainError(error: unknown): unknown {
   if (!isChipInputError(error)) return error;
   const e: ChipInputError = error;
   if (e.code === 'payload_too_large') return new DomainError('payload_too_large', e.message);
+  if (e.code === 'data_group_not_allowed') return new DomainError('data_group_not_allowed', e.message);
   if (e.code === 'malformed_sod') return new DomainError('invalid_request', `sod is not a readable ICAO 9303 EF.SOD: ${e.message}`);
   return new DomainError('invalid_request', e.message);
 }

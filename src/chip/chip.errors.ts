@@ -6,6 +6,7 @@ export type ChipErrorCode =
   | 'invalid_request'
   | 'malformed_sod'
   | 'payload_too_large'
+  | 'data_group_not_allowed'
   | 'malformed_master_list'
   | 'master_list_signature_invalid'
   | 'untrusted_master_list_signer'

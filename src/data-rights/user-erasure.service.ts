@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../errors';
-import type { JobQueue } from '../jobs/job-queue';
+import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
 import type { SessionService } from '../sessions/session.service';
 import type { ArtifactPurger } from '../vault/artifact-purger';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
@@ -12,6 +12,8 @@ export const ERASURE_GRACE_DAYS = 14;
 /** D15: tenants with an active verification hear of a deletion at least this long before it happens. */
 export const DELETION_NOTICE_DAYS = 7;
 export const HARD_PURGE_JOB = 'dsr-hard-purge';
+/** A purge that fails keeps trying, backing off from a minute to 6 hours between runs (about 3 days in all): it is a legal obligation. */
+export const HARD_PURGE_RETRY: RetryPolicy = { limit: 20, delaySeconds: 60, backoff: true, maxDelaySeconds: 6 * 3600 };
 export const BIOMETRIC_PURGE_JOB = 'dsr-biometric-purge';
 /** `asOf`: the operator's `dsr purge-due --as-of` runs a purge as of a later date (docs/data-rights.md). */
 export type HardPurgeData = { userId: string; asOf?: string };
@@ -64,7 +66,7 @@ export class UserErasureService {
         { tenants, type: 'user.deleted', data: { deleted_at: now.toISOString(), purge_after: purgeAfter.toISOString() } },
         { tenants: tenants.filter((t) => t.active), type: 'user.deletion.scheduled', data: { scheduled_for: scheduledFor } },
       ]);
-      await this.jobs.send<HardPurgeData>(HARD_PURGE_JOB, { userId }, { within: m, startAfter: purgeAfter, singletonKey: `purge:${userId}`, retryLimit: 20, retryDelaySeconds: 600 });
+      await this.jobs.send<HardPurgeData>(HARD_PURGE_JOB, { userId }, { within: m, startAfter: purgeAfter, singletonKey: `purge:${userId}`, retry: HARD_PURGE_RETRY });
       // The DSR job's audit entries lock the service's audit log until this transaction commits:
       // written last, so that many simultaneous deletions queue on that lock for these few
       // statements only, not for the whole transaction.

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { JobQueue } from '../jobs/job-queue';
-import { RUN_CHECKS_JOB, type RunChecksData } from '../hosted-flow/hosted-flow.service';
+import { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from '../hosted-flow/hosted-flow.service';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
 import type { UserAccessGate } from './user-access.gate';
 import { assertNotDeleted, latestJob, lockUser } from './user-state';
@@ -50,7 +50,7 @@ export class UserRestrictionService {
         if (action === 'lift') {
           // Paused checks resume now rather than at their next look.
           const waiting: { id: string }[] = await m.query(`SELECT id FROM sessions WHERE user_id = $1 AND status = 'processing'`, [userId]);
-          for (const s of waiting) await this.jobs.send<RunChecksData>(RUN_CHECKS_JOB, { sessionId: s.id }, { within: m });
+          for (const s of waiting) await this.jobs.send<RunChecksData>(RUN_CHECKS_JOB, { sessionId: s.id }, { within: m, retry: RUN_CHECKS_RETRY });
         }
       }
       return this.dsr.complete(job.id, { state: action === 'restrict' ? 'restricted' : 'active' }, m);
@@ -73,7 +73,7 @@ export function withRestrictionPause<T extends { run(data: RunChecksData): Promi
       const rows: { user_id: string | null }[] = await db.query(`SELECT user_id FROM sessions WHERE id = $1`, [data.sessionId]);
       const userId = rows[0]?.user_id;
       if (userId && (await gate.stateOf(userId)) === 'restricted') {
-        await jobs.send<RunChecksData>(RUN_CHECKS_JOB, data, { startAfter: new Date(Date.now() + PAUSED_CHECK_RETRY_SECONDS * 1000) });
+        await jobs.send<RunChecksData>(RUN_CHECKS_JOB, data, { retry: RUN_CHECKS_RETRY, startAfter: new Date(Date.now() + PAUSED_CHECK_RETRY_SECONDS * 1000) });
         return;
       }
       await job.run(data);

@@ -8,8 +8,9 @@ import { BusinessDetails, validateBusinessDetails } from './business-identifiers
 import { ConfirmedIdentity, identitySealContext, validateIdentity } from './identity-confirmation';
 import type { HostedLinks } from '../hosted/hosted-links';
 import { SESSION_ID_PATTERN } from '../ids';
-import type { JobQueue } from '../jobs/job-queue';
-import { kindOfDeclared } from '../capture/content-type';
+import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
+import { kindOfDeclared, normalize } from '../capture/content-type';
+import { refusingAudio, type VideoType } from '../capture/silent-video';
 import { MAX_BYTES, UPLOADABLE } from '../capture/upload-limits';
 import type { SessionService } from '../sessions/session.service';
 import type { SessionResult } from '../sessions/session-result';
@@ -25,6 +26,8 @@ import { frameProblem, issueChallenge } from './liveness-challenge';
 import type { PageCredentials } from './page-credentials';
 
 export const RUN_CHECKS_JOB = 'run-checks';
+/** A run that threw (an engine or the database down) tries again after 5-10 s, then longer, for about 4 minutes. */
+export const RUN_CHECKS_RETRY: RetryPolicy = { limit: 5, delaySeconds: 5, backoff: true, maxDelaySeconds: 120 };
 export type RunChecksData = { sessionId: string };
 
 /** Statuses in which the page may still capture. */
@@ -182,7 +185,8 @@ export class HostedFlowService {
       session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode },
       class: req.class,
       declaredType: req.contentType!,
-      body: req.body,
+      // A video is refused before it is stored if it has a sound track.
+      body: kind === 'video' ? refusingAudio(req.body, normalize(req.contentType) as VideoType) : req.body,
       maxBytes,
       expectedBytes: req.contentLength,
       details,
@@ -202,7 +206,7 @@ export class HostedFlowService {
       within: async (m) => {
         await this.captures.start(m, s.id, at);
         await this.captures.markSubmitted(m, s.id, at);
-        await this.jobs.send(RUN_CHECKS_JOB, { sessionId: s.id } satisfies RunChecksData, { singletonKey: `checks:${s.id}`, retryLimit: 5, retryDelaySeconds: 5, within: m });
+        await this.jobs.send(RUN_CHECKS_JOB, { sessionId: s.id } satisfies RunChecksData, { singletonKey: `checks:${s.id}`, retry: RUN_CHECKS_RETRY, within: m });
       },
     });
     if (!moved) {

@@ -1,20 +1,34 @@
-import { PgBoss } from 'pg-boss';
+import { PgBoss, type SendOptions as PgBossSendOptions } from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { pgConnectionOptions, PostgresTarget } from '../../ormconfig';
 import type { Logger } from '../logger';
+import { DEFAULT_RETRY, pgBossRetryOptions, type PgBossRetryOptions, type RetryPolicy } from './retry-policy';
+
+export { DEFAULT_RETRY, type RetryPolicy } from './retry-policy';
 
 export type JobHandler<T> = (data: T, meta: { id: string }) => Promise<void>;
 
 export type SendOptions = {
   startAfter?: Date;
   singletonKey?: string;
-  retryLimit?: number;
-  retryDelaySeconds?: number;
+  retry?: RetryPolicy;
   /** Seconds a job may stay active before pg-boss takes it back and retries it (its worker died). */
   expireInSeconds?: number;
   /** Enqueue inside this transaction, so the job exists exactly when the state change it follows commits. */
   within?: EntityManager;
 };
+
+type PgBossJobOptions = Pick<PgBossSendOptions, 'startAfter' | 'singletonKey' | 'expireInSeconds' | keyof PgBossRetryOptions>;
+
+/** SendOptions in pg-boss's terms, built field by field (see pgBossRetryOptions). */
+function pgBossJobOptions(opts: Omit<SendOptions, 'within'>, scale: number): PgBossJobOptions {
+  return {
+    ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
+    ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+    ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
+    ...(opts.retry ? pgBossRetryOptions(opts.retry, scale) : {}),
+  };
+}
 
 /**
  * The durable job queue (pg-boss on our PostgreSQL). Jobs survive a crash, and a job runs on one
@@ -27,12 +41,14 @@ export class JobQueue {
     private readonly boss: PgBoss,
     private readonly pollSeconds: number,
     private readonly logger: Logger,
+    /** JOB_RETRY_SCALE: multiplies every retry delay (tests only; 1 in production). */
+    private readonly retryScale: number,
   ) {}
 
   static async start(
     target: PostgresTarget,
     logger: Logger,
-    opts: { pollSeconds: number; supervise: boolean; superviseSeconds?: number; schema?: string },
+    opts: { pollSeconds: number; supervise: boolean; superviseSeconds?: number; schema?: string; retryScale?: number },
   ): Promise<JobQueue> {
     const boss = new PgBoss({
       ...pgConnectionOptions(target),
@@ -49,7 +65,7 @@ export class JobQueue {
     });
     boss.on('error', (err: Error) => logger.error({ err }, 'job queue error'));
     await boss.start();
-    return new JobQueue(boss, opts.pollSeconds, logger);
+    return new JobQueue(boss, opts.pollSeconds, logger, opts.retryScale ?? 1);
   }
 
   /**
@@ -60,8 +76,10 @@ export class JobQueue {
   async ensureQueue(name: string, opts: { notify?: boolean } = {}): Promise<void> {
     if (this.created.has(name)) return;
     await this.boss.createQueue(name);
+    // The queue's own retry settings apply to every job sent without a policy, cron runs included;
+    // set at each start, so a queue created before keeps up with DEFAULT_RETRY and the scale.
     // An INSERT of jobs on a notify queue also runs pg_notify, delivered when its transaction commits.
-    if (opts.notify) await this.boss.updateQueue(name, { notify: true });
+    await this.boss.updateQueue(name, { ...pgBossRetryOptions(DEFAULT_RETRY, this.retryScale), ...(opts.notify ? { notify: true } : {}) });
     // pg-boss reads a queue's settings through its own pool the first time a job is sent to it,
     // and only then caches them. complete() of no job warms that cache now, outside any transaction.
     await this.boss.complete(name, '00000000-0000-0000-0000-000000000000');
@@ -71,7 +89,7 @@ export class JobQueue {
   async send<T extends object>(name: string, data: T, opts: SendOptions = {}): Promise<void> {
     await this.ensureQueue(name);
     const { within, ...jobOptions } = opts;
-    await this.boss.send(name, data, { ...jobOptions, ...dbOf(within) });
+    await this.boss.send(name, data, { ...pgBossJobOptions(jobOptions, this.retryScale), ...dbOf(within) });
   }
 
   /**
@@ -81,10 +99,11 @@ export class JobQueue {
   async sendMany<T extends object>(name: string, items: T[], opts: Omit<SendOptions, 'singletonKey'> = {}): Promise<void> {
     if (items.length === 0) return;
     await this.ensureQueue(name);
-    const { within, startAfter, ...jobOptions } = opts;
+    const { within, ...jobOptions } = opts;
+    const options = pgBossJobOptions(jobOptions, this.retryScale);
     await this.boss.insert(
       name,
-      items.map((data) => ({ data, ...jobOptions, ...(startAfter ? { startAfter: startAfter.toISOString() } : {}) })),
+      items.map((data) => ({ data, ...options, ...(opts.startAfter ? { startAfter: opts.startAfter.toISOString() } : {}) })),
       dbOf(within),
     );
   }

@@ -2,10 +2,16 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OutboxEventEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from '../../entities';
 import { newId } from '../ids';
-import type { JobQueue } from '../jobs/job-queue';
+import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
 import { endpointReceives, isObligationEventType, isWebhookEventType } from './webhook-event';
 
 export const DELIVER_WEBHOOK_JOB = 'webhook-deliver';
+/**
+ * pg-boss's retry of an attempt's job: only when the job itself failed (its attempt could not be
+ * recorded) or its worker died. A receiver's failure is not that: the job records it and schedules
+ * the next attempt itself (retry.schedule.ts, docs/webhooks.md).
+ */
+export const DELIVER_WEBHOOK_RETRY: RetryPolicy = { limit: 10, delaySeconds: 5, backoff: true, maxDelaySeconds: 600 };
 
 export type DeliverWebhookData = { deliveryId: string; attempt: number };
 
@@ -105,7 +111,7 @@ export class WebhookDispatcher {
     await this.jobs.sendMany<DeliverWebhookData>(
       this.queue,
       rows.map((r) => ({ deliveryId: r.id, attempt: 1 })),
-      { within: m, expireInSeconds: this.expireInSeconds, retryLimit: 10 },
+      { within: m, expireInSeconds: this.expireInSeconds, retry: DELIVER_WEBHOOK_RETRY },
     );
     return rows.length;
   }
@@ -114,7 +120,7 @@ export class WebhookDispatcher {
     await this.jobs.send<DeliverWebhookData>(
       this.queue,
       { deliveryId, attempt },
-      { within: m, expireInSeconds: this.expireInSeconds, retryLimit: 10, ...(startAfter ? { startAfter } : {}) },
+      { within: m, expireInSeconds: this.expireInSeconds, retry: DELIVER_WEBHOOK_RETRY, ...(startAfter ? { startAfter } : {}) },
     );
   }
 }

@@ -76,6 +76,9 @@ async function createSession(key: string, body: Record<string, unknown> = {}): P
   return r.body as Created;
 }
 
+/** The data groups an app sends: all it read but DG3 (fingerprints) and DG4 (iris), which the service never collects. */
+const withoutBiometricGroups = (groups: Map<number, Buffer>): Map<number, Buffer> => new Map([...groups].filter(([n]) => n !== 3 && n !== 4));
+
 const submit = (s: Pick<Created, 'id' | 'client_secret'>, json: unknown, key = s.client_secret): Promise<HttpResult> =>
   http(server, 'POST', `/v1/verify/sessions/${s.id}/chip`, { key, json });
 
@@ -327,6 +330,15 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
       expectError(await submit(s, json), 400, 'invalid_request', mentions);
     });
 
+    it.each([
+      [3, 'fingerprints'],
+      [4, 'iris images'],
+    ])('400 data_group_not_allowed for DG%s (%s), never collected, alongside a valid SOD and DG1', async (group, what) => {
+      const r = await submit(s, { sod: b64(P256_SOD), data_groups: { 1: b64(DG1), 2: b64(DG2), [group]: b64(DG2) } });
+      expectError(r, 400, 'data_group_not_allowed', `data group ${group} (${what})`);
+      expect(r.body.error.message).toContain('never collects');
+    });
+
     it('413 payload_too_large for a 5 MiB body (bodies over 1 MiB)', async () => {
       const big = { sod: b64(P256_SOD), data_groups: { 1: b64(DG1), 2: 'A'.repeat(5 * 1024 * 1024) } };
       expectError(await submit(s, big), 413, 'payload_too_large');
@@ -363,9 +375,10 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
           chain: 'any',
         }),
       ),
-      // Test documents: no CSCA was ever published for them.
+      // Test documents: no CSCA was ever published for them. Their DG3/DG4 (fingerprints, iris) stay
+      // out, as an app leaves them out: the route refuses them (data_group_not_allowed, above).
       ...['bsi_2008_test_passport_mustermann', 'nl_sdu_test_passport_2006', 'bsi_tr03105_5_refdataset', 'etsi_tr103200'].map(
-        (folder): Vector => ({ key: folder, sod: fixture(folder, 'EF_SOD.bin'), groups: dataGroupsIn(folder), chain: 'no_csca_trust_anchor' }),
+        (folder): Vector => ({ key: folder, sod: fixture(folder, 'EF_SOD.bin'), groups: withoutBiometricGroups(dataGroupsIn(folder)), chain: 'no_csca_trust_anchor' }),
       ),
     ];
 

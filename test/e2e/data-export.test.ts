@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createOidcTenant, createUser, startOidcServer, userAccessToken, type OidcTenant } from '../helpers/oidc-login';
+import { createOidcTenant, createUser, signInThroughPages, startOidcServer, userAccessToken, type OidcTenant } from '../helpers/oidc-login';
 import { TestSocialUpstream } from '../helpers/social-upstream';
-import { http, ROOT, type TestServer } from '../helpers/test-server';
+import { eventually, http, ROOT, type TestServer } from '../helpers/test-server';
 
 const POSTS = 100_000;
 /** Unique per run: a PostgreSQL server (DATABASE_URL) keeps the accounts of earlier runs. */
@@ -173,20 +173,49 @@ describe('the data export with no social upstream configured', () => {
     await server?.stop();
   });
 
-  it('has the five social entries present and empty', async () => {
-    const tenant = await createOidcTenant(server);
-    const token = await userAccessToken(server, tenant, email('solo'), { create: true });
+  /** Runs the user's export to completion and hands its unzipped directory to `read`. */
+  async function withExport(token: string, read: (dir: string) => void): Promise<void> {
     const created = await http(server, 'POST', '/v1/me/data-export', { key: token });
     const job = await waitForExport(server, token, created.body.id);
     expect(job.status).toBe('completed');
     const zip = Buffer.from(await (await fetch(job.download_url!)).arrayBuffer());
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-export-empty-'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-export-small-'));
     try {
       fs.writeFileSync(path.join(dir, 'e.zip'), zip);
       execFileSync('unzip', ['-q', path.join(dir, 'e.zip'), '-d', path.join(dir, 'x')]);
-      for (const c of ['posts', 'comments', 'likes', 'follows', 'messages']) expect(fs.readFileSync(path.join(dir, 'x', `${c}.ndjson`), 'utf8')).toBe('');
+      read(path.join(dir, 'x'));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  it('has the five social entries present and empty', async () => {
+    const tenant = await createOidcTenant(server);
+    const token = await userAccessToken(server, tenant, email('solo'), { create: true });
+    await withExport(token, (dir) => {
+      for (const c of ['posts', 'comments', 'likes', 'follows', 'messages']) expect(fs.readFileSync(path.join(dir, `${c}.ndjson`), 'utf8')).toBe('');
+    });
   });
+
+  it("gives each decided verification its achieved tier in verifications.ndjson", async () => {
+    const tenant = await createOidcTenant(server);
+    const address = email('tiered');
+    await createUser(server, address);
+    const { tokens } = await signInThroughPages(server, tenant, address, undefined, { resource: true });
+    // A test-mode session bound to the user at creation decides by itself about 10 s later.
+    const created = await http(server, 'POST', '/v1/verify/sessions', {
+      key: tenant.test_api_key,
+      json: { flow_id: 'default', tier: 'T2', reference_id: 'export-tier', user_sub: tokens.claims().sub },
+    });
+    expect(created.status).toBe(201);
+    const decided = await eventually(async () => {
+      const s = await http(server, 'GET', `/v1/verify/sessions/${created.body.id}`, { key: tenant.test_api_key });
+      return s.body.status === 'success' ? s.body : undefined;
+    }, 40_000);
+    expect(decided.result.achieved_tier).toBe('T2');
+    await withExport(tokens.access_token!, (dir) => {
+      const lines = fs.readFileSync(path.join(dir, 'verifications.ndjson'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+      expect(lines).toEqual([expect.objectContaining({ id: created.body.id, requested_tier: 'T2', status: 'success', decision: 'approved', achieved_tier: 'T2' })]);
+    });
+  }, 90_000);
 });

@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Client } from 'pg';
 import { answerChallenge, dbClient, jpegBytes, openPage, PageSession, pageCall, pngBytes, sha256, upload } from '../helpers/hosted-client';
 import { expectToMatchContract } from '../helpers/openapi-contract';
-import { cli, createTenant, eventually, http, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+import { cli, createTenant, eventually, http, ROOT, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 import { UPLOADABLE } from '../../src/capture/upload-limits';
 
 let server: TestServer;
@@ -168,6 +170,44 @@ describe('uploads', () => {
     expect(again.status).toBe(200);
     expect(again.body.submitted).toBe(true);
     await refused(page, () => upload(server, page, { class: 'selfie_image' }, jpegBytes(), 'image/jpeg'), 409, 'invalid_state');
+  });
+});
+
+describe('liveness videos', () => {
+  const video = (name: string) => fs.readFileSync(path.join(ROOT, 'test/fixtures/video', name));
+  let page: PageSession;
+  let frame: Record<string, string | number>;
+
+  beforeAll(async () => {
+    page = await openPage(server, await createSession(acme.live_api_key));
+    await pageCall(server, page, 'POST', 'start');
+    const step = (await pageCall(server, page, 'POST', 'challenge')).body.steps[0];
+    const wait = step.opens_at + 50 - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    frame = { class: 'selfie_video', step: 0, nonce: step.nonce, captured_at: Math.min(Date.now(), step.closes_at - 1) };
+  });
+
+  it.each([
+    ['with-audio.webm', 'video/webm'],
+    ['with-audio-streamed.webm', 'video/webm'],
+    ['with-audio.mp4', 'video/mp4'],
+    ['with-audio-faststart.mp4', 'video/mp4'],
+  ])('refuses %s, a video with an audio track, with 415 audio_not_allowed and stores nothing', async (name, type) => {
+    await refused(page, () => upload(server, page, frame, video(name), type), 415, 'audio_not_allowed');
+  });
+
+  it('refuses a video whose track list cannot be read (cut before its moov) as unsupported_media_type', async () => {
+    const cut = video('with-audio.mp4');
+    await refused(page, () => upload(server, page, frame, cut.subarray(0, cut.length - 300), 'video/mp4'), 415, 'unsupported_media_type');
+  });
+
+  it('stores a video without sound', async () => {
+    for (const [name, type] of [['silent.webm', 'video/webm'], ['silent.mp4', 'video/mp4']]) {
+      const bytes = video(name);
+      const r = await upload(server, page, frame, bytes, type);
+      expect({ name, status: r.status }).toEqual({ name, status: 201 });
+      expect(r.body).toMatchObject({ class: 'selfie_video', content_type: type, size: bytes.length, sha256: sha256(bytes) });
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import type { Actor } from '../../auth/actor';
 import { requireTenantKey } from '../../auth/auth.service';
 import { DomainError } from '../../errors';
 import { randomBase62 } from '../../ids';
-import type { SendOptions } from '../../jobs/job-queue';
+import type { RetryPolicy, SendOptions } from '../../jobs/job-queue';
 import type { MailMessage } from '../../mail/mail-outbox';
 import type { UserService } from '../../users/user.service';
 import { resolveWebhookTarget, type Resolver } from '../../webhooks/ssrf.guard';
@@ -15,6 +15,11 @@ import { DSR_SCOPE } from '../dsr-job-visibility';
 import type { DataExportService } from '../export/data-export.service';
 
 export const DSR_CALLBACK_JOB = 'dsr-callback';
+/**
+ * The tenant's callback may be down for hours: the first retry comes 1-2 minutes after a failure,
+ * the wait doubles up to an hour, and the last of 21 attempts comes 15 to 16 hours after the first.
+ */
+export const DSR_CALLBACK_RETRY: RetryPolicy = { limit: 20, delaySeconds: 60, backoff: true, maxDelaySeconds: 3600 };
 export const DSR_EXPIRE_UNCONFIRMED_JOB = 'dsr-expire-unconfirmed';
 const SETTING_KEY = 'dsr_confirmation_key';
 
@@ -41,7 +46,7 @@ export class DelegatedRequestService {
   ) {
     // A delegated job's outcome, whatever it is, is told to its tenant: queued with the outcome's commit.
     dsrJobs.onSettled(async (job, m) => {
-      if (job.delegatedBy && job.callbackUrl) await this.queue.send(DSR_CALLBACK_JOB, { dsrId: job.id }, { within: m, singletonKey: job.id, retryLimit: 8, retryDelaySeconds: 60 });
+      if (job.delegatedBy && job.callbackUrl) await this.queue.send(DSR_CALLBACK_JOB, { dsrId: job.id }, { within: m, singletonKey: job.id, retry: DSR_CALLBACK_RETRY });
     });
   }
 

@@ -2,13 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../errors';
-import type { SendOptions } from '../../jobs/job-queue';
+import type { RetryPolicy, SendOptions } from '../../jobs/job-queue';
 import { addDays } from '../business-days';
 import type { DsrJob, DsrJobService } from '../dsr-job.service';
 import { newDocumentKey } from './document-envelope';
 import { EXPORT_LINK_DAYS, ExportLinks } from './export-links';
 
 export const EXPORT_JOB = 'dsr-export';
+/** A failed export run (e.g. the upstream source down) runs again after 30-60 s, then longer, up to 10 minutes apart. */
+export const EXPORT_RETRY: RetryPolicy = { limit: 5, delaySeconds: 30, backoff: true, maxDelaySeconds: 600 };
 /** Hourly: removes bundles whose download links have expired. */
 export const EXPORT_CLEANUP_JOB = 'dsr-export-cleanup';
 
@@ -59,7 +61,7 @@ export class DataExportService {
   }
 
   async enqueue(dsrId: string, within?: EntityManager): Promise<void> {
-    await this.queue.send(EXPORT_JOB, { dsrId }, { singletonKey: dsrId, retryLimit: 5, retryDelaySeconds: 30, expireInSeconds: 3600, within });
+    await this.queue.send(EXPORT_JOB, { dsrId }, { singletonKey: dsrId, retry: EXPORT_RETRY, expireInSeconds: 3600, within });
   }
 
   async secrets(dsrId: string): Promise<DsrSecrets> {

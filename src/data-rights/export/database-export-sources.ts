@@ -20,7 +20,8 @@ type SessionRow = {
   livemode: boolean;
   tier: string;
   status: string;
-  result: { decision?: string; achievedTier?: string; badges?: string[]; checks?: { name: string; status: string }[] } | null;
+  /** The stored session result (its JSON keys are the API's: `achieved_tier`, not `achievedTier`). */
+  result: { decision?: string; achieved_tier?: string; badges?: string[]; checks?: { name: string; status: string }[] } | null;
   created_at: Date;
   completed_at: Date | null;
 };
@@ -55,7 +56,7 @@ export class DatabaseExportSources implements ExportSources {
         requested_tier: s.tier,
         status: s.status,
         decision: s.result?.decision ?? null,
-        achieved_tier: s.result?.achievedTier ?? null,
+        achieved_tier: s.result?.achieved_tier ?? null,
         badges: s.result?.badges ?? [],
         checks: (s.result?.checks ?? []).map((c) => ({ name: c.name, status: c.status })),
         created_at: s.created_at.toISOString(),

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { createOidcTenant, createUser, signInThroughPages, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
+import { cli, eventually, graphql, http, type TestServer } from '../helpers/test-server';
+import { WebhookReceiver } from '../helpers/webhook-receiver';
+
+/**
+ * Retries wait (issue #24, item 5). A job that fails is retried by pg-boss after its policy's
+ * delay, not back to back: a tenant's DSR callback that fails once gets its second attempt no
+ * sooner than the first retry's delay (60 s x JOB_RETRY_SCALE). A webhook whose receiver fails
+ * gets its next attempt no sooner than the time the attempt log scheduled it for.
+ */
+const JOB_RETRY_SCALE = 0.1;
+/** DSR_CALLBACK_RETRY's first delay (60 s), scaled: with back-off the first retry waits 1 to 2 times this. */
+const DSR_CALLBACK_FIRST_DELAY_MS = 60_000 * JOB_RETRY_SCALE;
+
+describe('retries wait', () => {
+  let server: TestServer;
+  let tenant: OidcTenant;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    // Webhook caps scaled to 3 s for the first retry (60 s x 0.05).
+    server = await startOidcServer({ JOB_RETRY_SCALE: String(JOB_RETRY_SCALE), WEBHOOK_RETRY_SCALE: '0.05' });
+    tenant = await createOidcTenant(server);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await receiver?.close();
+  });
+
+  it("waits before calling a failing tenant's DSR callback again, and delivers on the retry", async () => {
+    receiver.on('/dsr', (n) => (n === 1 ? { status: 503, body: 'down for maintenance' } : { status: 200 }));
+    const email = `retry-${randomBytes(4).toString('hex')}@example.com`;
+    await createUser(server, email);
+    const { tokens } = await signInThroughPages(server, tenant, email, undefined, { resource: true });
+    const initiated = await http(server, 'POST', '/v1/developer/dsr/initiate', {
+      key: tenant.test_api_key,
+      json: { user_sub: tokens.claims().sub, purpose: 'access', delegated_by_tenant: true, callback_url: receiver.url('/dsr') },
+    });
+    expect(initiated.status).toBe(202);
+    const mail = await cli(server.env, ['mail', 'list', '--to', email, '--json']);
+    const text = (mail.json!.messages as { text: string }[])[0].text;
+    const link = new URL(/https?:\/\/\S+\/requests\/\S+\?token=\S+/.exec(text)![0]);
+    const confirmed = await http(server, 'POST', `/v1/me/requests/${initiated.body.id}/confirm${link.search}`, { key: tokens.access_token! });
+    expect(confirmed.status).toBe(200);
+
+    const [first, second] = await eventually(async () => (receiver.at('/dsr').length >= 2 ? receiver.at('/dsr') : undefined), 60_000, 100);
+    expect(second.at - first.at).toBeGreaterThanOrEqual(DSR_CALLBACK_FIRST_DELAY_MS);
+    expect(JSON.parse(second.body)).toMatchObject({ type: 'dsr.completed', data: { dsr_id: initiated.body.id } });
+    // Delivered: no third call.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(receiver.at('/dsr')).toHaveLength(2);
+  }, 120_000);
+
+  it("waits before a failing webhook's next attempt at least until the time its attempt log scheduled", async () => {
+    receiver.on('/hook', (n) => (n === 1 ? { status: 500, body: 'boom' } : { status: 204 }));
+    const endpoint = await http(server, 'POST', '/v1/verify/webhooks', { key: tenant.test_api_key, json: { url: receiver.url('/hook'), events: ['verification.completed'] } });
+    expect(endpoint.status).toBe(201);
+    // A test-mode session completes by itself about 10 s after creation.
+    const session = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T2', reference_id: 'retry-1' } });
+    expect(session.status).toBe(201);
+
+    const [first, second] = await eventually(async () => (receiver.at('/hook').length >= 2 ? receiver.at('/hook') : undefined), 40_000, 50);
+    const log = await graphql(server, 'query($e: ID) { webhookAttempts(endpointId: $e) { attempt startedAt nextRetryAt } }', { e: endpoint.body.id }, tenant.test_api_key);
+    const attempt1 = (log.body.data.webhookAttempts as { attempt: number; startedAt: string; nextRetryAt: string | null }[]).find((a) => a.attempt === 1)!;
+    expect(attempt1.nextRetryAt).not.toBeNull();
+    const scheduledDelayMs = Date.parse(attempt1.nextRetryAt!) - Date.parse(attempt1.startedAt);
+    expect(scheduledDelayMs).toBeGreaterThanOrEqual(0);
+    expect(scheduledDelayMs).toBeLessThanOrEqual(3_000 + 10_000); // the scaled cap, plus the 10 s an attempt may take
+    // It came when its log said, not at the next poll.
+    expect(second.at).toBeGreaterThanOrEqual(Date.parse(attempt1.nextRetryAt!));
+    expect(first.at).toBeLessThan(Date.parse(attempt1.nextRetryAt!));
+  }, 60_000);
+});
