@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createOidcTenant, createUser, startOidcServer, userAccessToken, type OidcTenant } from '../helpers/oidc-login';
+import { createOidcTenant, createUser, portalAccessToken, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
 import { TestSocialUpstream } from '../helpers/social-upstream';
 import { http, ROOT, type TestServer } from '../helpers/test-server';
 
@@ -56,7 +56,8 @@ describe('the data export of a user with 100,000 posts', () => {
     tenant = await createOidcTenant(server);
     userId = (await createUser(server, ada)).user_id;
     upstream.posts.set(userId, POSTS);
-    token = await userAccessToken(server, tenant, ada);
+    // Export is a whole-account right: the account portal's token, signed in just now (D20).
+    token = (await portalAccessToken(server, ada)).tokens.access_token!;
     await new Promise((r) => setTimeout(r, 1000));
     baseline = rssOf(server.proc.pid!).now;
   });
@@ -156,7 +157,8 @@ describe('the data export of a user with 100,000 posts', () => {
     const mine = await http(server, 'GET', '/v1/me/requests', { key: token });
     const listed = (mine.body.data as Job[]).find((j) => j.id === job.id)!;
     expect(Date.parse(listed.expected_by) - Date.parse(listed.acknowledge_by)).toBeGreaterThan(0);
-    const other = await userAccessToken(server, tenant, email('grace'), { create: true });
+    await createUser(server, email('grace'));
+    const other = (await portalAccessToken(server, email('grace'))).tokens.access_token!;
     const theirs = await http(server, 'GET', '/v1/me/requests', { key: other });
     expect(theirs.status).toBe(200);
     expect(theirs.body.data).toEqual([]);
@@ -174,8 +176,8 @@ describe('the data export with no social upstream configured', () => {
   });
 
   it('has the five social entries present and empty', async () => {
-    const tenant = await createOidcTenant(server);
-    const token = await userAccessToken(server, tenant, email('solo'), { create: true });
+    await createUser(server, email('solo'));
+    const token = (await portalAccessToken(server, email('solo'))).tokens.access_token!;
     const created = await http(server, 'POST', '/v1/me/data-export', { key: token });
     const job = await waitForExport(server, token, created.body.id);
     expect(job.status).toBe('completed');

@@ -90,7 +90,8 @@ export async function signInThroughPages(
   const state = generators.state();
   const resource = `${server.url}/v1`;
   const params = {
-    scope: opts.scope ?? 'openid email profile verification offline_access',
+    // Asking for the /v1 resource is asking to use /v1/me: the account scopes come with it unless the test says otherwise.
+    scope: opts.scope ?? (opts.resource ? TENANT_ACCOUNT_SCOPE : 'openid email profile verification offline_access'),
     code_challenge: generators.codeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
