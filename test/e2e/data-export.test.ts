@@ -29,6 +29,7 @@ async function waitForExport(server: TestServer, token: string, id: string, onTi
   for (;;) {
     onTick();
     const list = await http(server, 'GET', '/v1/me/requests', { key: token });
+    if (list.status !== 200) throw new Error(`GET /v1/me/requests: ${list.status} ${list.text}`);
     const job = (list.body.data as Job[]).find((j) => j.id === id);
     if (job && ['completed', 'failed', 'denied'].includes(job.status)) return job;
     if (Date.now() > until) throw new Error(`export ${id} still ${job?.status}`);

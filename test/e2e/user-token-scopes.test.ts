@@ -17,6 +17,7 @@ import {
   userAccessToken,
   type OidcTenant,
 } from '../helpers/oidc-login';
+import { expectToMatchContract } from '../helpers/openapi-contract';
 import { graphql, http, type HttpResult, type TestServer } from '../helpers/test-server';
 import { generators } from 'openid-client';
 
@@ -71,6 +72,7 @@ describe('scoped user tokens (D20)', () => {
     ])('%s %s is 403 insufficient_scope naming %s', async (method, path, scope) => {
       const r = await http(server, method, path, { key: token, ...(method === 'PATCH' ? { json: { bio: 'hi' } } : {}) });
       expectRefused(r, 'insufficient_scope', scope);
+      expectToMatchContract(method, path, r);
     });
 
     it("GraphQL's viewer and deleteMe are refused the same way", async () => {
@@ -148,6 +150,7 @@ describe('scoped user tokens (D20)', () => {
     for (const path of ['/v1/me/data-export', '/v1/me/delete']) {
       const r = await http(server, 'POST', path, { key: token });
       expectRefused(r, 'reauthentication_required');
+      expectToMatchContract('POST', path, r);
       expect(r.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_user_authentication", .*max_age=8$/);
     }
     const del = await graphql(server, 'mutation { deleteMe { id } }', {}, token);
