@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createOidcTenant, createUser, portalAccessToken, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
+import { createOidcTenant, createUser, portalAccessToken, startOidcServer, userAccessToken, type OidcTenant } from '../helpers/oidc-login';
 import { TestSocialUpstream } from '../helpers/social-upstream';
 import { http, ROOT, type TestServer } from '../helpers/test-server';
 
@@ -57,7 +57,9 @@ describe('the data export of a user with 100,000 posts', () => {
     tenant = await createOidcTenant(server);
     userId = (await createUser(server, ada)).user_id;
     upstream.posts.set(userId, POSTS);
-    // Export is a whole-account right: the account portal's token, signed in just now (D20).
+    // Ada uses the tenant's app (its grant goes in oauth_grants.json); her export is a whole-account
+    // right, asked through the account portal with a sign-in of just now (D20).
+    await userAccessToken(server, tenant, ada);
     token = (await portalAccessToken(server, ada)).tokens.access_token!;
     await new Promise((r) => setTimeout(r, 1000));
     baseline = rssOf(server.proc.pid!).now;
@@ -128,7 +130,7 @@ describe('the data export of a user with 100,000 posts', () => {
     expect(fs.readFileSync(path.join(dir, 'x', 'likes.ndjson'), 'utf8').trimEnd().split('\n')).toHaveLength(3);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'x', 'profile.json'), 'utf8'))).toMatchObject({ id: userId, email: ada });
     const grants = JSON.parse(fs.readFileSync(path.join(dir, 'x', 'oauth_grants.json'), 'utf8'));
-    expect(grants[0]).toMatchObject({ client_id: tenant.test_client_id, app: 'Acme Shop' });
+    expect(grants.find((g: { client_id: string }) => g.client_id === tenant.test_client_id)).toMatchObject({ client_id: tenant.test_client_id, app: 'Acme Shop' });
     const calls = upstream.calls.filter((c) => c.method === 'GET');
     expect(calls.every((c) => c.authorization === 'Bearer social-secret')).toBe(true);
   });
@@ -158,8 +160,9 @@ describe('the data export of a user with 100,000 posts', () => {
     const mine = await http(server, 'GET', '/v1/me/requests', { key: token });
     const listed = (mine.body.data as Job[]).find((j) => j.id === job.id)!;
     expect(Date.parse(listed.expected_by) - Date.parse(listed.acknowledge_by)).toBeGreaterThan(0);
-    await createUser(server, email('grace'));
-    const other = (await portalAccessToken(server, email('grace'))).tokens.access_token!;
+    const grace = email('grace');
+    await createUser(server, grace);
+    const other = (await portalAccessToken(server, grace)).tokens.access_token!;
     const theirs = await http(server, 'GET', '/v1/me/requests', { key: other });
     expect(theirs.status).toBe(200);
     expect(theirs.body.data).toEqual([]);
@@ -177,8 +180,9 @@ describe('the data export with no social upstream configured', () => {
   });
 
   it('has the five social entries present and empty', async () => {
-    await createUser(server, email('solo'));
-    const token = (await portalAccessToken(server, email('solo'))).tokens.access_token!;
+    const solo = email('solo');
+    await createUser(server, solo);
+    const token = (await portalAccessToken(server, solo)).tokens.access_token!;
     const created = await http(server, 'POST', '/v1/me/data-export', { key: token });
     const job = await waitForExport(server, token, created.body.id);
     expect(job.status).toBe('completed');
