@@ -55,7 +55,8 @@ export const ME_ROUTE_POLICY: readonly { method: string; path: string; capabilit
   { method: 'POST', path: '/me/requests/:id/confirm', capability: 'confirm_delegated_request' },
 ];
 
-const compiled = ME_ROUTE_POLICY.map((p) => ({ ...p, pattern: new RegExp(`^${p.path.replace(/:[a-z]+/g, '[^/]+')}/?$`) }));
+// As Express matches routes: case-insensitive, an optional trailing slash.
+const compiled = ME_ROUTE_POLICY.map((p) => ({ ...p, pattern: new RegExp(`^${p.path.replace(/:[a-z]+/g, '[^/]+')}/?$`, 'i') }));
 
 /** The capability a /v1/me request needs, or null when no such route exists. HEAD is GET's. */
 export function capabilityOfMeRoute(method: string, path: string): UserCapability | null {
