@@ -4,7 +4,7 @@
  * request to the finished job, and the server's RSS (sampled every 100 ms). See docs/data-rights.md.
  */
 import fs from 'node:fs';
-import { createOidcTenant, createUser, startOidcServer, userAccessToken } from '../test/helpers/oidc-login';
+import { createUser, portalAccessToken, startOidcServer } from '../test/helpers/oidc-login';
 import { TestSocialUpstream } from '../test/helpers/social-upstream';
 import { http, type TestServer } from '../test/helpers/test-server';
 
@@ -31,14 +31,15 @@ async function main(): Promise<void> {
   const upstream = await TestSocialUpstream.start();
   const server = await startOidcServer({ SOCIAL_UPSTREAM_URL: upstream.url });
   try {
-    const tenant = await createOidcTenant(server);
     const tag = Date.now().toString(36);
     const small = await createUser(server, `bench-small-${tag}@example.com`);
     const big = await createUser(server, `bench-big-${tag}@example.com`);
     upstream.posts.set(small.user_id, 0);
     upstream.posts.set(big.user_id, POSTS);
-    const baseline = await exportOnce(server, await userAccessToken(server, tenant, small.email));
-    const measured = await exportOnce(server, await userAccessToken(server, tenant, big.email));
+    // Export is a whole-account right: the account portal's token (D20).
+    const portalToken = async (email: string) => (await portalAccessToken(server, email)).tokens.access_token!;
+    const baseline = await exportOnce(server, await portalToken(small.email));
+    const measured = await exportOnce(server, await portalToken(big.email));
     const db = process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded database';
     console.log(`dsr export (${db}), ${POSTS.toLocaleString('en')} posts vs a user with none`);
     console.log(`  baseline (0 posts):  ${baseline.ms.toFixed(0)} ms, RSS ${baseline.startMb.toFixed(0)} -> peak ${baseline.peakMb.toFixed(0)} MB`);

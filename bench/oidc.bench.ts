@@ -47,7 +47,7 @@ async function signIn(url: string, clientId: string, secret: string, email: stri
   const par = await fetch(`${url}/v1/oidc/par`, {
     method: 'POST',
     headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'openid email offline_access', code_challenge: challenge, code_challenge_method: 'S256', resource, prompt: 'consent' }),
+    body: new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'openid email offline_access account', code_challenge: challenge, code_challenge_method: 'S256', resource, prompt: 'consent' }),
   });
   const { request_uri } = (await par.json()) as { request_uri: string };
   const back = await passInteraction(new CookieJar(), `${url}/v1/oidc/auth?client_id=${clientId}&request_uri=${encodeURIComponent(request_uri)}`, REDIRECT, email, PASSWORD);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import express, { Router } from 'express';
 import { presentDsrJob } from '../rest-adapter/dsr-job.presenter';
+import { tenantSliceOf } from '../src/auth/user-token.policy';
 import type { Container } from '../src/container';
 import type { DsrJob } from '../src/data-rights/dsr-job.service';
 import { answeringDomainErrors } from './error-response';
@@ -36,7 +37,8 @@ export function meDataRightsRoutes(v1: Router, c: Container): void {
   v1.get(
     '/me/requests',
     answeringDomainErrors(async (_req, res) => {
-      const jobs = await c.dsrJobs.list({ userId: endUserOf(res).userId, first: 200 });
+      const user = endUserOf(res);
+      const jobs = await c.dsrJobs.list({ userId: user.userId, sliceOfTenant: tenantSliceOf(user) ?? undefined, first: 200 });
       res.json({ object: 'list', data: await Promise.all(jobs.map(present)) });
     }),
   );

@@ -1,6 +1,8 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import type { EndUserActor } from '../src/auth/actor';
+import { capabilityOfMeRoute, UserTokenRefusal, type UserTokenPolicy } from '../src/auth/user-token.policy';
 import type { Container } from '../src/container';
+import { DomainError } from '../src/errors';
 import { authenticationOf } from './authenticate.middleware';
 import { answeringDomainErrors, sendError } from './error-response';
 
@@ -8,21 +10,44 @@ import { answeringDomainErrors, sendError } from './error-response';
 export const endUserOf = (res: Response): EndUserActor => authenticationOf(res).context!.actor as EndUserActor;
 
 /**
- * /v1/me and everything under it take only the end user's JWT access token (docs/accounts-and-oidc.md):
- * no credential is 401, a tenant key or a session client_secret is 403 `user_token_required`.
+ * /v1/me and everything under it take only the end user's JWT access token (docs/accounts-and-oidc.md),
+ * with what the route needs by the one table of src/auth/user-token.policy.ts (D20): no credential is
+ * 401, a tenant key or a session client_secret is 403 `user_token_required`, a token without the
+ * scope 403 `insufficient_scope` (with RFC 6750's challenge), a stale sign-in where a recent one is
+ * needed 403 `reauthentication_required`. A path the table does not name is 404.
  * Routes added under /v1/me after this gate receive an EndUserActor (`endUserOf(res)`).
  */
 export function meRoutes(v1: Router, c: Container): void {
-  v1.use(['/me', '/me/{*rest}'], (_req: Request, res: Response, next: NextFunction) => {
-    const actor = authenticationOf(res).context?.actor;
-    if (!actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');
-    if (actor.kind !== 'end_user') return sendError(res, 'user_token_required', "This endpoint needs the end user's own access token; tenant API keys are refused here");
-    next();
-  });
+  v1.use(['/me', '/me/{*rest}'], meGate(c.accounts.userTokens));
   v1.get(
     '/me',
     answeringDomainErrors(async (_req, res) => {
       res.json(await c.accounts.me.view(endUserOf(res)));
     }),
   );
+}
+
+function meGate(policy: UserTokenPolicy) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const actor = authenticationOf(res).context?.actor;
+    if (!actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');
+    if (actor.kind !== 'end_user') return sendError(res, 'user_token_required', "This endpoint needs the end user's own access token; tenant API keys are refused here");
+    const capability = capabilityOfMeRoute(req.method, req.originalUrl.split('?')[0].replace(/^\/v1/, ''));
+    if (!capability) return sendError(res, 'not_found', 'No such route');
+    try {
+      policy.authorize(actor, capability);
+      next();
+    } catch (err) {
+      if (err instanceof UserTokenRefusal) res.setHeader('www-authenticate', challengeOf(err, policy.reauthenticationWindowSeconds));
+      if (err instanceof DomainError) return sendError(res, err.code, err.message);
+      next(err);
+    }
+  };
+}
+
+/** RFC 6750 §3 (`insufficient_scope` names the scope) and RFC 9470 (a stale sign-in: `insufficient_user_authentication` with max_age). */
+function challengeOf(err: UserTokenRefusal, windowSeconds: number): string {
+  const description = err.message.replace(/["\\]/g, "'");
+  if (err.code === 'reauthentication_required') return `Bearer error="insufficient_user_authentication", error_description="${description}", max_age=${windowSeconds}`;
+  return `Bearer error="insufficient_scope", error_description="${description}", scope="${err.scope}"`;
 }

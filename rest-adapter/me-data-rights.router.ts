@@ -3,6 +3,7 @@ import type { DataRightsServices } from '../src/data-rights/data-rights.services
 import type { ReviewCase } from '../src/data-rights/review-case.service';
 import { notFound } from '../src/errors';
 import { endUserOf } from '../src/data-rights/end-user';
+import { tenantSliceOf } from '../src/auth/user-token.policy';
 import { SESSION_ID_PATTERN } from '../src/ids';
 import { jsonBody } from '../http/json-body';
 import { rejectUnknownFields, requireObject } from './request-validation';
@@ -23,8 +24,8 @@ export const presentReviewCase = (c: ReviewCase) => ({
 });
 
 /**
- * /v1/me data-rights routes (docs/data-rights.md): each checks the credential is the user's own,
- * then calls its service. Requests answer 202 with their DSR job; the profile 200.
+ * /v1/me data-rights routes (docs/data-rights.md): the /v1/me gate (http/me.routes.ts) has checked
+ * the token against the policy table (src/auth/user-token.policy.ts); each calls its service. Requests answer 202 with their DSR job; the profile 200.
  */
 export function meDataRightsRouter(dr: DataRightsServices, router: Router = Router()): Router {
   router.post(
@@ -63,14 +64,15 @@ export function meDataRightsRouter(dr: DataRightsServices, router: Router = Rout
       const id = verificationIdParam(req.params.id);
       const body = requireObject(req.body);
       rejectUnknownFields(body, ['reason']);
-      const { job, reviewCase } = await dr.reviews.open(user.userId, id, body.reason);
+      const { job, reviewCase } = await dr.reviews.open(user.userId, id, body.reason, tenantSliceOf(user));
       return { status: 202, body: present(job, { review_case: presentReviewCase(reviewCase) }) };
     }),
   );
   router.get(
     '/me/verifications/:id/review',
     restRoute(async (req, ctx) => {
-      const cases = await dr.reviews.forUser(endUserOf(ctx).userId, verificationIdParam(req.params.id));
+      const user = endUserOf(ctx);
+      const cases = await dr.reviews.forUser(user.userId, verificationIdParam(req.params.id), tenantSliceOf(user));
       return { status: 200, body: { data: cases.map(presentReviewCase) } };
     }),
   );

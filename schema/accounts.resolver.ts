@@ -1,9 +1,9 @@
 import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { requireTenantKey } from '../src/auth/auth.service';
 import type { RequestContext } from '../src/context';
-import { DomainError } from '../src/errors';
 import type { OidcClients } from '../src/oidc/oidc-clients';
 import type { MeService } from '../src/users/me.service';
+import type { UserTokenPolicy } from '../src/auth/user-token.policy';
 
 @ObjectType({ description: "What verifications established about a user (scope `verification`'s claim)." })
 export class ServiceVerificationType {
@@ -20,7 +20,7 @@ export class Viewer {
   @Field(() => String, { nullable: true }) displayName: string | null;
   @Field(() => String, { nullable: true }) handle: string | null;
   @Field(() => ServiceVerificationType) serviceVerification: ServiceVerificationType;
-  @Field(() => [String], { description: 'Ids of the sessions bound to this user, newest first.' }) sessionIds: string[];
+  @Field(() => [String], { description: "Ids of the sessions bound to this user, newest first: at the token's tenant only, or every tenant's for the account portal." }) sessionIds: string[];
 }
 
 @ObjectType({ description: "A tenant's OIDC client in the key's mode (docs/accounts-and-oidc.md)." })
@@ -43,14 +43,14 @@ export class AccountsResolver {
   constructor(
     private readonly me: MeService,
     private readonly clients: OidcClients,
+    private readonly policy: UserTokenPolicy,
   ) {}
 
-  @Query(() => Viewer, { description: 'The end user of a user access token; a tenant key is refused (user_token_required).' })
+  @Query(() => Viewer, {
+    description: "The end user of a user access token with scope account (a tenant's client sees its own sessions only); a tenant key is refused (user_token_required).",
+  })
   async viewer(@Ctx() ctx: RequestContext): Promise<Viewer> {
-    const actor = ctx.actor;
-    if (!actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
-    if (actor.kind !== 'end_user') throw new DomainError('user_token_required', "viewer needs the end user's own access token");
-    const v = await this.me.view(actor);
+    const v = await this.me.view(this.policy.authorize(ctx.actor, 'read_account'));
     const sv = v.service_verification;
     return {
       id: v.id,

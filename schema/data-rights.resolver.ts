@@ -5,7 +5,7 @@ import type { DsrJob as DomainDsrJob } from '../src/data-rights/dsr-job.service'
 import type { Profile } from '../src/data-rights/profile-change.service';
 import type { ReviewCase as DomainReviewCase } from '../src/data-rights/review-case.service';
 import { DomainError } from '../src/errors';
-import { endUserOf } from '../src/data-rights/end-user';
+import { tenantSliceOf, type UserCapability, type UserTokenPolicy } from '../src/auth/user-token.policy';
 import { MyProfile, ProfileChange, ReviewCase, UpdateMyProfileInput, VerificationReviewRequest } from './data-rights.type';
 import { toDsrJobType } from './dsr-job.mapper';
 import { DsrJob } from './dsr-job.type';
@@ -32,36 +32,45 @@ function requireInternalTools(ctx: RequestContext): void {
 }
 
 /**
- * The GraphQL twins of the /v1/me data-rights routes (the signed-in user's token), and the review
+ * The GraphQL twins of the /v1/me data-rights routes (the signed-in user's token, under the same
+ * policy table: src/auth/user-token.policy.ts), and the review
  * queues of internal tools (docs/data-rights.md). Each field calls one service method.
  */
 @Resolver()
 export class DataRightsResolver {
-  constructor(private readonly dr: DataRightsServices) {}
+  constructor(
+    private readonly dr: DataRightsServices,
+    private readonly policy: UserTokenPolicy,
+  ) {}
+
+  /** The user of the token, when the policy (D20, the same table as /v1/me) lets it do `capability`. */
+  private user(ctx: RequestContext, capability: UserCapability) {
+    return this.policy.authorize(ctx.actor, capability);
+  }
 
   @Mutation(() => DsrJob, { description: 'Two-phase erasure of the signed-in user (POST /v1/me/delete).' })
   async deleteMe(@Ctx() ctx: RequestContext): Promise<DsrJob> {
-    return job(await this.dr.erasure.requestDeletion(endUserOf(ctx).userId));
+    return job(await this.dr.erasure.requestDeletion(this.user(ctx, 'erasure').userId));
   }
 
   @Mutation(() => DsrJob, { description: 'Restricts processing of the signed-in user (POST /v1/me/restrict).' })
   async restrictMe(@Ctx() ctx: RequestContext): Promise<DsrJob> {
-    return job(await this.dr.restriction.restrict(endUserOf(ctx).userId));
+    return job(await this.dr.restriction.restrict(this.user(ctx, 'restriction').userId));
   }
 
   @Mutation(() => DsrJob, { description: 'Lifts the restriction (DELETE /v1/me/restrict).' })
   async liftMyRestriction(@Ctx() ctx: RequestContext): Promise<DsrJob> {
-    return job(await this.dr.restriction.lift(endUserOf(ctx).userId));
+    return job(await this.dr.restriction.lift(this.user(ctx, 'restriction').userId));
   }
 
   @Mutation(() => DsrJob, { description: 'Objects to a kind of processing, e.g. feed_ranking (POST /v1/me/object).' })
   async objectToProcessing(@Arg('processing', () => String) processing: string, @Ctx() ctx: RequestContext): Promise<DsrJob> {
-    return job(await this.dr.objections.object(endUserOf(ctx).userId, processing));
+    return job(await this.dr.objections.object(this.user(ctx, 'objection').userId, processing));
   }
 
   @Mutation(() => DsrJob, { description: "Purges the signed-in user's biometric data within 60 s (DELETE /v1/me/biometrics)." })
   async purgeMyBiometrics(@Ctx() ctx: RequestContext): Promise<DsrJob> {
-    return job(await this.dr.biometrics.request(endUserOf(ctx).userId));
+    return job(await this.dr.biometrics.request(this.user(ctx, 'biometric_purge').userId));
   }
 
   @Mutation(() => VerificationReviewRequest, { description: 'Asks for human review of one of your verifications (POST /v1/me/verifications/{id}/review).' })
@@ -70,13 +79,14 @@ export class DataRightsResolver {
     @Arg('reason', () => String) reason: string,
     @Ctx() ctx: RequestContext,
   ): Promise<VerificationReviewRequest> {
-    const opened = await this.dr.reviews.open(endUserOf(ctx).userId, verificationId, reason);
+    const user = this.user(ctx, 'request_review');
+    const opened = await this.dr.reviews.open(user.userId, verificationId, reason, tenantSliceOf(user));
     return { job: job(opened.job), reviewCase: reviewCase(opened.reviewCase) };
   }
 
   @Query(() => MyProfile, { description: "The signed-in user's profile with objections and pending changes." })
   async myProfile(@Ctx() ctx: RequestContext): Promise<MyProfile> {
-    return myProfile(await this.dr.profiles.profile(endUserOf(ctx).userId));
+    return myProfile(await this.dr.profiles.profile(this.user(ctx, 'read_account').userId));
   }
 
   @Mutation(() => MyProfile, { description: 'Changes self-managed fields at once; verified ones become pending changes (PATCH /v1/me/profile).' })
@@ -84,7 +94,7 @@ export class DataRightsResolver {
     const snake: Record<string, unknown> = {};
     const names: Record<string, string> = { displayName: 'display_name', handle: 'handle', publicLinks: 'public_links', bio: 'bio', legalName: 'legal_name', dateOfBirth: 'date_of_birth', nationality: 'nationality' };
     for (const [k, v] of Object.entries(input)) if (v !== undefined && names[k]) snake[names[k]] = v;
-    return myProfile(await this.dr.profiles.update(endUserOf(ctx).userId, snake));
+    return myProfile(await this.dr.profiles.update(this.user(ctx, 'write_profile').userId, snake));
   }
 
   @Query(() => [ReviewCase], { description: 'Internal tools (operator credential): review cases, oldest first.' })

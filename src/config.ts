@@ -135,6 +135,13 @@ const ConfigSchema = z.object({
   OIDC_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** How long an emailed sign-up code is valid (10 minutes); short values are for tests of expiry. */
   EMAIL_CODE_TTL_SECONDS: z.coerce.number().int().min(1).max(600).default(600),
+  /** Export and erasure need a sign-in within this many seconds (D20: 10 minutes); short values are for tests of a stale sign-in. */
+  REAUTHENTICATION_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(600),
+  /**
+   * The account portal's client secret, when its backend runs apart from the server and redeems its codes
+   * at /v1/oidc/token (docs/accounts-and-oidc.md, "The account portal's tokens"). Unset: derived, never shown.
+   */
+  ACCOUNT_PORTAL_CLIENT_SECRET: z.string().min(32).optional(),
 });
 
 export type Config = {
@@ -161,7 +168,15 @@ export type Config = {
   sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
   checks: ChecksConfig;
   dataRights: { socialUpstreamUrl: string | undefined; socialUpstreamToken: string | undefined; socialTimeoutMs: number; exportDir: string };
-  accounts: { smtpUrl: string | undefined; mailFrom: string; userDataKey: string | undefined; accessTokenTtlSeconds: number; codeTtlSeconds: number };
+  accounts: {
+    smtpUrl: string | undefined;
+    mailFrom: string;
+    userDataKey: string | undefined;
+    accessTokenTtlSeconds: number;
+    codeTtlSeconds: number;
+    reauthenticationWindowSeconds: number;
+    portalClientSecret: string | undefined;
+  };
 };
 
 export type CheckEngineChoice = (typeof CHECK_ENGINE_CHOICES)[number];
@@ -250,6 +265,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       aws: { region: c.AWS_REGION, endpoint: c.CHECK_AWS_ENDPOINT, timeoutMs: Math.round(c.CHECK_AWS_TIMEOUT_SECONDS * 1000) },
     },
-    accounts: { smtpUrl: c.SMTP_URL, mailFrom: c.MAIL_FROM, userDataKey: c.USER_DATA_KEY, accessTokenTtlSeconds: c.OIDC_ACCESS_TOKEN_TTL_SECONDS, codeTtlSeconds: c.EMAIL_CODE_TTL_SECONDS },
+    accounts: {
+      smtpUrl: c.SMTP_URL,
+      mailFrom: c.MAIL_FROM,
+      userDataKey: c.USER_DATA_KEY,
+      accessTokenTtlSeconds: c.OIDC_ACCESS_TOKEN_TTL_SECONDS,
+      codeTtlSeconds: c.EMAIL_CODE_TTL_SECONDS,
+      reauthenticationWindowSeconds: c.REAUTHENTICATION_WINDOW_SECONDS,
+      portalClientSecret: c.ACCOUNT_PORTAL_CLIENT_SECRET,
+    },
   };
 }

@@ -218,11 +218,11 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     [FlowResolver, new FlowResolver(flows)],
     [RateLimitResolver, new RateLimitResolver(rateLimitOverrides)],
     [SanctionsResolver, new SanctionsResolver(sanctionsLists, sanctionsScreening)],
-    [AccountsResolver, new AccountsResolver(accounts.me, accounts.clients)],
+    [AccountsResolver, new AccountsResolver(accounts.me, accounts.clients, accounts.userTokens)],
     [RetentionResolver, new RetentionResolver(retention, retentionRuns)],
     [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
     [DsrJobResolver, new DsrJobResolver(dsrJobs)],
-    [DataRightsResolver, new DataRightsResolver(userRights)],
+    [DataRightsResolver, new DataRightsResolver(userRights, accounts.userTokens)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {

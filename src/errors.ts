@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'user_token_required'
   | 'insufficient_scope'
+  | 'reauthentication_required'
   | 'not_regulated'
   | 'not_found'
   | 'link_invalid'
@@ -25,6 +26,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   user_token_required: 403,
   insufficient_scope: 403,
+  reauthentication_required: 403,
   not_regulated: 403,
   not_found: 404,
   link_invalid: 403,

@@ -24,9 +24,11 @@ export type SessionClientActor = {
 
 /**
  * An end user holding their own JWT access token for the /v1 resource (docs/accounts-and-oidc.md):
- * issued to `clientId` (a tenant's OIDC client), under the grant `grantId`, with `scopes`.
+ * issued to `clientId` (a tenant's OIDC client, or the account portal's, whose `tenantId` is null),
+ * under the grant `grantId`, with `scopes`; `authTime`: when the user signed in (seconds), if known.
+ * What it may do: src/auth/user-token.policy.ts (D20).
  */
-export type EndUserActor = { kind: 'end_user'; userId: string; clientId: string; tenantId: string | null; scopes: readonly string[]; grantId: string | null };
+export type EndUserActor = { kind: 'end_user'; userId: string; clientId: string; tenantId: string | null; scopes: readonly string[]; grantId: string | null; authTime: number | null };
 
 export type Actor = TenantKeyActor | SessionClientActor | EndUserActor;
 

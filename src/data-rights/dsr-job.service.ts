@@ -50,7 +50,11 @@ export type CreateDsrJob = {
 
 export type CreateDelegatedDsrJob = Omit<CreateDsrJob, 'within'> & { tenant: TenantScope; callbackUrl: string; within?: EntityManager };
 
-export type DsrJobFilter = { userId?: string; tenant?: TenantScope; kind?: DsrKind; status?: DsrStatus; first?: number };
+/**
+ * `sliceOfTenant` (a tenant client's user token, D20): only the requests about that tenant: the
+ * ones it initiated and reviews of its sessions; never the user's whole-account requests.
+ */
+export type DsrJobFilter = { userId?: string; tenant?: TenantScope; sliceOfTenant?: string; kind?: DsrKind; status?: DsrStatus; first?: number };
 
 /**
  * Runs inside the transaction that settles a job (completed, denied or failed), so what follows
@@ -197,6 +201,11 @@ export class DsrJobService {
     const qb = this.db.getRepository(DsrJobEntity).createQueryBuilder('j').orderBy('j.created_at', 'DESC').addOrderBy('j.id', 'DESC');
     if (filter.userId) qb.andWhere('j.user_id = :userId', { userId: filter.userId });
     if (filter.tenant) qb.andWhere('j.tenant_id = :tenantId AND j.livemode = :livemode', filter.tenant);
+    if (filter.sliceOfTenant)
+      qb.andWhere(
+        `(j.tenant_id = :slice OR (j.kind = 'review' AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = j.details->>'verification_id' AND s.tenant_id = :slice)))`,
+        { slice: filter.sliceOfTenant },
+      );
     if (filter.kind) qb.andWhere('j.kind = :kind', { kind: filter.kind });
     if (filter.status) qb.andWhere('j.status = :status', { status: filter.status });
     qb.take(Math.min(Math.max(filter.first ?? 50, 1), 200));

@@ -54,14 +54,21 @@ export class ReviewCaseService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Another user's session, an unbound one and an unknown id are all 404. A second request while a case is open answers with it. */
-  async open(userId: string, sessionId: string, reason: unknown): Promise<{ job: DsrJob; reviewCase: ReviewCase }> {
+  /**
+   * Another user's session, an unbound one, an unknown id and (for a tenant's token, `tenantSlice`)
+   * another tenant's session are all 404. A second request while a case is open answers with it.
+   */
+  async open(userId: string, sessionId: string, reason: unknown, tenantSlice: string | null = null): Promise<{ job: DsrJob; reviewCase: ReviewCase }> {
     if (typeof reason !== 'string' || reason.trim().length < 3 || reason.length > REASON_MAX) {
       throw new DomainError('invalid_request', `reason must be 3 to ${REASON_MAX} characters`);
     }
     return this.db.transaction(async (m) => {
       assertNotDeleted(await lockUser(m, userId));
-      const owned: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 AND user_id = $2`, [sessionId, userId]);
+      const owned: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 AND user_id = $2 AND ($3::text IS NULL OR tenant_id = $3)`, [
+        sessionId,
+        userId,
+        tenantSlice,
+      ]);
       if (!owned[0]) throw verificationNotFound();
       if (!['success', 'failed', 'manual_review'].includes(owned[0].status)) throw new DomainError('invalid_state', `Only a decided verification can be reviewed; this one is ${owned[0].status}`);
       const open: Row[] = await m.query(`SELECT * FROM review_cases WHERE user_id = $1 AND session_id = $2 AND status = 'open'`, [userId, sessionId]);
@@ -76,9 +83,9 @@ export class ReviewCaseService {
     });
   }
 
-  /** The user's cases about one of their verifications, newest first (404 when it is not theirs). */
-  async forUser(userId: string, sessionId: string): Promise<ReviewCase[]> {
-    const owned: unknown[] = await this.db.query(`SELECT 1 FROM sessions WHERE id = $1 AND user_id = $2`, [sessionId, userId]);
+  /** The user's cases about one of their verifications, newest first (404 when it is not theirs, or not at `tenantSlice`). */
+  async forUser(userId: string, sessionId: string, tenantSlice: string | null = null): Promise<ReviewCase[]> {
+    const owned: unknown[] = await this.db.query(`SELECT 1 FROM sessions WHERE id = $1 AND user_id = $2 AND ($3::text IS NULL OR tenant_id = $3)`, [sessionId, userId, tenantSlice]);
     if (!owned.length) throw verificationNotFound();
     const rows: Row[] = await this.db.query(`SELECT * FROM review_cases WHERE user_id = $1 AND session_id = $2 ORDER BY created_at DESC`, [userId, sessionId]);
     return rows.map(toCase);

@@ -2,6 +2,7 @@ import type { EndUserActor } from '../auth/actor';
 import { CoalescingReader } from '../db/coalescing-reader';
 import type { PreparedSql } from '../db/prepared-sql';
 import { DomainError } from '../errors';
+import { FIRST_PARTY_CLIENT_ID } from './first-party-sign-in';
 import type { OidcClients } from './oidc-clients';
 import type { OidcKeys } from './oidc-keys';
 
@@ -16,7 +17,7 @@ const grantKey = (k: GrantKey): string => `${k.tenantId}\u0000${k.sub}\u0000${k.
 /** Tokens remembered at most (~1 KB each); the map is emptied when full. */
 const MAX_REMEMBERED_TOKENS = 10_000;
 
-type Claims = { iss?: string; aud?: string | string[]; exp?: number; nbf?: number; sub?: string; client_id?: string; scope?: string; gid?: string };
+type Claims = { iss?: string; aud?: string | string[]; exp?: number; nbf?: number; sub?: string; client_id?: string; scope?: string; gid?: string; auth_time?: number };
 type SignedClaims = Readonly<Claims & { kid: string; exp: number; sub: string; client_id: string; gid: string }>;
 
 /**
@@ -31,6 +32,8 @@ type SignedClaims = Readonly<Claims & { kid: string; exp: number; sub: string; c
  */
 export class AccessTokenVerifier {
   private readonly grants: CoalescingReader<GrantKey, string>;
+  /** The account portal's grants: the user is the grant's account, whose portal subject the token must name. */
+  private readonly portalGrants: CoalescingReader<string, string>;
   /** Tokens whose signature and fixed claims held, by the token (see checkSignedClaims). */
   private readonly signedClaims = new Map<string, SignedClaims>();
 
@@ -40,6 +43,7 @@ export class AccessTokenVerifier {
     sql: PreparedSql,
     private readonly issuer: string,
     private readonly audience: string,
+    private readonly portalSubjectOf: (userId: string) => string,
   ) {
     this.grants = new CoalescingReader(async (wanted) => {
       const rows = await sql.rows<{ tenant_id: string; sub: string; grant_id: string; user_id: string }>(
@@ -53,6 +57,16 @@ export class AccessTokenVerifier {
       );
       return new Map(rows.map((r) => [grantKey({ tenantId: r.tenant_id, sub: r.sub, grantId: r.grant_id }), r.user_id]));
     }, grantKey);
+    this.portalGrants = new CoalescingReader(async (grantIds) => {
+      const rows = await sql.rows<{ grant_id: string; user_id: string }>(
+        'portal-users-of-tokens',
+        `SELECT g.id AS grant_id, u.id AS user_id
+           FROM oidc_payloads g JOIN users u ON u.id = g.account_id AND u.state IN ('active', 'restricted')
+          WHERE g.model = 'Grant' AND g.id = ANY($1::text[]) AND g.payload->>'clientId' = $2 AND (g.expires_at IS NULL OR g.expires_at > now())`,
+        [grantIds, FIRST_PARTY_CLIENT_ID],
+      );
+      return new Map(rows.map((r) => [r.grant_id, r.user_id]));
+    }, (id) => id);
   }
 
   async verify(token: string): Promise<EndUserActor> {
@@ -62,18 +76,30 @@ export class AccessTokenVerifier {
     const now = Math.floor(Date.now() / 1000);
     if (claims.exp <= now) throw unauthorized('expired');
     if (typeof claims.nbf === 'number' && claims.nbf > now + 5) throw unauthorized('not yet valid');
-    const client = await this.clients.tenantOf(claims.client_id);
-    if (!client) throw unauthorized('unknown client');
-    const userId = await this.grants.read({ tenantId: client.tenantId, sub: claims.sub, grantId: claims.gid });
-    if (!userId) throw unauthorized('revoked');
+    const { userId, tenantId } = await this.userOf(claims);
     return Object.freeze({
       kind: 'end_user',
       userId,
       clientId: claims.client_id,
-      tenantId: client.tenantId,
+      tenantId,
       scopes: Object.freeze((claims.scope ?? '').split(' ').filter(Boolean)),
       grantId: claims.gid,
+      authTime: typeof claims.auth_time === 'number' ? claims.auth_time : null,
     });
+  }
+
+  /** The user behind a tenant client's pairwise subject, or behind the account portal's grant; refused when the grant ended. */
+  private async userOf(claims: SignedClaims): Promise<{ userId: string; tenantId: string | null }> {
+    if (claims.client_id === FIRST_PARTY_CLIENT_ID) {
+      const userId = await this.portalGrants.read(claims.gid);
+      if (!userId || this.portalSubjectOf(userId) !== claims.sub) throw unauthorized('revoked');
+      return { userId, tenantId: null };
+    }
+    const client = await this.clients.tenantOf(claims.client_id);
+    if (!client) throw unauthorized('unknown client');
+    const userId = await this.grants.read({ tenantId: client.tenantId, sub: claims.sub, grantId: claims.gid });
+    if (!userId) throw unauthorized('revoked');
+    return { userId, tenantId: client.tenantId };
   }
 
   /**

@@ -14,13 +14,20 @@ export const ACCOUNT_SESSION_TTL_SECONDS = 10 * 60;
 /** Clocks of several instances may differ this much when the sign-in's time is compared with the flow's start. */
 const CLOCK_LEEWAY_SECONDS = 30;
 
-/** The first-party client, registered with the provider at start (`clients` of src/oidc/oidc-provider.ts). */
-export function firstPartyClient(publicBaseUrl: string, box: SecretBox): ClientMetadata {
+/** The subject the account portal's tokens name: its own, never a tenant's pairwise one. */
+export const portalSubjectOf = (box: SecretBox, userId: string): string => box.hmac(`first-party-subject:${userId}`);
+
+/**
+ * The first-party client (the account portal), registered with the provider at start (`clients` of
+ * src/oidc/oidc-provider.ts). `clientSecret`: ACCOUNT_PORTAL_CLIENT_SECRET when the portal's backend
+ * runs apart and redeems its codes at the token endpoint (a /v1 token with `data_rights`, D20).
+ */
+export function firstPartyClient(publicBaseUrl: string, box: SecretBox, clientSecret?: string): ClientMetadata {
   return {
     client_id: FIRST_PARTY_CLIENT_ID,
-    // Codes are redeemed in-process (FirstPartySignIn.complete), so no one ever sends this secret:
-    // it only keeps the token endpoint closed to this client.
-    client_secret: box.hmac('first-party-client-secret'),
+    // Unset, no one outside this process knows the secret: the in-process account pages redeem their
+    // codes themselves (FirstPartySignIn.complete), and the token endpoint stays closed to this client.
+    client_secret: clientSecret ?? box.hmac('first-party-client-secret'),
     client_name: 'Identity account',
     redirect_uris: [`${publicBaseUrl}${FIRST_PARTY_CALLBACK_PATH}`],
     grant_types: ['authorization_code'],

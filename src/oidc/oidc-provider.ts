@@ -4,16 +4,35 @@ import type { SecretBox } from '../crypto/secret-box';
 import type { UserService } from '../users/user.service';
 import { postgresAdapter } from './oidc-adapter';
 import { OIDC_SCOPES, type OidcClients } from './oidc-clients';
-import { FIRST_PARTY_CLIENT_ID, firstPartyClient, SIGN_IN_FLOW_TTL_SECONDS } from './first-party-sign-in';
+import { FIRST_PARTY_CLIENT_ID, firstPartyClient, portalSubjectOf, SIGN_IN_FLOW_TTL_SECONDS } from './first-party-sign-in';
+import { PORTAL_USER_SCOPES, TENANT_CLIENT_USER_SCOPES } from '../auth/user-token.policy';
 import type { OidcKeys } from './oidc-keys';
 
 /** Where the provider lives under the public base URL (docs/accounts-and-oidc.md). */
 export const OIDC_MOUNT = '/v1/oidc';
 export const INTERACTION_PATH = '/interaction';
-/** The scopes of the /v1 resource's JWT access tokens; the OIDC scopes of a grant that apply to /v1/me. */
+/** The OIDC scopes of a grant that also apply to the /v1 resource's JWT access tokens. */
 export const API_RESOURCE_SCOPES = ['email', 'profile', 'verification'];
+/**
+ * The scopes a client may hold on the /v1 resource (D20): a tenant's client `account` and
+ * `account:write`, the account portal also `data_rights`. A scope asked for beyond these is not granted.
+ */
+export const apiResourceScopesOf = (clientId: string | undefined): string[] => [
+  ...API_RESOURCE_SCOPES,
+  ...(clientId === FIRST_PARTY_CLIENT_ID ? PORTAL_USER_SCOPES : TENANT_CLIENT_USER_SCOPES),
+];
 
-export type OidcProviderDeps = { db: DataSource; box: SecretBox; users: UserService; clients: OidcClients; keys: OidcKeys; publicBaseUrl: string; accessTokenTtlSeconds: number };
+export type OidcProviderDeps = {
+  db: DataSource;
+  box: SecretBox;
+  users: UserService;
+  clients: OidcClients;
+  keys: OidcKeys;
+  publicBaseUrl: string;
+  accessTokenTtlSeconds: number;
+  /** ACCOUNT_PORTAL_CLIENT_SECRET (src/oidc/first-party-sign-in.ts firstPartyClient). */
+  portalClientSecret?: string;
+};
 
 export const issuerOf = (publicBaseUrl: string): string => `${publicBaseUrl}${OIDC_MOUNT}`;
 export const apiResourceOf = (publicBaseUrl: string): string => `${publicBaseUrl}/v1`;
@@ -30,7 +49,7 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
   const configuration: Configuration = {
     adapter: postgresAdapter(d.db, d.clients),
     // The service's own account pages (src/oidc/first-party-sign-in.ts); tenants' clients come from the adapter.
-    clients: [firstPartyClient(d.publicBaseUrl, d.box)],
+    clients: [firstPartyClient(d.publicBaseUrl, d.box, d.portalClientSecret)],
     jwks: { keys: d.keys.signingKeys as unknown as NonNullable<Configuration['jwks']>['keys'] },
     cookies: { keys: [d.box.hmac('oidc-cookie-key-1')] },
     scopes: [...OIDC_SCOPES],
@@ -43,18 +62,19 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
     subjectTypes: ['pairwise'],
     pairwiseIdentifier: async (_ctx, accountId, client) => {
       const tenantId = client.metadata().tenant_id;
-      // The first-party client has no tenant and is never issued a token; a subject of its own keeps user_subjects for tenants.
-      if (typeof tenantId !== 'string') return d.box.hmac(`first-party-subject:${accountId}`);
+      // The first-party client has no tenant; a subject of its own keeps user_subjects for tenants.
+      if (typeof tenantId !== 'string') return portalSubjectOf(d.box, accountId);
       return d.users.subjectFor(accountId, tenantId);
     },
     loadExistingGrant: async (ctx) => {
       const { oidc } = ctx;
       const grantId = oidc.result?.consent?.grantId || oidc.session?.grantIdFor(oidc.client!.clientId);
       const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
-      if (existing || oidc.client?.clientId !== FIRST_PARTY_CLIENT_ID || !oidc.session?.accountId) return existing;
-      // The service's own pages ask only who signed in (scope openid): there is nothing to consent to.
-      const grant = new oidc.provider.Grant({ clientId: FIRST_PARTY_CLIENT_ID, accountId: oidc.session.accountId });
+      if (oidc.client?.clientId !== FIRST_PARTY_CLIENT_ID || !oidc.session?.accountId) return existing;
+      // The service's own portal: nothing to consent to. It asks who signed in and, for its /v1 calls, the account's rights.
+      const grant = existing ?? new oidc.provider.Grant({ clientId: FIRST_PARTY_CLIENT_ID, accountId: oidc.session.accountId });
       grant.addOIDCScope('openid');
+      grant.addResourceScope(apiResource, PORTAL_USER_SCOPES.join(' '));
       await grant.save();
       return grant;
     },
@@ -90,13 +110,20 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
         enabled: true,
         defaultResource: () => undefined as unknown as string,
         useGrantedResource: () => false,
-        getResourceServerInfo: (_ctx, indicator) => {
+        getResourceServerInfo: (_ctx, indicator, client) => {
           if (indicator !== apiResource) throw new errors.InvalidTarget('unknown resource');
-          return { scope: API_RESOURCE_SCOPES.join(' '), audience: apiResource, accessTokenFormat: 'jwt', accessTokenTTL: d.accessTokenTtlSeconds, jwt: { sign: { alg: 'ES256' } } };
+          return { scope: apiResourceScopesOf(client?.clientId).join(' '), audience: apiResource, accessTokenFormat: 'jwt', accessTokenTTL: d.accessTokenTtlSeconds, jwt: { sign: { alg: 'ES256' } } };
         },
       },
     },
-    extraTokenClaims: (_ctx, token) => ('grantId' in token && token.grantId ? { gid: token.grantId } : undefined),
+    // gid: the grant, checked on every /v1 call (revocation); auth_time: when the user signed in, for
+    // export and erasure, which need a recent sign-in (D20). The code or refresh token being redeemed knows it.
+    extraTokenClaims: (ctx, token) => {
+      if (!('grantId' in token && token.grantId)) return undefined;
+      const redeemed = ctx.oidc?.entities?.AuthorizationCode ?? ctx.oidc?.entities?.RefreshToken;
+      const authTime = redeemed && 'authTime' in redeemed ? redeemed.authTime : undefined;
+      return { gid: token.grantId, ...(typeof authTime === 'number' ? { auth_time: authTime } : {}) };
+    },
     routes: {
       authorization: '/auth',
       pushed_authorization_request: '/par',

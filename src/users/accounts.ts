@@ -1,12 +1,13 @@
 import type Provider from 'oidc-provider';
 import type { DataSource } from 'typeorm';
+import { UserTokenPolicy } from '../auth/user-token.policy';
 import type { Config } from '../config';
 import { SecretBox } from '../crypto/secret-box';
 import type { PreparedSql } from '../db/prepared-sql';
 import { MailOutbox } from '../mail/mail-outbox';
 import { AccessTokenVerifier } from '../oidc/access-token.verifier';
 import { revokeAllGrantsOf } from '../oidc/oidc-adapter';
-import { FirstPartySignIn } from '../oidc/first-party-sign-in';
+import { FirstPartySignIn, portalSubjectOf } from '../oidc/first-party-sign-in';
 import { OidcClients } from '../oidc/oidc-clients';
 import { OidcKeys } from '../oidc/oidc-keys';
 import { apiResourceOf, createOidcProvider, issuerOf } from '../oidc/oidc-provider';
@@ -26,6 +27,8 @@ export type Accounts = {
   accessTokens: AccessTokenVerifier;
   /** The service's own account pages signing people in through the provider (src/oidc/first-party-sign-in.ts). */
   firstParty: FirstPartySignIn;
+  /** What a user token may do (D20): every /v1/me route and user-token GraphQL field asks it. */
+  userTokens: UserTokenPolicy;
   /** What GET /v1/me and GraphQL's `viewer` show. */
   me: MeService;
   /** Ends every grant (and token, and provider session) of a user: erasure and restriction call it. */
@@ -44,7 +47,7 @@ export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Co
   const mail = new MailOutbox(db, box, { smtpUrl: config.accounts.smtpUrl, from: config.accounts.mailFrom });
   const clients = new OidcClients(db, box);
   const keys = await OidcKeys.load(db, box);
-  const provider = createOidcProvider({ db, box, users, clients, keys, publicBaseUrl: config.publicBaseUrl, accessTokenTtlSeconds: config.accounts.accessTokenTtlSeconds });
+  const provider = createOidcProvider({ db, box, users, clients, keys, publicBaseUrl: config.publicBaseUrl, accessTokenTtlSeconds: config.accounts.accessTokenTtlSeconds, portalClientSecret: config.accounts.portalClientSecret });
   return {
     box,
     users,
@@ -54,8 +57,9 @@ export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Co
     keys,
     provider,
     firstParty: new FirstPartySignIn(provider, box, config.publicBaseUrl),
+    userTokens: new UserTokenPolicy(config.accounts.reauthenticationWindowSeconds),
     me: new MeService(sql, users),
-    accessTokens: new AccessTokenVerifier(keys, clients, sql, issuerOf(config.publicBaseUrl), apiResourceOf(config.publicBaseUrl)),
+    accessTokens: new AccessTokenVerifier(keys, clients, sql, issuerOf(config.publicBaseUrl), apiResourceOf(config.publicBaseUrl), (userId) => portalSubjectOf(box, userId)),
     revokeAllGrantsOf: (userId) => revokeAllGrantsOf(db, userId),
   };
 }

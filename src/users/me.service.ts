@@ -1,6 +1,7 @@
 import { CoalescingReader } from '../db/coalescing-reader';
 import type { PreparedSql } from '../db/prepared-sql';
 import type { EndUserActor } from '../auth/actor';
+import { tenantSliceOf } from '../auth/user-token.policy';
 import { DomainError } from '../errors';
 import type { UserService } from './user.service';
 
@@ -16,34 +17,39 @@ export type MeView = {
   sessions: { id: string; status: string; tier: string; livemode: boolean; created_at: string; completed_at: string | null }[];
 };
 
-/** What `GET /v1/me` and GraphQL's `viewer` show a signed-in user about themselves (docs/accounts-and-oidc.md). */
+/** What `GET /v1/me` and GraphQL's `viewer` show a signed-in user about themselves (docs/accounts-and-oidc.md, D20). */
 export class MeService {
   /**
    * Concurrent views share one statement, each answered by a query that started after it asked
    * (CoalescingReader), and one view per user is built (decrypted) per statement, frozen, for all
    * of that user's waiting requests.
    */
-  private readonly views: CoalescingReader<string, MeView>;
+  private readonly views: CoalescingReader<ViewKey, MeView>;
 
   constructor(
     sql: PreparedSql,
     private readonly users: UserService,
   ) {
-    this.views = new CoalescingReader(async (ids) => {
+    this.views = new CoalescingReader(async (wanted) => {
+      // '' for the account portal: the whole account; a tenant id: that tenant's slice of the sessions (D20).
       const rows = await sql.rows<MeRow>(
         'me-views',
-        `SELECT u.*, (SELECT coalesce(json_agg(x), '[]'::json) FROM (SELECT id, status, tier, livemode, created_at, completed_at FROM sessions
-                        WHERE user_id = u.id ORDER BY created_at DESC, id DESC LIMIT 100) x) AS sessions
-           FROM users u WHERE u.id = ANY($1::text[])`,
-        [ids],
+        `SELECT k.user_id AS view_user, k.tenant_id AS view_tenant, u.*,
+                (SELECT coalesce(json_agg(x), '[]'::json) FROM (SELECT id, status, tier, livemode, created_at, completed_at FROM sessions
+                   WHERE user_id = u.id AND (k.tenant_id = '' OR tenant_id = k.tenant_id) ORDER BY created_at DESC, id DESC LIMIT 100) x) AS sessions
+           FROM unnest($1::text[], $2::text[]) AS k(user_id, tenant_id) JOIN users u ON u.id = k.user_id`,
+        [wanted.map((k) => k.userId), wanted.map((k) => k.tenantId ?? '')],
       );
-      return new Map(rows.map((r) => [r.id as string, deepFreeze(this.toView(r))]));
-    }, (id) => id);
+      return new Map(rows.map((r) => [viewKey({ userId: r.view_user as string, tenantId: (r.view_tenant as string) || null }), deepFreeze(this.toView(r))]));
+    }, viewKey);
   }
 
-  /** The user and their latest 100 sessions (this runs on every GET /v1/me). Frozen: shared by concurrent requests. */
+  /**
+   * The user and their latest 100 sessions (this runs on every GET /v1/me): at the token's tenant
+   * only, or at every tenant for the account portal (tenantSliceOf). Frozen: shared by concurrent requests.
+   */
   async view(actor: EndUserActor): Promise<MeView> {
-    const view = await this.views.read(actor.userId);
+    const view = await this.views.read({ userId: actor.userId, tenantId: tenantSliceOf(actor) });
     if (!view) throw new DomainError('unauthorized', 'Invalid access token: unknown user');
     return view;
   }
@@ -71,6 +77,9 @@ export class MeService {
     };
   }
 }
+
+type ViewKey = { userId: string; tenantId: string | null };
+const viewKey = (k: ViewKey): string => `${k.userId}\u0000${k.tenantId ?? ''}`;
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

@@ -1,5 +1,5 @@
 import { passInteraction } from '../../bench/oidc-flow';
-import { browse, CookieJar, createOidcTenant, createUser, signInThroughPages, startOidcServer, testEmail, type Hop, type OidcTenant } from '../helpers/oidc-login';
+import { browse, CookieJar, createOidcTenant, createUser, portalAccessToken, signInThroughPages, startOidcServer, testEmail, type Hop, type OidcTenant } from '../helpers/oidc-login';
 import { dbClient, openPage } from '../helpers/hosted-client';
 import { cli, eventually, http, type TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
@@ -143,7 +143,8 @@ describe('the account pages', () => {
     it('refuses a restricted user with user_restricted, and binds nothing', async () => {
       const rita = testEmail('rita.keep');
       await createUser(server, rita);
-      const { tokens } = await signInThroughPages(server, tenant, rita, undefined, { resource: true });
+      // Restriction is a whole-account right: the account portal's token (D20).
+      const { tokens } = await portalAccessToken(server, rita);
       expect((await http(server, 'POST', '/v1/me/restrict', { key: tokens.access_token! })).status).toBe(202);
       const { hop } = await keep('restricted', rita);
       expect(hop.status).toBe(409);

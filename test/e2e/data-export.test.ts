@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createOidcTenant, createUser, signInThroughPages, startOidcServer, userAccessToken, type OidcTenant } from '../helpers/oidc-login';
+import { createOidcTenant, createUser, portalAccessToken, signInThroughPages, startOidcServer, userAccessToken, type OidcTenant } from '../helpers/oidc-login';
 import { TestSocialUpstream } from '../helpers/social-upstream';
 import { eventually, http, ROOT, type TestServer } from '../helpers/test-server';
 
@@ -29,6 +29,7 @@ async function waitForExport(server: TestServer, token: string, id: string, onTi
   for (;;) {
     onTick();
     const list = await http(server, 'GET', '/v1/me/requests', { key: token });
+    if (list.status !== 200) throw new Error(`GET /v1/me/requests: ${list.status} ${list.text}`);
     const job = (list.body.data as Job[]).find((j) => j.id === id);
     if (job && ['completed', 'failed', 'denied'].includes(job.status)) return job;
     if (Date.now() > until) throw new Error(`export ${id} still ${job?.status}`);
@@ -56,7 +57,10 @@ describe('the data export of a user with 100,000 posts', () => {
     tenant = await createOidcTenant(server);
     userId = (await createUser(server, ada)).user_id;
     upstream.posts.set(userId, POSTS);
-    token = await userAccessToken(server, tenant, ada);
+    // Ada uses the tenant's app (its grant goes in oauth_grants.json); her export is a whole-account
+    // right, asked through the account portal with a sign-in of just now (D20).
+    await userAccessToken(server, tenant, ada);
+    token = (await portalAccessToken(server, ada)).tokens.access_token!;
     await new Promise((r) => setTimeout(r, 1000));
     baseline = rssOf(server.proc.pid!).now;
   });
@@ -126,7 +130,7 @@ describe('the data export of a user with 100,000 posts', () => {
     expect(fs.readFileSync(path.join(dir, 'x', 'likes.ndjson'), 'utf8').trimEnd().split('\n')).toHaveLength(3);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'x', 'profile.json'), 'utf8'))).toMatchObject({ id: userId, email: ada });
     const grants = JSON.parse(fs.readFileSync(path.join(dir, 'x', 'oauth_grants.json'), 'utf8'));
-    expect(grants[0]).toMatchObject({ client_id: tenant.test_client_id, app: 'Acme Shop' });
+    expect(grants.find((g: { client_id: string }) => g.client_id === tenant.test_client_id)).toMatchObject({ client_id: tenant.test_client_id, app: 'Acme Shop' });
     const calls = upstream.calls.filter((c) => c.method === 'GET');
     expect(calls.every((c) => c.authorization === 'Bearer social-secret')).toBe(true);
   });
@@ -156,7 +160,9 @@ describe('the data export of a user with 100,000 posts', () => {
     const mine = await http(server, 'GET', '/v1/me/requests', { key: token });
     const listed = (mine.body.data as Job[]).find((j) => j.id === job.id)!;
     expect(Date.parse(listed.expected_by) - Date.parse(listed.acknowledge_by)).toBeGreaterThan(0);
-    const other = await userAccessToken(server, tenant, email('grace'), { create: true });
+    const grace = email('grace');
+    await createUser(server, grace);
+    const other = (await portalAccessToken(server, grace)).tokens.access_token!;
     const theirs = await http(server, 'GET', '/v1/me/requests', { key: other });
     expect(theirs.status).toBe(200);
     expect(theirs.body.data).toEqual([]);
@@ -173,7 +179,7 @@ describe('the data export with no social upstream configured', () => {
     await server?.stop();
   });
 
-  /** Runs the user's export to completion and hands its unzipped directory to `read`. */
+  /** Runs the user's export to completion (with the account portal's token: D20) and hands its unzipped directory to `read`. */
   async function withExport(token: string, read: (dir: string) => void): Promise<void> {
     const created = await http(server, 'POST', '/v1/me/data-export', { key: token });
     const job = await waitForExport(server, token, created.body.id);
@@ -190,8 +196,9 @@ describe('the data export with no social upstream configured', () => {
   }
 
   it('has the five social entries present and empty', async () => {
-    const tenant = await createOidcTenant(server);
-    const token = await userAccessToken(server, tenant, email('solo'), { create: true });
+    const solo = email('solo');
+    await createUser(server, solo);
+    const token = (await portalAccessToken(server, solo)).tokens.access_token!;
     await withExport(token, (dir) => {
       for (const c of ['posts', 'comments', 'likes', 'follows', 'messages']) expect(fs.readFileSync(path.join(dir, `${c}.ndjson`), 'utf8')).toBe('');
     });
@@ -213,7 +220,7 @@ describe('the data export with no social upstream configured', () => {
       return s.body.status === 'success' ? s.body : undefined;
     }, 40_000);
     expect(decided.result.achieved_tier).toBe('T2');
-    await withExport(tokens.access_token!, (dir) => {
+    await withExport((await portalAccessToken(server, address)).tokens.access_token!, (dir) => {
       const lines = fs.readFileSync(path.join(dir, 'verifications.ndjson'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
       expect(lines).toEqual([expect.objectContaining({ id: created.body.id, requested_tier: 'T2', status: 'success', decision: 'approved', achieved_tier: 'T2' })]);
     });

@@ -151,8 +151,9 @@ describe('data-rights requests of the signed-in user', () => {
     });
 
     it('refuses to bind a new session to the restricted user', async () => {
-      // The access token's subject is the tenant's own (pairwise) subject for the user.
-      const sub = (JSON.parse(Buffer.from(ben.accessToken.split('.')[1], 'base64url').toString('utf8')) as { sub: string }).sub;
+      // The tenant's access token names the tenant's own (pairwise) subject for the user.
+      const sub = (JSON.parse(Buffer.from(ben.tenantAccessToken.split('.')[1], 'base64url').toString('utf8')) as { sub: string }).sub;
+      expect(sub).toBe(ben.sub);
       const bind = () => http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { flow_id: 'default', tier: 'T1', user_sub: sub } });
       const refused = await bind();
       expect(refused.status).toBe(409);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createOidcTenant, createUser, signInThroughPages, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
+import { createOidcTenant, createUser, portalAccessToken, signInThroughPages, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
 import { cli, graphql, http, type TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 import { verifyServiceSignature } from '../../src/webhooks/webhook.signer';
@@ -14,6 +14,7 @@ describe('a delegated access request', () => {
   let tenant: OidcTenant;
   let receiver: WebhookReceiver;
   let token: string;
+  let tenantToken: string;
   let sub: string;
   const email = `lin-${randomBytes(4).toString('hex')}@example.com`;
 
@@ -23,8 +24,10 @@ describe('a delegated access request', () => {
     receiver = await WebhookReceiver.start();
     await createUser(server, email);
     const { tokens } = await signInThroughPages(server, tenant, email, undefined, { resource: true });
-    token = tokens.access_token!;
+    tenantToken = tokens.access_token!;
     sub = tokens.claims().sub;
+    // Confirming is the user's own act, through the account portal (D20); the requesting tenant's user token cannot.
+    token = (await portalAccessToken(server, email)).tokens.access_token!;
   });
   afterAll(async () => {
     await server?.stop();
@@ -70,10 +73,12 @@ describe('a delegated access request', () => {
     confirmApi = `/v1/me/requests/${dsrId}/confirm${link.search}`;
   });
 
-  it('does not run before the user confirms: the tenant key cannot confirm, nor a forged token', async () => {
+  it("does not run before the user confirms: the tenant key cannot confirm, nor the tenant's user token, nor a forged token", async () => {
     const byTenant = await http(server, 'POST', confirmApi, { key: tenant.test_api_key });
     expect(byTenant.status).toBe(403);
     expect(byTenant.body.error.code).toBe('user_token_required');
+    const byTenantUserToken = await http(server, 'POST', confirmApi, { key: tenantToken });
+    expect([byTenantUserToken.status, byTenantUserToken.body.error.code]).toEqual([403, 'insufficient_scope']);
     const forged = await http(server, 'POST', `/v1/me/requests/${dsrId}/confirm?token=${'A'.repeat(43)}`, { key: token });
     expect(forged.status).toBe(403);
     expect(forged.body.error.code).toBe('link_invalid');

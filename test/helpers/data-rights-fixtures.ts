@@ -1,7 +1,7 @@
 import { verifyServiceSignature } from '../../src/webhooks/webhook.signer';
 import { jpegBytes, openPage, pageCall, upload } from './hosted-client';
 import type { Client } from 'pg';
-import { createUser, OidcTenant, signInThroughPages } from './oidc-login';
+import { createUser, OidcTenant, portalAccessToken, signInThroughPages, TENANT_ACCOUNT_SCOPE } from './oidc-login';
 import { http, HttpResult, Tenant, TestServer } from './test-server';
 import type { Received, WebhookReceiver } from './webhook-receiver';
 
@@ -22,13 +22,18 @@ export function deliveredTo(receiver: WebhookReceiver, path: string, secret: str
   });
 }
 
-export type SignedInUser = { userId: string; sub: string; accessToken: string };
+/**
+ * `accessToken`: the account portal's token (scope data_rights, fresh sign-in), which the user's
+ * whole-account rights need (D20); `tenantAccessToken`: `tenant`'s token (account, account:write).
+ */
+export type SignedInUser = { userId: string; sub: string; accessToken: string; tenantAccessToken: string };
 
-/** A new user signed in to `tenant` through the public OIDC flow: their /v1/me token and the tenant's pairwise subject for them. */
+/** A new user signed in to `tenant` through the public OIDC flow (the tenant's pairwise subject for them), and to the account portal. */
 export async function signedInUser(server: TestServer, tenant: OidcTenant, opts: { email: string }): Promise<SignedInUser> {
   const { user_id: userId } = await createUser(server, opts.email);
-  const { tokens } = await signInThroughPages(server, tenant, opts.email, undefined, { resource: true });
-  return { userId, sub: tokens.claims().sub, accessToken: tokens.access_token! };
+  const { tokens } = await signInThroughPages(server, tenant, opts.email, undefined, { resource: true, scope: TENANT_ACCOUNT_SCOPE });
+  const portal = await portalAccessToken(server, opts.email);
+  return { userId, sub: tokens.claims().sub, accessToken: portal.tokens.access_token!, tenantAccessToken: tokens.access_token! };
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { generators, Issuer, type BaseClient, type TokenSet } from 'openid-client';
 import { CookieJar, passInteraction } from '../../bench/oidc-flow';
+import { FIRST_PARTY_CALLBACK_PATH, FIRST_PARTY_CLIENT_ID } from '../../src/oidc/first-party-sign-in';
 import { cli, startServer, testEnv, type TestServer } from './test-server';
 
 export { browse, CookieJar, follow, formAction, type Hop } from '../../bench/oidc-flow';
@@ -89,7 +90,8 @@ export async function signInThroughPages(
   const state = generators.state();
   const resource = `${server.url}/v1`;
   const params = {
-    scope: opts.scope ?? 'openid email profile verification offline_access',
+    // Asking for the /v1 resource is asking to use /v1/me: the account scopes come with it unless the test says otherwise.
+    scope: opts.scope ?? (opts.resource ? TENANT_ACCOUNT_SCOPE : 'openid email profile verification offline_access'),
     code_challenge: generators.codeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
@@ -104,12 +106,48 @@ export async function signInThroughPages(
   return { tokens, client, jar };
 }
 
+/** What a tenant's app asks for to read and change the user's account at the tenant (D20). */
+export const TENANT_ACCOUNT_SCOPE = 'openid email profile verification offline_access account account:write';
+
 /**
  * A /v1/me access token (JWT, resource <PUBLIC_BASE_URL>/v1) for a user of `tenant`, through the
- * public sign-in flow; creates the user first when `create` is set.
+ * public sign-in flow, with `scope` (default: TENANT_ACCOUNT_SCOPE); creates the user first when `create` is set.
  */
-export async function userAccessToken(server: TestServer, tenant: OidcTenant, email: string, opts: { create?: boolean; password?: string } = {}): Promise<string> {
+export async function userAccessToken(server: TestServer, tenant: OidcTenant, email: string, opts: { create?: boolean; password?: string; scope?: string } = {}): Promise<string> {
   if (opts.create) await createUser(server, email, opts.password);
-  const { tokens } = await signInThroughPages(server, tenant, email, opts.password, { resource: true });
+  const { tokens } = await signInThroughPages(server, tenant, email, opts.password, { resource: true, scope: opts.scope ?? TENANT_ACCOUNT_SCOPE });
   return tokens.access_token!;
+}
+
+/**
+ * A /v1 token of the account portal (the first-party client, D20): the test plays the portal's
+ * backend, which knows its client secret (ACCOUNT_PORTAL_CLIENT_SECRET of the server's env): a fresh
+ * sign-in (prompt=login, max_age=600) through the pages, the redirect to /account/callback stopped
+ * before the browser follows it, and the code redeemed at the public token endpoint.
+ */
+export async function portalAccessToken(server: Pick<TestServer, 'url' | 'env'>, email: string, password = 'correct horse battery', jar = new CookieJar()): Promise<{ tokens: TokenSet; jar: CookieJar }> {
+  const issuer = await Issuer.discover(`${server.url}/v1/oidc/.well-known/openid-configuration`);
+  const redirectUri = `${server.url}${FIRST_PARTY_CALLBACK_PATH}`;
+  const client = new issuer.Client({
+    client_id: FIRST_PARTY_CLIENT_ID,
+    client_secret: server.env.ACCOUNT_PORTAL_CLIENT_SECRET,
+    redirect_uris: [redirectUri],
+    response_types: ['code'],
+    id_token_signed_response_alg: 'ES256',
+  });
+  const verifier = generators.codeVerifier();
+  const state = generators.state();
+  const resource = `${server.url}/v1`;
+  const url = client.authorizationUrl({
+    scope: 'openid account account:write data_rights',
+    resource,
+    code_challenge: generators.codeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    prompt: 'login',
+    max_age: 600,
+  });
+  const back = await passInteraction(jar, url, redirectUri, email, password);
+  const tokens = await client.callback(redirectUri, client.callbackParams(back), { code_verifier: verifier, state, max_age: 600 }, { exchangeBody: { resource } });
+  return { tokens, jar };
 }

@@ -42,6 +42,12 @@ export function jobSchemaPrefixOfThisRun(): string {
 /** More than the server's log flush interval (src/logger.ts). */
 const LOG_SETTLE_MS = 500;
 
+/**
+ * The account portal's client secret in tests: a test plays the portal's backend, which redeems its
+ * codes at the token endpoint for a /v1 token with `data_rights` (test/helpers/oidc-login.ts portalAccessToken).
+ */
+export const TEST_PORTAL_CLIENT_SECRET = 'portal-secret-for-tests-0123456789abcdefghijklmnop';
+
 export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -55,6 +61,7 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     // Servers of one testEnv() share rate-limit counts; those of other test files, on the same CI
     // Redis, must not (they all come from 127.0.0.1, whose unauthenticated requests are counted).
     RATE_LIMIT_REDIS_PREFIX: `rl-${randomBytes(6).toString('hex')}`,
+    ACCOUNT_PORTAL_CLIENT_SECRET: TEST_PORTAL_CLIENT_SECRET,
   };
   if (process.env.DATABASE_URL) {
     env.DATABASE_URL = process.env.DATABASE_URL;

@@ -1,0 +1,112 @@
+import { FIRST_PARTY_CLIENT_ID } from '../oidc/first-party-sign-in';
+import { DomainError } from '../errors';
+import type { Actor, EndUserActor } from './actor';
+
+/**
+ * What a user token may do (DECISIONS D20, docs/accounts-and-oidc.md, "What a user token may do").
+ * A tenant's client reaches only that tenant's slice of the user with `account` and
+ * `account:write`; whole-account rights need `data_rights`, granted only to the service's own
+ * account portal (the first-party client), and export and erasure also a recent sign-in.
+ */
+export const USER_TOKEN_SCOPES = ['account', 'account:write', 'data_rights'] as const;
+export type UserTokenScope = (typeof USER_TOKEN_SCOPES)[number];
+
+/** The scopes a tenant's client may be granted on the /v1 resource; `data_rights` is never among them. */
+export const TENANT_CLIENT_USER_SCOPES: readonly UserTokenScope[] = ['account', 'account:write'];
+/** The account portal's scopes on the /v1 resource. */
+export const PORTAL_USER_SCOPES: readonly UserTokenScope[] = USER_TOKEN_SCOPES;
+
+/** Export and erasure need a sign-in at most this long ago (`auth_time` of the token; the portal asks with max_age). */
+export const DEFAULT_REAUTHENTICATION_WINDOW_SECONDS = 600;
+
+/** Each thing a user token can ask for, with the scope it needs; `freshSignIn`: the sign-in must be recent. */
+export const USER_CAPABILITIES = {
+  read_account: { scope: 'account' },
+  write_profile: { scope: 'account:write' },
+  /** A tenant's client: one of that tenant's sessions only (the portal: any of the user's). */
+  request_review: { scope: 'account:write' },
+  export: { scope: 'data_rights', freshSignIn: true },
+  erasure: { scope: 'data_rights', freshSignIn: true },
+  restriction: { scope: 'data_rights' },
+  objection: { scope: 'data_rights' },
+  biometric_purge: { scope: 'data_rights' },
+  /** Confirming a tenant's delegated request is the user's own act: never the requesting tenant's token. */
+  confirm_delegated_request: { scope: 'data_rights' },
+} as const satisfies Record<string, { scope: UserTokenScope; freshSignIn?: boolean }>;
+export type UserCapability = keyof typeof USER_CAPABILITIES;
+
+/**
+ * The /v1/me routes and what each needs: the /v1/me gate (http/me.routes.ts) reads this table
+ * before any route runs. A path under /v1/me that is not here is 404, whatever the route table says.
+ */
+export const ME_ROUTE_POLICY: readonly { method: string; path: string; capability: UserCapability }[] = [
+  { method: 'GET', path: '/me', capability: 'read_account' },
+  { method: 'GET', path: '/me/requests', capability: 'read_account' },
+  { method: 'GET', path: '/me/profile', capability: 'read_account' },
+  { method: 'PATCH', path: '/me/profile', capability: 'write_profile' },
+  { method: 'GET', path: '/me/verifications/:id/review', capability: 'read_account' },
+  { method: 'POST', path: '/me/verifications/:id/review', capability: 'request_review' },
+  { method: 'POST', path: '/me/data-export', capability: 'export' },
+  { method: 'POST', path: '/me/delete', capability: 'erasure' },
+  { method: 'POST', path: '/me/restrict', capability: 'restriction' },
+  { method: 'DELETE', path: '/me/restrict', capability: 'restriction' },
+  { method: 'POST', path: '/me/object', capability: 'objection' },
+  { method: 'DELETE', path: '/me/biometrics', capability: 'biometric_purge' },
+  { method: 'POST', path: '/me/requests/:id/confirm', capability: 'confirm_delegated_request' },
+];
+
+// As Express matches routes: case-insensitive, an optional trailing slash.
+const compiled = ME_ROUTE_POLICY.map((p) => ({ ...p, pattern: new RegExp(`^${p.path.replace(/:[a-z]+/g, '[^/]+')}/?$`, 'i') }));
+
+/** The capability a /v1/me request needs, or null when no such route exists. HEAD is GET's. */
+export function capabilityOfMeRoute(method: string, path: string): UserCapability | null {
+  const m = method === 'HEAD' ? 'GET' : method;
+  return compiled.find((p) => p.method === m && p.pattern.test(path))?.capability ?? null;
+}
+
+/** A refusal that names the scope that was missing (the WWW-Authenticate challenge of RFC 6750 repeats it). */
+export class UserTokenRefusal extends DomainError {
+  constructor(
+    code: 'insufficient_scope' | 'reauthentication_required',
+    message: string,
+    readonly scope: UserTokenScope,
+  ) {
+    super(code, message);
+  }
+}
+
+export const isPortalToken = (actor: EndUserActor): boolean => actor.clientId === FIRST_PARTY_CLIENT_ID;
+
+/**
+ * The user of `actor` when it may do `capability`: a user token with its scope (and, for export and
+ * erasure, a sign-in within `reauthenticationWindowSeconds`). Anything else is 403 with a code.
+ */
+export function authorizeUserToken(actor: Actor | null | undefined, capability: UserCapability, reauthenticationWindowSeconds: number, now = Date.now()): EndUserActor {
+  if (!actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
+  if (actor.kind !== 'end_user') throw new DomainError('user_token_required', "This needs the end user's own access token; tenant API keys are refused here");
+  const rule: { scope: UserTokenScope; freshSignIn?: boolean } = USER_CAPABILITIES[capability];
+  // data_rights counts only on the portal's tokens, even if a tenant's token somehow carried it.
+  const holds = actor.scopes.includes(rule.scope) && (rule.scope !== 'data_rights' || isPortalToken(actor));
+  if (!holds) {
+    const why = rule.scope === 'data_rights' ? 'only the account portal is granted it' : `ask for it when the user signs in`;
+    throw new UserTokenRefusal('insufficient_scope', `This needs scope ${rule.scope} (${why})`, rule.scope);
+  }
+  if ('freshSignIn' in rule && rule.freshSignIn) {
+    const signedInAgo = actor.authTime === null ? Infinity : now / 1000 - actor.authTime;
+    if (signedInAgo > reauthenticationWindowSeconds)
+      throw new UserTokenRefusal('reauthentication_required', `This needs a sign-in within the last ${reauthenticationWindowSeconds} seconds: sign in again (max_age=${reauthenticationWindowSeconds})`, rule.scope);
+  }
+  return actor;
+}
+
+/** The tenant whose slice of the user the actor reaches; null for the account portal (the whole account). */
+export const tenantSliceOf = (actor: EndUserActor): string | null => (isPortalToken(actor) ? null : actor.tenantId);
+
+/** The policy with this deployment's reauthentication window, as routes and resolvers hold it. */
+export class UserTokenPolicy {
+  constructor(readonly reauthenticationWindowSeconds = DEFAULT_REAUTHENTICATION_WINDOW_SECONDS) {}
+
+  authorize(actor: Actor | null | undefined, capability: UserCapability): EndUserActor {
+    return authorizeUserToken(actor, capability, this.reauthenticationWindowSeconds);
+  }
+}
