@@ -1,0 +1,78 @@
+import type { ConfirmedIdentity } from '../hosted-flow/identity-confirmation';
+import { normalizeName } from '../sanctions/matching/name-normalizer';
+import type { SanctionsHit, ScreeningQuery } from '../sanctions/sanctions.model';
+import { validateScreeningQuery } from '../sanctions/screening-query';
+import type { ListUsed, SanctionsScreeningService, Screening } from '../sanctions/screening.service';
+import type { MrzFields } from './check-providers';
+
+/** Where a screened identity came from: the document's machine-readable zone, or the hosted page's identity step. */
+export type IdentitySource = 'document_mrz' | 'identity_step';
+
+export type IdentityToScreen = { source: IdentitySource; query: ScreeningQuery };
+
+export type IdentitiesToScreen = {
+  identities: IdentityToScreen[];
+  /** Identities that could not be screened (a name the validator refuses), with its message. */
+  rejected: { source: IdentitySource; message: string }[];
+};
+
+/** Same person for screening purposes: the same name tokens (any order, case, accents, punctuation) and the same date of birth. */
+const sameIdentity = (a: ScreeningQuery, b: ScreeningQuery): boolean =>
+  a.birthDate === b.birthDate && normalizeName(a.fullName).tokens.sort().join(' ') === normalizeName(b.fullName).tokens.sort().join(' ');
+
+/**
+ * The identities a live T3/T4 check screens: the name and date of birth read from the MRZ, and
+ * those the user confirmed on the hosted page's identity step when the flow has one. When both
+ * name the same person they are screened once; when they differ (a name the MRZ cut short, a
+ * transliteration, a typo, or a different person) both are, so neither can hide a listed one.
+ *
+ * The MRZ's nationality is not passed: it is an ICAO alpha-3 code (and `D` for Germany) while the
+ * lists are indexed by alpha-2; nationality is only a qualifier, and leaving it out can add hits
+ * for a human to clear, never hide one.
+ */
+export function identitiesToScreen(mrz: Pick<MrzFields, 'givenNames' | 'surname' | 'dateOfBirth'> | undefined, confirmed: ConfirmedIdentity | null | undefined): IdentitiesToScreen {
+  const out: IdentitiesToScreen = { identities: [], rejected: [] };
+  const add = (source: IdentitySource, fullName: string, birthDate: string | undefined) => {
+    let v = validateScreeningQuery({ fullName: fullName.trim(), birthDate });
+    // A date the validator refuses (an MRZ with unknown parts) must not stop the name being screened.
+    if (!v.ok && v.error.field === 'birthDate') v = validateScreeningQuery({ fullName: fullName.trim() });
+    if (!v.ok) return void out.rejected.push({ source, message: v.error.message });
+    if (!out.identities.some((i) => sameIdentity(i.query, v.query))) out.identities.push({ source, query: v.query });
+  };
+  if (mrz) add('document_mrz', `${mrz.givenNames} ${mrz.surname}`, mrz.dateOfBirth || undefined);
+  if (confirmed) add('identity_step', `${confirmed.given_names} ${confirmed.surname}`, confirmed.date_of_birth || undefined);
+  return out;
+}
+
+/**
+ * One screening from several: each entry once, with its best score, best first; the list
+ * versions of all of them (the same ones unless a load landed in between).
+ */
+export function mergeScreenings(screenings: Screening[]): Screening {
+  const best = new Map<string, SanctionsHit>();
+  for (const s of screenings) {
+    for (const h of s.hits) {
+      const key = `${h.list}\u0000${h.list_version}\u0000${h.entry_id}`;
+      const seen = best.get(key);
+      if (!seen || h.score > seen.score) best.set(key, h);
+    }
+  }
+  const lists = new Map<string, ListUsed>();
+  for (const s of screenings) for (const l of s.lists) lists.set(`${l.list}\u0000${l.version}`, l);
+  return {
+    hits: [...best.values()].sort((a, b) => b.score - a.score),
+    lists: [...lists.values()],
+    threshold: screenings[0]?.threshold ?? 0,
+  };
+}
+
+/** Screens every identity against the newest versions with the tenant's threshold, as one screening. */
+export async function screenIdentities(
+  sanctions: Pick<SanctionsScreeningService, 'screenForTenant'>,
+  tenantId: string,
+  identities: IdentityToScreen[],
+): Promise<Screening> {
+  const screenings: Screening[] = [];
+  for (const i of identities) screenings.push(await sanctions.screenForTenant(tenantId, i.query, { current: true }));
+  return mergeScreenings(screenings);
+}
