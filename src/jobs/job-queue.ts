@@ -10,6 +10,12 @@ export type SendOptions = {
   singletonKey?: string;
   retryLimit?: number;
   retryDelaySeconds?: number;
+  /** pg-boss's own names (the sanctions catch-up uses them; item 5 of issue 24 types the rest). */
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  retryDelayMax?: number;
+  /** With singletonKey: at most one job per key in each window of this many seconds (instances starting together queue one). */
+  singletonSeconds?: number;
   /** Seconds a job may stay active before pg-boss takes it back and retries it (its worker died). */
   expireInSeconds?: number;
   /** Enqueue inside this transaction, so the job exists exactly when the state change it follows commits. */
