@@ -2,12 +2,12 @@ import pino from 'pino';
 import type { CurrentListVersion, SanctionsListRepository } from '../sanctions/sanctions-list.repository';
 import type { ListSnapshot, SanctionsHit } from '../sanctions/sanctions.model';
 import { SanctionsScreeningService, type Screening } from '../sanctions/screening.service';
-import { identitiesToScreen, mergeScreenings, screenIdentities } from './identity-screening';
+import { identitiesToScreen, liveSanctionsCheck, mergeScreenings, screenIdentities } from './identity-screening';
 
 const MRZ = { givenNames: 'ERIC', surname: 'BADEGE', dateOfBirth: '1971-01-01', nationality: 'COD' };
 
 /** One UN version with two listed people, behind the repository calls the screening service makes. */
-function screeningService(): SanctionsScreeningService {
+function screeningService(loaded = true): SanctionsScreeningService {
   const person = (id: string, name: string, year: string) => ({
     list: 'un' as const,
     entry_id: id,
@@ -30,7 +30,7 @@ function screeningService(): SanctionsScreeningService {
     warnings: [],
     entries: [person('1', 'ERIC BADEGE', '1971'), person('2', 'GASTON IYAMUREMYE', '1948')],
   };
-  const current: CurrentListVersion[] = [{ list: 'un', versionId: '1', version: 'un-a', loadedAt: new Date() }];
+  const current: CurrentListVersion[] = loaded ? [{ list: 'un', versionId: '1', version: 'un-a', loadedAt: new Date() }] : [];
   const repo = { currentVersions: async () => current, snapshot: async () => snapshot, tenantThreshold: async () => 0.7 };
   return new SanctionsScreeningService(repo as unknown as SanctionsListRepository, pino({ level: 'silent' }), 60_000);
 }
@@ -97,5 +97,28 @@ describe('screenIdentities', () => {
   it('finds nothing for a clean person, and still reports the lists screened against', async () => {
     const { identities } = identitiesToScreen({ givenNames: 'JOHN', surname: 'SMITH', dateOfBirth: '1980-02-02' }, null);
     expect(await screenIdentities(screeningService(), 'tenant', identities)).toEqual({ hits: [], lists: [{ list: 'un', version: 'un-a' }], threshold: 0.7 });
+  });
+});
+
+describe('liveSanctionsCheck', () => {
+  const CLEAN = { givenNames: 'JOHN', surname: 'SMITH', dateOfBirth: '1980-02-02' };
+
+  it("is an error with the reason 'sanctions lists not loaded' when no list is in force", async () => {
+    expect(await liveSanctionsCheck(screeningService(false), 't', MRZ, null)).toEqual({
+      check: { name: 'sanctions_screening', status: 'error', reason: 'sanctions lists not loaded' },
+      hits: [],
+    });
+  });
+
+  it('fails with the hits of the identity step when only it names a listed person, and says both were screened', async () => {
+    const r = await liveSanctionsCheck(screeningService(), 't', CLEAN, { given_names: 'Gaston', surname: 'Iyamuremye', date_of_birth: '1948-05-05' });
+    expect(r.check).toMatchObject({ name: 'sanctions_screening', status: 'fail', reason: expect.stringContaining("Screened both the document's MRZ and the identity confirmed on the hosted page") });
+    expect(r.hits.map((h) => h.entry_id)).toEqual(['2']);
+  });
+
+  it('passes a clean person read from the MRZ, and errs when nothing screenable was read', async () => {
+    expect((await liveSanctionsCheck(screeningService(), 't', CLEAN, null)).check).toMatchObject({ status: 'pass', reason: expect.stringMatching(/^No match at threshold 0.70; screened against un-a$/) });
+    expect((await liveSanctionsCheck(screeningService(), 't', undefined, null)).check).toEqual({ name: 'sanctions_screening', status: 'error', reason: 'No identity was read from the document to screen' });
+    expect((await liveSanctionsCheck(screeningService(), 't', { ...CLEAN, givenNames: '', surname: 'X' }, null)).check.reason).toBe('The identity read cannot be screened: fullName must have at least 2 letters');
   });
 });

@@ -3,6 +3,8 @@ import { normalizeName } from '../sanctions/matching/name-normalizer';
 import type { SanctionsHit, ScreeningQuery } from '../sanctions/sanctions.model';
 import { validateScreeningQuery } from '../sanctions/screening-query';
 import type { ListUsed, SanctionsScreeningService, Screening } from '../sanctions/screening.service';
+import { SANCTIONS_CHECK, SANCTIONS_NOT_LOADED, sanctionsCheck } from '../sessions/sanctions-check';
+import type { Check } from '../sessions/session-result';
 import type { MrzFields } from './check-providers';
 
 /** Where a screened identity came from: the document's machine-readable zone, or the hosted page's identity step. */
@@ -75,4 +77,28 @@ export async function screenIdentities(
   const screenings: Screening[] = [];
   for (const i of identities) screenings.push(await sanctions.screenForTenant(tenantId, i.query, { current: true }));
   return mergeScreenings(screenings);
+}
+
+/**
+ * The whole live `sanctions_screening` check of a T3/T4 session (RunChecksJob.screen calls it):
+ * `error` with SANCTIONS_NOT_LOADED when no list is in force, `error` when nothing screenable was
+ * read or confirmed, else the merged screening of the MRZ's and the identity step's identities.
+ * The hits are returned to the caller, never kept on a shared instance (jobs run concurrently).
+ */
+export async function liveSanctionsCheck(
+  sanctions: Pick<SanctionsScreeningService, 'hasLists' | 'screenForTenant'>,
+  tenantId: string,
+  mrz: Pick<MrzFields, 'givenNames' | 'surname' | 'dateOfBirth'> | undefined,
+  confirmed: ConfirmedIdentity | null | undefined,
+): Promise<{ check: Check; hits: SanctionsHit[] }> {
+  if (!(await sanctions.hasLists())) return { check: { name: SANCTIONS_CHECK, status: 'error', reason: SANCTIONS_NOT_LOADED }, hits: [] };
+  const { identities, rejected } = identitiesToScreen(mrz, confirmed);
+  if (!identities.length) {
+    const reason = rejected.length ? `The identity read cannot be screened: ${rejected[0].message}` : 'No identity was read from the document to screen';
+    return { check: { name: SANCTIONS_CHECK, status: 'error', reason }, hits: [] };
+  }
+  const screening = await screenIdentities(sanctions, tenantId, identities);
+  const check = sanctionsCheck(screening);
+  if (identities.length > 1) check.reason = `${check.reason ?? ''} Screened both the document's MRZ and the identity confirmed on the hosted page, which differ.`.trim();
+  return { check, hits: screening.hits };
 }
