@@ -5,6 +5,7 @@ import type { ListId } from './sanctions/sanctions.model';
 
 /** An empty variable counts as unset, as shells and .env files produce them. */
 const optionalUrl = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.url().optional());
+const CHECK_ENGINE_CHOICES = ['embedded', 'aws', 'off'] as const;
 
 /** A list's download: unset is the official address, `off` (or an empty value) switches the download off. */
 const listUrl = (list: ListId) =>
@@ -109,11 +110,14 @@ const ConfigSchema = z.object({
   CHECK_QUEUE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(64),
   /** A check task (one engine call) that takes longer is answered `error`. */
   CHECK_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
-  /** Engine of each live check: `embedded` runs offline in the worker pool, `aws` calls the managed service (docs/checks.md). */
-  CHECK_DOCUMENT_ENGINE: z.enum(['embedded', 'aws']).default('embedded'),
-  CHECK_FACE_MATCH_ENGINE: z.enum(['embedded', 'aws']).default('embedded'),
-  CHECK_LIVENESS_ENGINE: z.enum(['embedded', 'aws']).default('embedded'),
-  CHECK_ANTI_SPOOF_ENGINE: z.enum(['embedded', 'aws']).default('embedded'),
+  /**
+   * Engine of each live check: `embedded` runs offline in the worker pool, `aws` calls the managed service,
+   * `off` switches the check off on purpose (it answers `error` with that reason, so a person decides) (docs/checks.md).
+   */
+  CHECK_DOCUMENT_ENGINE: z.enum(CHECK_ENGINE_CHOICES).default('embedded'),
+  CHECK_FACE_MATCH_ENGINE: z.enum(CHECK_ENGINE_CHOICES).default('embedded'),
+  CHECK_LIVENESS_ENGINE: z.enum(CHECK_ENGINE_CHOICES).default('embedded'),
+  CHECK_ANTI_SPOOF_ENGINE: z.enum(CHECK_ENGINE_CHOICES).default('embedded'),
   /** AWS region of the managed adapters; credentials come from the SDK's usual chain (AWS_ACCESS_KEY_ID, profiles, roles). */
   AWS_REGION: z.string().min(1).optional(),
   /** Overrides the AWS endpoint (a VPC endpoint, or the local server the adapter tests serve). */
@@ -165,7 +169,7 @@ export type Config = {
   accounts: { smtpUrl: string | undefined; mailFrom: string; userDataKey: string | undefined; accessTokenTtlSeconds: number; codeTtlSeconds: number };
 };
 
-export type CheckEngineChoice = 'embedded' | 'aws';
+export type CheckEngineChoice = (typeof CHECK_ENGINE_CHOICES)[number];
 
 /** How the live check engines run (docs/checks.md). */
 export type ChecksConfig = {

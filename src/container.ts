@@ -36,9 +36,8 @@ import { DeliverWebhookJob } from './webhooks/deliver-webhook.job';
 import { WebhookDispatcher } from './webhooks/webhook.dispatcher';
 import { WebhookService } from './webhooks/webhook.service';
 import { WebhookSecretBox } from './webhooks/webhook-secret.box';
-import type { CheckProviders } from './checks/check-providers';
 import { RunChecksJob } from './checks/run-checks.job';
-import { unconfiguredCheckProviders } from './checks/unconfigured-providers';
+import { createLiveCheckProviders, type LiveCheckProviders } from './checks/live-providers';
 import { HostedFlowService, RUN_CHECKS_JOB } from './hosted-flow/hosted-flow.service';
 import { PageCredentials } from './hosted-flow/page-credentials';
 import { EvidenceAccessService } from './vault/evidence-access.service';
@@ -98,8 +97,8 @@ export type Container = {
   retentionRuns: RetentionRunService;
   hostedFlow: HostedFlowService;
   flows: FlowService;
-  /** The engines live sessions' checks run on; test mode uses the deterministic ones whatever this is. */
-  checkProviders: CheckProviders;
+  /** The engines live sessions' checks run on, from CHECK_*_ENGINE; test mode uses the deterministic ones whatever this is. */
+  checkProviders: LiveCheckProviders;
   /** Every data-subject request (docs/data-rights.md). */
   dsrJobs: DsrJobService;
   contexts: ContextFactory;
@@ -125,12 +124,7 @@ export type Container = {
   close(): Promise<void>;
 };
 
-export type ContainerOptions = {
-  /** Live-mode check engines; unset: every check is `error` and live sessions go to manual_review. */
-  checkProviders?: CheckProviders;
-};
-
-export async function buildContainer(config: Config, logger: Logger, options: ContainerOptions = {}): Promise<Container> {
+export async function buildContainer(config: Config, logger: Logger): Promise<Container> {
   const database = await openDatabase(config);
   const db = database.dataSource;
   let jobs: JobQueue;
@@ -177,7 +171,8 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
   const flows = new FlowService(db);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs);
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
-  const checkProviders = options.checkProviders ?? unconfiguredCheckProviders();
+  // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check.
+  const checkProviders = createLiveCheckProviders(config.checks, logger);
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore);
   const contexts = new ContextFactory(auth);
@@ -294,6 +289,7 @@ export async function buildContainer(config: Config, logger: Logger, options: Co
       accounts.mail.close();
       sanctionsScreening.stop();
       await jobs.stop();
+      await checkProviders.close(); // after the workers: a check job still running gets its answer
       await statusBus.close();
       await rateLimits?.close();
       await database.close();

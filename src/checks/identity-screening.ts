@@ -1,4 +1,5 @@
 import type { ConfirmedIdentity } from '../hosted-flow/identity-confirmation';
+import { nationalityFromMrz } from '../sanctions/icao-nationality';
 import { normalizeName } from '../sanctions/matching/name-normalizer';
 import type { SanctionsHit, ScreeningQuery } from '../sanctions/sanctions.model';
 import { validateScreeningQuery } from '../sanctions/screening-query';
@@ -6,6 +7,9 @@ import type { ListUsed, SanctionsScreeningService, Screening } from '../sanction
 import { SANCTIONS_CHECK, SANCTIONS_NOT_LOADED, sanctionsCheck } from '../sessions/sanctions-check';
 import type { Check } from '../sessions/session-result';
 import type { MrzFields } from './check-providers';
+
+/** What a live check reads from the MRZ for screening (MrzFields; nationality as printed, ICAO alpha-3). */
+export type MrzIdentity = Pick<MrzFields, 'givenNames' | 'surname' | 'dateOfBirth'> & { nationality?: string };
 
 /** Where a screened identity came from: the document's machine-readable zone, or the hosted page's identity step. */
 export type IdentitySource = 'document_mrz' | 'identity_step';
@@ -28,20 +32,20 @@ const sameIdentity = (a: ScreeningQuery, b: ScreeningQuery): boolean =>
  * name the same person they are screened once; when they differ (a name the MRZ cut short, a
  * transliteration, a typo, or a different person) both are, so neither can hide a listed one.
  *
- * The MRZ's nationality is not passed: it is an ICAO alpha-3 code (and `D` for Germany) while the
- * lists are indexed by alpha-2; nationality is only a qualifier, and leaving it out can add hits
- * for a human to clear, never hide one.
+ * The MRZ's nationality (ICAO alpha-3, turned into the lists' alpha-2) goes with the MRZ's identity;
+ * the identity step asks for none, and a missing qualifier can add hits for a human to clear, never
+ * hide one.
  */
-export function identitiesToScreen(mrz: Pick<MrzFields, 'givenNames' | 'surname' | 'dateOfBirth'> | undefined, confirmed: ConfirmedIdentity | null | undefined): IdentitiesToScreen {
+export function identitiesToScreen(mrz: MrzIdentity | undefined, confirmed: ConfirmedIdentity | null | undefined): IdentitiesToScreen {
   const out: IdentitiesToScreen = { identities: [], rejected: [] };
-  const add = (source: IdentitySource, fullName: string, birthDate: string | undefined) => {
-    let v = validateScreeningQuery({ fullName: fullName.trim(), birthDate });
+  const add = (source: IdentitySource, fullName: string, birthDate: string | undefined, nationality?: string) => {
+    let v = validateScreeningQuery({ fullName: fullName.trim(), birthDate, nationality });
     // A date the validator refuses (an MRZ with unknown parts) must not stop the name being screened.
-    if (!v.ok && v.error.field === 'birthDate') v = validateScreeningQuery({ fullName: fullName.trim() });
+    if (!v.ok && v.error.field === 'birthDate') v = validateScreeningQuery({ fullName: fullName.trim(), nationality });
     if (!v.ok) return void out.rejected.push({ source, message: v.error.message });
     if (!out.identities.some((i) => sameIdentity(i.query, v.query))) out.identities.push({ source, query: v.query });
   };
-  if (mrz) add('document_mrz', `${mrz.givenNames} ${mrz.surname}`, mrz.dateOfBirth || undefined);
+  if (mrz) add('document_mrz', `${mrz.givenNames} ${mrz.surname}`, mrz.dateOfBirth || undefined, nationalityFromMrz(mrz.nationality));
   if (confirmed) add('identity_step', `${confirmed.given_names} ${confirmed.surname}`, confirmed.date_of_birth || undefined);
   return out;
 }
@@ -88,7 +92,7 @@ export async function screenIdentities(
 export async function liveSanctionsCheck(
   sanctions: Pick<SanctionsScreeningService, 'hasLists' | 'screenForTenant'>,
   tenantId: string,
-  mrz: Pick<MrzFields, 'givenNames' | 'surname' | 'dateOfBirth'> | undefined,
+  mrz: MrzIdentity | undefined,
   confirmed: ConfirmedIdentity | null | undefined,
 ): Promise<{ check: Check; hits: SanctionsHit[] }> {
   if (!(await sanctions.hasLists())) return { check: { name: SANCTIONS_CHECK, status: 'error', reason: SANCTIONS_NOT_LOADED }, hits: [] };

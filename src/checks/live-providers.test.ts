@@ -10,7 +10,7 @@ const logger = pino({ level: 'silent' });
 describe('createLiveCheckProviders with the embedded engines in a worker-thread pool', () => {
   it('runs face match and anti-spoof in a worker: a match passes, anti-spoof answers unknown with raw scores', async () => {
     const config = loadConfig({ CHECK_WORKERS: '1' }).checks;
-    const providers = await createLiveCheckProviders(config, logger);
+    const providers = createLiveCheckProviders(config, logger);
     try {
       const selfie = packageImage('franck_04000.jpg');
       const [match, spoof] = await Promise.all([
@@ -38,7 +38,7 @@ describe('createLiveCheckProviders with the embedded engines in a worker-thread 
     } finally {
       await pool.close();
     }
-    const providers = await createLiveCheckProviders({ ...loadConfig({ CHECK_WORKERS: '1' }).checks, timeoutMs: 1 }, logger);
+    const providers = createLiveCheckProviders({ ...loadConfig({ CHECK_WORKERS: '1' }).checks, timeoutMs: 1 }, logger);
     try {
       const r = await providers.presentationAttackDetector.detect({ selfie: packageImage('audrey.jpg'), frames: [] });
       expect(r).toMatchObject({ verdict: 'error', reason: 'The check engine failed: The check engine did not answer within 1 ms.' });

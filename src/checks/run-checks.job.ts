@@ -5,6 +5,7 @@ import { HostedCaptureRepository } from '../hosted-flow/hosted-capture.repositor
 import type { RunChecksData } from '../hosted-flow/hosted-flow.service';
 import type { Logger } from '../logger';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
+import { nationalityFromMrz } from '../sanctions/icao-nationality';
 import { validateScreeningQuery } from '../sanctions/screening-query';
 import { SANCTIONS_CHECK, sanctionsCheck } from '../sessions/sanctions-check';
 import { ConfirmedIdentity, differencesFromMrz, identitySealContext } from '../hosted-flow/identity-confirmation';
@@ -16,6 +17,7 @@ import { EVIDENCE_CLASSES } from '../vault/artifact-classes';
 import type { ArtifactRecord } from '../vault/artifact-store';
 import type { EvidenceVault } from '../vault/evidence-vault';
 import { CheckProviders, DocumentReading, ImageInput, LivenessFrame, ProviderResult, signalSource } from './check-providers';
+import { CheckEnginesBusyError } from './check-worker.pool';
 import { CheckOutcome, decide } from './decision-policy';
 import { testModeCheckProviders } from './test-mode-providers';
 
@@ -48,7 +50,8 @@ export class RunChecksJob {
     const tier = s.tier as Tier;
     const artifacts = (await this.vault.list(s.id)).filter((a) => !a.purgedAt);
     const providers = s.livemode ? this.liveProviders : testModeCheckProviders(testOutcomeOf(s.metadata));
-    const outcomes = await this.runCaptureChecks(s, tier, artifacts, providers);
+    // Everything one run finds stays in this call: the job instance is shared by concurrent runs (docs/checks.md).
+    const { outcomes, sanctionsHits } = await this.runCaptureChecks(s, tier, artifacts, providers);
     const decided = decide(tier, outcomes);
     const evidence = artifacts.filter((a) => EVIDENCE_CLASSES.includes(a.class)).map((a) => a.id);
     const result: SessionResult = {
@@ -60,7 +63,7 @@ export class RunChecksJob {
       evidence_artifact_ids: evidence,
       badges: decided.badges,
       signals: decided.signals,
-      ...(s.result?.sanctions_hits || tier === 'T3' || tier === 'T4' ? { sanctions_hits: this.hits ?? [] } : {}),
+      ...(s.result?.sanctions_hits || tier === 'T3' || tier === 'T4' ? { sanctions_hits: sanctionsHits } : {}),
       ...(s.result?.chip ? { chip: s.result.chip } : {}),
     };
     await this.storeDerived(s, 'decision_signals', Buffer.from(JSON.stringify({ checks: result.checks, signals: result.signals, decision: result.decision })));
@@ -68,10 +71,8 @@ export class RunChecksJob {
     this.logger.info({ sessionId: s.id, status: decided.status }, 'checks decided');
   }
 
-  private hits: SessionResult['sanctions_hits'];
-
-  private async runCaptureChecks(s: SessionEntity, tier: Tier, artifacts: ArtifactRecord[], p: CheckProviders): Promise<CheckOutcome[]> {
-    this.hits = undefined;
+  private async runCaptureChecks(s: SessionEntity, tier: Tier, artifacts: ArtifactRecord[], p: CheckProviders): Promise<{ outcomes: CheckOutcome[]; sanctionsHits: SanctionsHits }> {
+    let sanctionsHits: SanctionsHits = [];
     const images = async (cls: ArtifactRecord['class']): Promise<ImageInput[]> => {
       const out: ImageInput[] = [];
       for (const a of artifacts.filter((x) => x.class === cls)) {
@@ -128,7 +129,9 @@ export class RunChecksJob {
           outcomes.push(fromCheck(fallback.find((c) => c.name === name)!));
           failed ||= outcomes.at(-1)!.verdict === 'fail';
         } else if (name === SANCTIONS_CHECK) {
-          outcomes.push(await this.screen(s, reading));
+          const screened = await this.screen(s, reading);
+          outcomes.push(screened.outcome);
+          sanctionsHits = screened.hits;
         } else if (name === CHIP_CHECK_NAME) {
           const submitted = s.result?.checks.find((c) => c.name === CHIP_CHECK_NAME);
           outcomes.push(submitted ? fromCheck(submitted) : { name, verdict: 'error', reason: 'No chip data was submitted from the mobile app' });
@@ -136,13 +139,15 @@ export class RunChecksJob {
           outcomes.push({ name, verdict: 'error', reason: `No ${name} provider is configured on this service` });
         }
       } catch (err) {
+        // A full engine queue: the whole job is retried later by the job queue (nothing decided yet).
+        if (err instanceof CheckEnginesBusyError) throw err;
         // An engine that throws is an `error` for its check: a person decides, the job does not loop.
         this.logger.error({ err, sessionId: s.id, check: name }, 'check engine failed');
         outcomes.push({ name, verdict: 'error', reason: `The ${name} engine failed` });
       }
       if (!CAPTURE_CHECKS.has(name) && outcomes.at(-1)?.verdict === 'fail') failed = true;
     }
-    return outcomes;
+    return { outcomes, sanctionsHits };
   }
 
   private async frames(artifacts: ArtifactRecord[], challengeId: string | undefined): Promise<LivenessFrame[]> {
@@ -155,21 +160,25 @@ export class RunChecksJob {
   }
 
   /** Live T3/T4: screens the identity read from the document; nothing read is an error, never a pass. */
-  private async screen(s: SessionEntity, reading: DocumentReading | undefined): Promise<CheckOutcome> {
+  private async screen(s: SessionEntity, reading: DocumentReading | undefined): Promise<{ outcome: CheckOutcome; hits: SanctionsHits }> {
     const f = reading?.mrz?.fields;
-    if (!f || !this.sanctions) return { name: SANCTIONS_CHECK, verdict: 'error', reason: 'No identity was read from the document to screen' };
-    const v = validateScreeningQuery({ fullName: `${f.givenNames} ${f.surname}`.trim(), birthDate: f.dateOfBirth, nationality: f.nationality });
-    if (!v.ok) return { name: SANCTIONS_CHECK, verdict: 'error', reason: `The identity read cannot be screened: ${v.error.message}` };
+    if (!f || !this.sanctions) return { outcome: { name: SANCTIONS_CHECK, verdict: 'error', reason: 'No identity was read from the document to screen' }, hits: [] };
+    // The MRZ prints ICAO's alpha-3 nationality; screening takes ISO alpha-2.
+    const v = validateScreeningQuery({ fullName: `${f.givenNames} ${f.surname}`.trim(), birthDate: f.dateOfBirth, nationality: nationalityFromMrz(f.nationality) });
+    if (!v.ok) return { outcome: { name: SANCTIONS_CHECK, verdict: 'error', reason: `The identity read cannot be screened: ${v.error.message}` }, hits: [] };
     const screening = await this.sanctions.screenForTenant(s.tenantId, v.query, { current: true });
-    this.hits = screening.hits;
-    const outcome = fromCheck(sanctionsCheck(screening));
+    const hits = screening.hits;
+    const check = fromCheck(sanctionsCheck(screening));
+    // A possible match is for a person to judge (docs/sanctions.md): it fails the check in the result, and
+    // takes the session to manual review rather than declining it.
+    const outcome: CheckOutcome = check.verdict === 'fail' ? { ...check, verdict: 'review' } : check;
     // The hosted page's identity step: what the user typed must be what the document says, or a person looks.
     const sealed = (await this.captures.tierDetails(s.id)).identitySealed;
     const differs = sealed ? differencesFromMrz(await this.vault.unseal<ConfirmedIdentity>(s.tenantId, identitySealContext(s.id), sealed), f) : [];
     if (differs.length && outcome.verdict === 'pass') {
-      return { ...outcome, verdict: 'review', reason: `${outcome.reason ?? ''} The identity confirmed on the hosted page differs from the document's MRZ (${differs.join(', ')}).`.trim() };
+      return { outcome: { ...outcome, verdict: 'review', reason: `${outcome.reason ?? ''} The identity confirmed on the hosted page differs from the document's MRZ (${differs.join(', ')}).`.trim() }, hits };
     }
-    return outcome;
+    return { outcome, hits };
   }
 
   private async storeDerived(s: SessionEntity, cls: 'mrz_text' | 'face_match_template' | 'liveness_template' | 'decision_signals', bytes: Buffer): Promise<void> {
@@ -182,6 +191,8 @@ function testModeFallback(s: SessionEntity): Check[] | null {
   if (s.livemode) return null;
   return testModeResult(s.tier as Tier, testOutcomeOf(s.metadata)).result.checks;
 }
+
+type SanctionsHits = NonNullable<SessionResult['sanctions_hits']>;
 
 function fromCheck(c: Check): CheckOutcome {
   return { name: c.name, verdict: c.status, score: c.score, reason: c.reason };

@@ -4,6 +4,7 @@ import type { SecretBox } from '../crypto/secret-box';
 import { newId } from '../ids';
 import type { MailOutbox } from '../mail/mail-outbox';
 import { updatedRows } from '../db/updated-rows';
+import { hashPassword } from './password-hash';
 import { isEmail, PASSWORD_MAX, PASSWORD_MIN, type User, type UserService } from './user.service';
 
 export const CODE_TTL_MS = 10 * 60_000;
@@ -48,17 +49,27 @@ export class SignInService {
   }
 
   /** Always ends on the code page; an existing address gets a notice instead of a code. */
+  /**
+   * A sign-up never changes an existing account, verified or not: its owner gets a notice at the address,
+   * and the caller the same "check your inbox" answer as for a new account. (Replacing an unverified
+   * account's password let anyone take it over before its owner verified it.) Every path hashes the
+   * password once, so the timing does not tell either; concurrent sign-ups with one address make one
+   * account, and each of them gets the same answer.
+   */
   async signUp(email: string, password: string, text: MailText): Promise<{ kind: 'code_sent'; email: string } | { kind: 'invalid' }> {
     if (!isEmail(email) || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) return { kind: 'invalid' };
-    const existing = await this.users.findByEmail(email);
-    if (existing?.emailVerified) {
-      await this.mail.send({ to: existing.email, subject: text.existsSubject, text: text.existsText });
-      return { kind: 'code_sent', email: existing.email };
+    const passwordHash = await hashPassword(password);
+    const found = await this.users.findByEmail(email);
+    const created = found ? null : await this.users.createWithHash({ email, passwordHash, emailVerified: false });
+    // Neither found nor created: a concurrent sign-up inserted it in between, so it exists now.
+    const account = found ?? created ?? (await this.users.findByEmail(email));
+    if (!account) return { kind: 'invalid' };
+    if (!created) {
+      await this.mail.send({ to: account.email, subject: text.existsSubject, text: text.existsText });
+      return { kind: 'code_sent', email: account.email };
     }
-    if (existing) await this.users.setPassword(existing.id, password);
-    const user = existing ?? (await this.users.create({ email, password, emailVerified: false }));
-    await this.sendCode(user.email, 'verify', text);
-    return { kind: 'code_sent', email: user.email };
+    await this.sendCode(account.email, 'verify', text);
+    return { kind: 'code_sent', email: account.email };
   }
 
   /** The user whose latest code this is (marking the email proved), or null: wrong, expired, used, or too many tries. */

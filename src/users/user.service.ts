@@ -50,17 +50,24 @@ export class UserService {
 
   /** `emailVerified`: the CLI and the sign-up (after its code) create proved addresses. */
   async create(input: { email: string; password: string; emailVerified?: boolean; displayName?: string | null }): Promise<User> {
-    const email = normaliseEmail(input.email);
-    if (!isEmail(email)) throw new DomainError('invalid_request', 'A valid email address is required');
     if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
       throw new DomainError('invalid_request', `A password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    const created = await this.createWithHash({ ...input, passwordHash: await hashPassword(input.password) });
+    if (!created) throw new DomainError('invalid_state', 'An account with this email already exists');
+    return created;
+  }
+
+  /** Creates the account with an already hashed password; null when the address has one already (a concurrent sign-up won). */
+  async createWithHash(input: { email: string; passwordHash: string; emailVerified?: boolean; displayName?: string | null }): Promise<User | null> {
+    const email = normaliseEmail(input.email);
+    if (!isEmail(email)) throw new DomainError('invalid_request', 'A valid email address is required');
     const id = newId('usr');
     const inserted: { id: string }[] = await this.db.query(
       `INSERT INTO users (id, email_sealed, email_hash, email_verified, password_hash, display_name)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email_hash) DO NOTHING RETURNING id`,
-      [id, this.box.seal(email), this.emailHash(email), input.emailVerified ?? false, await hashPassword(input.password), input.displayName ?? null],
+      [id, this.box.seal(email), this.emailHash(email), input.emailVerified ?? false, input.passwordHash, input.displayName ?? null],
     );
-    if (!inserted.length) throw new DomainError('invalid_state', 'An account with this email already exists');
+    if (!inserted.length) return null;
     return (await this.findById(id))!;
   }
 
@@ -91,7 +98,11 @@ export class UserService {
 
   async setPassword(userId: string, password: string): Promise<void> {
     if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw new DomainError('invalid_request', `A password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
-    await this.db.getRepository(UserEntity).update({ id: userId }, { passwordHash: await hashPassword(password), updatedAt: () => 'now()' });
+    await this.setPasswordHash(userId, await hashPassword(password));
+  }
+
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.db.getRepository(UserEntity).update({ id: userId }, { passwordHash, updatedAt: () => 'now()' });
   }
 
   /** The tenant's own subject for this user, created on first use (pairwise: another tenant never gets the same one). */

@@ -81,6 +81,43 @@ describe('sign-in, sign-up and email codes', () => {
     expect(messages[0].text).not.toMatch(/\b\d{6}\b/);
   });
 
+  test('signing up again with an unverified account’s email never changes that account: its own password still signs in, the new one does not', async () => {
+    const signUpWith = async (password: string) => {
+      const { jar, page } = await signInPage();
+      const signUp = await browse(jar, new URL(/href="([^"]+\/signup)"/.exec(page.html)![1], page.url).href);
+      return browse(jar, formAction(signUp), { email: testEmail('unverified'), password });
+    };
+    expect((await signUpWith('the owner’s password')).html).toContain('name="code"');
+    const again = await signUpWith('an attacker’s password');
+    expect(again.status).toBe(200);
+    expect(again.html).toContain('name="code"');
+    const mail = await cli(server.env, ['mail', 'list', '--to', testEmail('unverified'), '--json']);
+    expect((mail.json as { messages: { subject: string }[] }).messages[0].subject).toMatch(/tried to create an account/);
+    const attacker = await signInPage();
+    const refused = await browse(attacker.jar, formAction(attacker.page), { email: testEmail('unverified'), password: 'an attacker’s password' });
+    expect(refused.status).toBe(400);
+    const owner = await signInPage();
+    const accepted = await browse(owner.jar, formAction(owner.page), { email: testEmail('unverified'), password: 'the owner’s password' });
+    expect(accepted.status).toBe(200);
+    expect(accepted.html).toContain('name="code"'); // unverified: the password is right, a code confirms the address
+  });
+
+  test('four sign-ups with one email at once make one account, and all four get the same answer', async () => {
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(async (i) => {
+        const { jar, page } = await signInPage();
+        const signUp = await browse(jar, new URL(/href="([^"]+\/signup)"/.exec(page.html)![1], page.url).href);
+        return browse(jar, formAction(signUp), { email: testEmail('race'), password: `race password ${i}` });
+      }),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    for (const a of answers) expect(a.html).toContain('name="code"');
+    const mail = await cli(server.env, ['mail', 'list', '--to', testEmail('race'), '--json']);
+    const messages = (mail.json as { messages: { subject: string; text: string }[] }).messages;
+    expect(messages.filter((m) => /\b\d{6}\b/.test(m.text))).toHaveLength(1); // one account, one code; the others a notice
+    expect(messages).toHaveLength(4);
+  });
+
   test('a wrong code is refused; an expired code is refused even when right', async () => {
     const { jar, page } = await signInPage();
     const signUp = await browse(jar, new URL(/href="([^"]+\/signup)"/.exec(page.html)![1], page.url).href);
