@@ -72,12 +72,15 @@ const health = async (s: TestServer) => (await request(s, 'GET', '/healthz')).bo
 
 beforeAll(async () => {
   site = http.createServer((req, res) => {
-    const file = FILES[req.url ?? ''];
+    // `/twin/...` serves the same files to the two-instance test, counted apart.
+    const file = FILES[(req.url ?? '').replace(/^\/twin(?=\/)/, '')];
     const first = !requests.some((r) => r.path === req.url);
     const status = !file ? 404 : req.url === '/un/consolidated.xml' && first ? 503 : 200;
     requests.push({ path: req.url ?? '', at: Date.now(), status });
     if (status !== 200) return void res.writeHead(status).end();
-    res.writeHead(200).end(fs.readFileSync(path.join(FIXTURES, file)));
+    // The two-instance test's downloads take a while, so that two jobs, had both been queued, would overlap.
+    const delay = req.url?.startsWith('/twin/') ? 3000 : 0;
+    setTimeout(() => res.writeHead(200).end(fs.readFileSync(path.join(FIXTURES, file))), delay);
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -178,6 +181,34 @@ describe('download at start', () => {
     await new Promise((r) => setTimeout(r, 2000));
     expect(requests.length).toBe(before);
     expect(logLines(again).some((l) => l.msg.startsWith('no sanctions list is loaded'))).toBe(false);
+  });
+});
+
+// Two instances need a database both reach: a real PostgreSQL (the embedded one belongs to one process).
+const onSharedDatabase = process.env.DATABASE_URL ? describe : describe.skip;
+onSharedDatabase('two instances starting together', () => {
+  it('download each missing list once between them', async () => {
+    const env = envWith({
+      ...(await ownDatabaseEnv('twins')),
+      SANCTIONS_URL_UN: `${siteUrl}/twin/un/consolidated.xml`,
+      SANCTIONS_URL_UK: `${siteUrl}/twin/uk/UK-Sanctions-List.xml`,
+      SANCTIONS_POLL_SECONDS: '0.5',
+    });
+    const [a, b] = await Promise.all([start(env), start(env)]);
+    for (const s of [a, b]) {
+      await eventually(async () => {
+        const lists = (await health(s)).sanctions_lists;
+        return lists.un.version && lists.uk.version ? true : undefined;
+      }, 60_000, 500);
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+    const twins = requests.filter((r) => r.path.startsWith('/twin/')).map((r) => r.path).sort();
+    // One job per singleton key and 5-minute window: instances whose start falls either side of a
+    // window's edge queue one each (the second then finds fresh lists, or both download: harmless).
+    const queuedAt = [a, b].map((s) => logLines(s).find((l) => l.msg === 'sanctions lists missing or older than 24 h: a download is queued')?.time ?? 0);
+    const sameWindow = new Set(queuedAt.map((t) => Math.floor(t / 300_000))).size === 1;
+    if (sameWindow) expect(twins).toEqual(['/twin/uk/UK-Sanctions-List.xml', '/twin/un/consolidated.xml']);
+    else expect(twins.length).toBeLessThanOrEqual(4);
   });
 });
 
