@@ -16,6 +16,7 @@ import { jitExecutionGateway } from '../schema/jit-executor';
 import { attachSubscriptionServer, type SubscriptionServer } from '../subscriptions/subscription-server';
 import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
 import type { Container } from '../src/container';
+import { sanctionsListsHealth } from '../src/sanctions/sanctions-health';
 import type { RequestContext } from '../src/context';
 import { apolloMiddleware } from './apollo-middleware';
 import { answerClientErrors } from './client-errors';
@@ -168,9 +169,9 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.get('/healthz', async (_req, res) => {
     try {
       await c.db.query('SELECT 1');
-      res.json({ status: 'ok', database: 'up', check_engines: c.checkProviders.health() });
+      res.json({ status: 'ok', database: 'up', check_engines: c.checkProviders.health(), sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
     } catch {
-      res.status(503).json({ status: 'degraded', database: 'down' });
+      res.status(503).json({ status: 'degraded', database: 'down', sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
     }
   });
   const openapi = fs.readFileSync(path.join(PROJECT_ROOT, 'openapi.yaml'));

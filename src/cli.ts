@@ -278,7 +278,7 @@ async function sanctionsCommand(command: string, config: Config, database: Datab
     }
     case 'sanctions refresh': {
       const only = typeof args.values.list === 'string' ? [listArg()] : undefined;
-      if (!Object.keys(config.sanctions.urls).length) throw new UsageError('no SANCTIONS_URL_* is set in this environment: nothing to refresh');
+      if (!Object.keys(config.sanctions.urls).length) throw new UsageError('every SANCTIONS_URL_* is off in this environment: nothing to refresh');
       // Any instance's worker may run it: it carries this environment's SANCTIONS_URL_* so every instance fetches the same sources.
       const jobs = await JobQueue.start(database.target, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale });
       try {

@@ -1,9 +1,15 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { LIST_URL_OFF, OFFICIAL_LIST_URLS } from './sanctions/official-sources';
+import type { ListId } from './sanctions/sanctions.model';
 
 /** An empty variable counts as unset, as shells and .env files produce them. */
 const optionalUrl = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.url().optional());
 const CHECK_ENGINE_CHOICES = ['embedded', 'aws', 'off'] as const;
+
+/** A list's download: unset is the official address, `off` (or an empty value) switches the download off. */
+const listUrl = (list: ListId) =>
+  z.preprocess((v) => (v === undefined ? OFFICIAL_LIST_URLS[list] : typeof v === 'string' && ['', LIST_URL_OFF].includes(v.trim().toLowerCase()) ? LIST_URL_OFF : v), z.union([z.literal(LIST_URL_OFF), z.url()]));
 
 const ConfigSchema = z.object({
   /** HTTP port; 0 picks a free one (tests). */
@@ -79,14 +85,16 @@ const ConfigSchema = z.object({
   SUBSCRIPTION_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(256),
   /** How often open connections re-check their API key, in ms: a revoked key stops receiving events within this. */
   SUBSCRIPTION_AUTH_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
-  /** Official download address of each sanctions list for the scheduled refresh (docs/sanctions.md); unset: that list is only loaded by the CLI. */
-  SANCTIONS_URL_OFAC: optionalUrl,
-  SANCTIONS_URL_EU: optionalUrl,
-  SANCTIONS_URL_UK: optionalUrl,
-  SANCTIONS_URL_UN: optionalUrl,
-  SANCTIONS_URL_AU: optionalUrl,
-  /** pg-boss cron (UTC) of the sanctions refresh; the lists change at most a few times a day. */
-  SANCTIONS_REFRESH_CRON: z.string().min(9).default('17 * * * *'),
+  /** Download address of each sanctions list (docs/sanctions.md); unset: the official one; `off`: only the CLI loads that list. */
+  SANCTIONS_URL_OFAC: listUrl('ofac'),
+  SANCTIONS_URL_EU: listUrl('eu'),
+  SANCTIONS_URL_UK: listUrl('uk'),
+  SANCTIONS_URL_UN: listUrl('un'),
+  SANCTIONS_URL_AU: listUrl('au'),
+  /** pg-boss cron (UTC) of the daily sanctions refresh; a list missing or older than 24 h is also fetched at start. */
+  SANCTIONS_REFRESH_CRON: z.string().min(9).default('17 4 * * *'),
+  /** First wait before a failed start-up or catch-up download is tried again; it doubles on each try (up to an hour). */
+  SANCTIONS_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** A list download that takes longer fails (the previous version stays in force). */
   SANCTIONS_FETCH_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(120),
   /** Largest accepted list download, in MiB (the full OFAC advanced XML is about 120 MiB). */
@@ -165,7 +173,7 @@ export type Config = {
   adminApiKey: string | undefined;
   subscriptions: { keepAliveMs: number; maxPerConnection: number; maxConnectionsPerKey: number; queueLimit: number; authRecheckMs: number };
   examplesEnabled: boolean;
-  sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
+  sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; retrySeconds: number; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
   checks: ChecksConfig;
   dataRights: { socialUpstreamUrl: string | undefined; socialUpstreamToken: string | undefined; socialTimeoutMs: number; exportDir: string };
   accounts: {
@@ -240,8 +248,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     examplesEnabled: c.EXAMPLES_ENABLED,
     sanctions: {
       urls: Object.fromEntries(
-        Object.entries({ ofac: c.SANCTIONS_URL_OFAC, eu: c.SANCTIONS_URL_EU, uk: c.SANCTIONS_URL_UK, un: c.SANCTIONS_URL_UN, au: c.SANCTIONS_URL_AU }).filter(([, u]) => u),
+        Object.entries({ ofac: c.SANCTIONS_URL_OFAC, eu: c.SANCTIONS_URL_EU, uk: c.SANCTIONS_URL_UK, un: c.SANCTIONS_URL_UN, au: c.SANCTIONS_URL_AU }).filter(([, u]) => u !== LIST_URL_OFF),
       ),
+      retrySeconds: c.SANCTIONS_RETRY_SECONDS,
       refreshCron: c.SANCTIONS_REFRESH_CRON,
       fetchTimeoutMs: Math.round(c.SANCTIONS_FETCH_TIMEOUT_SECONDS * 1000),
       maxDownloadBytes: c.SANCTIONS_MAX_DOWNLOAD_MB * 1024 * 1024,

@@ -241,6 +241,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
           urls: config.sanctions.urls,
           timeoutMs: config.sanctions.fetchTimeoutMs,
           maxBytes: config.sanctions.maxDownloadBytes,
+          retrySeconds: config.sanctions.retrySeconds,
         }),
         cron: config.sanctions.refreshCron,
       },

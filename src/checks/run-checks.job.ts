@@ -5,9 +5,7 @@ import { HostedCaptureRepository } from '../hosted-flow/hosted-capture.repositor
 import type { RunChecksData } from '../hosted-flow/hosted-flow.service';
 import type { Logger } from '../logger';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
-import { nationalityFromMrz } from '../sanctions/icao-nationality';
-import { validateScreeningQuery } from '../sanctions/screening-query';
-import { SANCTIONS_CHECK, sanctionsCheck } from '../sessions/sanctions-check';
+import { SANCTIONS_CHECK, SANCTIONS_NOT_LOADED } from '../sessions/sanctions-check';
 import { ConfirmedIdentity, differencesFromMrz, identitySealContext } from '../hosted-flow/identity-confirmation';
 import type { Check, SessionResult } from '../sessions/session-result';
 import type { SessionService } from '../sessions/session.service';
@@ -18,6 +16,7 @@ import type { ArtifactRecord } from '../vault/artifact-store';
 import type { EvidenceVault } from '../vault/evidence-vault';
 import { CheckProviders, DocumentReading, ImageInput, LivenessFrame, ProviderResult, signalSource } from './check-providers';
 import { CheckEnginesBusyError } from './check-worker.pool';
+import { liveSanctionsCheck } from './identity-screening';
 import { CheckOutcome, decide } from './decision-policy';
 import { testModeCheckProviders } from './test-mode-providers';
 
@@ -159,22 +158,24 @@ export class RunChecksJob {
     return out.sort((x, y) => x.capturedAt - y.capturedAt);
   }
 
-  /** Live T3/T4: screens the identity read from the document; nothing read is an error, never a pass. */
+  /**
+   * Live T3/T4: screens the identity read from the document and the one confirmed on the hosted page
+   * (both when they differ: src/checks/identity-screening.ts); no list loaded or nothing read is an
+   * error, never a pass.
+   */
   private async screen(s: SessionEntity, reading: DocumentReading | undefined): Promise<{ outcome: CheckOutcome; hits: SanctionsHits }> {
     const f = reading?.mrz?.fields;
-    if (!f || !this.sanctions) return { outcome: { name: SANCTIONS_CHECK, verdict: 'error', reason: 'No identity was read from the document to screen' }, hits: [] };
-    // The MRZ prints ICAO's alpha-3 nationality; screening takes ISO alpha-2.
-    const v = validateScreeningQuery({ fullName: `${f.givenNames} ${f.surname}`.trim(), birthDate: f.dateOfBirth, nationality: nationalityFromMrz(f.nationality) });
-    if (!v.ok) return { outcome: { name: SANCTIONS_CHECK, verdict: 'error', reason: `The identity read cannot be screened: ${v.error.message}` }, hits: [] };
-    const screening = await this.sanctions.screenForTenant(s.tenantId, v.query, { current: true });
-    const hits = screening.hits;
-    const check = fromCheck(sanctionsCheck(screening));
+    if (!this.sanctions) return { outcome: { name: SANCTIONS_CHECK, verdict: 'error', reason: SANCTIONS_NOT_LOADED }, hits: [] };
+    const sealed = (await this.captures.tierDetails(s.id)).identitySealed;
+    const confirmed = sealed ? await this.vault.unseal<ConfirmedIdentity>(s.tenantId, identitySealContext(s.id), sealed) : null;
+    const screened = await liveSanctionsCheck(this.sanctions, s.tenantId, f, confirmed);
+    const hits = screened.hits;
+    const check = fromCheck(screened.check);
     // A possible match is for a person to judge (docs/sanctions.md): it fails the check in the result, and
     // takes the session to manual review rather than declining it.
     const outcome: CheckOutcome = check.verdict === 'fail' ? { ...check, verdict: 'review' } : check;
     // The hosted page's identity step: what the user typed must be what the document says, or a person looks.
-    const sealed = (await this.captures.tierDetails(s.id)).identitySealed;
-    const differs = sealed ? differencesFromMrz(await this.vault.unseal<ConfirmedIdentity>(s.tenantId, identitySealContext(s.id), sealed), f) : [];
+    const differs = confirmed && f ? differencesFromMrz(confirmed, f) : [];
     if (differs.length && outcome.verdict === 'pass') {
       return { outcome: { ...outcome, verdict: 'review', reason: `${outcome.reason ?? ''} The identity confirmed on the hosted page differs from the document's MRZ (${differs.join(', ')}).`.trim() }, hits };
     }

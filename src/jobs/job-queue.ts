@@ -12,19 +12,22 @@ export type SendOptions = {
   startAfter?: Date;
   singletonKey?: string;
   retry?: RetryPolicy;
+  /** With singletonKey: at most one job per key in each window of this many seconds (instances starting together queue one). */
+  singletonSeconds?: number;
   /** Seconds a job may stay active before pg-boss takes it back and retries it (its worker died). */
   expireInSeconds?: number;
   /** Enqueue inside this transaction, so the job exists exactly when the state change it follows commits. */
   within?: EntityManager;
 };
 
-type PgBossJobOptions = Pick<PgBossSendOptions, 'startAfter' | 'singletonKey' | 'expireInSeconds' | keyof PgBossRetryOptions>;
+type PgBossJobOptions = Pick<PgBossSendOptions, 'startAfter' | 'singletonKey' | 'singletonSeconds' | 'expireInSeconds' | keyof PgBossRetryOptions>;
 
 /** SendOptions in pg-boss's terms, built field by field (see pgBossRetryOptions). */
 function pgBossJobOptions(opts: Omit<SendOptions, 'within'>, scale: number): PgBossJobOptions {
   return {
     ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
     ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+    ...(opts.singletonSeconds ? { singletonSeconds: opts.singletonSeconds } : {}),
     ...(opts.expireInSeconds ? { expireInSeconds: opts.expireInSeconds } : {}),
     ...(opts.retry ? pgBossRetryOptions(opts.retry, scale) : {}),
   };

@@ -54,9 +54,13 @@ export async function startWorkers(
   }
   if (deps.sanctions) {
     const { refresh, cron } = deps.sanctions;
-    await jobs.work<RefreshSanctionsData>(REFRESH_SANCTIONS_JOB, (data) => refresh.run(data));
-    // No official URL configured: no scheduled fetch (the CLI still loads files and can enqueue a run).
-    if (refresh.configuredLists.length) await jobs.schedule(REFRESH_SANCTIONS_JOB, cron);
+    await jobs.work<RefreshSanctionsData>(REFRESH_SANCTIONS_JOB, (data) => refresh.handle(jobs, data));
+    // Every download switched off: no scheduled fetch (the CLI still loads files and can enqueue a run).
+    if (refresh.configuredLists.length) {
+      await jobs.schedule(REFRESH_SANCTIONS_JOB, cron);
+      // Lists missing or older than 24 h are fetched now rather than at the next daily run.
+      await refresh.enqueueStartUpCatchUp(jobs);
+    }
   }
   if (deps.webhookDelivery) {
     // Attempts are network-bound: several fetch loops, each reading, sending and recording its

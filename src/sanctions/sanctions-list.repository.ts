@@ -19,8 +19,8 @@ export type StoredListVersion = {
   loadedAt: Date;
 };
 
-/** The version of one list in force, as the cheap poll sees it. */
-export type CurrentListVersion = { list: ListId; versionId: string; version: string };
+/** The version of one list in force, as the cheap poll sees it; `loadedAt` is renewed when a refresh finds the same content. */
+export type CurrentListVersion = { list: ListId; versionId: string; version: string; loadedAt: Date };
 
 export type SaveOutcome = {
   version: StoredListVersion;
@@ -87,10 +87,10 @@ export class SanctionsListRepository {
 
   /** The cheap query instances poll: one short row per loaded list. */
   async currentVersions(): Promise<CurrentListVersion[]> {
-    const rows: { list: string; version_id: string; version: string }[] = await this.db.query(
-      `SELECT c.list, c.version_id::text AS version_id, v.version FROM sanctions_list_current c JOIN sanctions_list_versions v ON v.id = c.version_id ORDER BY c.list`,
+    const rows: { list: string; version_id: string; version: string; loaded_at: Date | string }[] = await this.db.query(
+      `SELECT c.list, c.version_id::text AS version_id, v.version, v.loaded_at FROM sanctions_list_current c JOIN sanctions_list_versions v ON v.id = c.version_id ORDER BY c.list`,
     );
-    return rows.map((r) => ({ list: r.list as ListId, versionId: r.version_id, version: r.version }));
+    return rows.map((r) => ({ list: r.list as ListId, versionId: r.version_id, version: r.version, loadedAt: new Date(r.loaded_at) }));
   }
 
   async snapshot(versionId: string): Promise<ListSnapshot> {

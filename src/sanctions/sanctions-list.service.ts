@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { SanctionsLoadError } from './sanctions-load.error';
 import { loadList, type OfacCsvFiles } from './sanctions-list.loader';
-import type { SanctionsListRepository, StoredListVersion } from './sanctions-list.repository';
+import type { CurrentListVersion, SanctionsListRepository, StoredListVersion } from './sanctions-list.repository';
 import { LIST_IDS, type ListFormat, type ListId } from './sanctions.model';
 
 export const LIST_FORMATS: readonly ListFormat[] = ['ofac_xml', 'ofac_csv', 'ofac_advanced_xml', 'eu_fsf_xml', 'uk_xml', 'un_xml', 'dfat_xlsx'];
@@ -50,6 +50,11 @@ export class SanctionsListService {
       warnings: snapshot.warnings,
       loaded_at: saved.version.loadedAt.toISOString(),
     };
+  }
+
+  /** The version in force of each loaded list, with when it was loaded or last confirmed current (one small query). */
+  inForce(): Promise<CurrentListVersion[]> {
+    return this.repo.currentVersions();
   }
 
   overview(historyPerList = 10): Promise<{ current: Map<ListId, StoredListVersion>; history: Map<ListId, StoredListVersion[]> }> {

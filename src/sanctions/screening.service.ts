@@ -2,10 +2,13 @@ import { DomainError } from '../errors';
 import type { Logger } from '../logger';
 import { SanctionsIndex } from './sanctions-index';
 import type { CurrentListVersion, SanctionsListRepository } from './sanctions-list.repository';
-import type { ListId, ListSnapshot, SanctionsHit, ScreeningQuery } from './sanctions.model';
+import { LIST_IDS, type ListId, type ListSnapshot, type SanctionsHit, type ScreeningQuery } from './sanctions.model';
 import { validateScreeningQuery } from './screening-query';
 
 export type ListUsed = { list: ListId; version: string };
+
+/** One list as /healthz reports it: the version in force and how long ago it was loaded or confirmed current. */
+export type ListHealth = { version: string; loaded_at: string; age_seconds: number } | null;
 
 export type Screening = {
   hits: SanctionsHit[];
@@ -31,6 +34,9 @@ export class SanctionsScreeningService {
   private timer: NodeJS.Timeout | null = null;
   /** Set once the versions in force have been read successfully. */
   private checked = false;
+  /** The pointers as last read (every poll: a refresh of unchanged content renews loaded_at without a rebuild). */
+  private pointers: CurrentListVersion[] = [];
+  private warnedEmpty = false;
 
   constructor(
     private readonly repo: SanctionsListRepository,
@@ -52,6 +58,32 @@ export class SanctionsScreeningService {
   /** The versions the index currently answers with. */
   get listsInUse(): ListUsed[] {
     return this.loaded.lists;
+  }
+
+  /**
+   * The lists in force right now, read from the database rather than the index (which a build may
+   * still be catching up): a live check asks this before screening, so that "no list loaded" is an
+   * `error` with the reason SANCTIONS_NOT_LOADED, never a pass.
+   */
+  async loadedLists(): Promise<ListUsed[]> {
+    await this.refresh();
+    return this.pointers.map((c) => ({ list: c.list, version: c.version }));
+  }
+
+  async hasLists(): Promise<boolean> {
+    return (await this.loadedLists()).length > 0;
+  }
+
+  /**
+   * Each list's version and age as of the last poll (at most SANCTIONS_POLL_SECONDS old), for
+   * /healthz: answered from memory, so the health route never waits on the database for it.
+   */
+  health(now = Date.now()): Record<ListId, ListHealth> {
+    const out = Object.fromEntries(LIST_IDS.map((l) => [l, null])) as Record<ListId, ListHealth>;
+    for (const c of this.pointers) {
+      out[c.list] = { version: c.version, loaded_at: c.loadedAt.toISOString(), age_seconds: Math.max(0, Math.floor((now - c.loadedAt.getTime()) / 1000)) };
+    }
+    return out;
   }
 
   /** Brings the index up to the versions in force; concurrent callers share one run. */
@@ -106,6 +138,14 @@ export class SanctionsScreeningService {
     } catch (err) {
       this.logger.warn({ err }, 'sanctions: cannot read the list versions in force; keeping the index as it is');
       throw err;
+    }
+    this.pointers = current;
+    if (!current.length && !this.warnedEmpty) {
+      // Once per process: an operator must know that live T3/T4 checks cannot pass yet.
+      this.warnedEmpty = true;
+      this.logger.warn(
+        'no sanctions list is loaded: live T3/T4 sanctions checks are `error` until one is (the refresh job downloads the configured lists; offline: npm run cli -- sanctions load --list <name> --file <path>)',
+      );
     }
     const signature = current.map((c) => `${c.list}:${c.versionId}`).join(',');
     if (signature === this.loaded.signature) {

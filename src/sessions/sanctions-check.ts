@@ -9,6 +9,9 @@ import { badgesForPassedChecks, type Tier } from './tiers';
 
 export const SANCTIONS_CHECK = 'sanctions_screening';
 
+/** The reason of a sanctions check when no list is in force (docs/sanctions.md): the person was not screened. */
+export const SANCTIONS_NOT_LOADED = 'sanctions lists not loaded';
+
 /**
  * Reads and validates `metadata.test_identity` ({full_name, birth_date?, nationality?}): the
  * person a test-mode T3/T4 session screens against the loaded lists. Null when absent; a bad
@@ -36,7 +39,7 @@ const fmt = (n: number) => n.toFixed(2);
 /** The check a screening produces: a hit needs a human, and no list loaded is an error, never a pass. */
 export function sanctionsCheck(s: Screening): Check {
   const against = s.lists.map((l) => l.version).join(', ');
-  if (!s.lists.length) return { name: SANCTIONS_CHECK, status: 'error', reason: 'No sanctions list is loaded: the identity was not screened' };
+  if (!s.lists.length) return { name: SANCTIONS_CHECK, status: 'error', reason: SANCTIONS_NOT_LOADED };
   if (s.hits.length) {
     const top = s.hits[0];
     return {

@@ -198,7 +198,7 @@ describe('authentication', () => {
 describe('platform routes', () => {
   it('serves /healthz and /openapi.yaml without a key, and a page per error code', async () => {
     const health = await http(server, 'GET', '/healthz');
-    expect(health.body).toEqual({ status: 'ok', database: 'up' });
+    expect(health.body).toMatchObject({ status: 'ok', database: 'up', sanctions_lists: { un: { source: 'off' } } });
     const openapi = await http(server, 'GET', '/openapi.yaml');
     expect(openapi.status).toBe(200);
     expect(openapi.text).toContain('openapi: 3.1');

@@ -47,6 +47,14 @@ const LOG_SETTLE_MS = 500;
  * codes at the token endpoint for a /v1 token with `data_rights` (test/helpers/oidc-login.ts portalAccessToken).
  */
 export const TEST_PORTAL_CLIENT_SECRET = 'portal-secret-for-tests-0123456789abcdefghijklmnop';
+/** Every SANCTIONS_URL_* switched off (test/e2e/sanctions-loading.test.ts starts servers with the defaults and with local sources). */
+export const SANCTIONS_DOWNLOADS_OFF = {
+  SANCTIONS_URL_OFAC: 'off',
+  SANCTIONS_URL_EU: 'off',
+  SANCTIONS_URL_UK: 'off',
+  SANCTIONS_URL_UN: 'off',
+  SANCTIONS_URL_AU: 'off',
+} as const;
 
 export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -62,6 +70,10 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     // Redis, must not (they all come from 127.0.0.1, whose unauthenticated requests are counted).
     RATE_LIMIT_REDIS_PREFIX: `rl-${randomBytes(6).toString('hex')}`,
     ACCOUNT_PORTAL_CLIENT_SECRET: TEST_PORTAL_CLIENT_SECRET,
+    // The lists' downloads default to the official servers: a test server fetches nothing unless its
+    // test points a list at a local server (30-odd files start servers; with a network each would
+    // download every list, without one each would log failures).
+    ...SANCTIONS_DOWNLOADS_OFF,
   };
   if (process.env.DATABASE_URL) {
     env.DATABASE_URL = process.env.DATABASE_URL;
