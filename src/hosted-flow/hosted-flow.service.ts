@@ -21,11 +21,12 @@ import type { EvidenceVault } from '../vault/evidence-vault';
 import { originsFor } from '../flows/flow.service';
 import { FlowStep, needsLiveness, stepsForTier } from './flow-steps';
 import { HostedCaptureRepository } from './hosted-capture.repository';
+import { queueChecks, T5DecisionGate } from './t5-decision';
+import { isFromChip } from '../chip/chip-evidence';
 import { frameProblem, issueChallenge } from './liveness-challenge';
 import type { PageCredentials } from './page-credentials';
 
-export const RUN_CHECKS_JOB = 'run-checks';
-export type RunChecksData = { sessionId: string };
+export { RUN_CHECKS_JOB, type RunChecksData } from './run-checks-job';
 
 /** Statuses in which the page may still capture. */
 const CAPTURING: readonly SessionStatus[] = ['in_progress'];
@@ -71,6 +72,7 @@ export type Clock = () => Date;
  */
 export class HostedFlowService {
   private readonly captures: HostedCaptureRepository;
+  private readonly gate: T5DecisionGate;
 
   constructor(
     private readonly db: DataSource,
@@ -82,6 +84,7 @@ export class HostedFlowService {
     private readonly now: Clock = () => new Date(),
   ) {
     this.captures = new HostedCaptureRepository(db);
+    this.gate = new T5DecisionGate(this.captures);
   }
 
   /** The hosted URL's token opens a page credential; a wrong token is a 404 like an unknown session. */
@@ -123,7 +126,7 @@ export class HostedFlowService {
     const flow = await this.db.getRepository(FlowEntity).findOneByOrFail({ id: s.flowId });
     const capture = await this.captures.find(sessionId);
     const counts = { id_document_image: 0, selfie_image: 0, selfie_video: 0 };
-    for (const a of await this.vault.list(sessionId)) if (a.class in counts) counts[a.class as keyof typeof counts]++;
+    for (const a of await this.vault.list(sessionId)) if (a.class in counts && !isFromChip(a)) counts[a.class as keyof typeof counts]++;
     return {
       session_id: s.id,
       status: s.status,
@@ -191,26 +194,45 @@ export class HostedFlowService {
     });
   }
 
-  /** Everything captured: the session goes to `processing` and the checks are queued with it. A second submit changes nothing. */
+  /**
+   * Everything captured: the session goes to `processing` and the checks are queued with it. A T5
+   * session goes there only once its chip is stored too (T5DecisionGate); until then it stays
+   * `in_progress` with its captures submitted, and the chip's arrival queues the checks. A second
+   * submit changes nothing.
+   */
   async submit(s: SessionEntity): Promise<PageView> {
     const capture = await this.captures.find(s.id);
     if (capture?.submittedAt) return this.view(s.id);
     this.assertCapturing(s);
-    await this.assertComplete(s, capture?.challenge ?? null);
+    await this.assertComplete(s, capture?.challenge ?? null, ['mobile_handoff']);
+    await this.markCapturesSubmitted(s);
+    return this.view(s.id);
+  }
+
+  private async markCapturesSubmitted(s: SessionEntity): Promise<void> {
     const at = this.now();
-    const moved = await this.sessions.advance(s.id, 'processing', () => ({}), {
-      within: async (m) => {
-        await this.captures.start(m, s.id, at);
-        await this.captures.markSubmitted(m, s.id, at);
-        await this.jobs.send(RUN_CHECKS_JOB, { sessionId: s.id } satisfies RunChecksData, { singletonKey: `checks:${s.id}`, retryLimit: 5, retryDelaySeconds: 5, within: m });
+    let complete = false;
+    const moved = await this.sessions.advance(
+      s.id,
+      async (cur, m) => {
+        complete = await this.gate.complete(m, cur);
+        return complete ? ['processing'] : [];
       },
-    });
+      () => ({}),
+      {
+        unless: async (m, cur) => cur.status !== 'in_progress' || Boolean((await this.captures.find(s.id, m))?.submittedAt),
+        within: async (m) => {
+          await this.captures.start(m, s.id, at);
+          await this.captures.markSubmitted(m, s.id, at);
+          if (complete) await queueChecks(this.jobs, m, s.id);
+        },
+      },
+    );
     if (!moved) {
       const again = await this.captures.find(s.id);
-      if (again?.submittedAt) return this.view(s.id); // a concurrent submit won
+      if (again?.submittedAt) return; // a concurrent submit won
       throw closed((await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id })).status);
     }
-    return this.view(s.id);
   }
 
   /** T4: the business identifiers, checked (check digits, shapes) and kept with the session for the registry checks. */
@@ -250,6 +272,8 @@ export class HostedFlowService {
     this.assertCapturing(s);
     const capture = await this.captures.find(s.id);
     await this.assertComplete(s, capture?.challenge ?? null, ['mobile_handoff']);
+    // The web steps are done: they count as submitted, and decide the session now if the chip came first.
+    if (!capture?.submittedAt) await this.markCapturesSubmitted(s);
     const secret = newClientSecret(s.id);
     await this.db.getRepository(SessionEntity).update({ id: s.id }, { appClientSecretHash: sha256Hex(secret) });
     const params = new URLSearchParams({ session_id: s.id, client_secret: secret }).toString();
@@ -319,7 +343,7 @@ export class HostedFlowService {
   }
 
   private async assertComplete(s: SessionEntity, challenge: LivenessChallenge | null, skip: FlowStep[] = []): Promise<void> {
-    const artifacts = await this.vault.list(s.id);
+    const artifacts = (await this.vault.list(s.id)).filter((a) => !isFromChip(a));
     const missing: string[] = [];
     const tier = s.tier as Tier;
     const steps = stepsForTier(tier).filter((st) => !skip.includes(st));

@@ -1,0 +1,29 @@
+import type { EntityManager } from 'typeorm';
+import type { SessionEntity } from '../../entities';
+import type { JobQueue } from '../jobs/job-queue';
+import { RUN_CHECKS_JOB, type RunChecksData } from './run-checks-job';
+import { HostedCaptureRepository } from './hosted-capture.repository';
+
+/**
+ * The one rule of a T5 session (docs/chip.md, "The route and what follows"): it is decided when both
+ * its web captures are submitted and its chip is stored, whichever arrives last. Both writers (the
+ * page's submit or app handoff, and the chip route) ask this under the session's row lock, so
+ * exactly one of them finds both halves and queues the checks.
+ */
+export class T5DecisionGate {
+  constructor(private readonly captures: HostedCaptureRepository) {}
+
+  /** The session as locked by the caller: is the other half there, so this write completes the pair? */
+  async complete(m: EntityManager, s: SessionEntity): Promise<boolean> {
+    if (s.tier !== 'T5') return true;
+    const capture = await this.captures.find(s.id, m);
+    return Boolean(capture?.submittedAt) && hasChip(s);
+  }
+}
+
+export const hasChip = (s: Pick<SessionEntity, 'result'>): boolean => Boolean(s.result?.chip);
+
+/** The check pipeline for a session, queued in the caller's transaction so it commits with the move to `processing`. */
+export async function queueChecks(jobs: Pick<JobQueue, 'send'>, m: EntityManager, sessionId: string): Promise<void> {
+  await jobs.send(RUN_CHECKS_JOB, { sessionId } satisfies RunChecksData, { singletonKey: `checks:${sessionId}`, retryLimit: 5, retryDelaySeconds: 5, within: m });
+}
