@@ -63,7 +63,7 @@ export class ChipSubmissionService {
     return this.sessions.attachChipResult(
       sessionId,
       () => chipOnlyResult(block, check),
-      (m, s) => this.gate.complete(m, s),
+      (m, s) => this.gate.completedByChip(m, s),
       (m, s) => queueChecks(this.jobs, m, s.id),
     );
   }

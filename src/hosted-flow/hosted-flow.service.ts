@@ -214,8 +214,8 @@ export class HostedFlowService {
     let complete = false;
     const moved = await this.sessions.advance(
       s.id,
-      async (cur, m) => {
-        complete = await this.gate.complete(m, cur);
+      (cur) => {
+        complete = this.gate.completedByCaptures(cur);
         return complete ? ['processing'] : [];
       },
       () => ({}),

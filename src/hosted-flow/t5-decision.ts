@@ -13,11 +13,14 @@ import { HostedCaptureRepository } from './hosted-capture.repository';
 export class T5DecisionGate {
   constructor(private readonly captures: HostedCaptureRepository) {}
 
-  /** The session as locked by the caller: is the other half there, so this write completes the pair? */
-  async complete(m: EntityManager, s: SessionEntity): Promise<boolean> {
-    if (s.tier !== 'T5') return true;
-    const capture = await this.captures.find(s.id, m);
-    return Boolean(capture?.submittedAt) && hasChip(s);
+  /** The chip is being stored on the locked session: the pair is complete if the page's captures are submitted. */
+  async completedByChip(m: EntityManager, s: SessionEntity): Promise<boolean> {
+    return Boolean((await this.captures.find(s.id, m))?.submittedAt);
+  }
+
+  /** The page's captures are being submitted on the locked session: the pair is complete if the chip is stored (other tiers need nothing more). */
+  completedByCaptures(s: SessionEntity): boolean {
+    return s.tier !== 'T5' || hasChip(s);
   }
 }
 
