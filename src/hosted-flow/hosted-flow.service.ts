@@ -165,6 +165,7 @@ export class HostedFlowService {
   async challenge(s: SessionEntity): Promise<PublicChallenge> {
     if (!needsLiveness(s.tier as Tier)) throw new DomainError('invalid_request', `A ${s.tier} session has no liveness step`);
     this.assertCapturing(s);
+    await this.assertNotSubmitted(s);
     const challenge = issueChallenge(this.now().getTime());
     await this.captures.setChallenge(s.id, challenge);
     return publicChallenge(challenge);
@@ -180,6 +181,7 @@ export class HostedFlowService {
     const maxBytes = MAX_BYTES[kind];
     if (req.contentLength !== undefined && req.contentLength > maxBytes) throw new DomainError('payload_too_large', `A ${kind} upload is at most ${maxBytes} bytes`);
     this.assertCapturing(s);
+    await this.assertNotSubmitted(s);
     const details = await this.detailsFor(s, req);
     return this.vault.put({
       session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode },
@@ -322,6 +324,11 @@ export class HostedFlowService {
     if (s.expiresAt.getTime() <= this.now().getTime() && ['created', 'in_progress'].includes(s.status)) throw closed('expired');
     if (s.status === 'created') throw new DomainError('invalid_state', 'Start the session before capturing');
     if (!CAPTURING.includes(s.status as SessionStatus)) throw closed(s.status);
+  }
+
+  /** A T5 session waits in_progress for its chip after the captures were submitted: what was submitted is what the checks read. */
+  private async assertNotSubmitted(s: SessionEntity): Promise<void> {
+    if ((await this.captures.find(s.id))?.submittedAt) throw new DomainError('invalid_state', 'The captures were already submitted');
   }
 
   private async detailsFor(s: SessionEntity, req: UploadRequest): Promise<Record<string, unknown>> {

@@ -93,6 +93,10 @@ describe('a test-mode T5 session through the page', () => {
     await captureOnPage(page, testCaptures.document, testCaptures.selfie);
     const waiting = await pageCall(server, page, 'GET', '');
     expect(waiting.body).toMatchObject({ status: 'in_progress', submitted: true, captured: { id_document_image: 1, selfie_image: 1 } });
+    // What was submitted is what the checks read: no capture and no new challenge while the chip is awaited.
+    const late = await upload(server, page, { class: 'id_document_image' }, pngBytes(8, 8), 'image/png');
+    expect({ status: late.status, code: late.body.error.code }).toEqual({ status: 409, code: 'invalid_state' });
+    expect((await pageCall(server, page, 'POST', 'challenge')).status).toBe(409);
 
     const chip = await submitChip(s, { 1: DG1, 2: DG2 });
     expect(chip.status).toBe(200);
