@@ -47,7 +47,8 @@ export async function jpeg2000ToPng(bytes: Buffer): Promise<Buffer> {
       image.data[4 * i + 3] = 255;
     }
     ctx.putImageData(image, 0, 0);
-    return canvas.toBuffer('image/png');
+    // The asynchronous encoder runs on libuv's pool: PNG compression stays off the event loop (the decode itself, tens of ms, does not).
+    return await canvas.encode('png');
   } finally {
     decoder.delete();
   }
