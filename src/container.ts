@@ -39,6 +39,8 @@ import { WebhookSecretBox } from './webhooks/webhook-secret.box';
 import { RunChecksJob } from './checks/run-checks.job';
 import { createLiveCheckProviders, type LiveCheckProviders } from './checks/live-providers';
 import { HostedFlowService, RUN_CHECKS_JOB } from './hosted-flow/hosted-flow.service';
+import { HostedCaptureRepository } from './hosted-flow/hosted-capture.repository';
+import { T5DecisionGate } from './hosted-flow/t5-decision';
 import { PageCredentials } from './hosted-flow/page-credentials';
 import { EvidenceAccessService } from './vault/evidence-access.service';
 import { EvidenceLinks } from './vault/evidence-links';
@@ -174,7 +176,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check.
   const checkProviders = createLiveCheckProviders(config.checks, logger);
   const cscaTrustStore = new PostgresCscaTrustStore(db);
-  const chip = new ChipSubmissionService(sessions, cscaTrustStore);
+  const chip = new ChipSubmissionService(sessions, cscaTrustStore, vault, new T5DecisionGate(new HostedCaptureRepository(db)), jobs);
   const contexts = new ContextFactory(auth);
   const dsrJobs = new DsrJobService(db);
   dsrJobs.auditTrail = (entries, m) => audit.appendMany(entries, m);

@@ -1,6 +1,9 @@
 import { DataSource } from 'typeorm';
 import { SessionEntity } from '../../entities';
 import { CHIP_CHECK_NAME } from '../chip/chip-check.factory';
+import { chipCheckWithCrossChecks, compareChipMrz, compareChipPortrait, type CrossCheck } from '../chip/chip-cross-checks';
+import { isFromChip, openChipEvidence } from '../chip/chip-evidence';
+import { hasChip } from '../hosted-flow/t5-decision';
 import { HostedCaptureRepository } from '../hosted-flow/hosted-capture.repository';
 import type { RunChecksData } from '../hosted-flow/hosted-flow.service';
 import type { Logger } from '../logger';
@@ -47,10 +50,12 @@ export class RunChecksJob {
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
     if (!s || s.status !== 'processing') return;
     const tier = s.tier as Tier;
+    // T5 decides the captures and the chip together (T5DecisionGate); without the chip there is nothing to decide yet.
+    if (tier === 'T5' && !hasChip(s)) return;
     const artifacts = (await this.vault.list(s.id)).filter((a) => !a.purgedAt);
     const providers = s.livemode ? this.liveProviders : testModeCheckProviders(testOutcomeOf(s.metadata));
     // Everything one run finds stays in this call: the job instance is shared by concurrent runs (docs/checks.md).
-    const { outcomes, sanctionsHits } = await this.runCaptureChecks(s, tier, artifacts, providers);
+    const { outcomes, sanctionsHits, crossChecks } = await this.runCaptureChecks(s, tier, artifacts, providers);
     const decided = decide(tier, outcomes);
     const evidence = artifacts.filter((a) => EVIDENCE_CLASSES.includes(a.class)).map((a) => a.id);
     const result: SessionResult = {
@@ -63,18 +68,25 @@ export class RunChecksJob {
       badges: decided.badges,
       signals: decided.signals,
       ...(s.result?.sanctions_hits || tier === 'T3' || tier === 'T4' ? { sanctions_hits: sanctionsHits } : {}),
-      ...(s.result?.chip ? { chip: s.result.chip } : {}),
+      ...(s.result?.chip ? { chip: crossChecks ? { ...s.result.chip, cross_checks: crossChecks } : s.result.chip } : {}),
     };
     await this.storeDerived(s, 'decision_signals', Buffer.from(JSON.stringify({ checks: result.checks, signals: result.signals, decision: result.decision })));
     await this.sessions.advance(s.id, decided.status, () => ({ result }));
     this.logger.info({ sessionId: s.id, status: decided.status }, 'checks decided');
   }
 
-  private async runCaptureChecks(s: SessionEntity, tier: Tier, artifacts: ArtifactRecord[], p: CheckProviders): Promise<{ outcomes: CheckOutcome[]; sanctionsHits: SanctionsHits }> {
+  private async runCaptureChecks(
+    s: SessionEntity,
+    tier: Tier,
+    artifacts: ArtifactRecord[],
+    p: CheckProviders,
+  ): Promise<{ outcomes: CheckOutcome[]; sanctionsHits: SanctionsHits; crossChecks?: { mrz: CrossCheck; portrait: CrossCheck } }> {
     let sanctionsHits: SanctionsHits = [];
+    let crossChecks: { mrz: CrossCheck; portrait: CrossCheck } | undefined;
     const images = async (cls: ArtifactRecord['class']): Promise<ImageInput[]> => {
       const out: ImageInput[] = [];
-      for (const a of artifacts.filter((x) => x.class === cls)) {
+      // The chip's portrait is evidence of its own, compared by the chip check, never read as a capture.
+      for (const a of artifacts.filter((x) => x.class === cls && !isFromChip(x))) {
         const { bytes } = await this.vault.open(a);
         if (bytes) out.push({ bytes, contentType: a.contentType });
       }
@@ -124,6 +136,12 @@ export class RunChecksJob {
           const frames = await this.frames(artifacts, (await this.captures.find(s.id))?.challenge?.id);
           if (!selfie) missing(name, 'selfie');
           else record(name, await p.presentationAttackDetector.detect({ selfie, frames: frames.map((f) => f.image) }));
+        } else if (name === CHIP_CHECK_NAME && hasChip(s)) {
+          // The submitted chip decides, in test mode too (real vectors), with its comparisons to the captures.
+          const submitted = s.result!.checks.find((c) => c.name === CHIP_CHECK_NAME);
+          const chip = await openChipEvidence(this.vault, artifacts, (s.result!.chip as { submitted_at?: unknown }).submitted_at);
+          crossChecks = { mrz: compareChipMrz(chip.mrzText, reading?.mrz?.fields, new Date()), portrait: await compareChipPortrait(chip.portrait, selfie, p.faceMatcher) };
+          outcomes.push(submitted ? chipCheckWithCrossChecks(submitted, crossChecks.mrz, crossChecks.portrait) : { name, verdict: 'error', reason: 'The chip result has no Passive Authentication check' });
         } else if (fallback) {
           outcomes.push(fromCheck(fallback.find((c) => c.name === name)!));
           failed ||= outcomes.at(-1)!.verdict === 'fail';
@@ -132,8 +150,7 @@ export class RunChecksJob {
           outcomes.push(screened.outcome);
           sanctionsHits = screened.hits;
         } else if (name === CHIP_CHECK_NAME) {
-          const submitted = s.result?.checks.find((c) => c.name === CHIP_CHECK_NAME);
-          outcomes.push(submitted ? fromCheck(submitted) : { name, verdict: 'error', reason: 'No chip data was submitted from the mobile app' });
+          outcomes.push({ name, verdict: 'error', reason: 'No chip data was submitted from the mobile app' });
         } else {
           outcomes.push({ name, verdict: 'error', reason: `No ${name} provider is configured on this service` });
         }
@@ -146,7 +163,7 @@ export class RunChecksJob {
       }
       if (!CAPTURE_CHECKS.has(name) && outcomes.at(-1)?.verdict === 'fail') failed = true;
     }
-    return { outcomes, sanctionsHits };
+    return { outcomes, sanctionsHits, crossChecks };
   }
 
   private async frames(artifacts: ArtifactRecord[], challengeId: string | undefined): Promise<LivenessFrame[]> {

@@ -47,7 +47,8 @@ export function sessionCheck(check: ChipCheck): Check {
 /**
  * The result a session carries once chip data arrived and nothing else has been decided: only
  * the chip check ran, so no tier's checks are complete (achieved tier T0, no badges) and the
- * decision is `review` (a human decides the rest of T5 until those checks are automated).
+ * decision is the provisional `review` until the check run decides the session with the page's
+ * captures (docs/chip.md, "The route and what follows").
  */
 export function chipOnlyResult(block: Record<string, unknown>, check: ChipCheck): SessionResult {
   const c = sessionCheck(check);

@@ -2,7 +2,10 @@ import type { SessionEntity } from '../../entities';
 import type { Actor } from '../auth/actor';
 import { DomainError, notFound } from '../errors';
 import type { SessionService } from '../sessions/session.service';
-import type { SessionStatus } from '../sessions/session-status';
+import type { JobQueue } from '../jobs/job-queue';
+import { hasChip, queueChecks, type T5DecisionGate } from '../hosted-flow/t5-decision';
+import type { EvidenceVault } from '../vault/evidence-vault';
+import { storeChipEvidence } from './chip-evidence';
 import { chipCheckFromVerdicts } from './chip-check.factory';
 import { chipBlock, chipOnlyResult } from './chip-result';
 import { decodeChipSubmission } from './chip-submission.decoder';
@@ -16,17 +19,19 @@ const ACCEPTING: readonly string[] = ['created', 'in_progress'];
  * `POST /v1/verify/sessions/{id}/chip`: the mobile SDK sends what it read from the passport chip;
  * the service runs ICAO 9303 Passive Authentication and records the outcome on the session.
  *
- * What happens next (docs/chip.md, "The route and what follows"):
- * - live: the session walks to `processing` and straight on to `manual_review`, because the other
- *   T5 checks (document, selfie, liveness) are not automated yet; the reviewer sees the chip block.
- * - test mode: the session walks to `processing`; when its test-mode clock (docs/api-behaviour.md) resolves it at 10 s, the real
- *   chip block and check replace the fixed test-mode ones (a chip check that does not pass turns
- *   an `approved` outcome into `declined`).
+ * What happens next (docs/chip.md, "The route and what follows"): the chip result is stored on the
+ * session and what the decision compares (DG1's MRZ, DG2's portrait) in the vault. The session is
+ * decided with the page's captures, in one run of the checks, by the T5 rule (T5DecisionGate): if
+ * the captures are already submitted, it goes to `processing` and the checks are queued now;
+ * otherwise it stays `in_progress` until the page submits them.
  */
 export class ChipSubmissionService {
   constructor(
     private readonly sessions: SessionService,
     private readonly trustStore: CscaTrustStore,
+    private readonly vault: EvidenceVault,
+    private readonly gate: T5DecisionGate,
+    private readonly jobs: Pick<JobQueue, 'send'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -42,6 +47,7 @@ export class ChipSubmissionService {
     if (!ACCEPTING.includes(session.status)) {
       throw new DomainError('invalid_state', `Chip data is accepted while a session is created or in_progress; this one is ${session.status}`);
     }
+    if (hasChip(session)) throw new DomainError('invalid_state', 'Chip data was already submitted for this session');
 
     const submission = asDomain(() => decodeChipSubmission(body));
     const submittedAt = this.now();
@@ -52,8 +58,14 @@ export class ChipSubmissionService {
     );
     const check = chipCheckFromVerdicts(pa.verdicts);
     const block = chipBlock(pa, check, submittedAt);
-    const then: SessionStatus | undefined = session.livemode ? 'manual_review' : undefined;
-    return this.sessions.attachChipResult(sessionId, () => chipOnlyResult(block, check), then);
+    // Stored before the chip result commits, so the checks the commit may queue always find it.
+    await storeChipEvidence(this.vault, session, submission.dataGroups, pa, submittedAt);
+    return this.sessions.attachChipResult(
+      sessionId,
+      () => chipOnlyResult(block, check),
+      (m, s) => this.gate.completedByChip(m, s),
+      (m, s) => queueChecks(this.jobs, m, s.id),
+    );
   }
 }
 

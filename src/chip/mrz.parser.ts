@@ -61,7 +61,8 @@ export function maskDocumentNumber(number: string): string {
   return '*'.repeat(number.length - 2) + number.slice(-2);
 }
 
-function mrzText(dg1: Buffer): string | null {
+/** The MRZ characters DG1 holds (all lines run together), or null when DG1 is not readable. */
+export function mrzText(dg1: Buffer): string | null {
   try {
     const outer = readNode(dg1, 0);
     if (outer.tagClass !== 1 || outer.tagNumber !== 1) return null;

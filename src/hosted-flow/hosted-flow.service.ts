@@ -8,7 +8,7 @@ import { BusinessDetails, validateBusinessDetails } from './business-identifiers
 import { ConfirmedIdentity, identitySealContext, validateIdentity } from './identity-confirmation';
 import type { HostedLinks } from '../hosted/hosted-links';
 import { SESSION_ID_PATTERN } from '../ids';
-import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
+import type { JobQueue } from '../jobs/job-queue';
 import { kindOfDeclared, normalize } from '../capture/content-type';
 import { refusingAudio, type VideoType } from '../capture/silent-video';
 import { MAX_BYTES, UPLOADABLE } from '../capture/upload-limits';
@@ -22,13 +22,12 @@ import type { EvidenceVault } from '../vault/evidence-vault';
 import { originsFor } from '../flows/flow.service';
 import { FlowStep, needsLiveness, stepsForTier } from './flow-steps';
 import { HostedCaptureRepository } from './hosted-capture.repository';
+import { queueChecks, T5DecisionGate } from './t5-decision';
+import { isFromChip } from '../chip/chip-evidence';
 import { frameProblem, issueChallenge } from './liveness-challenge';
 import type { PageCredentials } from './page-credentials';
 
-export const RUN_CHECKS_JOB = 'run-checks';
-/** A run that threw (an engine or the database down) tries again after 5-10 s, then longer, for about 4 minutes. */
-export const RUN_CHECKS_RETRY: RetryPolicy = { limit: 5, delaySeconds: 5, backoff: true, maxDelaySeconds: 120 };
-export type RunChecksData = { sessionId: string };
+export { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from './run-checks-job';
 
 /** Statuses in which the page may still capture. */
 const CAPTURING: readonly SessionStatus[] = ['in_progress'];
@@ -74,6 +73,7 @@ export type Clock = () => Date;
  */
 export class HostedFlowService {
   private readonly captures: HostedCaptureRepository;
+  private readonly gate: T5DecisionGate;
 
   constructor(
     private readonly db: DataSource,
@@ -85,6 +85,7 @@ export class HostedFlowService {
     private readonly now: Clock = () => new Date(),
   ) {
     this.captures = new HostedCaptureRepository(db);
+    this.gate = new T5DecisionGate(this.captures);
   }
 
   /** The hosted URL's token opens a page credential; a wrong token is a 404 like an unknown session. */
@@ -126,7 +127,7 @@ export class HostedFlowService {
     const flow = await this.db.getRepository(FlowEntity).findOneByOrFail({ id: s.flowId });
     const capture = await this.captures.find(sessionId);
     const counts = { id_document_image: 0, selfie_image: 0, selfie_video: 0 };
-    for (const a of await this.vault.list(sessionId)) if (a.class in counts) counts[a.class as keyof typeof counts]++;
+    for (const a of await this.vault.list(sessionId)) if (a.class in counts && !isFromChip(a)) counts[a.class as keyof typeof counts]++;
     return {
       session_id: s.id,
       status: s.status,
@@ -165,6 +166,7 @@ export class HostedFlowService {
   async challenge(s: SessionEntity): Promise<PublicChallenge> {
     if (!needsLiveness(s.tier as Tier)) throw new DomainError('invalid_request', `A ${s.tier} session has no liveness step`);
     this.assertCapturing(s);
+    await this.assertNotSubmitted(s);
     const challenge = issueChallenge(this.now().getTime());
     await this.captures.setChallenge(s.id, challenge);
     return publicChallenge(challenge);
@@ -180,6 +182,7 @@ export class HostedFlowService {
     const maxBytes = MAX_BYTES[kind];
     if (req.contentLength !== undefined && req.contentLength > maxBytes) throw new DomainError('payload_too_large', `A ${kind} upload is at most ${maxBytes} bytes`);
     this.assertCapturing(s);
+    await this.assertNotSubmitted(s);
     const details = await this.detailsFor(s, req);
     return this.vault.put({
       session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode },
@@ -195,26 +198,45 @@ export class HostedFlowService {
     });
   }
 
-  /** Everything captured: the session goes to `processing` and the checks are queued with it. A second submit changes nothing. */
+  /**
+   * Everything captured: the session goes to `processing` and the checks are queued with it. A T5
+   * session goes there only once its chip is stored too (T5DecisionGate); until then it stays
+   * `in_progress` with its captures submitted, and the chip's arrival queues the checks. A second
+   * submit changes nothing.
+   */
   async submit(s: SessionEntity): Promise<PageView> {
     const capture = await this.captures.find(s.id);
     if (capture?.submittedAt) return this.view(s.id);
     this.assertCapturing(s);
-    await this.assertComplete(s, capture?.challenge ?? null);
+    await this.assertComplete(s, capture?.challenge ?? null, ['mobile_handoff']);
+    await this.markCapturesSubmitted(s);
+    return this.view(s.id);
+  }
+
+  private async markCapturesSubmitted(s: SessionEntity): Promise<void> {
     const at = this.now();
-    const moved = await this.sessions.advance(s.id, 'processing', () => ({}), {
-      within: async (m) => {
-        await this.captures.start(m, s.id, at);
-        await this.captures.markSubmitted(m, s.id, at);
-        await this.jobs.send(RUN_CHECKS_JOB, { sessionId: s.id } satisfies RunChecksData, { singletonKey: `checks:${s.id}`, retry: RUN_CHECKS_RETRY, within: m });
+    let complete = false;
+    const moved = await this.sessions.advance(
+      s.id,
+      (cur) => {
+        complete = this.gate.completedByCaptures(cur);
+        return complete ? ['processing'] : [];
       },
-    });
+      () => ({}),
+      {
+        unless: async (m, cur) => cur.status !== 'in_progress' || Boolean((await this.captures.find(s.id, m))?.submittedAt),
+        within: async (m) => {
+          await this.captures.start(m, s.id, at);
+          await this.captures.markSubmitted(m, s.id, at);
+          if (complete) await queueChecks(this.jobs, m, s.id);
+        },
+      },
+    );
     if (!moved) {
       const again = await this.captures.find(s.id);
-      if (again?.submittedAt) return this.view(s.id); // a concurrent submit won
+      if (again?.submittedAt) return; // a concurrent submit won
       throw closed((await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id })).status);
     }
-    return this.view(s.id);
   }
 
   /** T4: the business identifiers, checked (check digits, shapes) and kept with the session for the registry checks. */
@@ -254,6 +276,8 @@ export class HostedFlowService {
     this.assertCapturing(s);
     const capture = await this.captures.find(s.id);
     await this.assertComplete(s, capture?.challenge ?? null, ['mobile_handoff']);
+    // The web steps are done: they count as submitted, and decide the session now if the chip came first.
+    if (!capture?.submittedAt) await this.markCapturesSubmitted(s);
     const secret = newClientSecret(s.id);
     await this.db.getRepository(SessionEntity).update({ id: s.id }, { appClientSecretHash: sha256Hex(secret) });
     const params = new URLSearchParams({ session_id: s.id, client_secret: secret }).toString();
@@ -304,6 +328,11 @@ export class HostedFlowService {
     if (!CAPTURING.includes(s.status as SessionStatus)) throw closed(s.status);
   }
 
+  /** A T5 session waits in_progress for its chip after the captures were submitted: what was submitted is what the checks read. */
+  private async assertNotSubmitted(s: SessionEntity): Promise<void> {
+    if ((await this.captures.find(s.id))?.submittedAt) throw new DomainError('invalid_state', 'The captures were already submitted');
+  }
+
   private async detailsFor(s: SessionEntity, req: UploadRequest): Promise<Record<string, unknown>> {
     if (req.class === 'id_document_image') {
       const side = req.side ?? 'data_page';
@@ -329,7 +358,7 @@ export class HostedFlowService {
   }
 
   private async assertComplete(s: SessionEntity, challenge: LivenessChallenge | null, skip: FlowStep[] = []): Promise<void> {
-    const artifacts = await this.vault.list(s.id);
+    const artifacts = (await this.vault.list(s.id)).filter((a) => !isFromChip(a));
     const missing: string[] = [];
     const tier = s.tier as Tier;
     const steps = stepsForTier(tier).filter((st) => !skip.includes(st));

@@ -338,7 +338,7 @@ export class SessionService {
   /** Moves a session on its own (jobs); a step that no longer applies is skipped, so retries are harmless. */
   async advance(
     id: string,
-    to: SessionStatus | ((s: SessionEntity) => readonly SessionStatus[]),
+    to: SessionStatus | ((s: SessionEntity, m: EntityManager) => readonly SessionStatus[] | Promise<readonly SessionStatus[]>),
     changes: (s: SessionEntity) => Partial<SessionEntity> = () => ({}),
     hooks: TransitionHooks = {},
   ): Promise<SessionEntity | null> {
@@ -346,14 +346,29 @@ export class SessionService {
   }
 
   /**
-   * T5 chip data arrived from the end user's device: the session walks created -> in_progress ->
-   * processing (and on to `then`, when given) with the result `result(s)` builds, all in one
-   * transaction, so the evidence and the status never commit apart. A session already past
-   * in_progress is refused with `invalid_state`.
+   * T5 chip data arrived from the end user's device: the chip result `result(s)` builds is stored
+   * and a `created` session starts (`in_progress`); when `completes` answers true under the row lock
+   * (the other half of the T5 decision is there), it goes on to `processing` and `onComplete` queues
+   * its checks, all in one transaction, so the evidence, the status and the job never commit apart.
+   * A session past in_progress, or one that already holds a chip, is refused with `invalid_state`.
    */
-  async attachChipResult(id: string, result: (s: SessionEntity) => SessionResult, then?: SessionStatus): Promise<SessionEntity> {
-    const path = (s: SessionEntity): SessionStatus[] => [...(s.status === 'created' ? (['in_progress'] as const) : []), 'processing', ...(then ? [then] : [])];
-    return (await this.transitionUnchecked(id, path, (s) => ({ result: result(s) }), false))!;
+  async attachChipResult(
+    id: string,
+    result: (s: SessionEntity) => SessionResult,
+    completes: (m: EntityManager, s: SessionEntity) => Promise<boolean>,
+    onComplete: (m: EntityManager, s: SessionEntity) => Promise<void>,
+  ): Promise<SessionEntity> {
+    let complete = false;
+    const path = async (s: SessionEntity, m: EntityManager): Promise<SessionStatus[]> => {
+      complete = await completes(m, s);
+      return [...(s.status === 'created' ? (['in_progress'] as const) : []), ...(complete ? (['processing'] as const) : [])];
+    };
+    const refuse = async (_m: EntityManager, s: SessionEntity): Promise<boolean> => {
+      if (!['created', 'in_progress'].includes(s.status)) throw new DomainError('invalid_state', `Chip data is accepted while a session is created or in_progress; this one is ${s.status}`);
+      if (s.result?.chip) throw new DomainError('invalid_state', 'Chip data was already submitted for this session');
+      return false;
+    };
+    return (await this.transitionUnchecked(id, path, (s) => ({ result: result(s) }), false, { unless: refuse, within: async (m, s) => (complete ? onComplete(m, s) : undefined) }))!;
   }
 
   /** Sessions whose 24 h ran out before processing (docs/api-behaviour.md, "Session lifecycle"). Returns how many expired. */
@@ -394,7 +409,7 @@ export class SessionService {
    */
   private async transitionUnchecked(
     id: string,
-    to: SessionStatus | ((s: SessionEntity) => readonly SessionStatus[]),
+    to: SessionStatus | ((s: SessionEntity, m: EntityManager) => readonly SessionStatus[] | Promise<readonly SessionStatus[]>),
     changes: (s: SessionEntity) => Partial<SessionEntity>,
     skipIfIllegal: boolean,
     hooks: TransitionHooks = {},
@@ -403,7 +418,9 @@ export class SessionService {
       const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!s) throw notFound();
       if (hooks.unless && (await hooks.unless(m, s))) return null;
-      const events = this.applyTransition(s, to, changes, skipIfIllegal, this.now());
+      // A path may read other rows under this lock (the T5 decision rule reads the page's captures).
+      const path = typeof to === 'string' ? to : await to(s, m);
+      const events = this.applyTransition(s, typeof path === 'string' ? path : () => path, changes, skipIfIllegal, this.now());
       if (!events) return null;
       await this.commitTransitions(m, [s], events);
       if (hooks.within) await hooks.within(m, s);

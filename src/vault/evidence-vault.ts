@@ -96,17 +96,29 @@ export class EvidenceVault {
     return record;
   }
 
-  /** Bytes the checks derived (templates, MRZ text, the decision), stored while the session is processing. */
-  async putDerived(input: { session: StoreArtifactInput['session']; class: ArtifactClass; bytes: Buffer; contentType: string }): Promise<void> {
+  /**
+   * Bytes the service itself derived, not uploaded: by the checks (templates, MRZ text, the decision) while the
+   * session is processing, or from a T5 chip (its MRZ and portrait, `details.source: 'chip'`) while it is open.
+   */
+  async putDerived(input: {
+    session: StoreArtifactInput['session'];
+    class: ArtifactClass;
+    bytes: Buffer;
+    contentType: string;
+    details?: Record<string, unknown>;
+    openStatuses?: readonly string[];
+  }): Promise<void> {
     const id = newArtifactId();
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', await this.keys.dataKey(input.session.tenantId), iv);
     cipher.setAAD(Buffer.from(id, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(input.bytes), cipher.final()]);
     const sha256 = createHash('sha256').update(input.bytes).digest('hex');
-    const record = await this.newRecord(id, input.session, input.class, { contentType: input.contentType, sizeBytes: input.bytes.length, sha256, details: {}, iv, authTag: cipher.getAuthTag() });
+    const record = await this.newRecord(id, input.session, input.class, { contentType: input.contentType, sizeBytes: input.bytes.length, sha256, details: input.details ?? {}, iv, authTag: cipher.getAuthTag() });
     // A retried job stores again; the bound keeps retries from piling up.
-    await this.store.insert(record, ciphertext, { openStatuses: ['processing'], maxPerClass: 8 });
+    const refusal = await this.store.insert(record, ciphertext, { openStatuses: input.openStatuses ?? ['processing'], maxPerClass: 8 });
+    // The checks' writes stay best effort as before; chip evidence must be there before the chip counts.
+    if (input.openStatuses && refusal?.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes chip data (it is ${refusal.status})`);
   }
 
   /** Small personal data kept outside the artifact table (a confirmed name), sealed under the tenant's data key: base64 of iv, tag, ciphertext. */

@@ -50,7 +50,11 @@ export class PostgresArtifactStore implements ArtifactStore {
       const session: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 FOR UPDATE`, [a.sessionId]);
       if (session.length === 0) return { refused: 'no_session' } as const;
       if (!guard.openStatuses.includes(session[0].status)) return { refused: 'session_state', status: session[0].status } as const;
-      const [{ n }]: { n: string }[] = await m.query(`SELECT count(*) AS n FROM artifacts WHERE session_id = $1 AND class = $2`, [a.sessionId, a.class]);
+      // What the service took from a T5 chip (its portrait is an id_document_image) leaves the page's upload limits alone.
+      const [{ n }]: { n: string }[] = await m.query(
+        `SELECT count(*) AS n FROM artifacts WHERE session_id = $1 AND class = $2 AND (details->>'source' IS DISTINCT FROM 'chip') = $3`,
+        [a.sessionId, a.class, a.details.source !== 'chip'],
+      );
       if (Number(n) >= guard.maxPerClass) return { refused: 'class_full', max: guard.maxPerClass } as const;
       await m.query(
         `INSERT INTO artifacts (${COLUMNS}, purge_at_completion) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15)`,

@@ -179,10 +179,11 @@ describe('csca import through the CLI', () => {
 });
 
 describe('POST /v1/verify/sessions/{id}/chip', () => {
-  it('passes Passive Authentication of a genuine synthetic vector and moves the session to processing with the chip block', async () => {
+  it('passes Passive Authentication of a genuine synthetic vector and keeps the chip block while the session waits (no page: its test clock)', async () => {
     const { s, r } = genuine;
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: s.id, status: 'processing', tier: 'T5', livemode: false });
+    // No page captured anything: the session starts and waits; the test clock decides it as any test session without a page.
+    expect(r.body).toMatchObject({ id: s.id, status: 'in_progress', tier: 'T5', livemode: false });
     expect(r.body.client_secret).toBeUndefined();
     expect(checkOf(r.body)).toEqual({ name: 'chip_passive_authentication', status: 'pass', score: 1, reason: REASON });
     const chip = r.body.result.chip;
@@ -214,7 +215,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
   it('fails the check with hash_mismatch for a tampered DG1, and the test-mode session is declined', async () => {
     const { s, r } = tampered;
     expect(r.status).toBe(200);
-    expect(r.body.status).toBe('processing');
+    expect(r.body.status).toBe('in_progress');
     expect(r.body.result.chip).toMatchObject({
       ds_signature: { status: 'succeeded' },
       chain: { status: 'succeeded' },
@@ -241,7 +242,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
     expect((checkOf(r.body) as any).status).toBe('fail');
   });
 
-  it('sends a live session to manual review with the chip check, where the override decides', async () => {
+  it('keeps a live session in_progress with the chip check until the page submits its captures (nothing decided from the chip alone)', async () => {
     const s = await createSession(acme.live_api_key);
     const opened = await fetch(`${server.url}${new URL(s.hosted_url).pathname}${new URL(s.hosted_url).search}`);
     expect(opened.status).toBe(200);
@@ -250,16 +251,15 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
     expect(page).toContain('NFC');
     const r = await submit(s, chipBody(P256_SOD, { 1: DG1 }));
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ status: 'manual_review', livemode: true, result: { decision: 'review', achieved_tier: 'T0', badges: [] } });
-    expect(r.body.completed_at).not.toBeNull();
+    expect(r.body).toMatchObject({ status: 'in_progress', livemode: true, result: { decision: 'review', achieved_tier: 'T0', badges: [] } });
+    expect(r.body.completed_at).toBeNull();
     expect(r.body.result.checks).toEqual([{ name: 'chip_passive_authentication', status: 'pass', score: 1, reason: REASON }]);
-    const reviewed = await http(server, 'POST', `/v1/verify/manual-review/${s.id}`, {
-      key: acme.live_api_key,
-      json: { decision: 'approve', reason: 'Chip genuine; selfie checked by hand' },
-    });
-    expect(reviewed.status).toBe(200);
-    expect(reviewed.body).toMatchObject({ status: 'success', result: { decision: 'approved' } });
-    expect(reviewed.body.result.chip.chain).toEqual({ status: 'succeeded' });
+    // Not decided: no reviewer can act on it, and a second chip is refused.
+    const reviewed = await http(server, 'POST', `/v1/verify/manual-review/${s.id}`, { key: acme.live_api_key, json: { decision: 'approve', reason: 'Chip genuine' } });
+    expect(reviewed.status).toBe(409);
+    expect((await submit(s, chipBody(P256_SOD, { 1: DG1 }))).status).toBe(409);
+    const read = await http(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.live_api_key });
+    expect(read.body.status).toBe('in_progress');
   });
 
   it('does not show the mobile-app note on the hosted page of other tiers', async () => {
@@ -401,7 +401,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
       const check = checkOf(r.body) as unknown as { status: string; reason: string };
       expect(check.status === 'pass').toBe(allSucceeded);
       expect(check.reason === REASON).toBe(allSucceeded);
-      expect(r.body.status).toBe('manual_review');
+      expect(r.body.status).toBe('in_progress'); // waits for the page's captures
     });
   });
 

@@ -430,6 +430,11 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     expect(((await asApp.json()) as { status: string }).status).toBe('in_progress'); // waiting for the chip
     expect((await fetch(`${server.url}/v1/verify/sessions/${s.id}`, { headers: { authorization: `Bearer ${s.client_secret}` } })).status).toBe(200);
     expect(foreign.filter((r) => r.includes(secret))).toEqual([]);
+    // The web steps count as submitted: a reload while the chip is awaited shows the handoff again, not the end.
+    const again = page.waitForResponse((r) => r.url().endsWith('/app-handoff') && r.status() === 200);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 30_000 });
+    expect(((await (await again).json()) as { link: string }).link).not.toBe(link); // a fresh app secret
     await context.close();
   }, 120_000);
 });

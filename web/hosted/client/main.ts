@@ -55,6 +55,8 @@ async function main(): Promise<void> {
   }
   listen(view.allowed_origins, () => void cancel());
   tell('ready');
+  // T5 with its web steps done and the chip still to come: the app handoff again (a fresh link).
+  if (view.submitted && view.status === 'in_progress' && view.steps.includes('mobile_handoff')) return void mobileHandoff();
   if (view.submitted || !['created', 'in_progress'].includes(view.status)) return view.submitted && view.status === 'processing' ? processing() : finish();
   if (view.steps.length === 0) return finish();
   consent();
