@@ -29,7 +29,10 @@ describe('data-rights requests of the signed-in user', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    server = await startOidcServer({ ADMIN_API_KEY });
+    // Rate limits off: every user here signs in through the pages twice (the tenant's app and the account
+    // portal, D20), all from 127.0.0.1, which meets the per-address `default` bucket (120 a minute) when
+    // several users sign in at once. Metering is tested in rate-limit.test.ts.
+    server = await startOidcServer({ ADMIN_API_KEY, RATE_LIMIT_ENABLED: 'false' });
     db = await dbClient(server);
     acme = await createOidcTenant(server, 'acme');
     other = await createOidcTenant(server, 'other');
