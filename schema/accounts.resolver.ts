@@ -5,7 +5,7 @@ import type { OidcClients } from '../src/oidc/oidc-clients';
 import type { MeService } from '../src/users/me.service';
 import type { UserTokenPolicy } from '../src/auth/user-token.policy';
 
-@ObjectType({ description: "What verifications established about a user (scope `verification`'s claim)." })
+@ObjectType({ description: "What live verifications established about a user (scope `verification`'s claim); test-mode sessions never change it." })
 export class ServiceVerificationType {
   @Field(() => [String]) badges: string[];
   @Field(() => String, { nullable: true }) tier: string | null;

@@ -202,6 +202,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   // Deleted users' sessions read as absent to tenants; restricted users' as 409 user_restricted.
   sessions.guardReads((actor, s) => userRights.gate.filter(actor, s), LISTABLE_SESSION_SQL);
   sessionWatches.guardReads((actor, s) => userRights.gate.filter(actor, s)); // the same rule on WebSocket watches
+  // Evidence links are their own credential: the rule is asked when one is opened, so a restriction or an erasure ends them at once.
+  evidence.guardReads((sessionId) => userRights.gate.refusalForSession(sessionId, 'Evidence'));
   sessions.bindable = (userId) => userRights.gate.assertProcessable(userId); // no session is bound to a restricted user
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled

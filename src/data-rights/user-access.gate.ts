@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Actor } from '../auth/actor';
 import { CoalescingReader } from '../db/coalescing-reader';
-import { DomainError } from '../errors';
+import { DomainError, notFound } from '../errors';
 
 /** An end user's data-rights state (docs/data-rights.md, "User data lifecycle"). */
 export const USER_STATES = ['active', 'restricted', 'soft_deleted', 'purged'] as const;
@@ -14,7 +14,9 @@ export const userRestricted = (): DomainError =>
  * The data-rights rule on a tenant's reads of a user's sessions, written once for REST, GraphQL
  * and WebSocket: a session bound to a deleted (or purged) user is answered as if it did not exist;
  * one bound to a restricted user is refused with `user_restricted` (409). Unbound sessions, and
- * the end user's own browser on its session (the `client_secret`), are not affected.
+ * the session's `client_secret` (held by the tenant's front end as much as by the user's browser)
+ * gets the same answer as a tenant key (issue #25, finding 7). The end user's own token never reads
+ * sessions through here.
  *
  * States are read by a query that started after the read asked (CoalescingReader), so a
  * restriction applies from the moment it commits, on every instance.
@@ -22,7 +24,7 @@ export const userRestricted = (): DomainError =>
 export class UserAccessGate {
   private readonly reader: CoalescingReader<string, UserState>;
 
-  constructor(db: DataSource) {
+  constructor(private readonly db: DataSource) {
     this.reader = new CoalescingReader(async (ids) => {
       const rows: { id: string; state: UserState }[] = await db.query(`SELECT id, state FROM users WHERE id = ANY($1::text[])`, [ids]);
       return new Map(rows.map((r) => [r.id, r.state]));
@@ -35,11 +37,29 @@ export class UserAccessGate {
 
   /** Null when the session must read as absent; the session itself when it may be read; throws `user_restricted`. */
   async filter<S extends { userId?: string | null }>(actor: Actor, session: S | null): Promise<S | null> {
-    if (!session?.userId || actor.kind !== 'tenant_key') return session;
-    const state = await this.stateOf(session.userId);
-    if (state === 'soft_deleted' || state === 'purged') return null;
-    if (state === 'restricted') throw userRestricted();
+    if (!session?.userId || actor.kind === 'end_user') return session;
+    const refusal = await this.refusalFor(session.userId);
+    if (refusal?.code === 'not_found') return null;
+    if (refusal) throw refusal;
     return session;
+  }
+
+  /**
+   * What a read of something of this user's is answered now: null when it may go on, `not_found`
+   * for a deleted (or purged, or unknown) user, `user_restricted` for a restricted one. For the
+   * links that are their own credential (evidence links), checked when the link is opened.
+   */
+  async refusalFor(userId: string, what = 'Session'): Promise<DomainError | null> {
+    const state = await this.stateOf(userId);
+    if (state === 'restricted') return userRestricted();
+    if (state === 'soft_deleted' || state === 'purged') return notFound(what);
+    return null;
+  }
+
+  /** `refusalFor` of the user a session is bound to; null for an unbound session (the binding is read now). */
+  async refusalForSession(sessionId: string, what = 'Session'): Promise<DomainError | null> {
+    const rows: { user_id: string | null }[] = await this.db.query(`SELECT user_id FROM sessions WHERE id = $1`, [sessionId]);
+    return rows[0]?.user_id ? this.refusalFor(rows[0].user_id, what) : null;
   }
 
   /** Refuses work on a user who may not be processed now (binding a session, running checks). */

@@ -7,13 +7,14 @@ import { highestTier, isTier } from '../sessions/tiers';
  * A bound session's successful result updates its user's `service_verification`
  * (docs/accounts-and-oidc.md, "Binding sessions to users"): the union of badges, the highest tier
  * achieved, the time. It runs in the transition's transaction, so the user and the session never
- * disagree. Test-mode sessions count too (the tests' T2 sessions prove the path); see the doc.
+ * disagree. Only live sessions count: a test-mode result is whatever the tenant asked for
+ * (docs/api-behaviour.md, test mode), so it never touches the claim other tenants' live clients read (issue #25, finding 3).
  */
 export const updateServiceVerification: OutboxHandler = async (m: EntityManager, events: OutboxEventEntity[]) => {
   for (const e of events) {
     if (e.type !== 'verification.completed' || typeof e.payload.user_sub !== 'string' || !e.sessionId) continue;
     const rows: { user_id: string; service_verification: ServiceVerification | null }[] = await m.query(
-      `SELECT u.id AS user_id, u.service_verification FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1 FOR UPDATE OF u`,
+      `SELECT u.id AS user_id, u.service_verification FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1 AND s.livemode FOR UPDATE OF u`,
       [e.sessionId],
     );
     if (!rows.length) continue;

@@ -6,6 +6,14 @@ import type { EvidenceVault } from './evidence-vault';
 
 export type OpenedEvidence = { contentType: string; bytes: Buffer; sha256: string };
 
+/**
+ * The data-rights rule on a session's evidence, asked each time a link is opened: null when it may
+ * be read, else the error a tenant's read of the session would get now (`user_restricted`, or
+ * `not_found` once its user is deleted). A link handed out before a restriction or an erasure stops
+ * working at that moment, not when it expires (issue #25, finding 7).
+ */
+export type EvidenceReadGuard = (sessionId: string) => Promise<DomainError | null>;
+
 /** Signed evidence links: which artifacts get one, and what opening one does (checks, audit, bytes). */
 export class EvidenceAccessService {
   constructor(
@@ -15,6 +23,13 @@ export class EvidenceAccessService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  private guard: EvidenceReadGuard = async () => null;
+
+  /** Installs the data-rights rule (set once, at start-up, by the data-rights wiring). */
+  guardReads(guard: EvidenceReadGuard): void {
+    this.guard = guard;
+  }
+
   /** Fresh links for a tenant-key read; a client_secret read never calls this. */
   urlsFor(artifactIds: readonly string[] | undefined): string[] {
     return (artifactIds ?? []).map((id) => this.links.url(id));
@@ -23,13 +38,16 @@ export class EvidenceAccessService {
   /**
    * Opens one link. A tampered or expired link is `forbidden` (403), an unknown artifact the same
    * (a link is its own credential: no existence oracle), a purged one `gone` (410). Every open that
-   * returns bytes or `gone` is written to the tenant's audit log.
+   * returns bytes or `gone` is written to the tenant's audit log. A valid link to the evidence of a
+   * restricted or deleted user gets that refusal (the guard), and nothing is read.
    */
-  async open(artifactId: string, expires: string | undefined, sig: string | undefined, requestId: string): Promise<OpenedEvidence | 'forbidden' | 'gone'> {
+  async open(artifactId: string, expires: string | undefined, sig: string | undefined, requestId: string): Promise<OpenedEvidence | 'forbidden' | 'gone' | DomainError> {
     if (!/^art_[A-Za-z0-9]{16,}$/.test(artifactId)) return 'forbidden';
     if (this.links.check(artifactId, expires, sig) !== 'valid') return 'forbidden';
     const record = await this.vault.find(artifactId);
     if (!record || !EVIDENCE_CLASSES.includes(record.class)) return 'forbidden';
+    const refusal = await this.guard(record.sessionId);
+    if (refusal) return refusal;
     const { bytes } = await this.vault.open(record);
     await this.audit.append({
       tenantId: record.tenantId,

@@ -86,11 +86,12 @@ const PHONE = { width: 360, height: 740 };
     await tab.screenshot({ path: path.join(SHOTS, 'account-keep-verification.png') });
     await context.close();
 
-    // The tenant reads its own subject of the person on the session; signed in to the tenant, userinfo carries the badges.
+    // The tenant reads its own subject of the person on the session; a test-mode result awards no badge (live results only).
     const session = await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: tenant.test_api_key });
     const { tokens, client } = await signInThroughPages(server, tenant, email, 'a long enough password', { scope: 'openid verification' });
     expect(session.body.user_sub).toBe(tokens.claims().sub);
-    expect((await client.userinfo(tokens.access_token!)).service_verification).toMatchObject({ badges: [...done.result.badges].sort(), tier: done.result.achieved_tier });
+    expect(done.result.badges.length).toBeGreaterThan(0);
+    expect((await client.userinfo(tokens.access_token!)).service_verification).toEqual({ badges: [], tier: null, verified_at: null });
   });
 
   test('a delegated request: confirmed from the mailed link in English, declined in German, each after signing in', async () => {

@@ -200,7 +200,7 @@ describe('data-rights requests of the signed-in user', () => {
       for (const c of sockets) c.close();
     });
 
-    it("ends a tenant's watch of the user's session with user_restricted, then complete, refuses new ones, and hides the session from tenant-wide watches", async () => {
+    it("ends a tenant's watch of the user's session with user_restricted, then complete, refuses new ones (also with the session's client_secret), and hides the session from tenant-wide watches", async () => {
       const dora = await signedInUser(server, acme, { email: `dora.${run}@example.org` });
       const bound = await liveSession(); // live mode: nothing moves it on its own
       await db.query(`UPDATE sessions SET user_id = $2 WHERE id = $1`, [bound.id, dora.userId]);
@@ -222,13 +222,14 @@ describe('data-rights requests of the signed-in user', () => {
       expect(refused.errors.map((e) => e.extensions.code)).toEqual(['user_restricted']);
       expect(refused.data).toEqual([]);
 
-      // The user's own browser (the session's client_secret) is not a tenant read: it still sees its session move.
+      // The session's client_secret gets the same answer as the key (issue #25, finding 7).
       const own = (await connected(bound.client_secret)).subscribe(BY_ID, { id: bound.id });
-      await own.waitForData(1);
+      await own.waitForComplete();
+      expect(own.errors.map((e) => e.extensions.code)).toEqual(['user_restricted']);
+      expect(own.data).toEqual([]);
       await start(bound);
-      await own.waitForData(2);
-      // The tenant-wide watch was served the bound session's change together with `own` (already
-      // received); the unbound session's later change is the barrier that shows the watch is live.
+      // The tenant-wide watch was served the bound session's change before the unbound session's
+      // later change, which is the barrier that shows the watch is live.
       await start(unbound);
       await ws.waitFor(() => wide.data.some((d) => d.sessionStatusChanged.id === unbound.id && d.sessionStatusChanged.status === 'IN_PROGRESS'));
       expect(wide.data.filter((d) => d.sessionStatusChanged.id === bound.id)).toEqual([]);

@@ -41,6 +41,8 @@ export type LiveCapture = {
   liveness?: 'video' | 'stills';
   /** T3/T4: what the user confirms on the identity step. */
   identity?: { given_names: string; surname: string; date_of_birth: string };
+  /** More fields of the create request, e.g. `user_sub` to bind the session to a user. */
+  create?: Record<string, unknown>;
 };
 
 /**
@@ -49,7 +51,7 @@ export type LiveCapture = {
  * step where the tier has one, then submit. Returns the session id.
  */
 export async function captureAndSubmit(server: Pick<TestServer, 'url'>, key: string, tier: string, capture: LiveCapture): Promise<{ id: string; page: PageSession }> {
-  const created = await http(server, 'POST', '/v1/verify/sessions', { key, json: { flow_id: 'default', tier } });
+  const created = await http(server, 'POST', '/v1/verify/sessions', { key, json: { flow_id: 'default', tier, ...capture.create } });
   if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
   const page = await openPage(server, created.body);
   const must = async (what: string, r: Promise<{ status: number; text: string }>, ok = [200, 201]) => {

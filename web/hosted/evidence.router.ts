@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { sendError } from '../../http/error-response';
+import { DomainError } from '../../src/errors';
 import { EvidenceAccessService, evidenceError } from '../../src/vault/evidence-access.service';
 
 /** GET /v1/evidence/:id?expires=&sig=: the signed link is the credential (no API key). */
@@ -10,6 +11,7 @@ export function evidenceRouter(access: EvidenceAccessService): Router {
       const q = req.query as Record<string, string | undefined>;
       const opened = await access.open(req.params.id, q.expires, q.sig, req.id);
       res.setHeader('cache-control', 'private, no-store');
+      if (opened instanceof DomainError) return sendError(res, opened.code, opened.message);
       if (opened === 'forbidden' || opened === 'gone') {
         const err = evidenceError(opened);
         return sendError(res, err.code, err.message);

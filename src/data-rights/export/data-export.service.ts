@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
-import { DomainError } from '../../errors';
+import { DomainError, notFound } from '../../errors';
 import type { RetryPolicy, SendOptions } from '../../jobs/job-queue';
 import { addDays } from '../business-days';
 import type { DsrJob, DsrJobService } from '../dsr-job.service';
@@ -119,6 +119,10 @@ export class DataExportService {
     const check = this.links.check(dsrId, expires, sig);
     if (check === 'invalid') throw new DomainError('link_invalid', 'This download link is not valid');
     if (check === 'expired') throw new DomainError('gone', 'This download link has expired; ask for a new export');
+    // From the moment of an erasure the bundle is not there for anyone (issue #25, finding 8): the
+    // user's state is read now, and a purge deletes the job. A restricted user still gets their export.
+    const owner: { state: string }[] = await this.db.query(`SELECT u.state FROM dsr_jobs j JOIN users u ON u.id = j.user_id WHERE j.id = $1 AND j.kind = 'export'`, [dsrId]);
+    if (!owner.length || owner[0].state === 'soft_deleted' || owner[0].state === 'purged') throw notFound('Export');
     const file = this.bundlePath(dsrId);
     try {
       return { file, size: (await fs.promises.stat(file)).size };
