@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createOidcTenant, createUser, signInThroughPages, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
+import { createOidcTenant, createUser, portalAccessToken, signInThroughPages, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
 import { cli, eventually, graphql, http, type TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -42,7 +42,9 @@ describe('retries wait', () => {
     const mail = await cli(server.env, ['mail', 'list', '--to', email, '--json']);
     const text = (mail.json!.messages as { text: string }[])[0].text;
     const link = new URL(/https?:\/\/\S+\/requests\/\S+\?token=\S+/.exec(text)![0]);
-    const confirmed = await http(server, 'POST', `/v1/me/requests/${initiated.body.id}/confirm${link.search}`, { key: tokens.access_token! });
+    // Confirming is the user's own act, through the account portal (D20).
+    const portal = (await portalAccessToken(server, email)).tokens.access_token!;
+    const confirmed = await http(server, 'POST', `/v1/me/requests/${initiated.body.id}/confirm${link.search}`, { key: portal });
     expect(confirmed.status).toBe(200);
 
     const [first, second] = await eventually(async () => (receiver.at('/dsr').length >= 2 ? receiver.at('/dsr') : undefined), 60_000, 100);
