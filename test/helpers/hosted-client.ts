@@ -67,7 +67,7 @@ export async function upload(
   contentType: string,
   credential: string | null = page.credential,
 ): Promise<HttpResult> {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const headers: Record<string, string> = { 'content-type': contentType };
   if (credential) headers.authorization = `Bearer ${credential}`;
   const res = await fetch(`${server.url}/v1/hosted/sessions/${page.id}/artifacts?${qs}`, { method: 'POST', headers, body: new Uint8Array(bytes) });
