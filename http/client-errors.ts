@@ -29,3 +29,13 @@ export function answerClientErrors(server: http.Server): void {
     setTimeout(() => socket.destroy(), DRAIN_MS).unref();
   });
 }
+
+/**
+ * Did this error come from the client going away (its connection reset or closed before the body
+ * ended), rather than from us? Node reports it as ECONNRESET or "aborted"; body-parser as `request.aborted`.
+ */
+export function isClientAbort(err: unknown, req: http.IncomingMessage): boolean {
+  const e = err as { code?: string; type?: string; message?: string } | null;
+  if (e?.code === 'ECONNRESET' || e?.code === 'ECONNABORTED' || e?.code === 'ERR_STREAM_PREMATURE_CLOSE' || e?.type === 'request.aborted' || e?.message === 'aborted') return true;
+  return req.destroyed && !req.complete;
+}

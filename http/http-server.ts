@@ -25,6 +25,7 @@ import { examplesRouter } from './examples.router';
 import { sendError } from './error-response';
 import { graphiql } from './graphiql';
 import { BODY_LIMIT_BYTES, bodyErrors } from './json-body';
+import { isClientAbort } from './client-errors';
 import { requestContext } from './request-context.middleware';
 import { hostedRouter } from '../web/hosted/hosted.router';
 import { hostedApiRouter } from '../web/hosted/hosted-api.router';
@@ -185,6 +186,11 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.use((_req: Request, res: Response) => sendError(res, 'not_found', 'No such endpoint'));
   app.use(bodyErrors);
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // A client that went away mid-request (an upload cut off) is no fault of ours: one info line, no stack.
+    if (isClientAbort(err, req)) {
+      req.log.info({ code: (err as { code?: string }).code ?? 'aborted', method: req.method, path: req.path }, 'client aborted the request');
+      return void res.destroy();
+    }
     req.log.error({ err }, 'unhandled error');
     if (res.headersSent) return res.end();
     sendError(res, 'internal_error', 'Internal server error');

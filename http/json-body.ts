@@ -5,6 +5,9 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const parseJson = express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'], strict: false });
 
+/** Parses a JSON body when there is one (by content type), and leaves the request alone otherwise; parsing twice is a no-op. */
+export const parseJsonIfAny = parseJson;
+
 /** JSON bodies for /v1 writes: 415 for another content type, 413 past 1 MiB, 400 for malformed JSON. */
 export function jsonBody(req: Request, res: Response, next: NextFunction): void {
   if (!req.is(['application/json', 'application/*+json'])) {

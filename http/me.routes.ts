@@ -3,8 +3,10 @@ import type { EndUserActor } from '../src/auth/actor';
 import { capabilityOfMeRoute, UserTokenRefusal, type UserTokenPolicy } from '../src/auth/user-token.policy';
 import type { Container } from '../src/container';
 import { DomainError } from '../src/errors';
+import { assertAcceptableInput } from '../src/validation/input-limits';
 import { authenticationOf } from './authenticate.middleware';
 import { answeringDomainErrors, sendError } from './error-response';
+import { parseJsonIfAny } from './json-body';
 
 /** The end user of a /v1/me request, as the gate below left it. */
 export const endUserOf = (res: Response): EndUserActor => authenticationOf(res).context!.actor as EndUserActor;
@@ -14,7 +16,8 @@ export const endUserOf = (res: Response): EndUserActor => authenticationOf(res).
  * with what the route needs by the one table of src/auth/user-token.policy.ts (D20): no credential is
  * 401, a tenant key or a session client_secret is 403 `user_token_required`, a token without the
  * scope 403 `insufficient_scope` (with RFC 6750's challenge), a stale sign-in where a recent one is
- * needed 403 `reauthentication_required`. A path the table does not name is 404.
+ * needed 403 `reauthentication_required`. A path the table does not name is 404. A body or query that
+ * breaks the input limits (src/validation/input-limits.ts) is 400 `invalid_request`.
  * Routes added under /v1/me after this gate receive an EndUserActor (`endUserOf(res)`).
  */
 export function meRoutes(v1: Router, c: Container): void {
@@ -36,12 +39,24 @@ function meGate(policy: UserTokenPolicy) {
     if (!capability) return sendError(res, 'not_found', 'No such route');
     try {
       policy.authorize(actor, capability);
-      next();
     } catch (err) {
       if (err instanceof UserTokenRefusal) res.setHeader('www-authenticate', challengeOf(err, policy.reauthenticationWindowSeconds));
       if (err instanceof DomainError) return sendError(res, err.code, err.message);
-      next(err);
+      return next(err);
     }
+    // Every text a user sends here (profile fields, review reasons, objections) meets the API's input
+    // limits: no NUL, no unpaired surrogate (PostgreSQL refuses both, which answered 500). The routes'
+    // own jsonBody still answers 415 for another content type; the body is parsed once.
+    parseJsonIfAny(req, res, (parseError?: unknown) => {
+      if (parseError) return next(parseError);
+      try {
+        assertAcceptableInput({ body: req.body ?? null, query: { ...req.query } });
+      } catch (err) {
+        if (err instanceof DomainError) return sendError(res, err.code, err.message);
+        return next(err);
+      }
+      next();
+    });
   };
 }
 

@@ -5,6 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { BUCKETS, bucketForRequest } from '../src/rate-limit/buckets';
 import type { Container } from '../src/container';
 import { INTERACTION_PATH, OIDC_MOUNT } from '../src/oidc/oidc-provider';
+import { claimPushedRequest, USED_REQUEST_URI } from '../src/oidc/par-single-use';
 import { interactionRouter } from '../web/accounts/interaction.router';
 import { meterClientIp, meterV1, type MeterDeps } from './rate-limit.middleware';
 
@@ -32,6 +33,20 @@ export function mountOidc(app: express.Express, c: Container, meter: MeterDeps |
     res.type('text/css').send(css);
   });
   app.use(`${OIDC_MOUNT}${INTERACTION_PATH}`, authMeter, interactionRouter(provider, c.accounts.signIn, c.accounts.clients, `${OIDC_MOUNT}${INTERACTION_PATH}`));
+  // A pushed request's request_uri works once (src/oidc/par-single-use.ts): a second use reaches the provider as an unknown one.
+  app.get(`${OIDC_MOUNT}/auth`, async (req, _res, next) => {
+    const requestUri = req.query.request_uri;
+    try {
+      if (typeof requestUri === 'string' && !(await claimPushedRequest(c.db, requestUri))) {
+        const url = new URL(req.url, 'http://localhost');
+        url.searchParams.set('request_uri', USED_REQUEST_URI);
+        req.url = `${url.pathname}${url.search}`;
+      }
+      next();
+    } catch (err) {
+      next(err);
+    }
+  });
   app.use(OIDC_MOUNT, authMeter, (req, res) => callback(req, res));
   // The documented alias of the token endpoint: the same endpoint, so assertions addressed to either validate.
   app.post('/v1/oauth2/token', authMeter, (req, res) => {

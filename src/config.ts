@@ -137,6 +137,8 @@ const ConfigSchema = z.object({
   /** Mail to end users (docs/accounts-and-oidc.md): an smtp:// or smtps:// URL; unset keeps messages in the outbox (`npm run cli -- mail list`). */
   SMTP_URL: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().regex(/^smtps?:\/\//).optional()),
   MAIL_FROM: z.string().min(3).default('Identity Verification <no-reply@localhost>'),
+  /** pg-boss cron (UTC) of the sweep that drops mail kept longer than 30 days. */
+  MAIL_SWEEP_CRON: z.string().min(9).default('17 3 * * *'),
   /** Base64 of 32 bytes: seals users' personal data and the OIDC signing keys. Unset: one generated and kept in instance_settings. */
   USER_DATA_KEY: z.string().optional(),
   /** Lifetime of access tokens (JWT for /v1/me, opaque for userinfo). Short values are for tests of expiry. */
@@ -179,6 +181,7 @@ export type Config = {
   accounts: {
     smtpUrl: string | undefined;
     mailFrom: string;
+    mailSweepCron: string;
     userDataKey: string | undefined;
     accessTokenTtlSeconds: number;
     codeTtlSeconds: number;
@@ -277,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accounts: {
       smtpUrl: c.SMTP_URL,
       mailFrom: c.MAIL_FROM,
+      mailSweepCron: c.MAIL_SWEEP_CRON,
       userDataKey: c.USER_DATA_KEY,
       accessTokenTtlSeconds: c.OIDC_ACCESS_TOKEN_TTL_SECONDS,
       codeTtlSeconds: c.EMAIL_CODE_TTL_SECONDS,

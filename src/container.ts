@@ -232,6 +232,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   if (config.workerEnabled) await startWorkers(jobs, {
       db,
       sessions,
+      mailSweepCron: config.accounts.mailSweepCron,
       runChecks: withRestrictionPause(new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening), db, userRights.gate, jobs),
       webhookDelivery: {
         job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit),

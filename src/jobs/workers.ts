@@ -14,6 +14,8 @@ import { RETENTION_NIGHTLY_CRON, RETENTION_NIGHTLY_JOB, RETENTION_PURGE_CRON, RE
 
 import { AUDIT_REPLICATE_CRON, AUDIT_REPLICATE_JOB, type AuditReplicator } from '../audit/audit-replicator';
 
+import { dropOldMail, MAIL_SWEEP_CRON, MAIL_SWEEP_JOB } from '../mail/mail-outbox';
+
 export const EXPIRE_SESSIONS_JOB = 'expire-sessions';
 
 /** Registers every background worker on this process. */
@@ -22,6 +24,8 @@ export async function startWorkers(
   deps: {
     db: DataSource;
     sessions: SessionService;
+    /** When the daily mail sweep runs (MAIL_SWEEP_CRON). */
+    mailSweepCron?: string;
     runChecks?: Pick<RunChecksJob, 'run'>;
     webhookDelivery?: { job: DeliverWebhookJob; concurrency: number };
     sanctions?: { screening: SanctionsScreeningService; refresh: RefreshSanctionsJob; cron: string };
@@ -39,6 +43,9 @@ export async function startWorkers(
     }
   });
   await jobs.schedule(EXPIRE_SESSIONS_JOB, '* * * * *');
+  // Mail is kept for delivery and a short look back, not for ever (docs/accounts-and-oidc.md, "Mail").
+  await jobs.work(MAIL_SWEEP_JOB, async () => void (await dropOldMail(deps.db)));
+  await jobs.schedule(MAIL_SWEEP_JOB, deps.mailSweepCron ?? MAIL_SWEEP_CRON);
   const retentionRuns = deps.retentionRuns;
   if (retentionRuns) {
     // docs/retention-and-audit.md: the nightly pass (reclassify, purge) and the hourly purge.

@@ -2,6 +2,7 @@ import type { AdapterPayload } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { SecretBox } from '../crypto/secret-box';
 import { DomainError } from '../errors';
+import { assertReturnUrl } from '../validation/return-url';
 import { randomBase62 } from '../ids';
 
 export type ClientMode = 'test' | 'live';
@@ -121,17 +122,12 @@ export class OidcClients {
   }
 }
 
-function assertUri(uri: string, https: boolean, what: string): void {
-  let u: URL;
-  try {
-    u = new URL(uri);
-  } catch {
-    throw new DomainError('invalid_request', `${what} must be an absolute URL`);
-  }
-  if (u.hash) throw new DomainError('invalid_request', `${what} must not have a fragment`);
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
-  if (https && u.protocol !== 'https:') throw new DomainError('invalid_request', `A live ${what} must be https`);
-  if (!https && u.protocol !== 'https:' && !(u.protocol === 'http:' && loopback) && !/^[a-z][a-z0-9.+-]*:$/.test(u.protocol))
-    throw new DomainError('invalid_request', `${what} must be https (or http on a loopback address in test mode)`);
-  if (u.protocol === 'http:' && !loopback) throw new DomainError('invalid_request', `${what} over http is allowed only on a loopback address`);
+/**
+ * The one rule of src/validation/return-url.ts (a session's redirect_url follows it too): https, or
+ * http on a loopback address for a test-mode client; every other scheme (`javascript:`, `data:`, a
+ * private-use one) is refused, as oidc-provider would refuse it at sign-in anyway. No fragment (RFC 6749 §3.1.2).
+ */
+function assertUri(uri: string, livemode: boolean, what: string): void {
+  assertReturnUrl(uri, what, livemode);
+  if (new URL(uri).hash) throw new DomainError('invalid_request', `${what} must not have a fragment`);
 }

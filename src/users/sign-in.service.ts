@@ -5,7 +5,8 @@ import { newId } from '../ids';
 import type { MailOutbox } from '../mail/mail-outbox';
 import { updatedRows } from '../db/updated-rows';
 import { hashPassword } from './password-hash';
-import { isEmail, PASSWORD_MAX, PASSWORD_MIN, type User, type UserService } from './user.service';
+import { passwordProblem, type PasswordProblem } from './password-policy';
+import { isEmail, normaliseEmail, type User, type UserService } from './user.service';
 
 export const CODE_TTL_MS = 10 * 60_000;
 const CODE_MAX_ATTEMPTS = 5;
@@ -15,7 +16,12 @@ export const FAILURES_PER_ADDRESS = 30;
 const FAILURE_WINDOW = '15 minutes';
 
 export type MailText = { codeSubject: string; codeText: string; existsSubject: string; existsText: string };
-export type SignInOutcome = { kind: 'signed_in'; user: User } | { kind: 'code_sent'; email: string } | { kind: 'refused' };
+/**
+ * `code_required`: sign-in is throttled for this account or address, so a password alone does not
+ * sign in; the code page follows whatever the password was, and a code is mailed only when it was right.
+ */
+export type SignInOutcome = { kind: 'signed_in'; user: User } | { kind: 'code_sent'; email: string } | { kind: 'code_required'; email: string } | { kind: 'refused' };
+export type SignUpOutcome = { kind: 'code_sent'; email: string } | { kind: 'invalid'; problem: 'email' | PasswordProblem };
 
 /**
  * Sign-up, sign-in and email codes (docs/accounts-and-oidc.md). Every refusal looks the same to the
@@ -35,12 +41,17 @@ export class SignInService {
     const accountBucket = `acct:${this.users.emailHash(email)}`;
     const addressBucket = `ip:${this.box.hmac(address)}`;
     const limited = await this.limited(accountBucket, addressBucket);
-    // The password is checked even when limited, so a limit does not show in the timing either.
     const user = await this.users.verifyPassword(email, password);
-    if (limited || !user) {
-      await this.db.query(`INSERT INTO sign_in_failures (bucket) VALUES ($1), ($2)`, [accountBucket, addressBucket]);
-      return { kind: 'refused' };
+    if (!user) await this.db.query(`INSERT INTO sign_in_failures (bucket) VALUES ($1), ($2)`, [accountBucket, addressBucket]);
+    // Past the threshold the owner is never locked out (NIST SP 800-63B 5.2.2): the right password
+    // and a code mailed to the address sign in. Every attempt gets the same code page, so a guess
+    // learns nothing from it; only the right password makes a code.
+    if (limited) {
+      if (user) await this.sendCode(user.email, 'sign_in', text);
+      // The address as typed (normalised), never the account's: the page must not differ by whether it exists.
+      return { kind: 'code_required', email: normaliseEmail(email) };
     }
+    if (!user) return { kind: 'refused' };
     if (!user.emailVerified) {
       await this.sendCode(user.email, 'verify', text);
       return { kind: 'code_sent', email: user.email };
@@ -48,7 +59,6 @@ export class SignInService {
     return { kind: 'signed_in', user };
   }
 
-  /** Always ends on the code page; an existing address gets a notice instead of a code. */
   /**
    * A sign-up never changes an existing account, verified or not: its owner gets a notice at the address,
    * and the caller the same "check your inbox" answer as for a new account. (Replacing an unverified
@@ -56,14 +66,17 @@ export class SignInService {
    * password once, so the timing does not tell either; concurrent sign-ups with one address make one
    * account, and each of them gets the same answer.
    */
-  async signUp(email: string, password: string, text: MailText): Promise<{ kind: 'code_sent'; email: string } | { kind: 'invalid' }> {
-    if (!isEmail(email) || password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) return { kind: 'invalid' };
+  async signUp(email: string, password: string, text: MailText): Promise<SignUpOutcome> {
+    if (!isEmail(email)) return { kind: 'invalid', problem: 'email' };
+    // Checked before the address is looked up: a refused password tells nothing about the account.
+    const problem = passwordProblem(password);
+    if (problem) return { kind: 'invalid', problem };
     const passwordHash = await hashPassword(password);
     const found = await this.users.findByEmail(email);
     const created = found ? null : await this.users.createWithHash({ email, passwordHash, emailVerified: false });
     // Neither found nor created: a concurrent sign-up inserted it in between, so it exists now.
     const account = found ?? created ?? (await this.users.findByEmail(email));
-    if (!account) return { kind: 'invalid' };
+    if (!account) return { kind: 'invalid', problem: 'email' };
     if (!created) {
       await this.mail.send({ to: account.email, subject: text.existsSubject, text: text.existsText });
       return { kind: 'code_sent', email: account.email };

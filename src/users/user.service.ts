@@ -4,6 +4,13 @@ import type { SecretBox } from '../crypto/secret-box';
 import { DomainError } from '../errors';
 import { newId, randomBase62 } from '../ids';
 import { hashPassword, verifyPassword } from './password-hash';
+import { PASSWORD_PROBLEM_MESSAGES, passwordProblem } from './password-policy';
+import { hasUnstorableCharacters } from '../validation/postgres-text';
+
+function assertAcceptablePassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw new DomainError('invalid_request', PASSWORD_PROBLEM_MESSAGES[problem]);
+}
 
 /** A user as the services see it: personal data opened, never the password hash. */
 export type User = {
@@ -25,9 +32,17 @@ export type User = {
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
-export const isEmail = (email: string): boolean => EMAIL.test(normaliseEmail(email)) && normaliseEmail(email).length <= 254;
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 200;
+export const isEmail = (email: string): boolean => EMAIL.test(normaliseEmail(email)) && normaliseEmail(email).length <= 254 && !hasUnstorableCharacters(email);
+/**
+ * The lookup hash of an address: users.email_hash, email_codes.email_hash and mail_messages.to_hash
+ * all use this one function, so a purge finds every row of the address (two prefixes once left the
+ * outbox behind).
+ */
+export function emailLookupHash(box: Pick<SecretBox, 'hmac'>, email: string): string {
+  return box.hmac(`email:${normaliseEmail(email)}`);
+}
+
+export { PASSWORD_MAX, PASSWORD_MIN } from './password-policy';
 
 /**
  * End users (docs/accounts-and-oidc.md): accounts, passwords, and the pairwise subject each tenant
@@ -45,13 +60,12 @@ export class UserService {
   }
 
   emailHash(email: string): string {
-    return this.box.hmac(`email:${normaliseEmail(email)}`);
+    return emailLookupHash(this.box, email);
   }
 
   /** `emailVerified`: the CLI and the sign-up (after its code) create proved addresses. */
   async create(input: { email: string; password: string; emailVerified?: boolean; displayName?: string | null }): Promise<User> {
-    if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
-      throw new DomainError('invalid_request', `A password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    assertAcceptablePassword(input.password);
     const created = await this.createWithHash({ ...input, passwordHash: await hashPassword(input.password) });
     if (!created) throw new DomainError('invalid_state', 'An account with this email already exists');
     return created;
@@ -97,7 +111,7 @@ export class UserService {
   }
 
   async setPassword(userId: string, password: string): Promise<void> {
-    if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) throw new DomainError('invalid_request', `A password is ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    assertAcceptablePassword(password);
     await this.setPasswordHash(userId, await hashPassword(password));
   }
 

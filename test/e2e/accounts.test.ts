@@ -53,20 +53,68 @@ describe('sign-in, sign-up and email codes', () => {
     expect(ratio).toBeLessThan(2);
   });
 
-  test('after 5 failures an account is paused with the same generic message, even for the right password', async () => {
+  test('after 5 failures a password alone no longer signs in: every attempt gets the code page, and the right password with the mailed code signs in', async () => {
     await createUser(server, testEmail('target'));
+    // One sign-in page, posted again and again as a guesser would (fewer requests against the rate limit).
+    const guess = await signInPage();
     for (let i = 0; i < 5; i++) {
-      const { jar, page } = await signInPage();
-      expect((await browse(jar, formAction(page), { email: testEmail('target'), password: `guess ${i} wrong` })).status).toBe(400);
+      expect((await browse(guess.jar, formAction(guess.page), { email: testEmail('target'), password: `guess ${i} wrong` })).status).toBe(400);
     }
+    const mailCount = async () => ((await cli(server.env, ['mail', 'list', '--to', testEmail('target'), '--json'])).json as { messages: { text: string }[] }).messages;
+    // A further wrong guess gets the same code page as the right password, and no code is made.
+    const guessed = await browse(guess.jar, formAction(guess.page), { email: testEmail('target'), password: 'guess 6 wrong' });
+    expect(guessed.status).toBe(200);
+    expect(guessed.html).toContain('name="code"');
+    expect(guessed.html).toMatch(/too many sign-in attempts/);
+    expect(await mailCount()).toHaveLength(0);
+    // The owner is not locked out: the right password mails a code, and the code signs in.
     const { jar, page } = await signInPage();
-    const refused = await browse(jar, formAction(page), { email: testEmail('target'), password: 'correct horse battery' });
-    expect(refused.status).toBe(400);
-    expect(alertOf(refused.html)).toMatch(/email or password is not right/);
+    const codePage = await browse(jar, formAction(page), { email: testEmail('target'), password: 'correct horse battery' });
+    expect(codePage.status).toBe(200);
+    expect(codePage.html).toMatch(/too many sign-in attempts/);
+    const messages = await mailCount();
+    expect(messages).toHaveLength(1);
+    const code = /\b(\d{6})\b/.exec(messages[0].text)![1];
+    const signedIn = await browse(jar, formAction(codePage), { email: testEmail('target'), code });
+    expect(signedIn.status).toBe(303);
     // Another account from the same address is not affected.
     const other = await signInPage();
     const ok = await browse(other.jar, formAction(other.page), { email: testEmail('known'), password: 'correct horse battery' });
     expect(ok.status).toBe(303);
+  });
+
+  test('sign-up refuses short, common and NUL-holding passwords in words (en-US and de-DE), and accepts 8 characters', async () => {
+    // One sign-up page per language, posted again after each refusal (fewer requests against the rate limit).
+    const signUpForm = async (uiLocales?: string) => {
+      const jar = new CookieJar();
+      const client = await relyingParty(server, tenant);
+      const verifier = generators.codeVerifier();
+      const par = await client.pushedAuthorizationRequest({ scope: 'openid email', code_challenge: generators.codeChallenge(verifier), code_challenge_method: 'S256', ...(uiLocales ? { ui_locales: uiLocales } : {}) });
+      const page = await follow(jar, await browse(jar, client.authorizationUrl({ request_uri: par.request_uri })), TEST_REDIRECT_URI);
+      const form = await browse(jar, new URL(/href="([^"]+\/signup)"/.exec(page.html)![1], page.url).href);
+      return (password: string) => browse(jar, formAction(form), { email: testEmail(`pw${Math.random().toString(36).slice(2, 8)}`), password });
+    };
+    const english = await signUpForm();
+    const signUpWith = (password: string, locale?: 'de-DE') => (locale ? signUpForm(locale).then((post) => post(password)) : english(password));
+    const short = await signUpWith('7 chars');
+    expect(short.status).toBe(400);
+    expect(alertOf(short.html)).toMatch(/password of 8 to 200 characters/);
+    for (const common of ['password1', 'Password123', 'iloveyou', 'qwertyuiop']) {
+      const refused = await signUpWith(common);
+      expect(refused.status).toBe(400);
+      expect(alertOf(refused.html)).toMatch(/list of common or breached passwords/);
+    }
+    const german = await signUpWith('password1', 'de-DE');
+    expect(german.status).toBe(400);
+    expect(alertOf(german.html)).toMatch(/Liste häufiger oder gestohlener Passwörter/);
+    // (A form cannot carry a lone surrogate: URL encoding turns it into U+FFFD. NUL it can.)
+    const nul = await signUpWith('nul \u0000 in it');
+    expect(nul.status).toBe(400);
+    expect(alertOf(nul.html)).toMatch(/character that cannot be used/);
+    // No composition rules: eight lower-case letters that are not on the list are fine.
+    const fine = await signUpWith('tuvzebra');
+    expect(fine.status).toBe(200);
+    expect(fine.html).toContain('name="code"');
   });
 
   test('signing up with a known email shows the same code page and mails the owner a notice, not a code', async () => {

@@ -48,11 +48,12 @@ ${field({ name: 'password', label: m.password, type: 'password', autocomplete: '
   );
 }
 
-export function signUpPage(p: Omit<Page, 'title'>, o: { action: string; signInHref: string; email?: string; error: string | null }): string {
+/** `errorField`: the field the error summary links to (the email unless the password was refused). */
+export function signUpPage(p: Omit<Page, 'title'>, o: { action: string; signInHref: string; email?: string; error: string | null; errorField?: 'email' | 'password' }): string {
   const { m } = p;
   return shell(
     { ...p, title: `${m.signUpTitle} - ${p.client}` },
-    `${errorSummary(m, o.error, 'email')}<h1>${escapeHtml(m.signUpTitle)}</h1><p>${escapeHtml(fill(p.firstParty ? m.signUpLeadAccount : m.signUpLead, { client: p.client }))}</p>
+    `${errorSummary(m, o.error, o.errorField ?? 'email')}<h1>${escapeHtml(m.signUpTitle)}</h1><p>${escapeHtml(fill(p.firstParty ? m.signUpLeadAccount : m.signUpLead, { client: p.client }))}</p>
 <form method="post" action="${escapeHtml(o.action)}" novalidate>
 ${field({ name: 'email', label: m.email, type: 'email', autocomplete: 'email', value: o.email }, Boolean(o.error))}
 ${field({ name: 'password', label: m.password, type: 'password', autocomplete: 'new-password' }, Boolean(o.error))}
@@ -61,11 +62,12 @@ ${field({ name: 'password', label: m.password, type: 'password', autocomplete: '
   );
 }
 
-export function codePage(p: Omit<Page, 'title'>, o: { action: string; email: string; error: string | null }): string {
+/** `throttled`: sign-in asked for a code past the failure threshold (the code came only if the password was right). */
+export function codePage(p: Omit<Page, 'title'>, o: { action: string; email: string; error: string | null; throttled?: boolean }): string {
   const { m } = p;
   return shell(
     { ...p, title: `${m.codeTitle} - ${p.client}` },
-    `${errorSummary(m, o.error, 'code')}<h1>${escapeHtml(m.codeTitle)}</h1><p>${escapeHtml(fill(m.codeLead, { email: o.email }))}</p>
+    `${errorSummary(m, o.error, 'code')}<h1>${escapeHtml(m.codeTitle)}</h1><p>${escapeHtml(fill(o.throttled ? m.codeLeadThrottled : m.codeLead, { email: o.email }))}</p>
 <form method="post" action="${escapeHtml(o.action)}" novalidate>
 <input type="hidden" name="email" value="${escapeHtml(o.email)}">
 ${field({ name: 'code', label: m.code, type: 'text', autocomplete: 'one-time-code', inputmode: 'numeric', hint: m.codeHint }, Boolean(o.error))}

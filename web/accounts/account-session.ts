@@ -67,9 +67,29 @@ function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** A path the account pages may send a browser back to after signing in: one of their own, never another site. */
+/**
+ * A path the account pages may send a browser back to after signing in: one of their own, never
+ * another site nor another part of this one. Judged on the path as decoded (up to three layers of
+ * percent-encoding; deeper is refused): `..%2F` and `%2e%2e/` are dot segments once a browser or a
+ * proxy decodes them, so any `.` or `..` segment, backslash, whitespace or NUL is refused.
+ */
 export function isAccountPath(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= 1000 && value.startsWith(`${ACCOUNT_PAGES_PATH}/`) && !/[\\\s]|\/\//.test(value);
+  if (typeof value !== 'string' || value.length > 1000 || !value.startsWith(`${ACCOUNT_PAGES_PATH}/`)) return false;
+  let decoded = value;
+  for (let layer = 0; ; layer++) {
+    if (/[\\\s]|\/\//.test(decoded) || decoded.includes('\u0000')) return false;
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      return false;
+    }
+    if (next === decoded) break;
+    if (layer === 3) return false;
+    decoded = next;
+  }
+  const path = decoded.split(/[?#]/)[0];
+  return path.startsWith(`${ACCOUNT_PAGES_PATH}/`) && !path.split('/').some((segment) => segment === '.' || segment === '..');
 }
 
 /** The page's language: `lang` (what the page before asked for) first, then Accept-Language, then en-US. */

@@ -51,6 +51,7 @@ export function interactionRouter(provider: Provider, signIn: SignInService, cli
     const outcome = await signIn.signIn(email, String(req.body?.password ?? ''), req.ip ?? 'unknown', mailText(c.m));
     if (outcome.kind === 'refused') return html(res, 400, signInPage(c, { action: `${c.at}/login`, signUpHref: `${c.at}/signup`, email, error: c.m.badCredentials }));
     if (outcome.kind === 'code_sent') return html(res, 200, codePage(c, { action: `${c.at}/code`, email: outcome.email, error: null }));
+    if (outcome.kind === 'code_required') return html(res, 200, codePage(c, { action: `${c.at}/code`, email: outcome.email, error: null, throttled: true }));
     await provider.interactionFinished(req, res, { login: { accountId: outcome.user.id } }, { mergeWithLastSubmission: false });
   }));
 
@@ -63,7 +64,10 @@ export function interactionRouter(provider: Provider, signIn: SignInService, cli
     const c = await context(req, res);
     const email = String(req.body?.email ?? '');
     const outcome = await signIn.signUp(email, String(req.body?.password ?? ''), mailText(c.m));
-    if (outcome.kind === 'invalid') return html(res, 400, signUpPage(c, { action: `${c.at}/signup`, signInHref: c.at, email, error: c.m.badSignUp }));
+    if (outcome.kind === 'invalid') {
+      const error = { email: c.m.badSignUp, length: c.m.badPasswordLength, common: c.m.badPasswordCommon, characters: c.m.badPasswordCharacters }[outcome.problem];
+      return html(res, 400, signUpPage(c, { action: `${c.at}/signup`, signInHref: c.at, email, error, errorField: outcome.problem === 'email' ? 'email' : 'password' }));
+    }
     html(res, 200, codePage(c, { action: `${c.at}/code`, email: outcome.email, error: null }));
   }));
 
