@@ -22,6 +22,7 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   payload_too_large: 'Request bodies are at most 1 MiB (bulk import: 25 MiB; hosted-flow uploads: images 10 MiB, videos 25 MiB).',
   unsupported_media_type: 'Request bodies must be JSON, sent with Content-Type: application/json. Hosted-flow uploads must be JPEG, PNG or WebP images (or WebM/MP4 liveness video), and the bytes must really be the declared type.',
   audio_not_allowed: 'A hosted-flow video upload has an audio track. Liveness videos are recorded without sound: the service never collects voice. Record video only (for example MediaRecorder with a stream that has no audio track).',
+  upload_too_slow: 'A hosted-flow upload arrived more slowly than 16 KiB/s on average after its first 10 seconds, or stopped: it was cut so that it does not hold an upload slot. Send the file again on a better connection.',
   rate_limited: 'The rate-limit bucket of this endpoint is exhausted for this key. Wait for the number of seconds in the Retry-After header, then retry with exponential back-off and full jitter.',
   internal_error: 'Something failed on our side. The request id in the response helps us find it; retrying later is safe for reads.',
 };

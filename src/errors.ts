@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'audio_not_allowed'
+  | 'upload_too_slow'
   | 'rate_limited'
   | 'internal_error';
 
@@ -36,6 +37,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   audio_not_allowed: 415,
+  upload_too_slow: 408,
   rate_limited: 429,
   internal_error: 500,
 };

@@ -8,8 +8,11 @@ import type { ArtifactRecord, ArtifactStore } from './artifact-store';
 import { UploadGate } from './upload-gate';
 import type { VaultKeys } from './vault-keys';
 
-/** Upload bodies read at once (each up to 25 MiB, held as ciphertext until its transaction). */
-const UPLOAD_SLOTS = 16;
+/**
+ * Upload bodies read at once (each up to 25 MiB, held as ciphertext until its transaction), and the
+ * share of them one tenant and one session may hold (src/vault/upload-gate.ts).
+ */
+const UPLOAD_LIMITS = { slots: 16, perTenant: 8, perSession: 2 };
 
 export type Clock = () => Date;
 
@@ -51,10 +54,10 @@ export class EvidenceVault {
     private readonly retention: RetentionSource = DEFAULTS,
   ) {}
 
-  private readonly gate = new UploadGate(UPLOAD_SLOTS);
+  private readonly gate = new UploadGate(UPLOAD_LIMITS);
 
   put(input: StoreArtifactInput): Promise<ArtifactRecord> {
-    return this.gate.run(() => this.read(input));
+    return this.gate.run({ tenantId: input.session.tenantId, sessionId: input.session.id }, () => this.read(input));
   }
 
   private async read(input: StoreArtifactInput): Promise<ArtifactRecord> {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import nodeHttp from 'node:http';
 import path from 'node:path';
 import type { Client } from 'pg';
 import { answerChallenge, dbClient, jpegBytes, openPage, PageSession, pageCall, pngBytes, sha256, upload } from '../helpers/hosted-client';
@@ -408,5 +409,62 @@ describe('the higher tiers’ steps through the API', () => {
     expect((await pageCall(server, t4, 'POST', 'cancel')).status).toBe(200);
     const after = await put(t4, 'business', { lei: '5493001KJTIIGC8Y1R12' });
     expect({ status: after.status, code: after.body.error.code }).toEqual({ status: 409, code: 'invalid_state' });
+  });
+});
+
+describe('slow uploads', () => {
+  /** An upload whose body trickles in (100 bytes every 500 ms) until the server answers; resolves with the answer. */
+  function trickle(page: PageSession): { answer: Promise<{ status: number; body: any }>; stop: () => void } {
+    const u = new URL(`${server.url}/v1/hosted/sessions/${page.id}/artifacts?class=id_document_image&side=data_page`);
+    let timer: NodeJS.Timeout | undefined;
+    let request: ReturnType<typeof nodeHttp.request> | undefined;
+    const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+      request = nodeHttp.request(u, { method: 'POST', headers: { authorization: `Bearer ${page.credential}`, 'content-type': 'image/jpeg', 'content-length': String(200_000) } }, (res) => {
+        clearInterval(timer);
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+      });
+      request.on('error', (e) => (timer ? resolve({ status: 0, body: String(e) }) : reject(e)));
+      request.write(jpegBytes(1024, 7).subarray(0, 100));
+      timer = setInterval(() => request!.write(Buffer.alloc(100, 1)), 500);
+    });
+    return { answer, stop: () => (clearInterval(timer), request?.destroy()) };
+  }
+
+  it('cuts an upload that stays below 16 KiB/s after 10 s with 408 upload_too_slow, and stores nothing', async () => {
+    const page = await openPage(server, await createSession(acme.live_api_key));
+    await pageCall(server, page, 'POST', 'start');
+    const started = Date.now();
+    const { answer } = trickle(page);
+    const r = await answer;
+    expect(r.status).toBe(408);
+    expect(r.body.error.code).toBe('upload_too_slow');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_500);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(await artifactCount(page.id)).toBe(0);
+  });
+
+  it('does not stall another tenant while one tenant has sixteen slow uploads in flight', async () => {
+    const slowTenant = await createTenant(server, 'slowpoke');
+    const pages = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const p = await openPage(server, await createSession(slowTenant.live_api_key));
+        await pageCall(server, p, 'POST', 'start');
+        return p;
+      }),
+    );
+    const trickles = pages.flatMap((p) => [trickle(p), trickle(p)]);
+    try {
+      await new Promise((r) => setTimeout(r, 1_000)); // every slow body has started
+      const page = await openPage(server, await createSession(acme.live_api_key));
+      await pageCall(server, page, 'POST', 'start');
+      const t = Date.now();
+      const r = await upload(server, page, { class: 'selfie_image' }, jpegBytes(4096, 9), 'image/jpeg');
+      expect(r.status).toBe(201);
+      expect(Date.now() - t).toBeLessThan(5_000); // not behind the slow ones (they are cut only at 10 s)
+    } finally {
+      for (const s of trickles) s.stop();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { atMinimumRate } from '../../src/capture/minimum-rate';
 import { NextFunction, Request, Response, Router } from 'express';
 import type { SessionEntity } from '../../entities';
 import { DomainError, FieldsError } from '../../src/errors';
@@ -96,7 +97,8 @@ export function hostedApiRouter(deps: HostedApiDeps): Router {
         contentType: req.header('content-type'),
         contentLength: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
         // Left readable on a refusal, so the rest can be drained and a clean error body sent.
-        body: req.iterator({ destroyOnReturn: false }),
+        // A client that trickles or stops is cut after 10 s below 16 KiB/s (upload_too_slow).
+        body: atMinimumRate(req.iterator({ destroyOnReturn: false })),
         side: q.side,
         step: q.step,
         nonce: q.nonce,
@@ -116,6 +118,12 @@ export function hostedApiRouter(deps: HostedApiDeps): Router {
  */
 function answerAfterBody(req: Request, res: Response, err: DomainError): void {
   if (req.readableEnded || req.complete || req.method === 'GET') return sendError(res, err.code, err.message);
+  if (err.code === 'upload_too_slow') {
+    // Draining a body that arrives too slowly would hold the connection anyway: answer and close it.
+    res.setHeader('connection', 'close');
+    res.once('finish', () => req.destroy());
+    return sendError(res, err.code, err.message);
+  }
   let discarded = 0;
   const cutOff = 64 * 1024 * 1024;
   req.on('data', (chunk: Buffer) => {

@@ -1,0 +1,35 @@
+import { DomainError } from '../errors';
+
+/** A body slower than this on average, once its grace period is over, is cut (issue 25, finding 5). */
+export const UPLOAD_MIN_RATE = { graceMs: 10_000, bytesPerSecond: 16 * 1024 } as const;
+
+/**
+ * Passes `source` through, and fails with 408 `upload_too_slow` as soon as the body's average rate
+ * since it started falls below `bytesPerSecond` after `graceMs`: a client that trickles (or stops)
+ * cannot hold an upload slot for minutes. The check is a deadline, not a poll: with `received` bytes
+ * read, the rate falls below the minimum at `start + received / rate`, and never before the grace ends.
+ */
+export async function* atMinimumRate<T extends Buffer | string>(
+  source: AsyncIterable<T>,
+  opts: { graceMs: number; bytesPerSecond: number } = UPLOAD_MIN_RATE,
+  now: () => number = Date.now,
+): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  const started = now();
+  let received = 0;
+  for (;;) {
+    const deadline = started + Math.max(opts.graceMs, (received / opts.bytesPerSecond) * 1000);
+    let timer: NodeJS.Timeout | undefined;
+    const tooSlow = new Promise<'too_slow'>((resolve) => {
+      timer = setTimeout(() => resolve('too_slow'), Math.max(0, deadline - now()));
+    });
+    const next = await Promise.race([it.next(), tooSlow]).finally(() => clearTimeout(timer));
+    if (next === 'too_slow') {
+      const kib = Math.round(received / 1024);
+      throw new DomainError('upload_too_slow', `The upload was cut: ${kib} KiB in ${Math.round((now() - started) / 1000)} s is below the minimum of ${opts.bytesPerSecond / 1024} KiB/s`);
+    }
+    if (next.done) return;
+    received += next.value.length;
+    yield next.value;
+  }
+}
