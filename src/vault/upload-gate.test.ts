@@ -2,7 +2,7 @@ import { UploadGate } from './upload-gate';
 
 describe('UploadGate', () => {
   it('never reads more bodies at once than it has slots, and finishes every upload, failed ones included', async () => {
-    const gate = new UploadGate(3);
+    const gate = new UploadGate({ slots: 3, perTenant: 3, perSession: 3 });
     let running = 0;
     let most = 0;
     const results = await Promise.allSettled(

@@ -22,11 +22,7 @@ export class UploadGate {
   private readonly byTenant = new Map<string, number>();
   private readonly bySession = new Map<string, number>();
   private readonly waiting: Waiter[] = [];
-  private readonly limits: UploadGateLimits;
-
-  constructor(limits: UploadGateLimits | number) {
-    this.limits = typeof limits === 'number' ? { slots: limits, perTenant: limits, perSession: limits } : limits;
-  }
+  constructor(private readonly limits: UploadGateLimits) {}
 
   async run<T>(owner: UploadOwner, work: () => Promise<T>): Promise<T> {
     if (this.mayStart(owner)) this.take(owner);
