@@ -17,7 +17,7 @@ import { checksForTier, Tier } from '../sessions/tiers';
 import { EVIDENCE_CLASSES } from '../vault/artifact-classes';
 import type { ArtifactRecord } from '../vault/artifact-store';
 import type { EvidenceVault } from '../vault/evidence-vault';
-import { CheckProviders, DocumentReading, ImageInput, LivenessFrame, ProviderResult, signalSource } from './check-providers';
+import { CheckProviders, DocumentReading, ImageInput, LivenessChallenge, LivenessFrame, ProviderResult, signalSource } from './check-providers';
 import { CheckEnginesBusyError } from './check-worker.pool';
 import { liveSanctionsCheck } from './identity-screening';
 import { CheckOutcome, decide } from './decision-policy';
@@ -103,6 +103,10 @@ export class RunChecksJob {
     };
     const missing = (name: string, what: string) => outcomes.push({ name, verdict: 'error', reason: `No ${what} was captured` });
     const fallback = testModeFallback(s);
+    // The challenge and its frames (decrypted from the vault), read once for liveness and anti-spoof alike.
+    let liveness: Promise<{ challenge: LivenessChallenge | null; frames: LivenessFrame[] }> | undefined;
+    const livenessCapture = () =>
+      (liveness ??= this.captures.find(s.id).then(async (c) => ({ challenge: c?.challenge ?? null, frames: await this.frames(artifacts, c?.challenge?.id) })));
     for (const name of checksForTier(tier)) {
       if (failed) {
         outcomes.push({ name, verdict: 'skipped', reason: 'Not run after a failed check' });
@@ -124,16 +128,15 @@ export class RunChecksJob {
             if (m.template) await this.storeDerived(s, 'face_match_template', Buffer.from(JSON.stringify(m.template)));
           }
         } else if (name === 'liveness') {
-          const capture = await this.captures.find(s.id);
-          const frames = await this.frames(artifacts, capture?.challenge?.id);
-          if (!capture?.challenge || !frames.length) missing(name, 'liveness challenge');
+          const { challenge, frames } = await livenessCapture();
+          if (!challenge || !frames.length) missing(name, 'liveness challenge');
           else {
-            const v = await p.livenessVerifier.verify({ challenge: capture.challenge, frames, referenceFaces: [...(selfie ? [selfie] : []), ...documents.slice(0, 1)] });
+            const v = await p.livenessVerifier.verify({ challenge, frames, referenceFaces: [...(selfie ? [selfie] : []), ...documents.slice(0, 1)] });
             record(name, v);
             if (v.template) await this.storeDerived(s, 'liveness_template', Buffer.from(JSON.stringify(v.template)));
           }
         } else if (name === 'anti_spoof') {
-          const frames = await this.frames(artifacts, (await this.captures.find(s.id))?.challenge?.id);
+          const { frames } = await livenessCapture();
           if (!selfie) missing(name, 'selfie');
           else record(name, await p.presentationAttackDetector.detect({ selfie, frames: frames.map((f) => f.image) }));
         } else if (name === CHIP_CHECK_NAME && hasChip(s)) {
