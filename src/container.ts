@@ -71,6 +71,7 @@ import { startDataRightsWorkers } from './data-rights/data-rights.workers';
 import { LISTABLE_SESSION_SQL } from './data-rights/user-access.gate';
 import { withRestrictionPause } from './data-rights/user-restriction.service';
 import { DataRightsResolver } from '../schema/data-rights.resolver';
+import { SessionDecisionResolver } from '../schema/session-decision.resolver';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -227,6 +228,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
     [DsrJobResolver, new DsrJobResolver(dsrJobs)],
     [DataRightsResolver, new DataRightsResolver(userRights, accounts.userTokens)],
+    [SessionDecisionResolver, new SessionDecisionResolver(db, sessions, links, evidence)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
