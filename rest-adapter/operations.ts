@@ -26,7 +26,7 @@ export const OPERATION_SOURCES = {
   session: `query Session($id: ID!) { session(id: $id) { ...SessionFields } } ${SESSION_FIELDS}`,
   reviewSession: `mutation ReviewSession($id: ID!, $input: ReviewSessionInput!) { reviewSession(id: $id, input: $input) { ...SessionFields } } ${SESSION_FIELDS}`,
   decideSession: `mutation DecideSession($id: ID!, $input: DecideSessionInput!) { decideSession(id: $id, input: $input) { decision { ...DecisionFields } } } ${DECISION_FIELDS}`,
-  sessionDecisions: `query SessionDecisions($id: ID!) { session(id: $id) { decisions { ...DecisionFields } } } ${DECISION_FIELDS}`,
+  sessionDecisions: `query SessionDecisions($id: ID!) { sessionDecisions: session(id: $id) { decisions { ...DecisionFields } } } ${DECISION_FIELDS}`,
   createWebhookEndpoint: `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id url events livemode signingSecret createdAt } }`,
   replayWebhookEvents: `mutation ReplayWebhookEvents($id: ID!, $input: ReplayWebhookEventsInput!) { replayWebhookEvents(id: $id, input: $input) { queued } }`,
   retention: `query Retention($tenantId: ID!) { retention(tenantId: $tenantId) { ...RetentionFields } } ${RETENTION_FIELDS}`,
