@@ -72,6 +72,8 @@ import { LISTABLE_SESSION_SQL } from './data-rights/user-access.gate';
 import { withRestrictionPause } from './data-rights/user-restriction.service';
 import { DataRightsResolver } from '../schema/data-rights.resolver';
 import { SessionDecisionResolver } from '../schema/session-decision.resolver';
+import { GatewaySigningKey } from './gateway/gateway-signing-key';
+import { ServiceActorIssuer } from './gateway/service-actor';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -87,6 +89,8 @@ export type Container = {
   cscaTrustStore: PostgresCscaTrustStore;
   chip: ChipSubmissionService;
   links: HostedLinks;
+  /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (DECISIONS.md D18). */
+  serviceActors: ServiceActorIssuer;
   /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
   vault: EvidenceVault;
   evidence: EvidenceAccessService;
@@ -141,6 +145,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const tenants = new TenantService(db);
   const sessions = new SessionService(db, database.sql, jobs);
   const links = await HostedLinks.load(db, config.publicBaseUrl);
+  const serviceActors = new ServiceActorIssuer(await GatewaySigningKey.load(db), config.publicBaseUrl, config.dataRights.socialUpstreamUrl ?? config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
   const sessionWatches = new SessionWatchService(db);
   const statusHub = new SessionStatusHub(statusBus, sessionWatches, logger);
@@ -186,7 +191,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   sessions.userSubjects = (tenantId, sub) => accounts.users.userIdForSubject(tenantId, sub);
   sessions.subjectOf = (userId, tenantId) => accounts.users.subjectFor(userId, tenantId);
   sessions.registerOutboxHandler(updateServiceVerification);
-  const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault });
+  const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault, serviceActors });
   const userRights = await buildUserRights({
     db,
     jobs,
@@ -269,6 +274,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     cscaTrustStore,
     chip,
     links,
+    serviceActors,
     vault,
     evidence,
     audit,
