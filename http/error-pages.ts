@@ -25,6 +25,9 @@ const DESCRIPTIONS: Record<ErrorCode, string> = {
   upload_too_slow: 'A hosted-flow upload arrived more slowly than 16 KiB/s on average after its first 10 seconds, or stopped: it was cut so that it does not hold an upload slot. Send the file again on a better connection.',
   rate_limited: 'The rate-limit bucket of this endpoint is exhausted for this key. Wait for the number of seconds in the Retry-After header, then retry with exponential back-off and full jitter.',
   internal_error: 'Something failed on our side. The request id in the response helps us find it; retrying later is safe for reads.',
+  upstream_unreachable: 'The gateway could not reach the upstream behind /v1/social, /v1/profiles or /v1/network (connection refused or reset). Retrying later is safe for reads.',
+  upstream_not_configured: 'This service has no upstream for /v1/social, /v1/profiles and /v1/network (SOCIAL_UPSTREAM_URL is not set).',
+  upstream_timeout: 'The upstream behind /v1/social, /v1/profiles or /v1/network did not start its answer within 10 seconds.',
 };
 
 export function errorPage(req: Request, res: Response): void {

@@ -7,6 +7,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { NextFunction, Request, Response } from 'express';
 import { sessionsRouter } from '../rest-adapter/sessions.router';
+import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRoutes } from './gateway-proxy.routes';
 import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
 import { retentionRouter } from '../rest-adapter/retention.router';
@@ -131,7 +132,8 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl, mobileAppLink: c.config.vault.mobileAppLink }));
   // A signed link names no key: its opens are counted per client address in `default`.
   // Routes whose link is the credential (or that need none) are counted per client address in `default`.
-  if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', '/v1/exports'], meterClientIp(meter, 'default'));
+  if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', GATEWAY_KEYS_PATH, '/v1/exports'], meterClientIp(meter, 'default'));
+  gatewayKeysRoute(app, c.serviceActors);
   app.use('/v1/evidence', evidenceRouter(c.evidence));
   app.use(dataRightsPublicRouter(c));
   // The service's own account pages (keep a verification, answer a delegated request): per client address in `default`, like the sign-in pages.
@@ -160,6 +162,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   webhooksRouter(restOperations, v1);
   chipRouter(restOperations, c.chip, v1);
   retentionRouter(restOperations, v1);
+  gatewayProxyRoutes(v1, { upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors });
   v1.use((_req, res) => {
     if (!authenticationOf(res).context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
     sendError(res, 'not_found', 'No such endpoint');
@@ -170,12 +173,12 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.get('/healthz', async (_req, res) => {
     try {
       await c.db.query('SELECT 1');
-      res.json({ status: 'ok', database: 'up', check_engines: c.checkProviders.health(), sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
+      res.json({ status: 'ok', environment: c.config.environment, database: 'up', check_engines: c.checkProviders.health(), sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
     } catch {
-      res.status(503).json({ status: 'degraded', database: 'down', sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
+      res.status(503).json({ status: 'degraded', environment: c.config.environment, database: 'down', sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
     }
   });
-  const openapi = fs.readFileSync(path.join(PROJECT_ROOT, 'openapi.yaml'));
+  const openapi = withServers(fs.readFileSync(path.join(PROJECT_ROOT, 'openapi.yaml'), 'utf8'), c.config.publicBaseUrl, c.config.stagingBaseUrl);
   app.get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').send(openapi);
   });
@@ -197,6 +200,12 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   });
 
   return { app, server, apollo, subscriptions };
+}
+
+/** The document as served names this deployment's production and staging servers (DECISIONS.md D19). */
+function withServers(openapi: string, production: string, staging: string): string {
+  const servers = ['servers:', `  - url: ${production}`, '    description: Production', `  - url: ${staging}`, '    description: Staging', ''].join('\n');
+  return openapi.replace(/^servers:\n(?:[ #].*\n)+/m, servers);
 }
 
 function trustProxySetting(value: string | undefined): boolean | number | string {

@@ -16,6 +16,8 @@ const SESSION_FIELDS = `
     }
   }`;
 
+const DECISION_FIELDS = `fragment DecisionFields on SessionDecision { id sessionId decision source reason reviewerId requestedBy fromStatus toStatus policyVersion checks { name status score reason } decidedAt }`;
+
 const RETENTION_FIELDS = `fragment RetentionFields on Retention { tenantId livemode biometricTemplateDays selfieImageDays selfieVideoDays idDocumentYears updatedAt }`;
 
 /** The GraphQL operations behind the /v1 routes, parsed and validated once at start-up. */
@@ -23,6 +25,8 @@ export const OPERATION_SOURCES = {
   createSession: `mutation CreateSession($input: CreateSessionInput!) { createSession(input: $input) { ...SessionFields clientSecret } } ${SESSION_FIELDS}`,
   session: `query Session($id: ID!) { session(id: $id) { ...SessionFields } } ${SESSION_FIELDS}`,
   reviewSession: `mutation ReviewSession($id: ID!, $input: ReviewSessionInput!) { reviewSession(id: $id, input: $input) { ...SessionFields } } ${SESSION_FIELDS}`,
+  decideSession: `mutation DecideSession($id: ID!, $input: DecideSessionInput!) { decideSession(id: $id, input: $input) { decision { ...DecisionFields } } } ${DECISION_FIELDS}`,
+  sessionDecisions: `query SessionDecisions($id: ID!) { sessionDecisions: session(id: $id) { decisions { ...DecisionFields } } } ${DECISION_FIELDS}`,
   createWebhookEndpoint: `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id url events livemode signingSecret createdAt } }`,
   replayWebhookEvents: `mutation ReplayWebhookEvents($id: ID!, $input: ReplayWebhookEventsInput!) { replayWebhookEvents(id: $id, input: $input) { queued } }`,
   retention: `query Retention($tenantId: ID!) { retention(tenantId: $tenantId) { ...RetentionFields } } ${RETENTION_FIELDS}`,

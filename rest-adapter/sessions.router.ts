@@ -5,6 +5,7 @@ import { jsonBody } from '../http/json-body';
 import { createSessionInput } from './create-session.request';
 import { RestOperations } from './operations';
 import { presentSession, SessionData } from './session.presenter';
+import { DecisionData, presentDecision } from './decision.presenter';
 import { rejectUnknownFields, requireObject, requiredString, optionalString } from './request-validation';
 import { restRoute } from './rest-route';
 
@@ -41,6 +42,33 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
       const input = { decision: decision.toUpperCase(), reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id') };
       const session = await ops.run<SessionData>('reviewSession', { id, input }, ctx);
       return { status: 200, body: presentSession(session) };
+    }),
+  );
+
+  // A session's decision history (DECISIONS.md D16), and a person's decision on it.
+  router.get(
+    '/verify/sessions/:id/decisions',
+    restRoute(async (req, ctx) => {
+      const id = sessionIdParam(req.params.id);
+      const session = await ops.run<{ decisions: DecisionData[] | null } | null>('sessionDecisions', { id }, ctx);
+      if (!session) throw notFound();
+      if (!session.decisions) throw new DomainError('insufficient_scope', 'The decision history is read with a tenant key with sessions:read');
+      return { status: 200, body: { object: 'list', data: session.decisions.map(presentDecision) } };
+    }),
+  );
+
+  router.post(
+    '/verify/sessions/:id/decisions',
+    jsonBody,
+    restRoute(async (req, ctx) => {
+      const id = sessionIdParam(req.params.id);
+      const body = requireObject(req.body);
+      rejectUnknownFields(body, ['decision', 'reason', 'reviewer_id', 'reverses']);
+      const decision = requiredString(body, 'decision');
+      if (!['approve', 'decline', 'reverse'].includes(decision)) throw new DomainError('invalid_request', 'decision must be approve, decline or reverse');
+      const input = { decision: decision.toUpperCase(), reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id'), reverses: optionalString(body, 'reverses') };
+      const decided = await ops.run<{ decision: DecisionData }>('decideSession', { id, input }, ctx);
+      return { status: 201, body: presentDecision(decided.decision) };
     }),
   );
 

@@ -25,3 +25,11 @@ registerEnumType(ReviewDecisionEnum, { name: 'ReviewDecision', description: 'A r
 export type TierValue = (typeof TierEnum)[keyof typeof TierEnum];
 export type SessionStatusValue = (typeof SessionStatusEnum)[keyof typeof SessionStatusEnum];
 export type ReviewDecisionValue = (typeof ReviewDecisionEnum)[keyof typeof ReviewDecisionEnum];
+
+export const SessionDecisionKindEnum = { APPROVE: 'approve', DECLINE: 'decline', REVERSE: 'reverse', REVIEW: 'review' } as const;
+export const HumanDecisionEnum = { APPROVE: 'approve', DECLINE: 'decline', REVERSE: 'reverse' } as const;
+export const DecisionSourceEnum = { AUTOMATED: 'automated', HUMAN: 'human' } as const;
+registerEnumType(SessionDecisionKindEnum, { name: 'SessionDecisionKind', description: 'What a decision did: a person approves, declines or reverses; the pipeline approves, declines or sends to review.' });
+registerEnumType(HumanDecisionEnum, { name: 'HumanDecision', description: 'A reviewer approves or declines a session in manual review, or reverses a decided one within 90 days.' });
+registerEnumType(DecisionSourceEnum, { name: 'DecisionSource', description: 'Who decided: the check pipeline or a person.' });
+export type HumanDecisionValue = (typeof HumanDecisionEnum)[keyof typeof HumanDecisionEnum];

@@ -132,6 +132,12 @@ const ConfigSchema = z.object({
   SOCIAL_UPSTREAM_TOKEN: z.string().min(1).optional(),
   /** A call to the social upstream that has not started answering within this many seconds fails (the job retries). */
   SOCIAL_UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(30),
+  /** The gateway proxy of /v1/social, /v1/profiles and /v1/network (DECISIONS.md D18): an upstream silent this long is a 504. */
+  SOCIAL_PROXY_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
+  /** Which instance this is (DECISIONS.md D19), shown in /healthz. */
+  ENVIRONMENT: z.enum(['production', 'staging', 'development']).default('development'),
+  /** The staging server listed in /openapi.yaml; default: PUBLIC_BASE_URL with its host prefixed `staging.`. */
+  STAGING_BASE_URL: optionalUrl,
   /** Where finished export bundles wait for their download (7 days); several instances need a shared volume. Default: DATA_DIR/exports. */
   EXPORT_DIR: z.string().min(1).optional(),
   /** Mail to end users (docs/accounts-and-oidc.md): an smtp:// or smtps:// URL; unset keeps messages in the outbox (`npm run cli -- mail list`). */
@@ -177,7 +183,9 @@ export type Config = {
   examplesEnabled: boolean;
   sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; retrySeconds: number; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
   checks: ChecksConfig;
-  dataRights: { socialUpstreamUrl: string | undefined; socialUpstreamToken: string | undefined; socialTimeoutMs: number; exportDir: string };
+  dataRights: { socialUpstreamUrl: string | undefined; socialUpstreamToken: string | undefined; socialTimeoutMs: number; proxyTimeoutMs: number; exportDir: string };
+  environment: 'production' | 'staging' | 'development';
+  stagingBaseUrl: string;
   accounts: {
     smtpUrl: string | undefined;
     mailFrom: string;
@@ -259,10 +267,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDownloadBytes: c.SANCTIONS_MAX_DOWNLOAD_MB * 1024 * 1024,
       pollMs: Math.round(c.SANCTIONS_POLL_SECONDS * 1000),
     },
+    environment: c.ENVIRONMENT,
+    stagingBaseUrl: (c.STAGING_BASE_URL ?? stagingUrlOf((c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''))).replace(/\/+$/, ''),
     dataRights: {
       socialUpstreamUrl: c.SOCIAL_UPSTREAM_URL?.replace(/\/+$/, ''),
       socialUpstreamToken: c.SOCIAL_UPSTREAM_TOKEN,
       socialTimeoutMs: Math.round(c.SOCIAL_UPSTREAM_TIMEOUT_SECONDS * 1000),
+      proxyTimeoutMs: Math.round(c.SOCIAL_PROXY_TIMEOUT_SECONDS * 1000),
       exportDir: path.resolve(c.EXPORT_DIR ?? path.join(c.DATA_DIR, 'exports')),
     },
     checks: {
@@ -288,4 +299,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       portalClientSecret: c.ACCOUNT_PORTAL_CLIENT_SECRET,
     },
   };
+}
+
+/** D19: staging is production's URL with its host prefixed `staging.` unless STAGING_BASE_URL says otherwise. */
+function stagingUrlOf(publicBaseUrl: string): string {
+  const url = new URL(publicBaseUrl);
+  url.hostname = `staging.${url.hostname}`;
+  return url.toString();
 }

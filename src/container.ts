@@ -71,6 +71,9 @@ import { startDataRightsWorkers } from './data-rights/data-rights.workers';
 import { LISTABLE_SESSION_SQL } from './data-rights/user-access.gate';
 import { withRestrictionPause } from './data-rights/user-restriction.service';
 import { DataRightsResolver } from '../schema/data-rights.resolver';
+import { SessionDecisionResolver } from '../schema/session-decision.resolver';
+import { GatewaySigningKey } from './gateway/gateway-signing-key';
+import { ServiceActorIssuer } from './gateway/service-actor';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -86,6 +89,8 @@ export type Container = {
   cscaTrustStore: PostgresCscaTrustStore;
   chip: ChipSubmissionService;
   links: HostedLinks;
+  /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (DECISIONS.md D18). */
+  serviceActors: ServiceActorIssuer;
   /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
   vault: EvidenceVault;
   evidence: EvidenceAccessService;
@@ -140,6 +145,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const tenants = new TenantService(db);
   const sessions = new SessionService(db, database.sql, jobs);
   const links = await HostedLinks.load(db, config.publicBaseUrl);
+  const serviceActors = new ServiceActorIssuer(await GatewaySigningKey.load(db), config.publicBaseUrl, config.dataRights.socialUpstreamUrl ?? config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
   const sessionWatches = new SessionWatchService(db);
   const statusHub = new SessionStatusHub(statusBus, sessionWatches, logger);
@@ -185,7 +191,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   sessions.userSubjects = (tenantId, sub) => accounts.users.userIdForSubject(tenantId, sub);
   sessions.subjectOf = (userId, tenantId) => accounts.users.subjectFor(userId, tenantId);
   sessions.registerOutboxHandler(updateServiceVerification);
-  const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault });
+  const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault, serviceActors });
   const userRights = await buildUserRights({
     db,
     jobs,
@@ -227,6 +233,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
     [DsrJobResolver, new DsrJobResolver(dsrJobs)],
     [DataRightsResolver, new DataRightsResolver(userRights, accounts.userTokens)],
+    [SessionDecisionResolver, new SessionDecisionResolver(db, sessions, links, evidence)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
@@ -267,6 +274,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     cscaTrustStore,
     chip,
     links,
+    serviceActors,
     vault,
     evidence,
     audit,

@@ -18,7 +18,10 @@ export type ErrorCode =
   | 'audio_not_allowed'
   | 'upload_too_slow'
   | 'rate_limited'
-  | 'internal_error';
+  | 'internal_error'
+  | 'upstream_unreachable'
+  | 'upstream_not_configured'
+  | 'upstream_timeout';
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
@@ -40,6 +43,9 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   upload_too_slow: 408,
   rate_limited: 429,
   internal_error: 500,
+  upstream_unreachable: 502,
+  upstream_not_configured: 503,
+  upstream_timeout: 504,
 };
 
 /** An expected failure of a use case; transports map `code` to their own shape. */

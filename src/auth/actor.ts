@@ -28,7 +28,19 @@ export type SessionClientActor = {
  * under the grant `grantId`, with `scopes`; `authTime`: when the user signed in (seconds), if known.
  * What it may do: src/auth/user-token.policy.ts (D20).
  */
-export type EndUserActor = { kind: 'end_user'; userId: string; clientId: string; tenantId: string | null; scopes: readonly string[]; grantId: string | null; authTime: number | null };
+export type EndUserActor = {
+  kind: 'end_user';
+  userId: string;
+  clientId: string;
+  tenantId: string | null;
+  /** The token's subject: the tenant's pairwise subject of the user, or the portal's own. */
+  sub: string;
+  /** The mode of the tenant client that was issued the token; null for the account portal. */
+  livemode: boolean | null;
+  scopes: readonly string[];
+  grantId: string | null;
+  authTime: number | null;
+};
 
 export type Actor = TenantKeyActor | SessionClientActor | EndUserActor;
 

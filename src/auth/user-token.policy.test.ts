@@ -8,6 +8,8 @@ const token = (o: Partial<EndUserActor>): EndUserActor => ({
   userId: 'usr_1',
   clientId: 'oc_test_tenant',
   tenantId: 'ten_1',
+  sub: 'pairwise-sub-of-the-user',
+  livemode: false,
   scopes: [],
   grantId: 'g1',
   authTime: NOW / 1000,

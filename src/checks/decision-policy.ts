@@ -1,3 +1,4 @@
+import { biometricPolicy } from './policy/biometric-policy';
 import type { Check, CheckStatus, Decision, Signal } from '../sessions/session-result';
 import type { SessionStatus } from '../sessions/session-status';
 import { achievedTier } from '../sessions/test-mode-outcome';
@@ -49,3 +50,10 @@ export function decide(tier: Tier, outcomes: CheckOutcome[]): PolicyDecision {
     signals: ran.filter((o) => o.score !== undefined).map((o) => ({ source: o.source ?? o.name, score: o.score! })),
   };
 }
+
+/**
+ * The version a live decision names in the session's history (DECISIONS.md D16): this rule and the
+ * thresholds file it reads through the engines. Test mode decides by the tenant's requested outcome.
+ */
+export const LIVE_POLICY_VERSION = `decide-1+biometric-${biometricPolicy.version}`;
+export const TEST_MODE_POLICY_VERSION = 'test-mode-1';

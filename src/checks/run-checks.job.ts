@@ -20,7 +20,8 @@ import type { EvidenceVault } from '../vault/evidence-vault';
 import { CheckProviders, DocumentReading, ImageInput, LivenessChallenge, LivenessFrame, ProviderResult, signalSource } from './check-providers';
 import { CheckEnginesBusyError } from './check-worker.pool';
 import { liveSanctionsCheck } from './identity-screening';
-import { CheckOutcome, decide } from './decision-policy';
+import { CheckOutcome, decide, LIVE_POLICY_VERSION, TEST_MODE_POLICY_VERSION } from './decision-policy';
+import { automatedDecision } from '../sessions/decision-history';
 import { testModeCheckProviders } from './test-mode-providers';
 
 const CAPTURE_CHECKS = new Set(['document_ocr', 'face_match', 'liveness', 'anti_spoof']);
@@ -71,7 +72,7 @@ export class RunChecksJob {
       ...(s.result?.chip ? { chip: crossChecks ? { ...s.result.chip, cross_checks: crossChecks } : s.result.chip } : {}),
     };
     await this.storeDerived(s, 'decision_signals', Buffer.from(JSON.stringify({ checks: result.checks, signals: result.signals, decision: result.decision })));
-    await this.sessions.advance(s.id, decided.status, () => ({ result }));
+    await this.sessions.advance(s.id, decided.status, () => ({ result }), { within: automatedDecision(result, s.livemode ? LIVE_POLICY_VERSION : TEST_MODE_POLICY_VERSION) });
     this.logger.info({ sessionId: s.id, status: decided.status }, 'checks decided');
   }
 

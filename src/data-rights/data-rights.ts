@@ -11,6 +11,7 @@ import { DataExportService, EXPORT_CLEANUP_JOB, EXPORT_JOB } from './export/data
 import { DatabaseExportSources } from './export/database-export-sources';
 import { ExportLinks } from './export/export-links';
 import { ExportSigningKey } from './export/export-signing-key';
+import type { ServiceActorIssuer } from '../gateway/service-actor';
 import { NoSocialUpstream, SocialDataRights } from './social-upstream';
 import { DelegatedRequestService, DSR_CALLBACK_JOB, DSR_EXPIRE_UNCONFIRMED_JOB } from './delegated/delegated-request.service';
 import { DsrCallbackData, DsrCallbackJob } from './delegated/dsr-callback.job';
@@ -29,11 +30,17 @@ export type DataRights = {
   startWorkers(): Promise<void>;
 };
 
-export async function buildDataRights(deps: { db: DataSource; config: Config; logger: Logger; jobs: JobQueue; dsrJobs: DsrJobService; accounts: Accounts; vault: EvidenceVault }): Promise<DataRights> {
-  const { db, config, logger, jobs, dsrJobs, accounts, vault } = deps;
+export async function buildDataRights(deps: { db: DataSource; config: Config; logger: Logger; jobs: JobQueue; dsrJobs: DsrJobService; accounts: Accounts; vault: EvidenceVault; serviceActors: ServiceActorIssuer }): Promise<DataRights> {
+  const { db, config, logger, jobs, dsrJobs, accounts, vault, serviceActors } = deps;
   const c = config.dataRights;
   const social: SocialDataRights = c.socialUpstreamUrl
-    ? new HttpSocialUpstream({ baseUrl: c.socialUpstreamUrl, token: c.socialUpstreamToken, timeoutMs: c.socialTimeoutMs })
+    ? new HttpSocialUpstream({
+        baseUrl: c.socialUpstreamUrl,
+        token: c.socialUpstreamToken,
+        timeoutMs: c.socialTimeoutMs,
+        // The same identity header as the gateway proxy: the service itself, acting on one user's request.
+        serviceActor: (userId, dsrId) => serviceActors.sign({ tenant: null, livemode: null, actor: 'service', sub: userId, scope: 'data_rights', request_id: dsrId }),
+      })
     : new NoSocialUpstream();
   const exportKey = await ExportSigningKey.load(db);
   await jobs.ensureQueue(EXPORT_JOB, { notify: true }); // sent to inside the request's transaction

@@ -7,7 +7,14 @@ export class SocialUpstreamError extends Error {
   override name = 'SocialUpstreamError';
 }
 
-export type SocialUpstreamOptions = { baseUrl: string; token?: string; timeoutMs: number; fetch?: typeof fetch };
+export type SocialUpstreamOptions = {
+  baseUrl: string;
+  token?: string;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+  /** Mints the Service-Actor header (DECISIONS.md D18) for a call about this user, in this data-rights request. */
+  serviceActor?: (userId: string, dsrId: string) => Promise<string>;
+};
 
 /**
  * HTTP adapter of the social upstream's data-rights contract. Reads are consumed as the bytes
@@ -25,19 +32,19 @@ export class HttpSocialUpstream implements SocialDataRights {
   }
 
   async *read(userId: string, collection: SocialCollection): AsyncIterable<SocialRecord> {
-    const res = await this.call('GET', `${this.userPath(userId)}/${collection}`, undefined, 'application/x-ndjson');
+    const res = await this.call('GET', `${this.userPath(userId)}/${collection}`, undefined, 'application/x-ndjson', await this.actorHeader(userId, `export:${collection}`));
     if (res.status === 404) return;
     if (!res.body) return;
     yield* parseNdjson(res.body, `${collection} of the social upstream`);
   }
 
   async erase(userId: string, ref: DsrReference): Promise<void> {
-    const res = await this.call('POST', `${this.userPath(userId)}/erasure`, { dsr_id: ref.dsrId });
+    const res = await this.call('POST', `${this.userPath(userId)}/erasure`, { dsr_id: ref.dsrId }, 'application/json', await this.actorHeader(userId, ref.dsrId));
     await res.body?.cancel();
   }
 
   async object(userId: string, processing: string, ref: DsrReference): Promise<void> {
-    const res = await this.call('POST', `${this.userPath(userId)}/objections`, { dsr_id: ref.dsrId, processing });
+    const res = await this.call('POST', `${this.userPath(userId)}/objections`, { dsr_id: ref.dsrId, processing }, 'application/json', await this.actorHeader(userId, ref.dsrId));
     await res.body?.cancel();
   }
 
@@ -45,8 +52,13 @@ export class HttpSocialUpstream implements SocialDataRights {
     return `${this.opts.baseUrl}/data-rights/v1/users/${encodeURIComponent(userId)}`;
   }
 
-  private async call(method: 'GET' | 'POST', url: string, body: object | undefined, accept = 'application/json'): Promise<Response> {
+  private async actorHeader(userId: string, requestId: string): Promise<string | undefined> {
+    return this.opts.serviceActor?.(userId, requestId);
+  }
+
+  private async call(method: 'GET' | 'POST', url: string, body: object | undefined, accept = 'application/json', serviceActor?: string): Promise<Response> {
     const headers: Record<string, string> = { accept };
+    if (serviceActor) headers['service-actor'] = serviceActor;
     if (body) headers['content-type'] = 'application/json';
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
     const controller = new AbortController();

@@ -6,6 +6,8 @@ import { testIdentityOf, withSanctionsScreening } from '../sessions/sanctions-ch
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
 import { SessionEntity } from '../../entities';
 import { DataSource } from 'typeorm';
+import { automatedDecision } from '../sessions/decision-history';
+import { TEST_MODE_POLICY_VERSION } from '../checks/decision-policy';
 
 export type TestModeAdvanceData = { sessionId: string; step: TestModeStep };
 
@@ -36,6 +38,6 @@ export class TestModeAdvanceJob {
     if (identity && this.sanctions) outcome = withSanctionsScreening(s.tier as Tier, outcome, await this.sanctions.screenForTenant(s.tenantId, identity, { current: true }));
     // A real chip submission (T5) replaces the fixed chip block; see ChipSubmissionService.
     const { status, result } = withSubmittedChip(s.tier as Tier, outcome, s.result);
-    await this.sessions.advance(sessionId, status, () => ({ result }));
+    await this.sessions.advance(sessionId, status, () => ({ result }), { within: automatedDecision(result, TEST_MODE_POLICY_VERSION) });
   }
 }

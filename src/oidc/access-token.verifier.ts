@@ -76,12 +76,14 @@ export class AccessTokenVerifier {
     const now = Math.floor(Date.now() / 1000);
     if (claims.exp <= now) throw unauthorized('expired');
     if (typeof claims.nbf === 'number' && claims.nbf > now + 5) throw unauthorized('not yet valid');
-    const { userId, tenantId } = await this.userOf(claims);
+    const { userId, tenantId, livemode } = await this.userOf(claims);
     return Object.freeze({
       kind: 'end_user',
       userId,
       clientId: claims.client_id,
       tenantId,
+      sub: claims.sub,
+      livemode,
       scopes: Object.freeze((claims.scope ?? '').split(' ').filter(Boolean)),
       grantId: claims.gid,
       authTime: typeof claims.auth_time === 'number' ? claims.auth_time : null,
@@ -89,17 +91,17 @@ export class AccessTokenVerifier {
   }
 
   /** The user behind a tenant client's pairwise subject, or behind the account portal's grant; refused when the grant ended. */
-  private async userOf(claims: SignedClaims): Promise<{ userId: string; tenantId: string | null }> {
+  private async userOf(claims: SignedClaims): Promise<{ userId: string; tenantId: string | null; livemode: boolean | null }> {
     if (claims.client_id === FIRST_PARTY_CLIENT_ID) {
       const userId = await this.portalGrants.read(claims.gid);
       if (!userId || this.portalSubjectOf(userId) !== claims.sub) throw unauthorized('revoked');
-      return { userId, tenantId: null };
+      return { userId, tenantId: null, livemode: null };
     }
     const client = await this.clients.tenantOf(claims.client_id);
     if (!client) throw unauthorized('unknown client');
     const userId = await this.grants.read({ tenantId: client.tenantId, sub: claims.sub, grantId: claims.gid });
     if (!userId) throw unauthorized('revoked');
-    return { userId, tenantId: client.tenantId };
+    return { userId, tenantId: client.tenantId, livemode: client.livemode };
   }
 
   /**

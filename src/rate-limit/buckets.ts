@@ -42,8 +42,7 @@ export const BUCKETS = {
   verify_admin: {
     limit: 30,
     per: 'key',
-    // The manual-review override is the decision endpoint this service serves today (docs/api-behaviour.md,
-    // "Rate limits": the manual-review and decision mutations -> verify_admin).
+    // Human decisions (DECISIONS.md D16) and the manual-review override (docs/api-behaviour.md, "Rate limits").
     rules: [{ methods: ['POST'], patterns: ['/v1/verify/sessions/*/decisions', '/v1/verify/manual-review/*'] }],
     description: 'POST /v1/verify/sessions/*/decisions, POST /v1/verify/manual-review/*',
   },
@@ -89,6 +88,7 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   extendSessionRetention: 'default',
   createSession: 'verify_create',
   reviewSession: 'verify_admin',
+  decideSession: 'verify_admin',
   cancelSession: 'default',
   createApiKey: 'default',
   revokeApiKey: 'default',

@@ -10,6 +10,7 @@ import type { AuditEntryInput } from '../audit/audit-log.service';
 import type { JobQueue } from '../jobs/job-queue';
 import type { PreparedSql } from '../db/prepared-sql';
 import { SessionResult } from './session-result';
+import { latestDecision, recordDecision, type SessionDecision } from './decision-history';
 import { SessionReader } from './session-rows';
 import { mayName } from './session-visibility';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
@@ -20,6 +21,8 @@ import { AVAILABLE_TIERS, badgesForPassedChecks, checksForTier, isTier, Tier, ti
 import { assertAcceptableMetadata } from '../validation/input-limits';
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** How long after completion a decision may be reversed (DECISIONS.md D16). */
+export const REVERSAL_WINDOW_MS = 90 * 24 * 60 * 60 * 1000;
 export const TEST_MODE_STEPS = [
   { step: 'in_progress', afterMs: 2_000 },
   { step: 'processing', afterMs: 5_000 },
@@ -279,21 +282,63 @@ export class SessionService {
     input: { decision: 'approve' | 'reject'; reason: string; reviewerId?: string | null },
   ): Promise<SessionEntity> {
     if (input.decision !== 'approve' && input.decision !== 'reject') throw new DomainError('invalid_request', 'decision must be approve or reject');
+    return (await this.decide(actor, id, { ...input, decision: input.decision === 'approve' ? 'approve' : 'decline' })).session;
+  }
+
+  /**
+   * A human decision (DECISIONS.md D16, needs `sessions:review`): `approve` / `decline` a session in
+   * manual_review (the override's use case), or `reverse` a decided one within 90 days of its
+   * completion (fraud found later, an upheld review). Under the session's row lock, so of two
+   * reviewers deciding at once one wins and the other gets `invalid_state`; a `reverse` naming the
+   * decision it reverses (`reverses`) is refused when another decision came in between.
+   */
+  async decide(
+    actor: TenantKeyActor,
+    id: string,
+    input: { decision: 'approve' | 'decline' | 'reverse'; reason: string; reviewerId?: string | null; reverses?: string | null },
+  ): Promise<{ session: SessionEntity; decision: SessionDecision }> {
+    if (!['approve', 'decline', 'reverse'].includes(input.decision)) throw new DomainError('invalid_request', 'decision must be approve, decline or reverse');
     if (typeof input.reason !== 'string' || input.reason.trim().length < 3) throw new DomainError('invalid_request', 'reason must be at least 3 characters');
-    const to: SessionStatus = input.decision === 'approve' ? 'success' : 'failed';
-    return this.transition(actor, id, to, (s) => {
-      if (s.status !== 'manual_review') throw new DomainError('invalid_state', `Only a session in manual_review can be reviewed; this one is ${s.status}`);
-      const base = s.result!;
-      // A reviewer's approval vouches for the requested tier, so it carries that tier's badges.
-      const approved = input.decision === 'approve' ? { achieved_tier: s.tier as Tier, badges: badgesForPassedChecks(new Set(checksForTier(s.tier as Tier))) } : {};
-      const result: SessionResult = {
-        ...base,
-        ...approved,
-        decision: input.decision === 'approve' ? 'approved' : 'declined',
-        review: { decision: input.decision, reason: input.reason.trim(), reviewer_id: input.reviewerId ?? null, reviewed_at: this.now().toISOString() },
-      };
-      return { result };
-    }, { within: (m, s) => this.auditDecision('session.reviewed', s, input, { key_id: actor.keyId }, m) });
+    await this.get(actor, id); // visibility first: another tenant's session is a 404, not a 409
+    const reason = input.reason.trim();
+    let decision: SessionDecision | undefined;
+    const outcome = await this.db.transaction(async (m: EntityManager) => {
+      const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!s) throw notFound();
+      const from = s.status as SessionStatus;
+      const now = this.now();
+      if (input.decision === 'reverse') {
+        if ((from !== 'success' && from !== 'failed') || !s.result) throw new DomainError('invalid_state', `Only a session in success or failed can be reversed; this one is ${s.status}`);
+        if (!s.completedAt || now.getTime() - s.completedAt.getTime() > REVERSAL_WINDOW_MS) throw new DomainError('invalid_state', 'A decision can be reversed within 90 days of the session\'s completion; this one is older');
+        const latest = await latestDecision(m, s.id);
+        if (input.reverses && latest?.id !== input.reverses) throw new DomainError('invalid_state', `Decision ${input.reverses} is not this session's latest decision; read the history again`);
+        const events = this.flip(s, from === 'failed', { decision: from === 'failed' ? 'approve' : 'reject', reason, reviewer_id: input.reviewerId ?? null }, now);
+        await this.commitTransitions(m, [s], events);
+        decision = await recordDecision(m, s, { source: 'human', decision: 'reverse', reason, reviewer_id: input.reviewerId ?? null, requested_by: 'tenant', from_status: from, to_status: s.status as SessionStatus }, now);
+        await this.auditDecision('session.reversed', s, input, { key_id: actor.keyId }, m);
+        return { s, events };
+      }
+      if (from !== 'manual_review') throw new DomainError('invalid_state', `Only a session in manual_review can be approved or declined; this one is ${s.status}`);
+      const approve = input.decision === 'approve';
+      const events = this.applyTransition(
+        s,
+        approve ? 'success' : 'failed',
+        (row) => {
+          // A reviewer's approval vouches for the requested tier, so it carries that tier's badges.
+          const approved = approve ? { achieved_tier: row.tier as Tier, badges: badgesForPassedChecks(new Set(checksForTier(row.tier as Tier))) } : {};
+          const review = { decision: approve ? ('approve' as const) : ('reject' as const), reason, reviewer_id: input.reviewerId ?? null, reviewed_at: now.toISOString() };
+          return { result: { ...row.result!, ...approved, decision: approve ? 'approved' : 'declined', review } };
+        },
+        false,
+        now,
+      )!;
+      await this.commitTransitions(m, [s], events);
+      decision = await recordDecision(m, s, { source: 'human', decision: input.decision, reason, reviewer_id: input.reviewerId ?? null, requested_by: 'tenant', from_status: from, to_status: s.status as SessionStatus }, now);
+      await this.auditDecision('session.reviewed', s, { ...input, decision: approve ? 'approve' : 'reject' }, { key_id: actor.keyId }, m);
+      return { s, events };
+    });
+    this.announce(outcome.events, outcome.s);
+    return { session: outcome.s, decision: decision! };
   }
 
   /**
@@ -310,18 +355,29 @@ export class SessionService {
       const from = s.status as SessionStatus;
       const now = this.now();
       const approve = input.decision === 'approve';
-      const review = { decision: input.decision, reason: input.reason, reviewer_id: input.reviewerId ?? null, reviewed_at: now.toISOString() };
-      const result: SessionResult = approve
-        ? { ...s.result, decision: 'approved', achieved_tier: s.tier as Tier, badges: badgesForPassedChecks(new Set(checksForTier(s.tier as Tier))), review }
-        : { ...s.result, decision: 'declined', badges: [], review };
-      Object.assign(s, { result, status: approve ? 'success' : 'failed', updatedAt: now, completedAt: now });
-      const events = outboxEventsForTransition(s, from, now);
+      const events = this.flip(s, approve, { decision: input.decision, reason: input.reason, reviewer_id: input.reviewerId ?? null }, now);
       await this.commitTransitions(m, [s], events);
+      await recordDecision(m, s, { source: 'human', decision: approve ? 'approve' : 'decline', reason: input.reason, reviewer_id: input.reviewerId ?? null, requested_by: 'end_user', from_status: from, to_status: s.status as SessionStatus }, now);
       await this.auditDecision('session.redecided', s, input, { requested_by: 'end_user' }, m);
       return { s, events };
     });
     this.announce(events, s);
     return s;
+  }
+
+  /**
+   * Moves a decided session (locked by the caller) to `success` (the requested tier and its badges)
+   * or `failed` (no badges), outside the state machine: the verification event is written again, so
+   * the tenant's webhook and the user's verified claim follow (updateServiceVerification).
+   */
+  private flip(s: SessionEntity, approve: boolean, review: { decision: 'approve' | 'reject'; reason: string; reviewer_id: string | null }, now: Date): OutboxEventEntity[] {
+    const from = s.status as SessionStatus;
+    const reviewed = { ...review, reviewed_at: now.toISOString() };
+    const result: SessionResult = approve
+      ? { ...s.result!, decision: 'approved', achieved_tier: s.tier as Tier, badges: badgesForPassedChecks(new Set(checksForTier(s.tier as Tier))), review: reviewed }
+      : { ...s.result!, decision: 'declined', badges: [], review: reviewed };
+    Object.assign(s, { result, status: approve ? 'success' : 'failed', updatedAt: now, completedAt: now });
+    return outboxEventsForTransition(s, from, now);
   }
 
   async cancel(actor: TenantKeyActor, id: string): Promise<SessionEntity> {
@@ -397,7 +453,7 @@ export class SessionService {
   /** Writes human decisions on sessions to the tenant's audit log, in the transaction of the decision (set by the composition root). */
   auditTrail: ((entry: AuditEntryInput, within: EntityManager) => Promise<unknown>) | null = null;
 
-  private async auditDecision(action: 'session.reviewed' | 'session.redecided', s: SessionEntity, input: { decision: string; reason: string; reviewerId?: string | null }, by: Record<string, string>, m: EntityManager): Promise<void> {
+  private async auditDecision(action: 'session.reviewed' | 'session.redecided' | 'session.reversed', s: SessionEntity, input: { decision: string; reason: string; reviewerId?: string | null }, by: Record<string, string>, m: EntityManager): Promise<void> {
     // Reason and reviewer id are the tenant's free text (an id may be an email): only their hashes are kept, so the chain never holds personal data.
     const detail = { decision: input.decision, reason_sha256: sha256Hex(input.reason), reviewer_id_sha256: input.reviewerId ? sha256Hex(input.reviewerId) : null, ...by };
     await this.auditTrail?.({ tenantId: s.tenantId, livemode: s.livemode, action, subjectId: s.id, detail }, m);
