@@ -94,10 +94,11 @@ ${decided ? `<p><a href="/account/verifications/${esc(v.id)}/review">${esc(fill(
   const requests = o.requests.length
     ? `<ul class="cards">${o.requests
         .map((j) => {
-          const open = !['completed', 'denied', 'failed'].includes(j.status);
           const download = j.kind === 'export' && j.status === 'completed' ? `<p><a href="/account/exports/${esc(j.id)}">${esc(pm.download)}</a></p>` : '';
           return `<li class="card"><h3 class="card__title">${esc(word(pm, `kind_${j.kind}`, j.kind))}</h3><dl class="summary">
-${summaryRow(pm.colStatus, word(pm, `dsr_${j.status}`, j.status), pm.notSet)}${summaryRow(pm.colReceived, dateOf(p, j.receivedAt), pm.notSet)}${open ? summaryRow(pm.colDeadline, dateOf(p, j.expectedBy), pm.notSet) : ''}</dl>${download}</li>`;
+${summaryRow(pm.colStatus, word(pm, `dsr_${j.status}`, j.status), pm.notSet)}${summaryRow(pm.colReceived, dateOf(p, j.receivedAt), pm.notSet)}${summaryRow(pm.colDeadline, dateOf(p, j.expectedBy), pm.notSet)}${
+            j.completedAt ? summaryRow(pm.colCompleted, dateOf(p, j.completedAt), pm.notSet) : ''
+          }</dl>${download}</li>`;
         })
         .join('')}</ul>`
     : `<p>${esc(pm.requestsNone)}</p>`;
