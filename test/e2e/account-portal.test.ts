@@ -68,7 +68,7 @@ describe('the account portal', () => {
       (['acme', 'globex'] as const).map((k) => eventually(async () => ((await readAs(k === 'acme' ? acme : globex, sessions[k])).body.status === 'success' ? true : undefined), 40_000)),
     );
     ({ jar } = await portal(ada));
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await server?.stop();
   });
