@@ -217,7 +217,7 @@ describe('the account portal', () => {
     // The key is part of the export: it needs a recent sign-in too, so sign in afresh to read it.
     const fresh = await portal(ada, `/account/exports/${id}`);
     expect(fresh.page.status).toBe(200);
-    const key = /id="document-key"[^>]*value="([^"]+)"/.exec(fresh.page.html)?.[1];
+    const key = /id="document-key"[^>]*>([^<]+)<\/textarea>/.exec(fresh.page.html)?.[1];
     expect(key).toMatch(/^[A-Za-z0-9+/=]{40,}$/);
     const link = /href="([^"]+bundle\.zip[^"]*)"/.exec(fresh.page.html)![1].replace(/&amp;/g, '&');
     const zip = await fetch(link);

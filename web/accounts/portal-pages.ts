@@ -187,7 +187,7 @@ export function downloadPage(p: PortalPage, o: { url: string | null; expiresAt: 
     : `<p><a class="button button--primary" href="${esc(o.url)}" download>${esc(pm.downloadLink)}</a></p><p>${esc(fill(pm.downloadUntil, { date: dateOf(p, o.expiresAt ? new Date(o.expiresAt) : null) }))}</p>
 <h2>${esc(pm.keyHeading)}</h2>${
         o.key
-          ? `<p>${esc(pm.keyLead)}</p><div class="field"><label class="label" for="document-key">${esc(pm.keyLabel)}</label><input class="text-input key" id="document-key" type="text" readonly value="${esc(o.key)}"></div>`
+          ? `<p>${esc(pm.keyLead)}</p><div class="field"><label class="label" for="document-key">${esc(pm.keyLabel)}</label><textarea class="text-input key" id="document-key" rows="2" readonly>${esc(o.key)}</textarea></div>`
           : `<p id="key-shown">${esc(fill(pm.keyShownBefore, { date: dateOf(p, o.keyShownAt) }))}</p>`
       }`;
   return page(p, pm.downloadTitle, `<h1>${esc(pm.downloadTitle)}</h1>${body}<p><a href="/account">${esc(pm.back)}</a></p>`);
