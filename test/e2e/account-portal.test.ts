@@ -232,20 +232,22 @@ describe('the account portal', () => {
   }, 90_000);
 
   it('export and erasure need a sign-in within the window: a stale one signs in again with max_age and comes back', async () => {
-    const { jar: stale } = await portal(ada);
+    const { jar: stale, page } = await portal(ada, '/account/delete');
+    const deleteToken = formToken(page, '/account/delete');
     await new Promise((r) => setTimeout(r, (WINDOW_SECONDS + 1) * 1000));
-    for (const path of ['/account/export', '/account/delete']) {
-      const hop = await browse(stale, url(path));
+    const expectReauthentication = (hop: Hop) => {
       expect(hop.status).toBe(303);
       const authorization = new URL(hop.location!);
       expect(authorization.searchParams.get('max_age')).toBe(String(WINDOW_SECONDS));
       expect(authorization.searchParams.get('prompt')).toBe('login');
-    }
-    // A POST with a stale sign-in does nothing and sends the browser to sign in again.
-    const overviewPage = await browse(stale, url('/account'));
-    expect(overviewPage.status).toBe(200);
-    const deleteForm = await browse(stale, url('/account/delete'));
-    const back = await signInFrom(stale, deleteForm, ada);
+    };
+    for (const path of ['/account/export', '/account/delete']) expectReauthentication(await browse(stale, url(path)));
+    // A POST with a stale sign-in (and a good form token) does nothing and sends the browser to sign in again.
+    expectReauthentication(await browse(stale, url('/account/delete'), { form_token: deleteToken }));
+    expect((await readAs(acme, sessions.acme)).status).toBe(200);
+    // The rest of the portal does not need a recent sign-in.
+    expect((await browse(stale, url('/account'))).status).toBe(200);
+    const back = await signInFrom(stale, await browse(stale, url('/account/delete')), ada);
     expect(back.status).toBe(200);
     expect(back.url).toBe(url('/account/delete'));
     expect(back.html).toContain('14 days');
