@@ -29,13 +29,13 @@ export type PortalDeps = {
   apps: ConnectedAppsService;
 };
 
-/** What a one-button form does, and the notice the portal shows after it. */
+/** What a one-button form does (its service call), and the notice the portal shows after it. */
 const ACTIONS = {
-  restrict: { path: '/restrict', capability: 'restriction', notice: 'done_restrict' },
-  lift: { path: '/restrict/lift', capability: 'restriction', notice: 'done_lift' },
-  object: { path: '/object', capability: 'objection', notice: 'done_object' },
-  biometrics: { path: '/biometrics/delete', capability: 'biometric_purge', notice: 'done_biometrics' },
-} as const satisfies Record<string, { path: string; capability: UserCapability; notice: string }>;
+  restrict: { path: '/restrict', capability: 'restriction', notice: 'done_restrict', run: (r: DataRightsServices, userId: string) => r.restriction.restrict(userId) },
+  lift: { path: '/restrict/lift', capability: 'restriction', notice: 'done_lift', run: (r: DataRightsServices, userId: string) => r.restriction.lift(userId) },
+  object: { path: '/object', capability: 'objection', notice: 'done_object', run: (r: DataRightsServices, userId: string) => r.objections.object(userId, 'feed_ranking') },
+  biometrics: { path: '/biometrics/delete', capability: 'biometric_purge', notice: 'done_biometrics', run: (r: DataRightsServices, userId: string) => r.biometrics.request(userId) },
+} as const satisfies Record<string, { path: string; capability: UserCapability; notice: string; run: (r: DataRightsServices, userId: string) => Promise<unknown> }>;
 type Notice = (typeof ACTIONS)[keyof typeof ACTIONS]['notice'] | 'done_review' | 'done_profile' | 'done_revoked' | 'done_export';
 const NOTICES: readonly string[] = [...Object.values(ACTIONS).map((a) => a.notice), 'done_review', 'done_profile', 'done_revoked', 'done_export'];
 
@@ -138,11 +138,7 @@ export function portalRoutes(router: Router, d: PortalDeps): void {
         if (!who) return;
         if (!d.session.checkFormToken(who, `portal:${name}`, req.body?.form_token)) return void res.redirect(303, ACCOUNT_PAGES_PATH);
         if (!authorized(req, res, who, action.capability, ACCOUNT_PAGES_PATH)) return;
-        const r = d.rights;
-        if (name === 'restrict') await r.restriction.restrict(who.userId);
-        else if (name === 'lift') await r.restriction.lift(who.userId);
-        else if (name === 'object') await r.objections.object(who.userId, 'feed_ranking');
-        else await r.biometrics.request(who.userId);
+        await action.run(d.rights, who.userId);
         done(res, action.notice);
       }),
     );
