@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -87,7 +88,7 @@ const PASSWORD = 'correct horse battery';
     await axe(page, 'profile-error');
     await page.screenshot({ path: path.join(SHOTS, 'account-portal-profile-error.png'), fullPage: true });
     await page.getByLabel('Display name').fill('Ada Lovelace');
-    await page.getByLabel('Handle').fill('ada_browser');
+    await page.getByLabel('Handle').fill(`ada_${randomBytes(4).toString('hex')}`); // unique: a PostgreSQL server keeps earlier runs' users
     await page.getByLabel('About you').fill('Writes programs for engines.');
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByRole('status').getByText('Your profile is saved.').waitFor();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { browse, CookieJar, createOidcTenant, createUser, signInThroughPages, startOidcServer, TENANT_ACCOUNT_SCOPE, testEmail, type Hop, type OidcTenant, type SignIn } from '../helpers/oidc-login';
 import { passInteraction } from '../../bench/oidc-flow';
 import { eventually, http, type TestServer } from '../helpers/test-server';
@@ -8,6 +9,8 @@ import { eventually, http, type TestServer } from '../helpers/test-server';
  * is read with their API keys and their users' tokens.
  */
 const WINDOW_SECONDS = 8;
+/** Handles are unique across accounts: one of this run's own (a PostgreSQL server keeps earlier runs' users). */
+const HANDLE = `ada_${randomBytes(4).toString('hex')}`;
 
 describe('the account portal', () => {
   let server: TestServer;
@@ -104,7 +107,7 @@ describe('the account portal', () => {
     const form = await browse(jar, url('/account/profile'));
     expect(form.status).toBe(200);
     const token = formToken(form, '/account/profile');
-    const saved = await browse(jar, url('/account/profile'), { form_token: token, display_name: 'Ada L.', handle: 'ada_portal', bio: 'Counts things.', public_links: 'https://example.com/ada' });
+    const saved = await browse(jar, url('/account/profile'), { form_token: token, display_name: 'Ada L.', handle: HANDLE, bio: 'Counts things.', public_links: 'https://example.com/ada' });
     expect(saved.status).toBe(303);
     expect(saved.location).toBe(url('/account?done=done_profile'));
     const page = await browse(jar, saved.location!);
@@ -112,7 +115,7 @@ describe('the account portal', () => {
     expect(page.html).toContain('Ada L.');
     // The tenant's own token reads the same profile through /v1/me/profile.
     const me = await http(server, 'GET', '/v1/me/profile', { headers: { authorization: `Bearer ${adaAtAcme.tokens.access_token}` } });
-    expect(me.body).toMatchObject({ display_name: 'Ada L.', handle: 'ada_portal', bio: 'Counts things.', public_links: ['https://example.com/ada'] });
+    expect(me.body).toMatchObject({ display_name: 'Ada L.', handle: HANDLE, bio: 'Counts things.', public_links: ['https://example.com/ada'] });
 
     for (const [body, field] of [
       [{ form_token: 'forged', display_name: 'Mallory' }, null],

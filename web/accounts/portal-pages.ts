@@ -22,11 +22,11 @@ function page(p: PortalPage, title: string, body: string): string {
 }
 
 /** A POST form of one button (and its hidden fields), with the form token. */
-function buttonForm(action: string, formToken: string, label: string, o: { secondary?: boolean; hidden?: Record<string, string> } = {}): string {
+function buttonForm(action: string, formToken: string, label: string, o: { secondary?: boolean; warning?: boolean; hidden?: Record<string, string> } = {}): string {
   const hidden = Object.entries(o.hidden ?? {})
     .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
     .join('');
-  return `<form method="post" action="${esc(action)}"><input type="hidden" name="form_token" value="${esc(formToken)}">${hidden}<button class="button ${o.secondary ? 'button--secondary' : 'button--primary'}" type="submit">${esc(label)}</button></form>`;
+  return `<form method="post" action="${esc(action)}"><input type="hidden" name="form_token" value="${esc(formToken)}">${hidden}<button class="button ${o.warning ? 'button--warning' : o.secondary ? 'button--secondary' : 'button--primary'}" type="submit">${esc(label)}</button></form>`;
 }
 
 function errorSummary(p: PortalPage, error: string | null, field?: string): string {
@@ -199,7 +199,7 @@ export function deletePage(p: PortalPage, o: { formToken: string; error: string 
     p,
     pm.deleteTitle,
     `${errorSummary(p, o.error)}<h1>${esc(pm.deleteTitle)}</h1><p>${esc(pm.deleteLead)}</p><p>${esc(pm.deleteWindow)}</p><p class="hint">${esc(pm.exportFresh)}</p>
-<div class="actions">${buttonForm('/account/delete', o.formToken, pm.confirmDelete, { hidden: {} })}<a class="button button--secondary" href="/account">${esc(pm.cancel)}</a></div>`,
+<div class="actions">${buttonForm('/account/delete', o.formToken, pm.confirmDelete, { warning: true })}<a class="button button--secondary" href="/account">${esc(pm.cancel)}</a></div>`,
   );
 }
 
