@@ -140,7 +140,20 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   if (meter) app.use(ACCOUNT_PAGES_PATH, meterClientIp(meter, 'default'));
   app.use(
     ACCOUNT_PAGES_PATH,
-    accountRouter({ session: new AccountSession(c.accounts.firstParty, c.config.publicBaseUrl.startsWith('https://')), keep: c.keepVerification, delegated: c.dataRights.delegated }),
+    accountRouter({
+      session: new AccountSession(c.accounts.firstParty, c.config.publicBaseUrl.startsWith('https://')),
+      keep: c.keepVerification,
+      delegated: c.dataRights.delegated,
+      portal: {
+        users: c.accounts.users,
+        policy: c.accounts.userTokens,
+        rights: c.userRights,
+        exports: c.dataRights.exports,
+        dsrJobs: c.dsrJobs,
+        verifications: c.accounts.verifications,
+        apps: c.accounts.connectedApps,
+      },
+    }),
   );
 
   // /v1: authenticate, meter, refuse a wrong credential, then route; unknown /v1 paths are 404 error bodies.

@@ -39,10 +39,15 @@ export function firstPartyClient(publicBaseUrl: string, box: SecretBox, clientSe
 
 /** Where a sign-in started, sealed in the flow cookie: nothing of it is readable by a page script or in a URL. */
 type FlowState = { p: 'flow'; state: string; verifier: string; returnTo: string; keep: string | null; uiLocales: string | null; at: number };
-/** Who signed in, sealed in the account cookie. `sid` is this sign-in's own id, which form tokens are bound to. */
-type AccountState = { p: 'account'; uid: string; sid: string; exp: number };
+/**
+ * Who signed in, sealed in the account cookie. `sid` is this sign-in's own id, which form tokens are
+ * bound to; `auth`: when the person entered their password (the code's auth_time, seconds), which
+ * the account portal's export and erasure need to be recent (D20).
+ */
+type AccountState = { p: 'account'; uid: string; sid: string; exp: number; auth?: number };
 
-export type SignedIn = { userId: string; sid: string };
+/** `authTime`: seconds since the epoch of the sign-in; null for a cookie sealed before it was recorded. */
+export type SignedIn = { userId: string; sid: string; authTime: number | null };
 export type SignInRefusal = 'sign_in_expired' | 'sign_in_cancelled' | 'sign_in_failed';
 /** `uiLocales`: the language the sign-in began in, for the page that follows it. */
 export type CompletedSignIn = { userId: string; returnTo: string; keep: string | null; uiLocales: string | null; accountCookie: string };
@@ -79,7 +84,7 @@ export class FirstPartySignIn {
    * to keep in the account once signed in (web/accounts/keep.router.ts): it travels sealed in the
    * flow cookie, so only this browser's sign-in can complete it.
    */
-  begin(o: { returnTo: string; uiLocales?: string; keep?: string }): { authorizationUrl: string; flowCookie: string } {
+  begin(o: { returnTo: string; uiLocales?: string; keep?: string; maxAge?: number }): { authorizationUrl: string; flowCookie: string } {
     const state = randomBytes(32).toString('base64url');
     const verifier = randomBytes(32).toString('base64url');
     const params = new URLSearchParams({
@@ -92,6 +97,8 @@ export class FirstPartySignIn {
       code_challenge_method: 'S256',
       // Every account page acts on something that matters (a verification, a data request): sign in now, as whom you choose.
       prompt: 'login',
+      // The portal's re-authentication for export and erasure says how recent the sign-in must be (OIDC max_age).
+      ...(o.maxAge !== undefined ? { max_age: String(o.maxAge) } : {}),
       ...(o.uiLocales ? { ui_locales: o.uiLocales } : {}),
     });
     const flow: FlowState = { p: 'flow', state, verifier, returnTo: o.returnTo, keep: o.keep ?? null, uiLocales: o.uiLocales ?? null, at: this.now().getTime() };
@@ -122,7 +129,7 @@ export class FirstPartySignIn {
     await code.consume();
     // Nothing is issued under this grant: end it, so the account pages leave no grant behind (nor in the user's export).
     if (code.grantId) await (await this.provider.Grant.find(code.grantId))?.destroy();
-    const account: AccountState = { p: 'account', uid: code.accountId, sid: randomBytes(16).toString('base64url'), exp: now + ACCOUNT_SESSION_TTL_SECONDS * 1000 };
+    const account: AccountState = { p: 'account', uid: code.accountId, sid: randomBytes(16).toString('base64url'), exp: now + ACCOUNT_SESSION_TTL_SECONDS * 1000, auth: code.authTime };
     return { userId: code.accountId, returnTo: flow.returnTo, keep: flow.keep, uiLocales: flow.uiLocales ?? null, accountCookie: this.box.seal(JSON.stringify(account)) };
   }
 
@@ -130,7 +137,7 @@ export class FirstPartySignIn {
   signedIn(accountCookie: string | undefined): SignedIn | null {
     const account = this.open<AccountState>(accountCookie, 'account');
     if (!account || account.exp <= this.now().getTime() || typeof account.uid !== 'string') return null;
-    return { userId: account.uid, sid: account.sid };
+    return { userId: account.uid, sid: account.sid, authTime: typeof account.auth === 'number' ? account.auth : null };
   }
 
   /** A form's anti-forgery token: bound to this sign-in and to what the form does (e.g. `dsr:<id>`). */

@@ -11,7 +11,9 @@ import { FirstPartySignIn, portalSubjectOf } from '../oidc/first-party-sign-in';
 import { OidcClients } from '../oidc/oidc-clients';
 import { OidcKeys } from '../oidc/oidc-keys';
 import { apiResourceOf, createOidcProvider, issuerOf } from '../oidc/oidc-provider';
+import { ConnectedAppsService } from '../oidc/connected-apps.service';
 import { MeService } from './me.service';
+import { UserVerificationsService } from './user-verifications.service';
 import { SignInService } from './sign-in.service';
 import { UserService } from './user.service';
 
@@ -31,6 +33,10 @@ export type Accounts = {
   userTokens: UserTokenPolicy;
   /** What GET /v1/me and GraphQL's `viewer` show. */
   me: MeService;
+  /** The tenants' apps a user granted, revocable one by one (the account portal). */
+  connectedApps: ConnectedAppsService;
+  /** The user's verifications at every tenant (the account portal). */
+  verifications: UserVerificationsService;
   /** Ends every grant (and token, and provider session) of a user: erasure and restriction call it. */
   revokeAllGrantsOf(userId: string): Promise<number>;
 };
@@ -60,6 +66,8 @@ export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Co
     userTokens: new UserTokenPolicy(config.accounts.reauthenticationWindowSeconds),
     me: new MeService(sql, users),
     accessTokens: new AccessTokenVerifier(keys, clients, sql, issuerOf(config.publicBaseUrl), apiResourceOf(config.publicBaseUrl), (userId) => portalSubjectOf(box, userId)),
+    connectedApps: new ConnectedAppsService(db),
+    verifications: new UserVerificationsService(db),
     revokeAllGrantsOf: (userId) => revokeAllGrantsOf(db, userId),
   };
 }

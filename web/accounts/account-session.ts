@@ -31,8 +31,8 @@ export class AccountSession {
   }
 
   /** Sends the browser to the provider's sign-in pages; it comes back to `returnTo` (a path of the account pages). */
-  signInThen(res: Response, o: { returnTo: string; locale: string; keep?: string }): void {
-    const { authorizationUrl, flowCookie } = this.signIn.begin({ returnTo: o.returnTo, uiLocales: o.locale, keep: o.keep });
+  signInThen(res: Response, o: { returnTo: string; locale: string; keep?: string; maxAge?: number }): void {
+    const { authorizationUrl, flowCookie } = this.signIn.begin({ returnTo: o.returnTo, uiLocales: o.locale, keep: o.keep, maxAge: o.maxAge });
     this.setCookie(res, FLOW_COOKIE, flowCookie, SIGN_IN_FLOW_TTL_SECONDS);
     res.redirect(303, authorizationUrl);
   }
@@ -43,6 +43,11 @@ export class AccountSession {
     this.setCookie(res, FLOW_COOKIE, '', 0);
     if ('accountCookie' in outcome) this.setCookie(res, ACCOUNT_COOKIE, outcome.accountCookie, ACCOUNT_SESSION_TTL_SECONDS);
     return outcome;
+  }
+
+  /** Forgets who signed in (the account was deleted, or the person signs out of the portal). */
+  signOut(res: Response): void {
+    this.setCookie(res, ACCOUNT_COOKIE, '', 0);
   }
 
   formToken(who: SignedIn, purpose: string): string {

@@ -6,14 +6,15 @@ import { sendProblem } from './account-problems';
 import { accountPageOf, isAccountPath, type AccountSession } from './account-session';
 import { dsrConfirmationRoutes } from './dsr-confirmation.router';
 import { keepRoutes } from './keep.router';
+import { portalRoutes, type PortalDeps } from './portal.router';
 import { wrap } from './wrap';
 
-export type AccountPagesDeps = { session: AccountSession; keep: KeepVerificationService; delegated: DelegatedRequestService };
+export type AccountPagesDeps = { session: AccountSession; keep: KeepVerificationService; delegated: DelegatedRequestService; portal: Omit<PortalDeps, 'session'> };
 
 /**
  * The service's own account pages under /account (docs/accounts-and-oidc.md, "The account pages"):
- * the sign-in callback of the first-party client, keeping a verification, and the delegated
- * request's confirmation. Server-rendered, no script, the sign-in pages' look and CSP.
+ * the sign-in callback of the first-party client, keeping a verification, the delegated
+ * request's confirmation, and the account portal (web/accounts/portal.router.ts). Server-rendered, no script, the sign-in pages' look and CSP.
  */
 export function accountRouter(d: AccountPagesDeps): Router {
   const router = Router();
@@ -46,6 +47,7 @@ export function accountRouter(d: AccountPagesDeps): Router {
 
   keepRoutes(router, d.keep, d.session);
   dsrConfirmationRoutes(router, d.delegated, d.session);
+  portalRoutes(router, { ...d.portal, session: d.session });
   router.use((req, res) => sendProblem(res, accountPageOf(req), 'not_found'));
   return router;
 }

@@ -82,6 +82,28 @@ export class DataExportService {
     };
   }
 
+  /**
+   * The account portal's download (D20): the link, and the document key the first time only. The
+   * key is marked shown in the same statement that decides it is the first time, so two tabs cannot
+   * both see it; afterwards the portal says when it was shown. (`GET /v1/me/requests` still gives
+   * an app holding the user's token the key with the job, as D15 says.)
+   */
+  async portalDownload(userId: string, dsrId: string): Promise<{ job: DsrJob; delivery: ExportDelivery; keyShownNow: boolean; keyShownAt: Date | null }> {
+    const job = await this.dsrJobs.getForUser(dsrId, userId);
+    if (job.kind !== 'export') throw new DomainError('not_found', 'Data request not found');
+    const delivery = await this.delivery(job);
+    if (!delivery.download_url) return { job, delivery: { ...delivery, document_key: '' }, keyShownNow: false, keyShownAt: null };
+    const now = new Date();
+    const marked: unknown[] = await this.db.query(
+      `UPDATE dsr_jobs SET result = coalesce(result, '{}'::jsonb) || jsonb_build_object('document_key_shown_at', $3::text)
+        WHERE id = $1 AND user_id = $2 AND (result->>'document_key_shown_at') IS NULL RETURNING id`,
+      [dsrId, userId, now.toISOString()],
+    );
+    if (rowCount(marked) > 0) return { job, delivery, keyShownNow: true, keyShownAt: now };
+    const shownAt = typeof job.result?.document_key_shown_at === 'string' ? new Date(job.result.document_key_shown_at) : now;
+    return { job, delivery: { ...delivery, document_key: '' }, keyShownNow: false, keyShownAt: shownAt };
+  }
+
   /** When a bundle finished now stops being downloadable. */
   static expiresAt(finishedAt: Date): Date {
     return addDays(finishedAt, EXPORT_LINK_DAYS);
@@ -130,4 +152,10 @@ export class DataExportService {
       throw new DomainError('gone', 'This export is no longer kept; ask for a new export');
     }
   }
+}
+
+/** TypeORM's `query` answers an UPDATE ... RETURNING with [rows, count] on PostgreSQL and rows on some drivers. */
+function rowCount(result: unknown[]): number {
+  if (result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[1];
+  return result.length;
 }
