@@ -70,6 +70,9 @@ export function portalRoutes(router: Router, d: PortalDeps): void {
     userId: who.userId,
     clientId: FIRST_PARTY_CLIENT_ID,
     tenantId: null,
+    // No token is minted: the pages act for the signed-in user, and only the policy reads this actor.
+    sub: who.userId,
+    livemode: null,
     scopes: PORTAL_USER_SCOPES,
     grantId: null,
     authTime: who.authTime,
