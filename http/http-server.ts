@@ -170,7 +170,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.get('/healthz', async (_req, res) => {
     try {
       await c.db.query('SELECT 1');
-      res.json({ status: 'ok', database: 'up', check_engines: c.checkProviders.health(), sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
+      res.json({ status: 'ok', database: 'up', check_engines: c.checkProviders.health(), business_registries: c.businessRegistries.health(), sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
     } catch {
       res.status(503).json({ status: 'degraded', database: 'down', sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
     }
