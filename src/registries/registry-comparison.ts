@@ -54,17 +54,18 @@ export function compareAnswer(registry: RegistryName, submitted: BusinessSubmiss
 
 /** A GLEIF record's `registeredAs` against the UK company number or the ABN given with it. */
 function crossLink(context: RecordContext, submitted: BusinessSubmission, record: RegistryRecord): { with: string; matches: boolean; reason: string } | null {
-  const number = context.registeredAs?.number ? normalizeId(context.registeredAs.number) : null;
-  if (!number) return null;
+  const shown = context.registeredAs?.number?.replace(/[\s-]/g, '').toUpperCase();
+  if (!shown) return null;
+  const number = normalizeId(shown);
   const isUk = context.registeredAs?.id === RA_COMPANIES_HOUSE || record.jurisdiction?.startsWith('GB');
   if (submitted.uk_company_number && isUk) {
-    const matches = number.padStart(8, '0') === submitted.uk_company_number;
-    return { with: 'uk_company_number', matches, reason: `the LEI names UK company ${number}, not ${submitted.uk_company_number}` };
+    const matches = number === normalizeId(submitted.uk_company_number);
+    return { with: 'uk_company_number', matches, reason: `the LEI names UK company ${shown}, not ${submitted.uk_company_number}` };
   }
   if (submitted.abn && record.jurisdiction?.startsWith('AU')) {
     // Australian LEIs usually name the ACN, which is an ABN's last 9 digits for a company.
-    const matches = number === submitted.abn || number === submitted.abn.slice(2);
-    return { with: 'abn', matches, reason: `the LEI names Australian number ${number}, which is not the ABN ${submitted.abn} nor its ACN` };
+    const matches = number === normalizeId(submitted.abn) || number === normalizeId(submitted.abn.slice(2));
+    return { with: 'abn', matches, reason: `the LEI names Australian number ${shown}, which is not the ABN ${submitted.abn} nor its ACN` };
   }
   return null;
 }
