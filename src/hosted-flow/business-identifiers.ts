@@ -45,7 +45,7 @@ export function validateBusinessDetails(body: unknown): { details: BusinessDetai
   const name = input.legal_name;
   if (name !== undefined && name !== null && typeof name !== 'string') errors.push({ field: 'legal_name', code: 'invalid_format', message: 'legal_name must be a string' });
   else if (typeof name !== 'string' || name.trim() === '') errors.push({ field: 'legal_name', code: 'required', message: 'Enter the business’s legal name, as registered' });
-  else if (name.trim().length > MAX_LEGAL_NAME || /[\u0000-\u001f\u007f]/.test(name)) errors.push({ field: 'legal_name', code: 'invalid_format', message: `A legal name is at most ${MAX_LEGAL_NAME} characters, with no control characters` });
+  else if (name.trim().length > MAX_LEGAL_NAME || hasControlCharacter(name)) errors.push({ field: 'legal_name', code: 'invalid_format', message: `A legal name is at most ${MAX_LEGAL_NAME} characters, with no control characters` });
   else details.legal_name = name.trim().replace(/\s+/g, ' ');
   const country = input.country;
   if (country !== undefined && country !== null && country !== '') {
@@ -86,3 +86,5 @@ function check(f: (typeof FIELDS)[number], v: string): { code: string; message: 
       return UK_COMPANY_NUMBER.test(/^\d{1,8}$/.test(v) ? v.padStart(8, '0') : v) && !/^0+$/.test(v) ? null : { code: 'invalid_format', message: 'A UK company number is 8 characters: 8 digits, or 2 letters such as SC and 6 digits' };
   }
 }
+
+const hasControlCharacter = (v: string): boolean => [...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);

@@ -28,7 +28,12 @@ export class BusinessChecksService {
   ) {}
 
   async run(submitted: BusinessSubmission, registries: Record<RegistryName, BusinessRegistry> = this.registries): Promise<BusinessCheckRun> {
-    const results = await Promise.all(REGISTRY_NAMES.map((name) => this.one(name, submitted, registries[name])));
+    // Settled, not all: a run that must wait (RegistryBusyError) ends only once its other lookups have ended
+    // (and their answers are cached), so its retry never races a lookup of its own still in flight.
+    const settled = await Promise.allSettled(REGISTRY_NAMES.map((name) => this.one(name, submitted, registries[name])));
+    const thrown = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (thrown) throw thrown.reason;
+    const results = settled.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<BusinessChecksService['one']>>>).value);
     return { outcomes: results.map((r) => r.outcome), evidence: results.flatMap((r) => (r.evidence ? [r.evidence] : [])) };
   }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { ROOT } from './test-server';
 
 /**
  * A local stand-in for the four business registries, answering in each one's documented shapes from
@@ -10,7 +11,7 @@ import path from 'node:path';
  * with HTTP Basic auth and its 401/404 bodies, ABN Lookup's JSONP with errors as HTTP 200. It counts
  * every request per registry, with its time, so tests can check the documented limits were kept.
  */
-export const REGISTRY_FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'registries');
+export const REGISTRY_FIXTURES = path.join(ROOT, 'test', 'fixtures', 'registries');
 export const TEST_CH_KEY = 'ch-test-key-0123456789';
 export const TEST_ABR_GUID = '00000000-1111-2222-3333-444444444444';
 
@@ -65,6 +66,8 @@ export async function startRegistryServer(): Promise<RegistryServer> {
       const body = read(`ch-${m[1]}.json`);
       return void send('ch', m[1], body ? 200 : 404, body ?? read('ch-not-found.json')!, 'application/json');
     }
+    // For a bench that runs this server in its own process: what it counted.
+    if (u.pathname === '/_hits') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(hits));
     if (u.pathname === '/abr/AbnDetails.aspx') {
       const abn = u.searchParams.get('abn') ?? '';
       const cb = u.searchParams.get('callback') ?? 'callback';
@@ -101,4 +104,12 @@ export async function startRegistryServer(): Promise<RegistryServer> {
         server.close(() => r());
       }),
   };
+}
+
+/** `node dist/test/helpers/registry-server.js`: serves on a free port in its own process and prints its URL. */
+if (require.main === module) {
+  void startRegistryServer().then((r) => {
+    r.delayMs = Number(process.env.REGISTRY_DELAY_MS ?? 0);
+    process.stdout.write(`${r.url}\n`);
+  });
 }
