@@ -289,8 +289,8 @@ describe('a test session through the API', () => {
     });
     expect(done.result).toMatchObject({ decision: 'declined', achieved_tier: 'T0', confidence: 0.12 });
     expect(done.result.checks).toEqual([
-      { name: 'document_ocr', status: 'pass', score: 0.99, reason: 'Document read (test mode)' },
-      { name: 'face_match', status: 'fail', score: 0.12, reason: 'Selfie does not match the document portrait (test mode)' },
+      { name: 'document_ocr', status: 'pass', verdict: 'pass', score: 0.99, reason: 'Document read (test mode)' },
+      { name: 'face_match', status: 'fail', verdict: 'fail', score: 0.12, reason: 'Selfie does not match the document portrait (test mode)' },
     ]);
     expect(done.result.signals).toEqual([
       { source: 'test/deterministic@1', score: 0.99 },

@@ -1,4 +1,4 @@
-import { dbClient } from '../helpers/hosted-client';
+import { dbClient, openPage, pageCall } from '../helpers/hosted-client';
 import { captureAndSubmit, checkOf, decided, passportFields, passportPhoto } from '../helpers/live-session';
 import { startRegistryServer, type RegistryServer } from '../helpers/registry-server';
 import { createTenant, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
@@ -91,7 +91,6 @@ it('sends a registry error, the SEC (no status) and a switched-off registry to r
 it('refuses a bad identifier at the business step, and no request for it reaches a registry', async () => {
   const before = { ...reg.hits, gleif: reg.hits.gleif.length, abr: reg.hits.abr.length };
   const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.live_api_key, json: { flow_id: 'default', tier: 'T4' } });
-  const { openPage, pageCall } = await import('../helpers/hosted-client');
   const page = await openPage(server, created.body);
   await pageCall(server, page, 'POST', 'start');
   const bad = await http(server, 'PUT', `/v1/hosted/sessions/${page.id}/business`, { headers: { authorization: `Bearer ${page.credential}` }, json: { legal_name: 'Shell plc', lei: '21380068P1DRHMJ8KU71' } });
