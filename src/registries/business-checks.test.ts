@@ -7,7 +7,8 @@ import { CompaniesHouseRegistry } from './companies-house.registry';
 import { GleifRegistry } from './gleif.registry';
 import { nameSimilarity, nameWords } from './name-match';
 import { RegistryCache } from './registry-cache';
-import { MemoryRegistryRateLimiter, RegistryBusyError } from './registry-rate-limiter';
+import { MemoryRegistryRateLimiter, RedisRegistryRateLimiter, RegistryBusyError } from './registry-rate-limiter';
+import { randomBytes } from 'node:crypto';
 import { SecEdgarRegistry } from './sec-edgar.registry';
 import { TEST_IDENTIFIERS, testModeRegistries } from './test-mode-registries';
 
@@ -158,6 +159,30 @@ describe('the rate limiter', () => {
     const settled = await Promise.allSettled(Array.from({ length: 10 }, () => tight.acquire('gleif')));
     expect(settled.filter((r) => r.status === 'fulfilled').length).toBeLessThanOrEqual(6);
     expect(settled.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof RegistryBusyError)).toBe(true);
+  });
+});
+
+// With REDIS_URL (the CI pass), two instances' limiters share one log.
+(process.env.REDIS_URL ? describe : describe.skip)('the rate limiter over Redis', () => {
+  it('shares one budget between instances: a call one took is not the other\'s to take', async () => {
+    const limits = { gleif: { n: 2, windowMs: 200 }, sec_edgar: { n: 1, windowMs: 10 }, uk_ch: { n: 1, windowMs: 10 }, au_abr: { n: 1, windowMs: 10 } };
+    const prefix = `test-registry-${randomBytes(4).toString('hex')}`;
+    const [a, b] = [0, 1].map(() => new RedisRegistryRateLimiter(process.env.REDIS_URL!, (n) => `${prefix}:${n}`, limits, 0));
+    try {
+      await a.acquire('gleif');
+      await expect(b.acquire('gleif')).rejects.toBeInstanceOf(RegistryBusyError);
+      const [c, d] = [0, 1].map(() => new RedisRegistryRateLimiter(process.env.REDIS_URL!, (n) => `${prefix}:${n}`, limits, 2000));
+      const times: number[] = [];
+      await Promise.all([c, d, c, d].map(async (l) => {
+        await l.acquire('gleif');
+        times.push(Date.now());
+      }));
+      times.sort((x, y) => x - y);
+      for (let i = 2; i < times.length; i++) expect(times[i] - times[i - 2]).toBeGreaterThanOrEqual(200);
+      await Promise.all([c.close(), d.close()]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });
 
