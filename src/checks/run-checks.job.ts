@@ -20,14 +20,13 @@ import type { EvidenceVault } from '../vault/evidence-vault';
 import { CheckProviders, DocumentReading, ImageInput, LivenessChallenge, LivenessFrame, ProviderResult, signalSource } from './check-providers';
 import { CheckEnginesBusyError } from './check-worker.pool';
 import { liveSanctionsCheck } from './identity-screening';
-import { CheckOutcome, decide } from './decision-policy';
+import { CheckOutcome, decide, REGISTRY_CHECK_NAMES } from './decision-policy';
 import { testModeCheckProviders } from './test-mode-providers';
 import type { BusinessDetails } from '../hosted-flow/business-identifiers';
 import { BusinessChecksService, type BusinessCheckRun } from '../registries/business-checks.service';
 import type { BusinessSubmission } from '../registries/registry-comparison';
 import { RegistryBusyError } from '../registries/registry-rate-limiter';
 import { testModeRegistries } from '../registries/test-mode-registries';
-import { REGISTRY_CHECK_NAMES } from './decision-policy';
 
 const CAPTURE_CHECKS = new Set(['document_ocr', 'face_match', 'liveness', 'anti_spoof']);
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from '../logger';
 import { AbnLookupRegistry } from './abn-lookup.registry';
 import { REGISTRY_NAMES, SwitchedOffRegistry, type BusinessRegistry, type RegistryName } from './business-registry';
@@ -7,7 +8,6 @@ import { GleifRegistry } from './gleif.registry';
 import { RegistryCache } from './registry-cache';
 import { MemoryRegistryRateLimiter, RedisRegistryRateLimiter, type RegistryRateLimiter } from './registry-rate-limiter';
 import { SecEdgarRegistry } from './sec-edgar.registry';
-import { createHash } from 'node:crypto';
 
 /** Base URLs (`off` switches a registry off) and credentials, from REGISTRY_* and the credential variables (docs/checks.md). */
 export type RegistriesConfig = {
