@@ -186,7 +186,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.get('/healthz', async (_req, res) => {
     try {
       await c.db.query('SELECT 1');
-      res.json({ status: 'ok', environment: c.config.environment, database: 'up', check_engines: c.checkProviders.health(), sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
+      res.json({ status: 'ok', environment: c.config.environment, database: 'up', check_engines: c.checkProviders.health(), business_registries: c.businessRegistries.health(), sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
     } catch {
       res.status(503).json({ status: 'degraded', environment: c.config.environment, database: 'down', sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
     }

@@ -10,7 +10,7 @@ const SESSION_FIELDS = `
     id hostedUrl status tier referenceId userSub createdAt completedAt expiresAt livemode flowId redirectUrl locale metadata
     result {
       decision achievedTier confidence evidenceUrls badges chip
-      checks { name status score reason }
+      checks { name status score reason verdict details }
       signals { source score }
       sanctionsHits { list entryId reference programme subjectType matchedName score listVersion reasons { feature score detail } }
     }

@@ -22,7 +22,7 @@ export type SessionData = {
     evidenceUrls: string[];
     badges: string[];
     chip: Record<string, unknown> | null;
-    checks: { name: string; status: string; score: number | null; reason: string | null }[];
+    checks: { name: string; status: string; score: number | null; reason: string | null; verdict: string | null; details: Record<string, unknown> | null }[];
     signals: { source: string; score: number }[];
     sanctionsHits:
       | null
@@ -75,6 +75,8 @@ function presentResult(r: NonNullable<SessionData['result']>): Record<string, un
       const check: Record<string, unknown> = { name: c.name, status: lower(c.status) };
       if (c.score !== null) check.score = c.score;
       if (c.reason !== null) check.reason = c.reason;
+      if (c.verdict) check.verdict = lower(c.verdict);
+      if (c.details) check.details = c.details;
       return check;
     }),
     evidence_urls: r.evidenceUrls,

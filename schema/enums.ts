@@ -14,12 +14,14 @@ export const SessionStatusEnum = {
 } as const;
 export const DecisionEnum = { APPROVED: 'approved', DECLINED: 'declined', REVIEW: 'review' } as const;
 export const CheckStatusEnum = { PASS: 'pass', FAIL: 'fail', SKIPPED: 'skipped', ERROR: 'error' } as const;
+export const CheckVerdictEnum = { PASS: 'pass', FAIL: 'fail', REVIEW: 'review', UNKNOWN: 'unknown', ERROR: 'error', SKIPPED: 'skipped' } as const;
 export const ReviewDecisionEnum = { APPROVE: 'approve', REJECT: 'reject' } as const;
 
 registerEnumType(TierEnum, { name: 'Tier', description: 'Verification tier, T0 (anonymous) to T6 (government record, not yet available).' });
 registerEnumType(SessionStatusEnum, { name: 'SessionStatus', description: 'Where a session is in its lifecycle.' });
 registerEnumType(DecisionEnum, { name: 'Decision', description: 'The outcome of a verification.' });
 registerEnumType(CheckStatusEnum, { name: 'CheckStatus' });
+registerEnumType(CheckVerdictEnum, { name: 'CheckVerdict', description: "The engine's own verdict: `status` shows REVIEW as FAIL and UNKNOWN as ERROR." });
 registerEnumType(ReviewDecisionEnum, { name: 'ReviewDecision', description: 'A reviewer approves or rejects a session in manual review.' });
 
 export type TierValue = (typeof TierEnum)[keyof typeof TierEnum];

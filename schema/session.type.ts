@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, ObjectType } from 'type-graphql';
-import { CheckStatusEnum, DecisionEnum, SessionStatusEnum, TierEnum } from './enums';
+import { CheckStatusEnum, CheckVerdictEnum, DecisionEnum, SessionStatusEnum, TierEnum } from './enums';
 
 @ObjectType({ description: 'One check that contributed to a decision.' })
 export class Check {
@@ -8,6 +8,9 @@ export class Check {
   @Field(() => CheckStatusEnum) status: string;
   @Field(() => Float, { nullable: true }) score?: number;
   @Field({ nullable: true }) reason?: string;
+  @Field(() => CheckVerdictEnum, { nullable: true, description: "The engine's own verdict (null in results decided before it was recorded)." }) verdict?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'What the check read: for a T4 registry check, the normalized registry record, the name match and the flags.' })
+  details?: Record<string, unknown>;
 }
 
 @ObjectType({ description: 'A scored signal behind the decision.' })

@@ -2,9 +2,18 @@ import path from 'node:path';
 import { z } from 'zod';
 import { LIST_URL_OFF, OFFICIAL_LIST_URLS } from './sanctions/official-sources';
 import type { ListId } from './sanctions/sanctions.model';
+import { ABR_DEFAULT_URL } from './registries/abn-lookup.registry';
+import { COMPANIES_HOUSE_DEFAULT_URL } from './registries/companies-house.registry';
+import { GLEIF_DEFAULT_URL } from './registries/gleif.registry';
+import { REGISTRY_URL_OFF, type RegistriesConfig } from './registries/registries';
+import { SEC_DEFAULT_URL } from './registries/sec-edgar.registry';
 
 /** An empty variable counts as unset, as shells and .env files produce them. */
 const optionalUrl = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.url().optional());
+const optionalString = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().optional());
+/** A registry's base URL: unset is the official host, `off` switches it off. */
+const registryUrl = (official: string) =>
+  z.preprocess((v) => (v === undefined || (typeof v === 'string' && v.trim() === '') ? official : typeof v === 'string' && v.trim().toLowerCase() === REGISTRY_URL_OFF ? REGISTRY_URL_OFF : v), z.union([z.literal(REGISTRY_URL_OFF), z.url()]));
 const CHECK_ENGINE_CHOICES = ['embedded', 'aws', 'off'] as const;
 
 /** A list's download: unset is the official address, `off` (or an empty value) switches the download off. */
@@ -158,6 +167,19 @@ const ConfigSchema = z.object({
    * at /v1/oidc/token (docs/accounts-and-oidc.md, "The account portal's tokens"). Unset: derived, never shown.
    */
   ACCOUNT_PORTAL_CLIENT_SECRET: z.string().min(32).optional(),
+  /** T4 business registries (docs/checks.md, "Business registries"): base URLs default to the official hosts; `off` switches one off. */
+  REGISTRY_GLEIF_URL: registryUrl(GLEIF_DEFAULT_URL),
+  REGISTRY_SEC_URL: registryUrl(SEC_DEFAULT_URL),
+  REGISTRY_COMPANIES_HOUSE_URL: registryUrl(COMPANIES_HOUSE_DEFAULT_URL),
+  REGISTRY_ABR_URL: registryUrl(ABR_DEFAULT_URL),
+  /** Sent as `User-Agent` to SEC EDGAR, which requires a declared one ("Company Name admin@company.example"); unset: SEC checks are switched off. */
+  SEC_USER_AGENT: optionalString,
+  /** Companies House API key (HTTP Basic user name, empty password); unset: Companies House checks are switched off. */
+  COMPANIES_HOUSE_API_KEY: optionalString,
+  /** ABN Lookup web-services GUID (query parameter `guid`); unset: ABN checks are switched off. */
+  ABR_GUID: optionalString,
+  /** A registry call without a whole answer within this many seconds makes its check `error`. */
+  REGISTRY_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(5),
 });
 
 export type Config = {
@@ -183,6 +205,8 @@ export type Config = {
   examplesEnabled: boolean;
   sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; retrySeconds: number; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
   checks: ChecksConfig;
+  /** The T4 business registries (docs/checks.md, "Business registries"). */
+  registries: RegistriesConfig;
   dataRights: { socialUpstreamUrl: string | undefined; socialUpstreamToken: string | undefined; socialTimeoutMs: number; proxyTimeoutMs: number; exportDir: string };
   environment: 'production' | 'staging' | 'development';
   stagingBaseUrl: string;
@@ -287,6 +311,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         antiSpoof: c.CHECK_ANTI_SPOOF_ENGINE,
       },
       aws: { region: c.AWS_REGION, endpoint: c.CHECK_AWS_ENDPOINT, timeoutMs: Math.round(c.CHECK_AWS_TIMEOUT_SECONDS * 1000) },
+    },
+    registries: {
+      gleifUrl: c.REGISTRY_GLEIF_URL,
+      secUrl: c.REGISTRY_SEC_URL,
+      secUserAgent: c.SEC_USER_AGENT,
+      companiesHouseUrl: c.REGISTRY_COMPANIES_HOUSE_URL,
+      companiesHouseApiKey: c.COMPANIES_HOUSE_API_KEY,
+      abrUrl: c.REGISTRY_ABR_URL,
+      abrGuid: c.ABR_GUID,
+      timeoutMs: Math.round(c.REGISTRY_TIMEOUT_SECONDS * 1000),
+      redisUrl: c.REDIS_URL,
+      redisPrefix: c.RATE_LIMIT_REDIS_PREFIX,
     },
     accounts: {
       smtpUrl: c.SMTP_URL,

@@ -74,6 +74,7 @@ import { DataRightsResolver } from '../schema/data-rights.resolver';
 import { SessionDecisionResolver } from '../schema/session-decision.resolver';
 import { GatewaySigningKey } from './gateway/gateway-signing-key';
 import { ServiceActorIssuer } from './gateway/service-actor';
+import { createBusinessRegistries, type BusinessRegistries } from './registries/registries';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -106,6 +107,8 @@ export type Container = {
   flows: FlowService;
   /** The engines live sessions' checks run on, from CHECK_*_ENGINE; test mode uses the deterministic ones whatever this is. */
   checkProviders: LiveCheckProviders;
+  /** The T4 business registries, from REGISTRY_* and their credentials (docs/checks.md, "Business registries"). */
+  businessRegistries: BusinessRegistries;
   /** Every data-subject request (docs/data-rights.md). */
   dsrJobs: DsrJobService;
   contexts: ContextFactory;
@@ -181,6 +184,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
   // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check.
   const checkProviders = createLiveCheckProviders(config.checks, logger);
+  const businessRegistries = createBusinessRegistries(config.registries, logger);
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore, vault, new T5DecisionGate(new HostedCaptureRepository(db)), jobs);
   const contexts = new ContextFactory(auth);
@@ -240,7 +244,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       db,
       sessions,
       mailSweepCron: config.accounts.mailSweepCron,
-      runChecks: withRestrictionPause(new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening), db, userRights.gate, jobs),
+      runChecks: withRestrictionPause(new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening, businessRegistries.checks), db, userRights.gate, jobs),
       webhookDelivery: {
         job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit),
         concurrency: config.webhooks.concurrency,
@@ -285,6 +289,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     hostedFlow,
     flows,
     checkProviders,
+    businessRegistries,
     dsrJobs,
     contexts,
     rateLimits,
@@ -303,6 +308,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       sanctionsScreening.stop();
       await jobs.stop();
       await checkProviders.close(); // after the workers: a check job still running gets its answer
+      await businessRegistries.close();
       await statusBus.close();
       await rateLimits?.close();
       await database.close();

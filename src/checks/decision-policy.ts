@@ -6,7 +6,12 @@ import { badgesForPassedChecks, Tier } from '../sessions/tiers';
 import type { CheckVerdict } from './check-providers';
 
 /** One check's outcome as the pipeline saw it: the engine's verdict, or `skipped` when it did not run. */
-export type CheckOutcome = { name: string; verdict: CheckVerdict | 'skipped'; score?: number; reason?: string; source?: string };
+export type CheckOutcome = { name: string; verdict: CheckVerdict | 'skipped'; score?: number; reason?: string; source?: string; details?: Record<string, unknown> };
+
+/** The T4 registry checks: a registry whose identifier was not given is `skipped`, which never fails a business. */
+export const REGISTRY_CHECK_NAMES: readonly string[] = ['lei_registry', 'sec_filings', 'uk_company_register', 'au_business_register'];
+/** The national register of a business's country, which must pass when the country was given. */
+export const NATIONAL_REGISTER: Readonly<Record<string, string>> = { GB: 'uk_company_register', AU: 'au_business_register', US: 'sec_filings' };
 
 export type PolicyDecision = {
   status: SessionStatus;
@@ -27,13 +32,18 @@ const CHECK_STATUS: Record<CheckVerdict | 'skipped', CheckStatus> = { pass: 'pas
  * borderline score, an engine that cannot tell, an error or an engine not configured) goes to a
  * person; only a pass on every check of the tier is a success. No check is ever passed by default.
  */
-export function decide(tier: Tier, outcomes: CheckOutcome[]): PolicyDecision {
+export function decide(tier: Tier, outcomes: CheckOutcome[], business?: { country?: string }): PolicyDecision {
   const ran = outcomes.filter((o) => o.verdict !== 'skipped');
   const failed = ran.some((o) => o.verdict === 'fail');
-  const allPassed = ran.length === outcomes.length && ran.every((o) => o.verdict === 'pass');
+  const registries = outcomes.filter((o) => REGISTRY_CHECK_NAMES.includes(o.name));
+  const others = outcomes.filter((o) => !REGISTRY_CHECK_NAMES.includes(o.name));
+  const businessOk = registries.length > 0 && businessSatisfied(registries, business?.country);
+  const allPassed = others.every((o) => o.verdict === 'pass') && (registries.length === 0 || businessOk);
   const status: SessionStatus = failed ? 'failed' : allPassed ? 'success' : 'manual_review';
   const decision: Decision = failed ? 'declined' : allPassed ? 'approved' : 'review';
   const passed = new Set(ran.filter((o) => o.verdict === 'pass').map((o) => o.name));
+  // The `business` badge (and T4 as the achieved tier) counts the registries as one: see businessSatisfied.
+  if (businessOk) for (const r of registries) passed.add(r.name);
   const scores = ran.map((o) => o.score ?? (o.verdict === 'pass' ? 1 : 0));
   return {
     status,
@@ -46,6 +56,8 @@ export function decide(tier: Tier, outcomes: CheckOutcome[]): PolicyDecision {
       status: CHECK_STATUS[o.verdict],
       ...(o.score !== undefined ? { score: o.score } : {}),
       ...(o.reason ? { reason: o.reason } : {}),
+      verdict: o.verdict,
+      ...(o.details ? { details: o.details } : {}),
     })),
     signals: ran.filter((o) => o.score !== undefined).map((o) => ({ source: o.source ?? o.name, score: o.score! })),
   };
@@ -57,3 +69,15 @@ export function decide(tier: Tier, outcomes: CheckOutcome[]): PolicyDecision {
  */
 export const LIVE_POLICY_VERSION = `decide-1+biometric-${biometricPolicy.version}`;
 export const TEST_MODE_POLICY_VERSION = 'test-mode-1';
+
+/**
+ * T4's business rule (docs/checks.md, "Decision"): at least one registry check passed, none failed or
+ * short of a pass among those that ran (a skipped registry, whose identifier was not given, is neutral),
+ * and the national register of the business's country passed when the country was given.
+ */
+export function businessSatisfied(registries: CheckOutcome[], country: string | undefined): boolean {
+  const ran = registries.filter((o) => o.verdict !== 'skipped');
+  if (!ran.length || !ran.every((o) => o.verdict === 'pass')) return false;
+  const national = country ? NATIONAL_REGISTER[country] : undefined;
+  return !national || registries.some((o) => o.name === national && o.verdict === 'pass');
+}

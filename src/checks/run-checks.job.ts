@@ -20,9 +20,14 @@ import type { EvidenceVault } from '../vault/evidence-vault';
 import { CheckProviders, DocumentReading, ImageInput, LivenessChallenge, LivenessFrame, ProviderResult, signalSource } from './check-providers';
 import { CheckEnginesBusyError } from './check-worker.pool';
 import { liveSanctionsCheck } from './identity-screening';
-import { CheckOutcome, decide, LIVE_POLICY_VERSION, TEST_MODE_POLICY_VERSION } from './decision-policy';
+import { CheckOutcome, decide, LIVE_POLICY_VERSION, REGISTRY_CHECK_NAMES, TEST_MODE_POLICY_VERSION } from './decision-policy';
 import { automatedDecision } from '../sessions/decision-history';
 import { testModeCheckProviders } from './test-mode-providers';
+import type { BusinessDetails } from '../hosted-flow/business-identifiers';
+import { BusinessChecksService, type BusinessCheckRun } from '../registries/business-checks.service';
+import type { BusinessSubmission } from '../registries/registry-comparison';
+import { RegistryBusyError } from '../registries/registry-rate-limiter';
+import { testModeRegistries } from '../registries/test-mode-registries';
 
 const CAPTURE_CHECKS = new Set(['document_ocr', 'face_match', 'liveness', 'anti_spoof']);
 
@@ -43,6 +48,8 @@ export class RunChecksJob {
     private readonly liveProviders: CheckProviders,
     private readonly logger: Logger,
     private readonly sanctions?: SanctionsScreeningService,
+    /** The T4 registry checks (src/registries); unset: they answer `error`, as with no provider. */
+    private readonly business?: BusinessChecksService,
   ) {
     this.captures = new HostedCaptureRepository(db);
   }
@@ -56,8 +63,21 @@ export class RunChecksJob {
     const artifacts = (await this.vault.list(s.id)).filter((a) => !a.purgedAt);
     const providers = s.livemode ? this.liveProviders : testModeCheckProviders(testOutcomeOf(s.metadata));
     // Everything one run finds stays in this call: the job instance is shared by concurrent runs (docs/checks.md).
-    const { outcomes, sanctionsHits, crossChecks } = await this.runCaptureChecks(s, tier, artifacts, providers);
-    const decided = decide(tier, outcomes);
+    // The registry checks run beside the capture checks, all four whatever the others find (docs/checks.md).
+    const businessDetails = checksForTier(tier).some((c) => REGISTRY_CHECK_NAMES.includes(c)) ? ((await this.captures.tierDetails(s.id)).business as BusinessDetails | null) : null;
+    const registryRun = businessDetails ? this.runRegistries(s, businessDetails) : null;
+    registryRun?.catch(() => undefined); // awaited below; a capture check that throws first must not leave it unhandled
+    const { outcomes: captureOutcomes, sanctionsHits, crossChecks } = await this.runCaptureChecks(s, tier, artifacts, providers);
+    const registries = registryRun ? await registryRun : null;
+    const outcomes = checksForTier(tier).map(
+      (name) =>
+        registries?.outcomes.find((o) => o.name === name) ??
+        captureOutcomes.find((o) => o.name === name) ?? { name, verdict: 'error' as const, reason: 'No business details were given on the hosted page' },
+    );
+    for (const e of registries?.evidence ?? []) {
+      await this.vault.putDerived({ session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode }, class: 'registry_record', bytes: Buffer.from(JSON.stringify(e)), contentType: 'application/json' });
+    }
+    const decided = decide(tier, outcomes, { country: businessDetails?.country });
     const evidence = artifacts.filter((a) => EVIDENCE_CLASSES.includes(a.class)).map((a) => a.id);
     const result: SessionResult = {
       decision: decided.decision,
@@ -109,6 +129,7 @@ export class RunChecksJob {
     const livenessCapture = () =>
       (liveness ??= this.captures.find(s.id).then(async (c) => ({ challenge: c?.challenge ?? null, frames: await this.frames(artifacts, c?.challenge?.id) })));
     for (const name of checksForTier(tier)) {
+      if (REGISTRY_CHECK_NAMES.includes(name)) continue; // run by runRegistries, never skipped after a failure
       if (failed) {
         outcomes.push({ name, verdict: 'skipped', reason: 'Not run after a failed check' });
         continue;
@@ -168,6 +189,28 @@ export class RunChecksJob {
       if (!CAPTURE_CHECKS.has(name) && outcomes.at(-1)?.verdict === 'fail') failed = true;
     }
     return { outcomes, sanctionsHits, crossChecks };
+  }
+
+  /**
+   * T4: the four registry checks on what the business gave. Live: the configured adapters (rate-limited,
+   * cached); test mode: the identifiers decide (src/registries/test-mode-registries.ts). A spent budget
+   * (RegistryBusyError) is thrown: the job queue runs the session's checks again later.
+   */
+  private async runRegistries(s: SessionEntity, details: BusinessDetails): Promise<BusinessCheckRun> {
+    if (!details.legal_name) {
+      const reason = 'The business details were given without a legal name, so no registry record can be compared';
+      return { outcomes: REGISTRY_CHECK_NAMES.map((name) => ({ name, verdict: 'error' as const, reason })), evidence: [] };
+    }
+    const submitted: BusinessSubmission = { ...details, legal_name: details.legal_name };
+    if (!s.livemode) return new BusinessChecksService(testModeRegistries(submitted), null, null).run(submitted);
+    if (!this.business) return { outcomes: REGISTRY_CHECK_NAMES.map((name) => ({ name, verdict: 'error' as const, reason: `No ${name} provider is configured on this service` })), evidence: [] };
+    try {
+      return await this.business.run(submitted);
+    } catch (err) {
+      if (err instanceof RegistryBusyError) throw err;
+      this.logger.error({ err, sessionId: s.id }, 'registry checks failed');
+      return { outcomes: REGISTRY_CHECK_NAMES.map((name) => ({ name, verdict: 'error' as const, reason: `The ${name} check failed` })), evidence: [] };
+    }
   }
 
   private async frames(artifacts: ArtifactRecord[], challengeId: string | undefined): Promise<LivenessFrame[]> {

@@ -3,7 +3,11 @@
  * for shape and check digits before any registry is asked: a typo is the user's to fix on the page.
  */
 export type FieldError = { field: string; code: string; message: string };
-export type BusinessDetails = { lei?: string; uk_company_number?: string; abn?: string; cik?: string };
+/** What the T4 step keeps: the legal name the registries' records are compared with, the country, and the identifiers. */
+export type BusinessDetails = { legal_name?: string; country?: string; lei?: string; uk_company_number?: string; abn?: string; cik?: string };
+
+/** Longest legal name accepted (GLEIF's fuzzy search caps its query at 255 characters). */
+export const MAX_LEGAL_NAME = 255;
 
 const FIELDS = ['lei', 'uk_company_number', 'abn', 'cik'] as const;
 
@@ -30,11 +34,24 @@ const UK_COMPANY_NUMBER = /^(\d{8}|(SC|NI|OC|SO|NC|LP|SL|NL|R0|ZC|SE|SF|FC|GE|IP
 
 const clean = (v: unknown): string => (typeof v === 'string' ? v.replace(/[\s-]/g, '').toUpperCase() : '');
 
-/** Normalised details, or the errors per field (each with a stable code). At least one identifier is required. */
+/**
+ * Normalised details, or the errors per field (each with a stable code). `legal_name` and at least one
+ * identifier are required; `country` is ISO 3166-1 alpha-2 when given.
+ */
 export function validateBusinessDetails(body: unknown): { details: BusinessDetails; errors: FieldError[] } {
   const input = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const details: BusinessDetails = {};
   const errors: FieldError[] = [];
+  const name = input.legal_name;
+  if (name !== undefined && name !== null && typeof name !== 'string') errors.push({ field: 'legal_name', code: 'invalid_format', message: 'legal_name must be a string' });
+  else if (typeof name !== 'string' || name.trim() === '') errors.push({ field: 'legal_name', code: 'required', message: 'Enter the business’s legal name, as registered' });
+  else if (name.trim().length > MAX_LEGAL_NAME || hasControlCharacter(name)) errors.push({ field: 'legal_name', code: 'invalid_format', message: `A legal name is at most ${MAX_LEGAL_NAME} characters, with no control characters` });
+  else details.legal_name = name.trim().replace(/\s+/g, ' ');
+  const country = input.country;
+  if (country !== undefined && country !== null && country !== '') {
+    if (typeof country !== 'string' || !/^[A-Za-z]{2}$/.test(country.trim())) errors.push({ field: 'country', code: 'invalid_format', message: 'A country is a two-letter ISO 3166-1 code, such as GB, US or AU' });
+    else details.country = country.trim().toUpperCase();
+  }
   for (const f of FIELDS) {
     const raw = input[f];
     if (raw === undefined || raw === null || raw === '') continue;
@@ -45,9 +62,9 @@ export function validateBusinessDetails(body: unknown): { details: BusinessDetai
     const v = f === 'cik' ? raw.trim() : clean(raw);
     const problem = check(f, v);
     if (problem) errors.push({ field: f, ...problem });
-    else details[f] = f === 'cik' ? v.padStart(10, '0') : v;
+    else details[f] = f === 'cik' ? v.padStart(10, '0') : f === 'uk_company_number' && /^\d{1,8}$/.test(v) ? v.padStart(8, '0') : v;
   }
-  if (errors.length === 0 && Object.keys(details).length === 0) {
+  if (!errors.some((e) => (FIELDS as readonly string[]).includes(e.field)) && !FIELDS.some((f) => details[f])) {
     errors.push({ field: 'lei', code: 'identifier_required', message: 'Enter at least one of LEI, UK company number, ABN or CIK' });
   }
   return { details, errors };
@@ -62,8 +79,12 @@ function check(f: (typeof FIELDS)[number], v: string): { code: string; message: 
       if (!/^\d{11}$/.test(v)) return { code: 'invalid_format', message: 'An ABN is 11 digits' };
       return abnChecksumOk(v) ? null : { code: 'invalid_checksum', message: 'This ABN’s check digits do not match; check it for a typo' };
     case 'cik':
+      if (/^0+$/.test(v)) return { code: 'invalid_format', message: 'A CIK is up to 10 digits, not all zeros' };
       return /^\d{1,10}$/.test(v) ? null : { code: 'invalid_format', message: 'A CIK is up to 10 digits' };
     case 'uk_company_number':
-      return UK_COMPANY_NUMBER.test(v) ? null : { code: 'invalid_format', message: 'A UK company number is 8 characters: 8 digits, or 2 letters such as SC and 6 digits' };
+      // Companies House numbers are 8 characters; an all-digit number typed without its leading zeros is padded.
+      return UK_COMPANY_NUMBER.test(/^\d{1,8}$/.test(v) ? v.padStart(8, '0') : v) && !/^0+$/.test(v) ? null : { code: 'invalid_format', message: 'A UK company number is 8 characters: 8 digits, or 2 letters such as SC and 6 digits' };
   }
 }
+
+const hasControlCharacter = (v: string): boolean => [...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);

@@ -32,7 +32,7 @@ export const MAX_EXTENDED_ID_DOCUMENT_YEARS = 10;
  */
 export const ZERO_DAY_SAFETY_DAYS = 30;
 
-/** Which policy field governs each class; MRZ text and the decision follow the ID document. */
+/** Which policy field governs each class; MRZ text, the decision and the registry records follow the ID document. */
 export const FIELD_OF_CLASS: Readonly<Record<ArtifactClass, RetentionField>> = {
   liveness_template: 'biometric_template_days',
   face_match_template: 'biometric_template_days',
@@ -41,6 +41,7 @@ export const FIELD_OF_CLASS: Readonly<Record<ArtifactClass, RetentionField>> = {
   id_document_image: 'id_document_years',
   mrz_text: 'id_document_years',
   decision_signals: 'id_document_years',
+  registry_record: 'id_document_years',
 };
 
 /** `retain_until` of an artifact stored at `storedAt` under `policy`, and whether it goes at completion. */

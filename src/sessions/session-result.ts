@@ -3,7 +3,19 @@ import type { Tier } from './tiers';
 export type Decision = 'approved' | 'declined' | 'review';
 export type CheckStatus = 'pass' | 'fail' | 'skipped' | 'error';
 
-export type Check = { name: string; status: CheckStatus; score?: number; reason?: string };
+/** The engine's own verdict, beside the public `status` (which shows `review` as `fail` and `unknown` as `error`). */
+export type CheckVerdictName = 'pass' | 'fail' | 'review' | 'unknown' | 'error' | 'skipped';
+
+export type Check = {
+  name: string;
+  status: CheckStatus;
+  score?: number;
+  reason?: string;
+  /** Additive: the engine's verdict (absent in results decided before it existed). */
+  verdict?: CheckVerdictName;
+  /** Additive: what the check read, e.g. a registry check's normalized record (docs/checks.md). */
+  details?: Record<string, unknown>;
+};
 export type Signal = { source: string; score: number };
 
 export type SanctionsReason = { feature: string; score: number; detail: string };

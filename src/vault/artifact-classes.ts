@@ -7,6 +7,8 @@ export const ARTIFACT_CLASSES = [
   'id_document_image',
   'mrz_text',
   'decision_signals',
+  /** T4: one registry's answer (normalized record and raw body), kept as evidence of the business checks. */
+  'registry_record',
 ] as const;
 export type ArtifactClass = (typeof ARTIFACT_CLASSES)[number];
 

@@ -289,8 +289,8 @@ describe('a test session through the API', () => {
     });
     expect(done.result).toMatchObject({ decision: 'declined', achieved_tier: 'T0', confidence: 0.12 });
     expect(done.result.checks).toEqual([
-      { name: 'document_ocr', status: 'pass', score: 0.99, reason: 'Document read (test mode)' },
-      { name: 'face_match', status: 'fail', score: 0.12, reason: 'Selfie does not match the document portrait (test mode)' },
+      { name: 'document_ocr', status: 'pass', verdict: 'pass', score: 0.99, reason: 'Document read (test mode)' },
+      { name: 'face_match', status: 'fail', verdict: 'fail', score: 0.12, reason: 'Selfie does not match the document portrait (test mode)' },
     ]);
     expect(done.result.signals).toEqual([
       { source: 'test/deterministic@1', score: 0.99 },
@@ -345,7 +345,7 @@ describe('the higher tiers’ steps through the API', () => {
 
   it('refuses mistyped business identifiers with a 400 naming each field and its stable code, and keeps the valid ones normalised', async () => {
     const page = await startedPage('T4');
-    const bad = await put(page, 'business', { lei: '5493001KJTIIGC8Y1R13', uk_company_number: '1234567', abn: '51 824 753 557', cik: '12345678901' });
+    const bad = await put(page, 'business', { legal_name: 'Acme Widgets Ltd', lei: '5493001KJTIIGC8Y1R13', uk_company_number: '12345678X', abn: '51 824 753 557', cik: '12345678901' });
     expectToMatchContract('PUT', '/v1/hosted/sessions/{id}/business', bad);
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_request');
@@ -356,18 +356,25 @@ describe('the higher tiers’ steps through the API', () => {
       ['abn', 'invalid_checksum'],
       ['cik', 'invalid_format'],
     ]);
-    const short = await put(page, 'business', { lei: '5493001KJTIIGC8Y1R1' });
+    const short = await put(page, 'business', { legal_name: 'Acme Widgets Ltd', lei: '5493001KJTIIGC8Y1R1' });
     expect(short.body.error.fields).toEqual([{ field: 'lei', code: 'invalid_format', message: expect.stringContaining('20 characters') }]);
-    const none = await put(page, 'business', {});
+    const none = await put(page, 'business', { legal_name: 'Acme Widgets Ltd' });
     expect(none.status).toBe(400);
     expect(none.body.error.fields[0].code).toBe('identifier_required');
+    // The legal name is what every registry record is compared with: without it nothing is kept.
+    const nameless = await put(page, 'business', { lei: '5493001KJTIIGC8Y1R12', country: 'Britain' });
+    expectToMatchContract('PUT', '/v1/hosted/sessions/{id}/business', nameless);
+    expect(nameless.body.error.fields.map((f: { field: string; code: string }) => [f.field, f.code])).toEqual([
+      ['legal_name', 'required'],
+      ['country', 'invalid_format'],
+    ]);
     const notJson = await http(server, 'PUT', `/v1/hosted/sessions/${page.id}/business`, { headers: { authorization: `Bearer ${page.credential}`, 'content-type': 'application/json' }, body: '{' });
     expect(notJson.status).toBe(400);
 
-    const good = await put(page, 'business', { lei: '5493001kjtiigc8y1r12', uk_company_number: 'sc123456', abn: '51 824 753 556', cik: '320193' });
+    const good = await put(page, 'business', { legal_name: ' Acme  Widgets Ltd', country: 'gb', lei: '5493001kjtiigc8y1r12', uk_company_number: 'sc123456', abn: '51 824 753 556', cik: '320193' });
     expectToMatchContract('PUT', '/v1/hosted/sessions/{id}/business', good);
     expect(good.status).toBe(200);
-    expect(good.body).toEqual({ lei: '5493001KJTIIGC8Y1R12', uk_company_number: 'SC123456', abn: '51824753556', cik: '0000320193' });
+    expect(good.body).toEqual({ legal_name: 'Acme Widgets Ltd', country: 'GB', lei: '5493001KJTIIGC8Y1R12', uk_company_number: 'SC123456', abn: '51824753556', cik: '0000320193' });
     const row = await db.query('SELECT business FROM hosted_captures WHERE session_id = $1', [page.id]);
     expect(row.rows[0].business).toEqual(good.body);
   });
@@ -395,7 +402,7 @@ describe('the higher tiers’ steps through the API', () => {
 
   it('refuses a step the session’s tier does not have, a handoff before the web steps, and any step after cancel', async () => {
     const t2 = await startedPage('T2');
-    const noStep = await put(t2, 'business', { lei: '5493001KJTIIGC8Y1R12' });
+    const noStep = await put(t2, 'business', { legal_name: 'Acme Widgets Ltd', lei: '5493001KJTIIGC8Y1R12' });
     expect({ status: noStep.status, code: noStep.body.error.code }).toEqual({ status: 400, code: 'invalid_request' });
     expect((await put(t2, 'identity', { surname: 'Muster', date_of_birth: '1985-03-27' })).status).toBe(400);
 
@@ -407,7 +414,7 @@ describe('the higher tiers’ steps through the API', () => {
 
     const t4 = await startedPage('T4');
     expect((await pageCall(server, t4, 'POST', 'cancel')).status).toBe(200);
-    const after = await put(t4, 'business', { lei: '5493001KJTIIGC8Y1R12' });
+    const after = await put(t4, 'business', { legal_name: 'Acme Widgets Ltd', lei: '5493001KJTIIGC8Y1R12' });
     expect({ status: after.status, code: after.body.error.code }).toEqual({ status: 409, code: 'invalid_state' });
   });
 });

@@ -370,6 +370,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     await page.getByRole('heading', { name: 'Tell us about your business' }).waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'hosted-t4-business.png') });
     await axe(page, 't4-business');
+    await page.getByLabel('Legal name of the business').fill('Acme Widgets Ltd');
     await page.getByLabel('Legal Entity Identifier (LEI)').fill('5493001KJTIIGC8Y1R13'); // last digit mistyped
     await press('Continue');
     const summary = page.getByRole('alert');
@@ -389,7 +390,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     const db = await dbClient(server);
     try {
       const row = (await db.query(`SELECT business, identity_sealed FROM hosted_captures WHERE session_id = $1`, [s.id])).rows[0];
-      expect(row.business).toEqual({ lei: '5493001KJTIIGC8Y1R12' });
+      expect(row.business).toEqual({ legal_name: 'Acme Widgets Ltd', lei: '5493001KJTIIGC8Y1R12' });
       expect(row.identity_sealed).not.toContain('Muster'); // sealed under the tenant's vault key
       // Not an artifact: no artifact row (captures, or what the check job derives after submit) holds the LEI.
       expect((await db.query(`SELECT count(*)::int AS n FROM artifacts WHERE session_id = $1 AND coalesce(details::text, '') LIKE '%5493001KJTIIGC8Y1R12%'`, [s.id])).rows[0].n).toBe(0);

@@ -29,7 +29,7 @@ afterAll(async () => {
 it("is an error with the reason 'sanctions lists not loaded' while no list is loaded, never a pass", async () => {
   const { id } = await captureAndSubmit(server, acme.live_api_key, 'T3', { document: await passportPhoto(passportFields(ERIKSSON)), identity: { given_names: ERIKSSON.givenNames, surname: ERIKSSON.surname, date_of_birth: ERIKSSON.dateOfBirth } });
   const s = await decided(server, acme.live_api_key, id);
-  expect(checkOf(s, 'sanctions_screening')).toEqual({ name: 'sanctions_screening', status: 'error', reason: 'sanctions lists not loaded' });
+  expect(checkOf(s, 'sanctions_screening')).toEqual({ name: 'sanctions_screening', status: 'error', verdict: 'error', reason: 'sanctions lists not loaded' });
   expect(s.result.badges).not.toContain('sanctions_clear');
   expect(s.status).not.toBe('approved');
 });

@@ -41,6 +41,8 @@ export type LiveCapture = {
   liveness?: 'video' | 'stills';
   /** T3/T4: what the user confirms on the identity step. */
   identity?: { given_names: string; surname: string; date_of_birth: string };
+  /** T4: what the business gives on the business step (legal_name, country, lei, uk_company_number, abn, cik). */
+  business?: Record<string, string>;
   /** More fields of the create request, e.g. `user_sub` to bind the session to a user. */
   create?: Record<string, unknown>;
 };
@@ -70,6 +72,9 @@ export async function captureAndSubmit(server: Pick<TestServer, 'url'>, key: str
   }
   if (capture.identity) {
     await must('identity', http(server, 'PUT', `/v1/hosted/sessions/${page.id}/identity`, { headers: { authorization: `Bearer ${page.credential}` }, json: capture.identity }));
+  }
+  if (capture.business) {
+    await must('business', http(server, 'PUT', `/v1/hosted/sessions/${page.id}/business`, { headers: { authorization: `Bearer ${page.credential}` }, json: capture.business }));
   }
   await must('submit', pageCall(server, page, 'POST', 'submit'));
   return { id: page.id, page };

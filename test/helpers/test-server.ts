@@ -74,6 +74,8 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     // test points a list at a local server (30-odd files start servers; with a network each would
     // download every list, without one each would log failures).
     ...SANCTIONS_DOWNLOADS_OFF,
+    // GLEIF needs no credential, so it is on by default: tests point it at a local server (test/helpers/registry-server.ts) or leave it off.
+    REGISTRY_GLEIF_URL: 'off',
   };
   if (process.env.DATABASE_URL) {
     env.DATABASE_URL = process.env.DATABASE_URL;

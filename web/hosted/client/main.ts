@@ -340,6 +340,8 @@ function confirmIdentity(values: Record<string, string> = {}, problems: Problems
 
 function businessDetails(values: Record<string, string> = {}, problems: Problems = {}): void {
   const fields: Field[] = [
+    { id: 'legal-name', name: 'legal_name', label: t.legalName, hint: t.legalNameHint, autocomplete: 'organization' },
+    { id: 'country', name: 'country', label: t.country, hint: t.countryHint, autocomplete: 'country' },
     { id: 'lei', name: 'lei', label: t.lei, hint: t.leiHint },
     { id: 'uk-company-number', name: 'uk_company_number', label: t.ukCompanyNumber, hint: t.ukCompanyNumberHint },
     { id: 'abn', name: 'abn', label: t.abn, hint: t.abnHint, inputmode: 'numeric' },
@@ -351,7 +353,7 @@ function businessDetails(values: Record<string, string> = {}, problems: Problems
       if (view.steps.includes('mobile_handoff')) return void mobileHandoff();
       await submit();
     } catch (err) {
-      businessDetails(v, problemsOf(err) ?? { lei: (err as Error).message });
+      businessDetails(v, problemsOf(err) ?? { legal_name: (err as Error).message });
     }
   });
 }

@@ -1,0 +1,56 @@
+/** What one HTTP call to a registry returned, before any parsing (a non-2xx body is never parsed as JSON). */
+export type RegistryResponse = { status: number; body: string; contentType: string; retryAfterMs: number | null; url: string };
+
+export class RegistryUnreachableError extends Error {}
+
+/** Default per call: the issue's 5 s, after which the check is an `error`. */
+export const REGISTRY_TIMEOUT_MS = 5000;
+/** A registry body larger than this is refused (the records are a few KiB; SEC submissions reach ~1 MiB). */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * GET `url` with `headers`, failing after `timeoutMs` (connection and body together). Throws
+ * RegistryUnreachableError on a timeout, a refused connection or an oversized body.
+ */
+export async function registryGet(url: string, headers: Record<string, string>, timeoutMs = REGISTRY_TIMEOUT_MS): Promise<RegistryResponse> {
+  try {
+    const res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+    const length = Number(res.headers.get('content-length') ?? 0);
+    if (length > MAX_BODY_BYTES) {
+      await res.body?.cancel();
+      throw new RegistryUnreachableError(`the answer is too large (${length} bytes)`);
+    }
+    const body = await res.text();
+    return { status: res.status, body, contentType: res.headers.get('content-type') ?? '', retryAfterMs: retryAfter(res.headers.get('retry-after')), url };
+  } catch (err) {
+    if (err instanceof RegistryUnreachableError) throw err;
+    const name = (err as Error).name;
+    if (name === 'TimeoutError' || name === 'AbortError') throw new RegistryUnreachableError(`no answer within ${Math.round(timeoutMs / 100) / 10} s`);
+    throw new RegistryUnreachableError(`it could not be reached (${(err as Error).message})`);
+  }
+}
+
+/** `Retry-After` as seconds or an HTTP date, in ms. */
+function retryAfter(v: string | null): number | null {
+  if (!v) return null;
+  if (/^\d+$/.test(v.trim())) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+/** The answer of a status the adapter does not map itself: 429 waits, 5xx and anything else is an error. */
+export function unexpectedStatus(label: string, r: RegistryResponse): { kind: 'rate_limited'; retryAfterMs: number | null; reason: string } | { kind: 'error'; reason: string; raw: string; contentType: string } {
+  if (r.status === 429) return { kind: 'rate_limited', retryAfterMs: r.retryAfterMs, reason: `${label} answered 429 Too Many Requests` };
+  return { kind: 'error', reason: `${label} answered HTTP ${r.status}`, raw: r.body.slice(0, 4096), contentType: r.contentType };
+}
+
+export const parseJson = (body: string): unknown => {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+};
+
+export const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
