@@ -215,7 +215,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   sanctionsScreening.start();
   const resolvers = new Map<unknown, unknown>([
     [SessionResolver, new SessionResolver(sessions, links, evidence)],
-    [SessionSubscriptionResolver, new SessionSubscriptionResolver(links)],
+    [SessionSubscriptionResolver, new SessionSubscriptionResolver()],
     [ApiKeyResolver, new ApiKeyResolver(tenants)],
     [WebhookResolver, new WebhookResolver(webhooks)],
     [CscaResolver, new CscaResolver(cscaTrustStore)],
