@@ -1,6 +1,6 @@
 import { passInteraction } from '../../bench/oidc-flow';
 import { browse, CookieJar, createOidcTenant, createUser, portalAccessToken, signInThroughPages, startOidcServer, testEmail, type Hop, type OidcTenant } from '../helpers/oidc-login';
-import { captureAndSubmitT1, dbClient, openPage, pageCall, type PageSession } from '../helpers/hosted-client';
+import { captureAndSubmitT1, dbClient, openPage, type PageSession } from '../helpers/hosted-client';
 import { cli, eventually, http, type TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -144,7 +144,7 @@ describe('the account pages', () => {
     it('refuses whoever holds only the hosted URL: a page credential opened from it, without the capturing browser’s keep secret, is link_invalid', async () => {
       const jar = new CookieJar();
       const stranger = await openPage(server, sessions.stranger); // the tenant, or anyone the link reached
-      const tries = [
+      const tries: Record<string, string>[] = [
         { session_id: stranger.id, credential: stranger.credential },
         { session_id: stranger.id, credential: stranger.credential, keep_secret: `hks_${'A'.repeat(32)}` },
         { session_id: stranger.id, credential: stranger.credential, keep_secret: capturedBy.approved.keepSecret },
@@ -191,7 +191,7 @@ describe('the account pages', () => {
       expect(review.status).toBe(200);
       const completed = await eventually(async () => events('verification.completed', sessions.review.id)[0]);
       expect(completed.data.user_sub).toBe(sub);
-      expect(completed.data.badges.length).toBeGreaterThan(0);
+      expect((completed.data.badges as string[]).length).toBeGreaterThan(0);
       expect((await client.userinfo(tokens.access_token!)).service_verification).toEqual({ badges: [], tier: null, verified_at: null });
     });
 
