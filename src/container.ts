@@ -131,7 +131,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const db = database.dataSource;
   let jobs: JobQueue;
   try {
-    jobs = await JobQueue.start(database.target, logger, { pollSeconds: config.jobPollSeconds, supervise: config.workerEnabled, superviseSeconds: config.jobSuperviseSeconds, schema: config.jobSchema, retryScale: config.jobRetryScale });
+    jobs = await JobQueue.start(database.ownerTarget, logger, { pollSeconds: config.jobPollSeconds, supervise: config.workerEnabled, superviseSeconds: config.jobSuperviseSeconds, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
   } catch (err) {
     await database.close();
     throw err;
