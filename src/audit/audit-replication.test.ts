@@ -87,13 +87,18 @@ describe('audit replication and offline verification', () => {
     await expect(store.put('../escape.ndjson', Buffer.from('x'))).rejects.toThrow(/invalid segment key/);
   });
 
-  it('signs nothing of a log whose rows were changed behind the trigger (session_replication_role = replica); other logs go on', async () => {
+  it('signs nothing of a log whose rows were changed behind the trigger; other logs go on', async () => {
     const tampered = await threeDays();
     const honest = await threeDays();
-    // The bypass of issue #25 finding 13, as the database owner can still do it: the trigger does not fire.
+    // Behind the trigger's back, as only the database owner still can (replica mode no longer skips it: issue #25 finding 13).
     await database.dataSource.transaction(async (m) => {
       await m.query(`SET LOCAL session_replication_role = replica`);
+      await expect(m.query(`UPDATE audit_log SET action = action WHERE log_id = $1`, [`tenant:${tampered}:live`])).rejects.toThrow(/append-only/);
+    });
+    await database.dataSource.transaction(async (m) => {
+      await m.query(`ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update_delete`);
       await m.query(`UPDATE audit_log SET detail = '{"request_id":"forged"}' WHERE log_id = $1 AND log_seq = 4`, [`tenant:${tampered}:live`]);
+      await m.query(`ALTER TABLE audit_log ENABLE ALWAYS TRIGGER audit_log_no_update_delete`);
     });
     clock = new Date('2026-03-04T00:30:00.000Z');
     const dir = archive();

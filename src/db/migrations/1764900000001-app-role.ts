@@ -27,6 +27,9 @@ export class AppRole1764900000001 implements MigrationInterface {
     await q.query(`GRANT USAGE ON SCHEMA public TO ${APP_ROLE}`);
     await q.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${APP_ROLE}`);
     await q.query(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ${APP_ROLE}`);
+    // The trigger fires whatever session_replication_role says (a replica-mode session skipped it before).
+    await q.query(`ALTER TABLE audit_log ENABLE ALWAYS TRIGGER audit_log_no_update_delete`);
+    await q.query(`ALTER TABLE audit_log ENABLE ALWAYS TRIGGER audit_log_no_truncate`);
     // Append-only by grant, not only by trigger.
     await q.query(`REVOKE UPDATE, DELETE, TRUNCATE ON audit_log, audit_segments FROM ${APP_ROLE}`);
     // Migrations are the owner's business.
@@ -37,6 +40,8 @@ export class AppRole1764900000001 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_truncate`);
+    await q.query(`ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_update_delete`);
     await q.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE ALL ON SEQUENCES FROM ${APP_ROLE}`);
     await q.query(`ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE ALL ON TABLES FROM ${APP_ROLE}`);
     await q.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM ${APP_ROLE}`);
