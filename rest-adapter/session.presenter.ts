@@ -1,7 +1,7 @@
 /** The GraphQL selection of SessionFields, as `execute` returns it. */
 export type SessionData = {
   id: string;
-  hostedUrl: string;
+  hostedUrl: string | null;
   status: string;
   tier: string;
   referenceId: string | null;

@@ -3,7 +3,6 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-grap
 import type { DataSource } from 'typeorm';
 import { requireTenantKey } from '../src/auth/auth.service';
 import type { RequestContext } from '../src/context';
-import type { HostedLinks } from '../src/hosted/hosted-links';
 import { decisionsOf, type SessionDecision as DecisionRecord } from '../src/sessions/decision-history';
 import type { SessionService } from '../src/sessions/session.service';
 import type { EvidenceAccessService } from '../src/vault/evidence-access.service';
@@ -20,7 +19,6 @@ export class SessionDecisionResolver {
   constructor(
     private readonly db: DataSource,
     private readonly sessions: SessionService,
-    private readonly links: HostedLinks,
     private readonly evidence?: EvidenceAccessService,
   ) {}
 
@@ -43,7 +41,7 @@ export class SessionDecisionResolver {
     const actor = requireTenantKey(ctx.actor, 'sessions:review');
     const { session, decision } = await this.sessions.decide(actor, id, input);
     const evidence = this.evidence;
-    return { decision: toSessionDecision(decision), session: toSession(session, this.links, undefined, evidence ? (ids) => evidence.urlsFor(ids) : undefined) };
+    return { decision: toSessionDecision(decision), session: toSession(session, null, undefined, evidence ? (ids) => evidence.urlsFor(ids) : undefined) };
   }
 }
 

@@ -1,7 +1,6 @@
 import { Arg, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
-import type { HostedLinks } from '../src/hosted/hosted-links';
 import { isRefusal, viewOfSnapshot, type SessionWatchItem } from '../src/sessions/session-status-event';
 import { toSession } from './session.mapper';
 import { Session } from './session.type';
@@ -14,8 +13,6 @@ type SessionStatusArgs = { id?: string | null };
 
 @Resolver()
 export class SessionSubscriptionResolver {
-  constructor(private readonly links: HostedLinks) {}
-
   @Subscription(() => Session, {
     description:
       'Status changes of one session (`id`): its current status first, then every later change in order, ending after a terminal status. ' +
@@ -33,6 +30,6 @@ export class SessionSubscriptionResolver {
   ): Session {
     // The watch ended because the session may no longer be read (e.g. user_restricted): the client gets the error, then `complete`.
     if (isRefusal(event)) throw event.error;
-    return toSession(viewOfSnapshot(event.session), this.links);
+    return toSession(viewOfSnapshot(event.session), null);
   }
 }

@@ -1,4 +1,3 @@
-import type { HostedLinks } from '../src/hosted/hosted-links';
 import type { SanctionsHit as SanctionsHitDocument, SessionResult } from '../src/sessions/session-result';
 import type { SessionView } from '../src/sessions/session-status-event';
 import { Result, SanctionsHit, Session } from './session.type';
@@ -6,11 +5,14 @@ import { Result, SanctionsHit, Session } from './session.type';
 /** Signs evidence links for the result's artifacts; given only for reads with a tenant key. */
 export type EvidenceSigner = (artifactIds: readonly string[] | undefined) => string[];
 
-/** What a caller may see of a session -> GraphQL object; the GraphQL type is public API, the entity is not. */
-export function toSession(s: SessionView, links: HostedLinks, clientSecret?: string, evidence?: EvidenceSigner): Session {
+/**
+ * What a caller may see of a session -> GraphQL object; the GraphQL type is public API, the entity is not.
+ * `hostedUrl` is given by the create answer only (issue #25 finding 4): every other read has null.
+ */
+export function toSession(s: SessionView, hostedUrl: string | null, clientSecret?: string, evidence?: EvidenceSigner): Session {
   return {
     id: s.id,
-    hostedUrl: links.url(s.id),
+    hostedUrl,
     status: s.status,
     tier: s.tier,
     referenceId: s.referenceId ?? undefined,

@@ -60,7 +60,8 @@ export class Result {
 @ObjectType({ description: 'A verification session.' })
 export class Session {
   @Field(() => ID) id: string;
-  @Field({ description: 'Where to send the end user.' }) hostedUrl: string;
+  @Field(() => String, { nullable: true, description: 'Where to send the end user: in the createSession answer only, null on every other read. The link stops working an hour after a terminal status.' })
+  hostedUrl: string | null;
   @Field(() => SessionStatusEnum) status: string;
   @Field(() => TierEnum) tier: string;
   @Field({ nullable: true }) referenceId?: string;

@@ -193,7 +193,7 @@ async function run(argv: string[]): Promise<unknown> {
       case 'dsr purge-due': {
         const asOf = typeof args.values['as-of'] === 'string' ? new Date(args.values['as-of']) : new Date();
         if (Number.isNaN(asOf.getTime())) throw new UsageError('--as-of must be an ISO 8601 date');
-        const jobs = await JobQueue.start(database.target, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale });
+        const jobs = await JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
         try {
           return await enqueuePurgesDue(database.dataSource, jobs, asOf);
         } finally {
@@ -219,7 +219,7 @@ async function run(argv: string[]): Promise<unknown> {
 /** The purge the hourly job runs, from the command line: `biometric.purged` deliveries are queued like the job's. */
 async function purgeExpiredCommand(config: Config, database: Database): Promise<unknown> {
   const db = database.dataSource;
-  const jobs = await JobQueue.start(database.target, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale });
+  const jobs = await JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
   try {
     const dispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
     await jobs.ensureQueue(dispatcher.queue, { notify: true });
@@ -280,7 +280,7 @@ async function sanctionsCommand(command: string, config: Config, database: Datab
       const only = typeof args.values.list === 'string' ? [listArg()] : undefined;
       if (!Object.keys(config.sanctions.urls).length) throw new UsageError('every SANCTIONS_URL_* is off in this environment: nothing to refresh');
       // Any instance's worker may run it: it carries this environment's SANCTIONS_URL_* so every instance fetches the same sources.
-      const jobs = await JobQueue.start(database.target, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale });
+      const jobs = await JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
       try {
         await jobs.send<RefreshSanctionsData>(REFRESH_SANCTIONS_JOB, { ...(only ? { lists: only } : {}), urls: config.sanctions.urls }, { retry: { limit: 0, delaySeconds: 0 } });
       } finally {

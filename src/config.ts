@@ -29,6 +29,12 @@ const ConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   /** A real PostgreSQL server; unset means the embedded one. */
   DATABASE_URL: optionalUrl,
+  /**
+   * The owner's connection, for migrations and the job queue's own schema only; then DATABASE_URL
+   * should name a login role in `idv_app`, which owns nothing and may only append to the audit log
+   * (docs/operations.md, "Database roles"). Unset: DATABASE_URL does both, as before.
+   */
+  DATABASE_MIGRATION_URL: optionalUrl,
   /** Redis shares rate-limit counts and subscription fan-out between instances; unset means in-process. */
   REDIS_URL: optionalUrl,
   /** The address end users and tenants see (hosted URLs, problem `type` URIs). Defaults to http://localhost:PORT. */
@@ -187,6 +193,7 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  databaseMigrationUrl: string | undefined;
   redisUrl: string | undefined;
   publicBaseUrl: string;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
@@ -249,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: c.HOST,
     dataDir: path.resolve(c.DATA_DIR),
     databaseUrl: c.DATABASE_URL,
+    databaseMigrationUrl: c.DATABASE_MIGRATION_URL,
     redisUrl: c.REDIS_URL,
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
     logLevel: c.LOG_LEVEL,

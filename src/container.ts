@@ -139,7 +139,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const db = database.dataSource;
   let jobs: JobQueue;
   try {
-    jobs = await JobQueue.start(database.target, logger, { pollSeconds: config.jobPollSeconds, supervise: config.workerEnabled, superviseSeconds: config.jobSuperviseSeconds, schema: config.jobSchema, retryScale: config.jobRetryScale });
+    jobs = await JobQueue.start(database.ownerTarget, logger, { pollSeconds: config.jobPollSeconds, supervise: config.workerEnabled, superviseSeconds: config.jobSuperviseSeconds, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
   } catch (err) {
     await database.close();
     throw err;
@@ -225,7 +225,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   sanctionsScreening.start();
   const resolvers = new Map<unknown, unknown>([
     [SessionResolver, new SessionResolver(sessions, links, evidence)],
-    [SessionSubscriptionResolver, new SessionSubscriptionResolver(links)],
+    [SessionSubscriptionResolver, new SessionSubscriptionResolver()],
     [ApiKeyResolver, new ApiKeyResolver(tenants)],
     [WebhookResolver, new WebhookResolver(webhooks)],
     [CscaResolver, new CscaResolver(cscaTrustStore)],
@@ -237,7 +237,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
     [DsrJobResolver, new DsrJobResolver(dsrJobs)],
     [DataRightsResolver, new DataRightsResolver(userRights, accounts.userTokens)],
-    [SessionDecisionResolver, new SessionDecisionResolver(db, sessions, links, evidence)],
+    [SessionDecisionResolver, new SessionDecisionResolver(db, sessions, evidence)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {

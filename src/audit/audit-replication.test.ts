@@ -87,6 +87,32 @@ describe('audit replication and offline verification', () => {
     await expect(store.put('../escape.ndjson', Buffer.from('x'))).rejects.toThrow(/invalid segment key/);
   });
 
+  it('signs nothing of a log whose rows were changed behind the trigger; other logs go on', async () => {
+    const tampered = await threeDays();
+    const honest = await threeDays();
+    // Behind the trigger's back, as only the database owner still can (replica mode no longer skips it: issue #25 finding 13).
+    await database.dataSource.transaction(async (m) => {
+      await m.query(`SET LOCAL session_replication_role = replica`);
+      await expect(m.query(`UPDATE audit_log SET action = action WHERE log_id = $1`, [`tenant:${tampered}:live`])).rejects.toThrow(/append-only/);
+    });
+    await database.dataSource.transaction(async (m) => {
+      await m.query(`ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update_delete`);
+      await m.query(`UPDATE audit_log SET detail = '{"request_id":"forged"}' WHERE log_id = $1 AND log_seq = 4`, [`tenant:${tampered}:live`]);
+      await m.query(`ALTER TABLE audit_log ENABLE ALWAYS TRIGGER audit_log_no_update_delete`);
+    });
+    clock = new Date('2026-03-04T00:30:00.000Z');
+    const dir = archive();
+    const r = await replicator(dir).replicate();
+    const refused = r.refused.find((x) => x.log_id === `tenant:${tampered}:live`);
+    expect(refused).toMatchObject({ seq: 4 });
+    expect(refused!.reason).toMatch(/hash does not match its fields/);
+    // The day before the change is signed; the segment holding the change and everything after it wait.
+    expect(fs.readdirSync(logDir(dir, tampered))).toEqual(['2026-03-01-000000000001.ndjson']);
+    expect(fs.readdirSync(logDir(dir, honest)).sort()).toEqual(['2026-03-01-000000000001.ndjson', '2026-03-02-000000000003.ndjson', '2026-03-03-000000000006.ndjson']);
+    const alarm = await database.dataSource.query(`SELECT detail FROM audit_log WHERE action = 'audit.replication_refused' AND subject_id = $1`, [`tenant:${tampered}:live`]);
+    expect(alarm).toHaveLength(1);
+  });
+
   describe('tampering is caught and named', () => {
     let dir: string;
     let tenant: string;

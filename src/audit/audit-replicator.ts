@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AuditLogService } from './audit-log.service';
-import { buildSegment, SegmentEntry, segmentKey } from './audit-segment';
+import { GENESIS_HASH } from './audit-canonical';
+import { buildSegment, chainBreak, SegmentEntry, segmentKey } from './audit-segment';
 import type { WormStore } from './worm-store';
 
 export const AUDIT_REPLICATE_JOB = 'audit-replicate';
@@ -32,7 +33,7 @@ export class AuditReplicator {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async replicate(): Promise<{ segments: number; entries: number; keys: string[] }> {
+  async replicate(): Promise<{ segments: number; entries: number; keys: string[]; refused: { log_id: string; seq: number; reason: string }[] }> {
     const now = this.now();
     const todayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     const logs: { log_id: string; archived: string }[] = await this.db.query(
@@ -42,13 +43,19 @@ export class AuditReplicator {
     let segments = 0;
     let entries = 0;
     const keys: string[] = [];
-    for (const log of logs) {
+    const refused: { log_id: string; seq: number; reason: string }[] = [];
+    const replicateLog = async (log: { log_id: string; archived: string }): Promise<void> => {
       let after = Number(log.archived);
       let pending: SegmentEntry[] = [];
       let pendingDay = '';
+      // The hash the next segment must link to: the last one written of this log, or the log's start.
+      let linkTo = after === 0 ? GENESIS_HASH : await this.lastWrittenHash(log.log_id, after);
       const flush = async () => {
         if (pending.length === 0) return;
+        const broken = chainBreak(pending, linkTo);
+        if (broken) throw new ChainBroken(broken.seq, `audit log ${log.log_id} does not verify at sequence ${broken.seq}: ${broken.reason}; no segment signed`);
         keys.push(await this.write(pending, pendingDay));
+        linkTo = pending[pending.length - 1].hash;
         segments++;
         entries += pending.length;
         pending = [];
@@ -75,9 +82,27 @@ export class AuditReplicator {
         }
       }
       await flush();
+    };
+    for (const log of logs) {
+      try {
+        await replicateLog(log);
+      } catch (err) {
+        if (!(err instanceof ChainBroken)) throw err;
+        // Nothing is signed from a broken chain: that log waits for an investigation; the others go on.
+        refused.push({ log_id: log.log_id, seq: err.seq, reason: err.message });
+      }
     }
     if (segments > 0) await this.audit.append({ tenantId: null, livemode: null, action: 'audit.replicated', subjectId: this.store.description.slice(0, 200), detail: { segments, entries } });
-    return { segments, entries, keys };
+    for (const r of refused) {
+      await this.audit.append({ tenantId: null, livemode: null, action: 'audit.replication_refused', subjectId: r.log_id.slice(0, 200), detail: { seq: r.seq, reason: r.reason } });
+    }
+    return { segments, entries, keys, refused };
+  }
+
+  private async lastWrittenHash(logId: string, lastSeq: number): Promise<string> {
+    const rows: { last_hash: string }[] = await this.db.query(`SELECT last_hash FROM audit_segments WHERE log_id = $1 AND last_seq = $2`, [logId, lastSeq]);
+    if (!rows[0]) throw new Error(`audit log ${logId}: no segment ends at sequence ${lastSeq}; no segment signed`);
+    return rows[0].last_hash;
   }
 
   private async write(entries: SegmentEntry[], day: string): Promise<string> {
@@ -92,6 +117,15 @@ export class AuditReplicator {
       [head.log_id, head.first_seq, head.last_seq, day, key, head.last_hash, this.now()],
     );
     return key;
+  }
+}
+
+class ChainBroken extends Error {
+  constructor(
+    readonly seq: number,
+    message: string,
+  ) {
+    super(message);
   }
 }
 

@@ -94,6 +94,25 @@ export function buildSegment(entries: SegmentEntry[], day: string, privateKey: K
   return { body: Buffer.from(`${lines}${canonicalJson(head)}\n`, 'utf8'), head };
 }
 
+/**
+ * Why a run of entries read from the database does not chain (null when it does): each entry's
+ * hash is recomputed from its fields, and each links to the one before, the first to `prevHash`.
+ * The replicator signs nothing that fails this: a row changed behind the trigger's back (e.g. with
+ * `session_replication_role = replica`) must not be sealed as genuine.
+ */
+export function chainBreak(entries: readonly SegmentEntry[], prevHash: string): { seq: number; reason: string } | null {
+  let prev = prevHash;
+  let seq = entries[0]?.seq;
+  for (const e of entries) {
+    if (e.seq !== seq) return { seq: e.seq, reason: `expected sequence ${seq}` };
+    if (e.prev_hash !== prev) return { seq: e.seq, reason: "prev_hash is not the previous entry's hash" };
+    if (entryHash(toFields(e)) !== e.hash) return { seq: e.seq, reason: "the entry's hash does not match its fields (changed in the database)" };
+    prev = e.hash;
+    seq++;
+  }
+  return null;
+}
+
 export type VerifyFailure = { file: string; line?: number; entry_id?: string; seq?: number; reason: string };
 export type VerifyResult = { ok: true; logs: { log_id: string; segments: number; entries: number; last_seq: number; last_hash: string; key_ids: string[] }[] } | ({ ok: false } & VerifyFailure);
 

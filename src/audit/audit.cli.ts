@@ -49,5 +49,5 @@ export async function auditReplicateCommand(config: Config, database: Database):
   const db = database.dataSource;
   const store = wormStoreFor(config);
   const r = await new AuditReplicator(db, store, await loadAuditSigningKey(db, config.audit.signingKey), new AuditLogService(db)).replicate();
-  return { store: store.description, segments: r.segments, entries: r.entries };
+  return { store: store.description, segments: r.segments, entries: r.entries, refused: r.refused };
 }

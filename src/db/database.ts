@@ -4,9 +4,15 @@ import { createDataSource, pgConnectionOptions, PostgresTarget } from '../../orm
 import type { Config } from '../config';
 import { NEVER_LOST, openEmbeddedPostgres } from './embedded-postgres';
 import { PreparedSql } from './prepared-sql';
+import { APP_ROLE } from './migrations/1764900000001-app-role';
 
 export type Database = {
+  /** Where the app's queries go (DATABASE_URL: ideally a role in `idv_app`, which owns nothing). */
   target: PostgresTarget;
+  /** The owner's target (DATABASE_MIGRATION_URL, else `target`): migrations ran on it; the job queue manages its own schema with it. */
+  ownerTarget: PostgresTarget;
+  /** The role the app's login role belongs to, when the app and the owner are two roles (the job queue's schema is granted to it). */
+  appRole: string | undefined;
   dataSource: DataSource;
   /** Prepared statements of the hot paths, on the same pool as `dataSource`. */
   sql: PreparedSql;
@@ -19,16 +25,22 @@ export type Database = {
 // Any constant works; it only has to be the same in every instance.
 const MIGRATION_LOCK_ID = 724_061_337;
 
-/** Opens PostgreSQL (real or embedded) and brings its schema up to date. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, poolSize = 10): Promise<Database> {
+/**
+ * Opens PostgreSQL (real or embedded) and brings its schema up to date: as the owner
+ * (DATABASE_MIGRATION_URL) when one is given, then serves the app on DATABASE_URL, whose role should
+ * own nothing (docs/operations.md, "Database roles"; issue #25 finding 13).
+ */
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseMigrationUrl'>>, poolSize = 10): Promise<Database> {
   const embedded = config.databaseUrl ? null : await openEmbeddedPostgres(config.dataDir);
   const target: PostgresTarget = embedded ? { socketDir: embedded.socketDir } : { url: config.databaseUrl! };
+  const ownerTarget: PostgresTarget = !embedded && config.databaseMigrationUrl ? { url: config.databaseMigrationUrl } : target;
   // One pg pool, opened here: TypeORM runs on it, and so do the prepared statements.
   const pool = new Pool({ ...pgConnectionOptions(target), max: poolSize });
   const dataSource = createDataSource(target, poolSize, pool);
   try {
+    if (ownerTarget !== target) await migrateAsOwner(ownerTarget);
     await dataSource.initialize();
-    await runMigrationsExclusively(dataSource);
+    if (ownerTarget === target) await runMigrationsExclusively(dataSource);
   } catch (err) {
     if (dataSource.isInitialized) await dataSource.destroy();
     await embedded?.close();
@@ -36,6 +48,8 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   }
   return {
     target,
+    ownerTarget,
+    appRole: ownerTarget === target ? undefined : APP_ROLE,
     dataSource,
     sql: new PreparedSql(pool, 'url' in target),
     embedded: embedded !== null,
@@ -45,6 +59,17 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       await embedded?.close();
     },
   };
+}
+
+/** The owner's own short-lived connection, for the migrations only. */
+async function migrateAsOwner(ownerTarget: PostgresTarget): Promise<void> {
+  const owner = createDataSource(ownerTarget, 2);
+  await owner.initialize();
+  try {
+    await runMigrationsExclusively(owner);
+  } finally {
+    await owner.destroy();
+  }
 }
 
 /** Instances starting together must not run the same migration twice: a session advisory lock orders them. */

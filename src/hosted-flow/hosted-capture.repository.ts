@@ -46,7 +46,38 @@ export class HostedCaptureRepository {
     return { business: rows[0]?.business ?? null, identitySealed: rows[0]?.identity_sealed ?? null };
   }
 
-  async markSubmitted(m: Pick<EntityManager, 'query'>, sessionId: string, at: Date): Promise<void> {
-    await m.query(`UPDATE hosted_captures SET submitted_at = $2 WHERE session_id = $1 AND submitted_at IS NULL`, [sessionId, at]);
+  /** True when this call submitted (a concurrent submit that won leaves it false), with the hash of the keep secret it hands out. */
+  async markSubmitted(m: Pick<EntityManager, 'query'>, sessionId: string, at: Date, keepSecretHash: string): Promise<boolean> {
+    const out: unknown = await m.query(
+      `UPDATE hosted_captures SET submitted_at = $2, keep_secret_hash = $3 WHERE session_id = $1 AND submitted_at IS NULL RETURNING session_id`,
+      [sessionId, at, keepSecretHash],
+    );
+    return returnedRows(out) > 0;
   }
+
+  /** The keep secret of the browser that submitted, not yet spent. */
+  async keepSecretMatches(sessionId: string, keepSecretHash: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(`SELECT 1 FROM hosted_captures WHERE session_id = $1 AND keep_secret_hash = $2 AND keep_used_at IS NULL`, [sessionId, keepSecretHash]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Spends the keep secret, once (one UPDATE, so two callbacks cannot both win), while the session
+   * ended after `completedAfter`. False when spent already, never handed out, or too late.
+   */
+  async spendKeepSecret(sessionId: string, at: Date, completedAfter: Date): Promise<boolean> {
+    const out: unknown = await this.db.query(
+      `UPDATE hosted_captures h SET keep_used_at = $2 FROM sessions s
+        WHERE h.session_id = $1 AND s.id = h.session_id AND h.keep_secret_hash IS NOT NULL AND h.keep_used_at IS NULL AND s.completed_at > $3
+        RETURNING h.session_id`,
+      [sessionId, at, completedAfter],
+    );
+    return returnedRows(out) > 0;
+  }
+}
+
+/** Rows an UPDATE ... RETURNING gave back (TypeORM's postgres driver answers [rows, count] for an UPDATE). */
+function returnedRows(out: unknown): number {
+  const rows = Array.isArray(out) && Array.isArray(out[0]) ? out[0] : out;
+  return Array.isArray(rows) ? rows.length : 0;
 }

@@ -3,10 +3,10 @@ import { FlowEntity, SessionEntity } from '../../entities';
 import type { LivenessChallenge } from '../checks/check-providers';
 import { DomainError, FieldsError } from '../errors';
 import { newClientSecret } from '../auth/secrets';
-import { sha256Hex } from '../ids';
+import { randomBase62, sha256Hex } from '../ids';
 import { BusinessDetails, validateBusinessDetails } from './business-identifiers';
 import { ConfirmedIdentity, identitySealContext, validateIdentity } from './identity-confirmation';
-import type { HostedLinks } from '../hosted/hosted-links';
+import { hostedLinkEnded, type HostedLinks } from '../hosted/hosted-links';
 import { SESSION_ID_PATTERN } from '../ids';
 import type { JobQueue } from '../jobs/job-queue';
 import { kindOfDeclared, normalize } from '../capture/content-type';
@@ -93,6 +93,8 @@ export class HostedFlowService {
     if (typeof sessionId !== 'string' || typeof token !== 'string' || !SESSION_ID_PATTERN.test(sessionId) || !this.links.verify(sessionId, token)) {
       throw new DomainError('not_found', 'This verification link is not valid');
     }
+    const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
+    if (!s || hostedLinkEnded(s, this.now())) throw new DomainError('not_found', 'This verification link is not valid');
     await this.claim(sessionId);
     const { credential, expiresAt } = this.credentials.mint(sessionId);
     return { credential, expires_at: expiresAt.toISOString(), session: await this.view(sessionId) };
@@ -119,6 +121,8 @@ export class HostedFlowService {
     if (id !== sessionId) throw new DomainError('not_found', 'Session not found');
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id });
     if (!s) throw new DomainError('unauthorized', 'Missing or invalid page credential');
+    // The page's credential ends with its link: an hour after the session's terminal state.
+    if (hostedLinkEnded(s, this.now())) throw new DomainError('unauthorized', 'This verification has ended');
     return s;
   }
 
@@ -204,18 +208,36 @@ export class HostedFlowService {
    * `in_progress` with its captures submitted, and the chip's arrival queues the checks. A second
    * submit changes nothing.
    */
-  async submit(s: SessionEntity): Promise<PageView> {
+  /**
+   * Submits the captures. The browser whose submit wins gets the keep secret (`keep_secret`, in this
+   * answer only): "Keep this verification in your account" needs it (KeepVerificationService), so
+   * whoever else holds the hosted URL cannot bind the verification to themselves.
+   */
+  async submit(s: SessionEntity): Promise<PageView & { keep_secret?: string }> {
     const capture = await this.captures.find(s.id);
     if (capture?.submittedAt) return this.view(s.id);
     this.assertCapturing(s);
     await this.assertComplete(s, capture?.challenge ?? null, ['mobile_handoff']);
-    await this.markCapturesSubmitted(s);
-    return this.view(s.id);
+    const keepSecret = `hks_${randomBase62(32)}`;
+    const minted = await this.markCapturesSubmitted(s, sha256Hex(keepSecret));
+    return minted ? { ...(await this.view(s.id)), keep_secret: keepSecret } : this.view(s.id);
   }
 
-  private async markCapturesSubmitted(s: SessionEntity): Promise<void> {
+  /** The keep secret handed to the browser that submitted, not yet spent (src/users/keep-verification.service.ts). */
+  keepSecretMatches(sessionId: string, keepSecret: string): Promise<boolean> {
+    return this.captures.keepSecretMatches(sessionId, sha256Hex(keepSecret));
+  }
+
+  /** Spends the session's keep secret, once, if the session ended after `completedAfter`. */
+  spendKeepSecret(sessionId: string, completedAfter: Date): Promise<boolean> {
+    return this.captures.spendKeepSecret(sessionId, this.now(), completedAfter);
+  }
+
+  /** True when this call submitted (a concurrent submit may have won). */
+  private async markCapturesSubmitted(s: SessionEntity, keepSecretHash: string): Promise<boolean> {
     const at = this.now();
     let complete = false;
+    let minted = false;
     const moved = await this.sessions.advance(
       s.id,
       (cur) => {
@@ -227,16 +249,17 @@ export class HostedFlowService {
         unless: async (m, cur) => cur.status !== 'in_progress' || Boolean((await this.captures.find(s.id, m))?.submittedAt),
         within: async (m) => {
           await this.captures.start(m, s.id, at);
-          await this.captures.markSubmitted(m, s.id, at);
+          minted = await this.captures.markSubmitted(m, s.id, at, keepSecretHash);
           if (complete) await queueChecks(this.jobs, m, s.id);
         },
       },
     );
     if (!moved) {
       const again = await this.captures.find(s.id);
-      if (again?.submittedAt) return; // a concurrent submit won
+      if (again?.submittedAt) return false; // a concurrent submit won
       throw closed((await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id })).status);
     }
+    return minted;
   }
 
   /** T4: the business identifiers, checked (check digits, shapes) and kept with the session for the registry checks. */
@@ -271,19 +294,21 @@ export class HostedFlowService {
    * link stops working) inside the app's deep link. The secret rides in the query of a custom
    * scheme, or in the fragment of an https universal link, which browsers never send to a server.
    */
-  async appHandoff(s: SessionEntity, appLink: string): Promise<{ link: string }> {
+  async appHandoff(s: SessionEntity, appLink: string): Promise<{ link: string; keep_secret?: string }> {
     this.assertStep(s, 'mobile_handoff');
     this.assertCapturing(s);
     const capture = await this.captures.find(s.id);
     await this.assertComplete(s, capture?.challenge ?? null, ['mobile_handoff']);
     // The web steps are done: they count as submitted, and decide the session now if the chip came first.
-    if (!capture?.submittedAt) await this.markCapturesSubmitted(s);
+    // This browser captured: it gets the keep secret, as a submit would give it.
+    const keepSecret = `hks_${randomBase62(32)}`;
+    const minted = !capture?.submittedAt && (await this.markCapturesSubmitted(s, sha256Hex(keepSecret)));
     const secret = newClientSecret(s.id);
     await this.db.getRepository(SessionEntity).update({ id: s.id }, { appClientSecretHash: sha256Hex(secret) });
     const params = new URLSearchParams({ session_id: s.id, client_secret: secret }).toString();
     const url = new URL(appLink);
     const link = url.protocol === 'https:' ? `${url.origin}${url.pathname}${url.search}#${params}` : `${appLink}${appLink.includes('?') ? '&' : '?'}${params}`;
-    return { link };
+    return minted ? { link, keep_secret: keepSecret } : { link };
   }
 
   private assertStep(s: SessionEntity, step: FlowStep): void {

@@ -2,16 +2,32 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { InstanceSettingEntity } from '../../entities';
 import { randomBase62 } from '../ids';
+import { TERMINAL_STATUSES, type SessionStatus } from '../sessions/session-status';
+
+/** How long the hosted URL (and the page's credential) still works after the session's terminal state (issue #25 finding 4). */
+export const HOSTED_LINK_AFTER_END_MS = 60 * 60 * 1000;
+
+/**
+ * True once the session has been in a terminal state for an hour: its hosted URL and page
+ * credentials are then refused like a forged one. The terminal state's time is `completed_at`
+ * (success, failed) or the last change (expired, withdrawn).
+ */
+export function hostedLinkEnded(s: { status: string; completedAt: Date | null; updatedAt: Date }, now: Date): boolean {
+  if (!TERMINAL_STATUSES.includes(s.status as SessionStatus)) return false;
+  const endedAt = s.completedAt ?? s.updatedAt;
+  return now.getTime() >= endedAt.getTime() + HOSTED_LINK_AFTER_END_MS;
+}
 
 const SETTING_KEY = 'hosted_link_key';
 const MAX_CACHED_URLS = 10_000;
 
 /**
- * Hosted-page URLs carry a token derived from the session id with a key shared by every instance,
- * so the URL can be shown on every read without storing a secret per session.
+ * Hosted-page URLs carry a token derived from the session id with a key shared by every instance.
+ * Only the create answer shows the URL (issue #25 finding 4); it stops working an hour after the
+ * session's terminal state (`hostedLinkEnded`).
  */
 export class HostedLinks {
-  // Every poll of a session shows its URL; one HMAC per session, not per read.
+  // The hosted page and its QR code show the URL again; one HMAC per session, not per request.
   private readonly urls = new Map<string, string>();
 
   private constructor(

@@ -51,7 +51,7 @@ export class JobQueue {
   static async start(
     target: PostgresTarget,
     logger: Logger,
-    opts: { pollSeconds: number; supervise: boolean; superviseSeconds?: number; schema?: string; retryScale?: number },
+    opts: { pollSeconds: number; supervise: boolean; superviseSeconds?: number; schema?: string; retryScale?: number; appRole?: string },
   ): Promise<JobQueue> {
     const boss = new PgBoss({
       ...pgConnectionOptions(target),
@@ -68,6 +68,7 @@ export class JobQueue {
     });
     boss.on('error', (err: Error) => logger.error({ err }, 'job queue error'));
     await boss.start();
+    if (opts.appRole) await grantJobSchema(boss, opts.schema ?? 'pgboss', opts.appRole);
     return new JobQueue(boss, opts.pollSeconds, logger, opts.retryScale ?? 1);
   }
 
@@ -183,4 +184,21 @@ function dbOf(within: EntityManager | undefined): { db?: { executeSql(text: stri
       }),
     },
   };
+}
+
+/**
+ * pg-boss manages its schema as the owner (`target` is DATABASE_MIGRATION_URL when one is given);
+ * the app's role sends jobs inside its own transactions and works them, so it gets rows in that
+ * schema, never its DDL. Default privileges cover the tables pg-boss makes later (one per queue).
+ */
+async function grantJobSchema(boss: PgBoss, schema: string, role: string): Promise<void> {
+  const s = `"${schema.replace(/"/g, '""')}"`;
+  const r = `"${role.replace(/"/g, '""')}"`;
+  const db = boss.getDb();
+  await db.executeSql(`GRANT USAGE ON SCHEMA ${s} TO ${r}`);
+  await db.executeSql(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${r}`);
+  await db.executeSql(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ${s} TO ${r}`);
+  await db.executeSql(`GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA ${s} TO ${r}`);
+  await db.executeSql(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${r}`);
+  await db.executeSql(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${s} GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO ${r}`);
 }

@@ -56,7 +56,11 @@ export async function startWorkers(
   }
   const replicator = deps.auditReplicator;
   if (replicator) {
-    await jobs.work(AUDIT_REPLICATE_JOB, async () => void (await replicator.replicate()));
+    await jobs.work(AUDIT_REPLICATE_JOB, async () => {
+      const r = await replicator.replicate();
+      // A log whose chain does not verify is not signed (audit.replication_refused is in the audit log); the job fails so it is seen and retried.
+      if (r.refused.length) throw new Error(`audit replication refused ${r.refused.length} log(s) whose chain does not verify: ${r.refused.map((x) => x.log_id).join(', ')}`);
+    });
     await jobs.schedule(AUDIT_REPLICATE_JOB, AUDIT_REPLICATE_CRON);
   }
   if (deps.sanctions) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { createOidcTenant, createUser, signInThroughPages, startOidcServer, testEmail, type OidcTenant } from '../helpers/oidc-login';
 import { cli, eventually, http, ROOT, type TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
@@ -26,7 +27,12 @@ const PHONE = { width: 360, height: 740 };
   beforeAll(async () => {
     [server, browser, receiver] = await Promise.all([
       startOidcServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }),
+      // Chromium's fake camera: the verification is captured in this browser, which alone may keep it (issue #25 finding 4).
+      chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${writeFakeCameraClip()}`, '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      }),
       WebhookReceiver.start(),
     ]);
     tenant = await createOidcTenant(server, 'Acme Shop');
@@ -51,23 +57,45 @@ const PHONE = { width: 360, height: 740 };
     return /\b(\d{6})\b/.exec((mail.json as { messages: { text: string }[] }).messages[0].text)![1];
   };
 
+  /** A T1 capture as a person does it, by keyboard, on the page's own camera screens. */
+  async function captureT1(page: Page): Promise<void> {
+    const press = (name: string) => page.getByRole('button', { name }).press('Enter');
+    await page.getByRole('heading', { name: 'Agree to share your photos and identity document' }).waitFor();
+    await press('Agree and continue');
+    await page.getByLabel('Passport').press('Space');
+    await press('Continue');
+    await page.getByRole('heading', { name: 'Take a photo of your passport photo page' }).waitFor();
+    await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
+    await press('Take photo');
+    await press('Use this photo');
+    await page.getByRole('heading', { name: 'Take a selfie' }).waitFor();
+    await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
+    await press('Take photo');
+  }
+
   test('a new person keeps a finished verification: signs up from the hosted page, and the tenant then sees them', async () => {
-    const created = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T2' } });
+    const created = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    // A test session that no page opened resolves on its own 10 s after creation.
-    const done = await eventually(async () => {
-      const r = await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: tenant.test_api_key });
-      return r.body.status === 'success' ? r.body : undefined;
-    }, 30_000);
     const context = await browser.newContext({ viewport: PHONE, locale: 'en-US' });
     const hosted = await context.newPage();
     await hosted.goto(created.body.hosted_url);
-    await hosted.getByRole('heading', { name: 'Thank you' }).waitFor();
+    await captureT1(hosted);
+    await hosted.getByRole('heading', { name: 'Thank you' }).waitFor({ timeout: 30_000 });
+    const done = (await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: tenant.test_api_key })).body;
+    expect(done.status).toBe('success');
+    // Whoever else holds the hosted URL sees the same last page without the keep form: only the capturing browser may keep it.
+    const elsewhere = await browser.newContext({ viewport: PHONE, locale: 'en-US' });
+    const other = await elsewhere.newPage();
+    await other.goto(created.body.hosted_url);
+    await other.getByRole('heading', { name: 'Thank you' }).waitFor();
+    expect(await other.getByRole('button', { name: 'Keep this verification in your account' }).count()).toBe(0);
+    await elsewhere.close();
     const keep = hosted.getByRole('button', { name: 'Keep this verification in your account' });
     await keep.waitFor();
     // The page credential is in the form only while it is being sent.
     expect(await hosted.locator('input[name=credential]').inputValue()).toBe('');
+    expect(await hosted.locator('input[name=keep_secret]').inputValue()).toBe('');
     const [tab] = await Promise.all([context.waitForEvent('page'), keep.click()]);
 
     const email = testEmail('keeper');

@@ -46,6 +46,37 @@ describe('OIDC and account-page hardening', () => {
     expect(both.map(outcomeOf).sort()).toEqual(['flow', 'refused']);
   });
 
+  test('a request_uri is single-use whichever way it is sent: POST /auth, a repeated parameter or HEAD never start a second flow', async () => {
+    const client = await relyingParty(server, tenant);
+    // The provider serves the authorization endpoint by GET only (oidc-provider's enableHttpPostMethods is off), so a
+    // request_uri in a POST body is refused whether or not it was used, and posting it does not spend it for GET.
+    const post = (requestUri: string) =>
+      fetch(`${server.url}/v1/oidc/auth`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: tenant.test_client_id, request_uri: requestUri }).toString(),
+      });
+    const refusedOrAbsent = (r: Response) => (r.status === 404 ? 'refused' : outcomeOf(r));
+    const pushed = () => client.pushedAuthorizationRequest({ scope: 'openid', code_challenge: generators.codeChallenge(generators.codeVerifier()), code_challenge_method: 'S256' });
+    const par = await pushed();
+    expect(refusedOrAbsent(await post(par.request_uri))).toBe('refused');
+    const url = new URL(client.authorizationUrl({ request_uri: par.request_uri }));
+    expect(outcomeOf(await get(`${url.pathname}${url.search}`))).toBe('flow');
+    expect(refusedOrAbsent(await post(par.request_uri))).toBe('refused');
+    expect(outcomeOf(await get(`${url.pathname}${url.search}`))).toBe('refused');
+    // The parameter twice, or a HEAD first: still one flow at most.
+    const twice = await pushed();
+    const u2 = new URL(client.authorizationUrl({ request_uri: twice.request_uri }));
+    const doubled = await get(`${u2.pathname}${u2.search}&request_uri=${encodeURIComponent(twice.request_uri)}`);
+    expect(doubled.headers.get('location')).toMatch(/[?&]error=invalid_request&/);
+    const head = await fetch(`${server.url}${u2.pathname}${u2.search}`, { method: 'HEAD', redirect: 'manual' });
+    expect(head.status).toBeLessThan(500);
+    const after = await get(`${u2.pathname}${u2.search}`);
+    const flows = [head.status === 303 && /\/v1\/oidc\/interaction\//.test(head.headers.get('location') ?? '') ? 'flow' : 'refused', outcomeOf(after)];
+    expect(flows.filter((f) => f === 'flow').length).toBeLessThanOrEqual(1);
+  });
+
   test.each([
     '/account/..%2F..%2Fv1%2Fme',
     '/account/%2e%2e/%2e%2e/v1/me',

@@ -101,3 +101,21 @@ export async function dbClient(server: Pick<TestServer, 'env'>): Promise<Client>
   await db.connect();
   return db;
 }
+
+/**
+ * Drives a T1 session's page as its browser would: opens it, captures a document and a selfie, and
+ * submits. Returns the page and the keep secret its submit was given ("Keep this verification").
+ */
+export async function captureAndSubmitT1(server: Pick<TestServer, 'url'>, session: { id: string; hosted_url: string }): Promise<{ page: PageSession; keepSecret: string }> {
+  const page = await openPage(server, session);
+  const step = async (r: Promise<HttpResult>, status: number) => {
+    const out = await r;
+    if (out.status !== status) throw new Error(`hosted page: ${out.status} ${out.text}`);
+    return out;
+  };
+  await step(pageCall(server, page, 'POST', 'start'), 200);
+  await step(upload(server, page, { class: 'id_document_image', side: 'data_page' }, jpegBytes(), 'image/jpeg'), 201);
+  await step(upload(server, page, { class: 'selfie_image' }, jpegBytes(4096, 7), 'image/jpeg'), 201);
+  const submitted = await step(pageCall(server, page, 'POST', 'submit'), 200);
+  return { page, keepSecret: submitted.body.keep_secret as string };
+}

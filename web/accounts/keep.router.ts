@@ -9,8 +9,8 @@ import { wrap } from './wrap';
 
 /**
  * "Keep this verification in your account" (docs/accounts-and-oidc.md, "Keeping a verification"):
- * the hosted page's last page posts its session id and page credential here (in a new tab); after
- * the check, the person signs in, and the callback (account.router.ts) keeps the session.
+ * the hosted page's last page posts its session id, page credential and keep secret here (in a new
+ * tab); after the check, the person signs in, and the callback (account.router.ts) keeps the session.
  */
 export function keepRoutes(router: Router, keep: KeepVerificationService, session: AccountSession): void {
   const form = express.urlencoded({ extended: false, limit: '8kb' });
@@ -21,7 +21,7 @@ export function keepRoutes(router: Router, keep: KeepVerificationService, sessio
     wrap(async (req, res) => {
       const p = accountPageOf(req, req.body?.lang);
       const sessionId: unknown = req.body?.session_id;
-      const refusal = await keep.check(sessionId, req.body?.credential);
+      const refusal = await keep.check(sessionId, req.body?.credential, req.body?.keep_secret);
       if (refusal) return sendProblem(res, p, refusal);
       const id = sessionId as string; // a credential for exactly this session id passed the check
       session.signInThen(res, { returnTo: `${ACCOUNT_PAGES_PATH}/keep/${id}?lang=${p.locale}`, locale: p.locale, keep: id });

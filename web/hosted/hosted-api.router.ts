@@ -79,8 +79,8 @@ export function hostedApiRouter(deps: HostedApiDeps): Router {
   router.post(
     '/sessions/:id/app-handoff',
     withSession(async (_req, res, s) => {
-      const { link } = await flow.appHandoff(s, deps.mobileAppLink ?? 'idverify://chip');
-      res.json({ link, qr_svg: await qrSvg(link) });
+      const { link, keep_secret } = await flow.appHandoff(s, deps.mobileAppLink ?? 'idverify://chip');
+      res.json({ link, qr_svg: await qrSvg(link), ...(keep_secret ? { keep_secret } : {}) });
     }),
   );
   router.get(

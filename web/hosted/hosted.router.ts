@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import { setPageSecurityHeaders } from '../../http/security-headers';
 import { FlowService, originsFor } from '../../src/flows/flow.service';
-import type { HostedLinks } from '../../src/hosted/hosted-links';
+import { hostedLinkEnded, type HostedLinks } from '../../src/hosted/hosted-links';
 import { SESSION_ID_PATTERN } from '../../src/ids';
 import type { SessionService } from '../../src/sessions/session.service';
 import { pickLocale, renderHostedPage } from './hosted-page';
@@ -59,7 +59,7 @@ export function hostedRouter(flows: FlowService, sessions: SessionService, links
       }
       const session = await sessions.markOpened(id);
       const flow = session && (await flows.get(session.tenantId, session.flowId).catch(() => null));
-      if (!session || !flow) {
+      if (!session || !flow || hostedLinkEnded(session, new Date())) {
         res.status(404).type('html').send('<!doctype html><html lang="en"><title>Not found</title><p>This verification link is not valid.</p></html>');
         return;
       }

@@ -76,12 +76,21 @@ export class HostedApi {
   view = () => this.call<View>('GET', '');
   start = () => this.call<View>('POST', '/start');
   challenge = () => this.call<Challenge>('POST', '/challenge');
-  submit = () => this.call<View>('POST', '/submit');
+  /** Submits; the answer of the submit that won carries the keep secret, kept for the keep form (this tab only). */
+  submit = async (): Promise<View> => {
+    const body = await this.call<View & { keep_secret?: string }>('POST', '/submit');
+    if (body.keep_secret) this.rememberKeepSecret(body.keep_secret);
+    return body;
+  };
   cancel = () => this.call<View>('POST', '/cancel');
   decline = () => this.call<View>('POST', '/decline');
   saveBusiness = (details: Record<string, string>) => this.call<Record<string, string>>('PUT', '/business', json(details));
   confirmIdentity = (identity: Record<string, string>) => this.call<{ confirmed: true }>('PUT', '/identity', json(identity));
-  appHandoff = () => this.call<{ link: string; qr_svg: string }>('POST', '/app-handoff');
+  appHandoff = async (): Promise<{ link: string; qr_svg: string }> => {
+    const body = await this.call<{ link: string; qr_svg: string; keep_secret?: string }>('POST', '/app-handoff');
+    if (body.keep_secret) this.rememberKeepSecret(body.keep_secret);
+    return body;
+  };
   handoffSvg = async (): Promise<string> => {
     const r = await fetch(`${this.base()}/handoff.svg`, { headers: { authorization: `Bearer ${this.credential}` } });
     if (!r.ok) throw new ApiError(r.status, 'error', 'QR code unavailable');
@@ -103,6 +112,29 @@ export class HostedApi {
   }
 
   renew = async (): Promise<void> => void (await this.open());
+
+  private keepSecretValue = '';
+  private readonly keepSecretKey = () => `keep_secret:${this.sessionId}`;
+
+  /** Held in memory and in this tab's sessionStorage (a reload of the last page keeps it); where storage is blocked, memory only. */
+  private rememberKeepSecret(secret: string): void {
+    this.keepSecretValue = secret;
+    try {
+      sessionStorage.setItem(this.keepSecretKey(), secret);
+    } catch {
+      // storage blocked (some third-party iframes): memory is enough for this page's life
+    }
+  }
+
+  /** The keep secret this browser was given when it submitted the captures; null in any other browser. */
+  keepSecret(): string | null {
+    if (this.keepSecretValue) return this.keepSecretValue;
+    try {
+      return sessionStorage.getItem(this.keepSecretKey());
+    } catch {
+      return null;
+    }
+  }
 
   /** Server time now, by this device's clock and the measured offset. */
   now(): number {

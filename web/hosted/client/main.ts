@@ -441,20 +441,25 @@ const KEEPABLE = ['success', 'failed', 'manual_review'];
  * credential goes in only while the form is being sent, as proof that it comes from this page.
  */
 function keepForm(): HTMLElement | null {
-  if (!KEEPABLE.includes(view.status)) return null;
+  // Only the browser that captured and submitted holds the keep secret; anyone else with the link sees no form.
+  const keepSecret = api.keepSecret();
+  if (!KEEPABLE.includes(view.status) || !keepSecret) return null;
   const credential = h('input', { type: 'hidden', name: 'credential', value: '' }) as HTMLInputElement;
+  const secret = h('input', { type: 'hidden', name: 'keep_secret', value: '' }) as HTMLInputElement;
   const form = h(
     'form',
     { method: 'post', action: '/account/keep', target: '_blank', rel: 'noopener', class: 'keep' },
     h('input', { type: 'hidden', name: 'session_id', value: view.session_id }),
     h('input', { type: 'hidden', name: 'lang', value: config.locale }),
     credential,
+    secret,
     h('button', { type: 'submit', class: 'button button--secondary', 'aria-describedby': 'keep-hint', 'data-action': 'keep' }, t.keepInAccount),
     h('p', { class: 'hint', id: 'keep-hint' }, fill(t.keepHint, { name: name() })),
   ) as HTMLFormElement;
   const sendWith = (value: string) => {
     credential.value = value;
-    setTimeout(() => (credential.value = ''), 0); // the form's data is taken synchronously on submission
+    secret.value = keepSecret;
+    setTimeout(() => (credential.value = secret.value = ''), 0); // the form's data is taken synchronously on submission
   };
   form.addEventListener('submit', (e) => {
     const fresh = api.credentialForKeep();
