@@ -41,6 +41,8 @@ import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
 import { accountRouter } from '../web/accounts/account.router';
 import { AccountSession } from '../web/accounts/account-session';
 import { ACCOUNT_PAGES_PATH } from '../src/oidc/first-party-sign-in';
+import { inventoryRoutes } from './route-inventory';
+import { policyOf } from '../src/auth/authorization-policy';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -196,6 +198,12 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     sendError(res, 'internal_error', 'Internal server error');
   });
 
+  // The authorization policy names every route (src/auth/authorization-policy.ts): a route without a row stops the start.
+  const routes = inventoryRoutes(app);
+  const unpolicied = routes.filter((r) => !policyOf(r.method, r.path));
+  if (unpolicied.length > 0) throw new Error(`routes without an authorization policy in src/auth/authorization-policy.ts: ${unpolicied.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+  // The authorization matrix (test/e2e/authorization-matrix.test.ts) reads this line to try every route the server serves.
+  c.logger.debug({ routes: routes.map((r) => `${r.method} ${r.path}`) }, 'routes inventoried');
   return { app, server, apollo, subscriptions };
 }
 
