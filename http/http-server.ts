@@ -42,6 +42,7 @@ import { accountRouter } from '../web/accounts/account.router';
 import { AccountSession } from '../web/accounts/account-session';
 import { ACCOUNT_PAGES_PATH } from '../src/oidc/first-party-sign-in';
 import { inventoryRoutes } from './route-inventory';
+import { tenantRouteGate } from './policy-gate.middleware';
 import { policyOf } from '../src/auth/authorization-policy';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -152,6 +153,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     if (error) return sendError(res, error.code, error.message);
     next();
   });
+  v1.use(tenantRouteGate());
   meRoutes(v1, c);
   meDataRightsRoutes(v1, c);
   delegatedDsrRoutes(v1, c);

@@ -1,4 +1,5 @@
-import type { Scope } from './actor';
+import { DomainError } from '../errors';
+import type { Actor, Scope } from './actor';
 import { USER_CAPABILITIES, type UserCapability } from './user-token.policy';
 
 /**
@@ -17,6 +18,8 @@ export type Guard =
   | { kind: 'tenant_key'; scope: Scope; owns: 'session' | 'webhook' | 'tenant' | null }
   /** A tenant key with `scope`, or the `client_secret` of the session the path names (D6: read and watch that session, and submit its chip). */
   | { kind: 'tenant_key_or_client_secret'; scope: Scope; owns: 'session' }
+  /** Only the `client_secret` of the session the path names (the chip is read on the user's device, by the mobile SDK). */
+  | { kind: 'client_secret'; owns: 'session' }
   /** The end user's JWT access token with the capability's scope (D20, src/auth/user-token.policy.ts). `owns: 'session'`: the path names a verification, which a tenant's token reaches only at that tenant. */
   | { kind: 'user_token'; capability: UserCapability; owns?: 'session' }
   /** The hosted page's credential for the session the path names (D11); nothing else. */
@@ -38,7 +41,7 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
   { method: 'POST', path: '/v1/verify/sessions', guard: key('sessions:write') },
   { method: 'GET', path: '/v1/verify/sessions/:id', guard: { kind: 'tenant_key_or_client_secret', scope: 'sessions:read', owns: 'session' } },
   { method: 'POST', path: '/v1/verify/manual-review/:id', guard: key('sessions:review', 'session') },
-  { method: 'POST', path: '/v1/verify/sessions/:id/chip', guard: { kind: 'tenant_key_or_client_secret', scope: 'sessions:write', owns: 'session' } },
+  { method: 'POST', path: '/v1/verify/sessions/:id/chip', guard: { kind: 'client_secret', owns: 'session' } },
   { method: 'POST', path: '/v1/verify/sessions/:id/retention', guard: key('sessions:write', 'session') },
   { method: 'GET', path: '/v1/developer/tenants/:tenantId/retention', guard: key('webhooks:manage', 'tenant') },
   { method: 'PATCH', path: '/v1/developer/tenants/:tenantId/retention', guard: key('webhooks:manage', 'tenant') },
@@ -179,13 +182,16 @@ export function answerOf(guard: Guard, credential: CredentialKind): Answer | 'sa
       return UNAUTHORIZED;
     case 'tenant_key':
     case 'tenant_key_or_client_secret':
+    case 'client_secret':
       return tenantKeyAnswer(guard, credential);
     case 'user_token':
       return userTokenAnswer(guard, credential);
   }
 }
 
-function tenantKeyAnswer(guard: Extract<Guard, { kind: 'tenant_key' | 'tenant_key_or_client_secret' }>, credential: CredentialKind): Answer {
+function tenantKeyAnswer(guard: Extract<Guard, { kind: 'tenant_key' | 'tenant_key_or_client_secret' | 'client_secret' }>, credential: CredentialKind): Answer {
+  const readsClientSecret = guard.kind !== 'tenant_key';
+  if (guard.kind === 'client_secret' && credential.endsWith('_key') && credential !== 'revoked_key') return INSUFFICIENT_SCOPE;
   switch (credential) {
     case 'none':
     case 'revoked_key':
@@ -203,9 +209,9 @@ function tenantKeyAnswer(guard: Extract<Guard, { kind: 'tenant_key' | 'tenant_ke
     case 'key_without_scope':
       return INSUFFICIENT_SCOPE;
     case 'client_secret':
-      return guard.kind === 'tenant_key_or_client_secret' ? allowed : INSUFFICIENT_SCOPE;
+      return readsClientSecret ? allowed : INSUFFICIENT_SCOPE;
     case 'other_tenant_client_secret':
-      return guard.kind === 'tenant_key_or_client_secret' ? NOT_FOUND : INSUFFICIENT_SCOPE;
+      return readsClientSecret ? NOT_FOUND : INSUFFICIENT_SCOPE;
     case 'user_openid':
     case 'user_account':
     case 'user_account_write':
@@ -259,4 +265,27 @@ const compiledMeRoutes = ME_ROUTE_POLICY.map((p) => ({ ...p, pattern: new RegExp
 export function capabilityOfMeRoute(method: string, path: string): UserCapability | null {
   const m = method === 'HEAD' ? 'GET' : method;
   return compiledMeRoutes.find((p) => p.method === m && p.pattern.test(path))?.capability ?? null;
+}
+
+const compile = (path: string): RegExp => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[a-z]+/gi, '[^/]+')}/?$`, 'i');
+const compiledRoutes = ROUTE_POLICY.filter((r) => r.method !== 'ALL').map((r) => ({ ...r, pattern: compile(r.path) }));
+
+/** The policy row of a /v1 request (method and full path), or undefined when no route serves it. HEAD is GET's. */
+export function routePolicyOfRequest(method: string, path: string): RoutePolicy | undefined {
+  const m = method === 'HEAD' ? 'GET' : method;
+  return compiledRoutes.find((r) => r.method === m && r.pattern.test(path));
+}
+
+/**
+ * Why a tenant route refuses `actor` before reading the request (null: go on). The route's service then
+ * answers 404 for a resource of another tenant or mode. User-token routes have their own gate (/v1/me).
+ */
+export function refusalOfTenantRoute(guard: Guard, actor: Actor | null | undefined): DomainError | null {
+  if (guard.kind !== 'tenant_key' && guard.kind !== 'tenant_key_or_client_secret' && guard.kind !== 'client_secret') return null;
+  if (!actor) return new DomainError('unauthorized', 'Missing or invalid credential');
+  if (actor.kind === 'end_user') return new DomainError('insufficient_scope', "A user token reaches the user's own account under /v1/me only; this route needs a tenant API key");
+  if (actor.kind === 'session_client') return guard.kind === 'tenant_key' ? new DomainError('insufficient_scope', 'A session client_secret cannot call this route') : null;
+  if (guard.kind === 'client_secret') return new DomainError('insufficient_scope', "This route takes the session's client_secret (the mobile SDK); tenant API keys cannot call it");
+  if (!actor.scopes.includes(guard.scope)) return new DomainError('insufficient_scope', `This key lacks the ${guard.scope} scope`);
+  return null;
 }
