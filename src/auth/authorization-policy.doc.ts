@@ -17,6 +17,7 @@ const SHORT: Record<CredentialKind, string> = {
   user_account_write: 'account:write',
   other_tenant_user: 'B user',
   portal: 'portal',
+  portal_stale: 'stale portal',
   revoked_user_token: 'revoked token',
   client_secret: 'secret',
   other_tenant_client_secret: 'B secret',
@@ -26,7 +27,7 @@ const SHORT: Record<CredentialKind, string> = {
 
 const cell = (a: Answer): string => {
   if (a.allowed) return 'yes';
-  const code = a.code === 'insufficient_scope' ? 'scope' : a.code === 'user_token_required' ? 'user' : '';
+  const code = a.code === 'insufficient_scope' ? 'scope' : a.code === 'user_token_required' ? 'user' : a.code === 'reauthentication_required' ? 'reauth' : '';
   return code ? `${a.status} ${code}` : String(a.status);
 };
 
@@ -67,7 +68,7 @@ export function renderAuthorizationPolicyDoc(): string {
     ...CREDENTIAL_KINDS.map((k) => `| ${SHORT[k]} | ${CREDENTIALS[k]} |`),
     '',
     'Answers: `yes` the route does its work (then answers on its own: 2xx, or a 4xx such as 400 or 409);',
-    '`401` `unauthorized`; `403 scope` `insufficient_scope`; `403 user` `user_token_required`; `404` `not_found`',
+    '`401` `unauthorized`; `403 scope` `insufficient_scope`; `403 user` `user_token_required`; `403 reauth` `reauthentication_required`; `404` `not_found`',
     '(another tenant\'s or mode\'s resource: never 403, so existence does not leak).',
     '',
     `| route | needs | ${CREDENTIAL_KINDS.map((k) => SHORT[k]).join(' | ')} |`,

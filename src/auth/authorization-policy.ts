@@ -138,6 +138,7 @@ export const CREDENTIALS = {
   user_account_write: "a user token from A's client with scopes account and account:write",
   other_tenant_user: "the same user's token from B's client (account, account:write)",
   portal: "the account portal's token (data_rights, fresh sign-in)",
+  portal_stale: "the account portal's token, signed in longer ago than REAUTHENTICATION_WINDOW_SECONDS (expired for export and erasure)",
   revoked_user_token: "a user token from A's client whose grant was revoked",
   client_secret: "the client_secret of A's session",
   other_tenant_client_secret: "the client_secret of B's session",
@@ -156,6 +157,7 @@ const UNAUTHORIZED = refused(401, 'unauthorized');
 const NOT_FOUND = refused(404, 'not_found');
 const INSUFFICIENT_SCOPE = refused(403, 'insufficient_scope');
 const USER_TOKEN_REQUIRED = refused(403, 'user_token_required');
+const REAUTHENTICATION_REQUIRED = refused(403, 'reauthentication_required');
 
 const TENANT_USER_SCOPES: Record<'user_openid' | 'user_account' | 'user_account_write' | 'other_tenant_user', readonly string[]> = {
   user_openid: [],
@@ -217,6 +219,7 @@ function tenantKeyAnswer(guard: Extract<Guard, { kind: 'tenant_key' | 'tenant_ke
     case 'user_account_write':
     case 'other_tenant_user':
     case 'portal':
+    case 'portal_stale':
       return INSUFFICIENT_SCOPE;
   }
 }
@@ -239,6 +242,8 @@ function userTokenAnswer(guard: Extract<Guard, { kind: 'user_token' }>, credenti
       return USER_TOKEN_REQUIRED;
     case 'portal':
       return allowed;
+    case 'portal_stale':
+      return 'freshSignIn' in USER_CAPABILITIES[guard.capability] ? REAUTHENTICATION_REQUIRED : allowed;
     case 'user_openid':
     case 'user_account':
     case 'user_account_write':

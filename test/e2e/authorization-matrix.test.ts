@@ -16,6 +16,8 @@ const REFUSAL_CODES = new Set(['unauthorized', 'user_token_required', 'insuffici
 /** These change the user for every later cell (restriction pauses reads, erasure ends every token): fired last, one at a time, in this order. */
 const LAST = ['POST /v1/me/restrict', 'DELETE /v1/me/restrict', 'POST /v1/me/delete'];
 const POOL = 8;
+/** Export and erasure need a sign-in this recent (REAUTHENTICATION_WINDOW_SECONDS); the stale portal token is older. */
+const WINDOW_SECONDS = 60;
 /**
  * Valid bodies, so that a cell shows the authorization answer and not a validation one. Routes not here
  * get `{}` on writes: their refusals come before the body, and an allowed cell answers 400 of its own.
@@ -47,7 +49,7 @@ describe('authorization matrix: every route against every credential', () => {
   const email = testEmail('matrix');
 
   beforeAll(async () => {
-    server = await startOidcServer({ LOG_LEVEL: 'debug', RATE_LIMIT_ENABLED: 'false' });
+    server = await startOidcServer({ LOG_LEVEL: 'debug', RATE_LIMIT_ENABLED: 'false', REAUTHENTICATION_WINDOW_SECONDS: String(WINDOW_SECONDS) });
     const line = (await server.settledLogs()).split('\n').find((l) => l.includes('"routes inventoried"'));
     routes = (JSON.parse(line!) as { routes: string[] }).routes.map((r) => {
       const [method, path] = r.split(' ');
@@ -56,6 +58,9 @@ describe('authorization matrix: every route against every credential', () => {
     db = await dbClient(server);
     [acme, globex] = await Promise.all([createOidcTenant(server, 'Acme'), createOidcTenant(server, 'Globex')]);
     const { user_id: userId } = await createUser(server, email);
+    // Signed in first: by the end of the setup its sign-in is older than the window.
+    const stalePortal = await portalAccessToken(server, email);
+    const staleSince = Date.now();
 
     const sessionOf = async (t: OidcTenant) => {
       const r = await http(server, 'POST', '/v1/verify/sessions', { key: t.test_api_key, json: { flow_id: 'default', tier: 'T2', metadata: { test_outcome: 'review' } } });
@@ -80,14 +85,13 @@ describe('authorization matrix: every route against every credential', () => {
       await signIn.client.revoke(signIn.tokens.refresh_token!, 'refresh_token');
       return signIn.tokens.access_token!;
     };
-    const [keys, revokedUserToken, signedInA, userOpenid, userAccount, otherTenantUser, portal] = await Promise.all([
+    const [keys, revokedUserToken, signedInA, userOpenid, userAccount, otherTenantUser] = await Promise.all([
       mintKeys(),
       revokedToken(),
       signInThroughPages(server, acme, email, undefined, { resource: true, scope: TENANT_ACCOUNT_SCOPE }),
       userAccessToken(server, acme, email, { scope: 'openid' }),
       userAccessToken(server, acme, email, { scope: 'openid account' }),
       userAccessToken(server, globex, email),
-      portalAccessToken(server, email),
     ]);
 
     Object.assign(credentials, {
@@ -101,7 +105,8 @@ describe('authorization matrix: every route against every credential', () => {
       user_account: userAccount,
       user_account_write: signedInA.tokens.access_token!,
       other_tenant_user: otherTenantUser,
-      portal: portal.tokens.access_token!,
+      portal: null, // minted fresh right before the cells fire
+      portal_stale: stalePortal.tokens.access_token!,
       revoked_user_token: revokedUserToken,
       client_secret: sessionA.client_secret,
       other_tenant_client_secret: sessionB.client_secret,
@@ -116,6 +121,8 @@ describe('authorization matrix: every route against every credential', () => {
     });
     if (dsr.status !== 202) throw new Error(`dsr: ${dsr.status} ${dsr.text}`);
     Object.assign(fixtures, { session: sessionA.id, webhook: webhook.body.id, tenant: acme.tenant_id, dsr: dsr.body.id });
+    const staleIn = staleSince + (WINDOW_SECONDS + 1) * 1000 - Date.now();
+    if (staleIn > 0) await new Promise((r) => setTimeout(r, staleIn));
   }, 180_000);
 
   afterAll(async () => {
@@ -163,6 +170,8 @@ describe('authorization matrix: every route against every credential', () => {
     const cells: Cell[] = routes.flatMap((r) =>
       CREDENTIAL_KINDS.map((credential) => ({ route: `${r.method} ${r.path}`, method: r.method, path: concretePath(r.method, r.path), credential, expected: answerOf(policyOf(r.method, r.path)!.guard, credential) })),
     );
+    const freshPortal = async () => (credentials.portal = (await portalAccessToken(server, email)).tokens.access_token!);
+    await freshPortal();
     const early = cells.filter((c) => !LAST.includes(c.route));
     const outcomes: Outcome[] = [];
     let next = 0;
@@ -171,7 +180,10 @@ describe('authorization matrix: every route against every credential', () => {
         while (next < early.length) outcomes.push(await fire(early[next++]));
       }),
     );
-    for (const route of LAST) for (const cell of cells.filter((c) => c.route === route)) outcomes.push(await fire(cell));
+    await freshPortal();
+    // Within each, the allowed cells last: after an erasure the user's every token is refused.
+    const allowedLast = (c: Cell): number => (c.expected !== 'same_as_none' && c.expected.allowed ? 1 : 0);
+    for (const route of LAST) for (const cell of cells.filter((c) => c.route === route).sort((a, b) => allowedLast(a) - allowedLast(b))) outcomes.push(await fire(cell));
 
     const noneOf = new Map(outcomes.filter((o) => o.credential === 'none').map((o) => [o.route, o]));
     const differing = outcomes
