@@ -11,9 +11,20 @@ import { sendError } from './error-response';
  */
 export function tenantRouteGate() {
   return (req: Request, res: Response, next: NextFunction) => {
+    // A broken percent-escape names no resource: the router answers it 400 invalid_request, whoever asks.
+    if (!decodable(req.path)) return next();
     const row = routePolicyOfRequest(req.method, `${req.baseUrl}${req.path}`);
     const refusal = row ? refusalOfTenantRoute(row.guard, authenticationOf(res).context?.actor) : null;
     if (refusal) return sendError(res, refusal.code, refusal.message);
     next();
   };
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
