@@ -42,6 +42,9 @@ import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
 import { accountRouter } from '../web/accounts/account.router';
 import { AccountSession } from '../web/accounts/account-session';
 import { ACCOUNT_PAGES_PATH } from '../src/oidc/first-party-sign-in';
+import { inventoryRoutes } from './route-inventory';
+import { tenantRouteGate } from './policy-gate.middleware';
+import { policyOf } from '../src/auth/authorization-policy';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -165,6 +168,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     if (error) return sendError(res, error.code, error.message);
     next();
   });
+  v1.use(tenantRouteGate());
   meRoutes(v1, c);
   meDataRightsRoutes(v1, c);
   delegatedDsrRoutes(v1, c);
@@ -212,6 +216,12 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     sendError(res, 'internal_error', 'Internal server error');
   });
 
+  // The authorization policy names every route (src/auth/authorization-policy.ts): a route without a row stops the start.
+  const routes = inventoryRoutes(app);
+  const unpolicied = routes.filter((r) => !policyOf(r.method, r.path));
+  if (unpolicied.length > 0) throw new Error(`routes without an authorization policy in src/auth/authorization-policy.ts: ${unpolicied.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+  // The authorization matrix (test/e2e/authorization-matrix.test.ts) reads this line to try every route the server serves.
+  c.logger.debug({ routes: routes.map((r) => `${r.method} ${r.path}`) }, 'routes inventoried');
   return { app, server, apollo, subscriptions };
 }
 

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import type { EndUserActor } from '../src/auth/actor';
-import { capabilityOfMeRoute, UserTokenRefusal, type UserTokenPolicy } from '../src/auth/user-token.policy';
+import { capabilityOfMeRoute } from '../src/auth/authorization-policy';
+import { UserTokenRefusal, type UserTokenPolicy } from '../src/auth/user-token.policy';
 import type { Container } from '../src/container';
 import { DomainError } from '../src/errors';
 import { assertAcceptableInput } from '../src/validation/input-limits';
@@ -13,7 +14,7 @@ export const endUserOf = (res: Response): EndUserActor => authenticationOf(res).
 
 /**
  * /v1/me and everything under it take only the end user's JWT access token (docs/accounts-and-oidc.md),
- * with what the route needs by the one table of src/auth/user-token.policy.ts (D20): no credential is
+ * with what the route needs by the one table of src/auth/authorization-policy.ts (D20): no credential is
  * 401, a tenant key or a session client_secret is 403 `user_token_required`, a token without the
  * scope 403 `insufficient_scope` (with RFC 6750's challenge), a stale sign-in where a recent one is
  * needed 403 `reauthentication_required`. A path the table does not name is 404. A body or query that

@@ -1,6 +1,7 @@
 import { FIRST_PARTY_CLIENT_ID } from '../oidc/first-party-sign-in';
 import type { EndUserActor } from './actor';
-import { authorizeUserToken, capabilityOfMeRoute, ME_ROUTE_POLICY, tenantSliceOf, USER_CAPABILITIES, UserTokenRefusal } from './user-token.policy';
+import { authorizeUserToken, tenantSliceOf, USER_CAPABILITIES, UserTokenRefusal } from './user-token.policy';
+import { capabilityOfMeRoute, ME_ROUTE_POLICY } from './authorization-policy';
 
 const NOW = 1_800_000_000_000;
 const token = (o: Partial<EndUserActor>): EndUserActor => ({

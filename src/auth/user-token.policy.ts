@@ -35,35 +35,6 @@ export const USER_CAPABILITIES = {
 } as const satisfies Record<string, { scope: UserTokenScope; freshSignIn?: boolean }>;
 export type UserCapability = keyof typeof USER_CAPABILITIES;
 
-/**
- * The /v1/me routes and what each needs: the /v1/me gate (http/me.routes.ts) reads this table
- * before any route runs. A path under /v1/me that is not here is 404, whatever the route table says.
- */
-export const ME_ROUTE_POLICY: readonly { method: string; path: string; capability: UserCapability }[] = [
-  { method: 'GET', path: '/me', capability: 'read_account' },
-  { method: 'GET', path: '/me/requests', capability: 'read_account' },
-  { method: 'GET', path: '/me/profile', capability: 'read_account' },
-  { method: 'PATCH', path: '/me/profile', capability: 'write_profile' },
-  { method: 'GET', path: '/me/verifications/:id/review', capability: 'read_account' },
-  { method: 'POST', path: '/me/verifications/:id/review', capability: 'request_review' },
-  { method: 'POST', path: '/me/data-export', capability: 'export' },
-  { method: 'POST', path: '/me/delete', capability: 'erasure' },
-  { method: 'POST', path: '/me/restrict', capability: 'restriction' },
-  { method: 'DELETE', path: '/me/restrict', capability: 'restriction' },
-  { method: 'POST', path: '/me/object', capability: 'objection' },
-  { method: 'DELETE', path: '/me/biometrics', capability: 'biometric_purge' },
-  { method: 'POST', path: '/me/requests/:id/confirm', capability: 'confirm_delegated_request' },
-];
-
-// As Express matches routes: case-insensitive, an optional trailing slash.
-const compiled = ME_ROUTE_POLICY.map((p) => ({ ...p, pattern: new RegExp(`^${p.path.replace(/:[a-z]+/g, '[^/]+')}/?$`, 'i') }));
-
-/** The capability a /v1/me request needs, or null when no such route exists. HEAD is GET's. */
-export function capabilityOfMeRoute(method: string, path: string): UserCapability | null {
-  const m = method === 'HEAD' ? 'GET' : method;
-  return compiled.find((p) => p.method === m && p.pattern.test(path))?.capability ?? null;
-}
-
 /** A refusal that names the scope that was missing (the WWW-Authenticate challenge of RFC 6750 repeats it). */
 export class UserTokenRefusal extends DomainError {
   constructor(
