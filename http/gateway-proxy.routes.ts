@@ -8,8 +8,8 @@ import { SERVICE_ACTOR_HEADER, type ServiceActorIssuer } from '../src/gateway/se
 import { authenticationOf } from './authenticate.middleware';
 import { sendError } from './error-response';
 
-/** The /v1 paths the gateway hands to the social upstream (DECISIONS.md D18). */
-export const GATEWAY_PATHS = ['/social{/*rest}', '/profiles{/*rest}', '/network{/*rest}'];
+/** The /v1 prefixes the gateway hands to the social upstream (DECISIONS.md D18), with everything below them. */
+export const GATEWAY_PATHS = ['/social', '/profiles', '/network'];
 
 /** RFC 9110 §7.6.1 connection-specific fields, dropped both ways, with any the Connection header names. */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
@@ -24,9 +24,11 @@ export type GatewayProxyDeps = { upstreamUrl: string | undefined; timeoutMs: num
  */
 export function gatewayProxyRoutes(v1: Router, d: GatewayProxyDeps): void {
   const upstreamUrl = d.upstreamUrl;
+  // Mounted with `use` and answering every request itself: one endpoint per prefix in the route inventory (http/route-inventory.ts).
   if (!upstreamUrl) {
-    v1.all(GATEWAY_PATHS, (req, res) => {
-      if (!authenticationOf(res).context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
+    v1.use(GATEWAY_PATHS, (req: Request, res: Response) => {
+      const refusal = refusalOf(res);
+      if (refusal) return sendError(res, refusal.code, refusal.message);
       sendError(res, 'upstream_not_configured', 'This service has no upstream for /v1/social, /v1/profiles and /v1/network (SOCIAL_UPSTREAM_URL is not set)');
     });
     return;
@@ -71,17 +73,27 @@ export function gatewayProxyRoutes(v1: Router, d: GatewayProxyDeps): void {
       },
     },
   });
-  v1.all(GATEWAY_PATHS, async (req, res, next) => {
-    const context = authenticationOf(res).context;
-    if (!context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
-    try {
-      res.locals.serviceActor = await d.actors.sign(d.actors.claimsOf(context.actor, req.id));
-    } catch (err) {
-      if (err instanceof DomainError) return sendError(res, err.code, err.message);
-      return next(err);
-    }
-    return proxy(req, res, next);
+  const failed = (res: Response) => (err?: unknown) => {
+    res.req.log?.error({ err }, 'gateway proxy failed');
+    if (!res.headersSent) sendError(res, 'internal_error', 'Internal server error');
+  };
+  v1.use(GATEWAY_PATHS, (req: Request, res: Response) => {
+    const refusal = refusalOf(res);
+    if (refusal) return sendError(res, refusal.code, refusal.message);
+    const actor = authenticationOf(res).context!.actor!;
+    d.actors.sign(d.actors.claimsOf(actor, req.id)).then((jwt) => {
+      res.locals.serviceActor = jwt;
+      return proxy(req, res, failed(res));
+    }, failed(res));
   });
+}
+
+/** Who may call through the gateway (src/auth/authorization-policy.ts, guard `gateway`): any tenant key or user token; not a session's client_secret. */
+function refusalOf(res: Response): DomainError | null {
+  const actor = authenticationOf(res).context?.actor;
+  if (!actor) return new DomainError('unauthorized', 'Missing or invalid API key');
+  if (actor.kind === 'session_client') return new DomainError('insufficient_scope', "A session's client_secret reaches that session only; /v1/social, /v1/profiles and /v1/network take a tenant key or a user token");
+  return null;
 }
 
 /** The public keys of the Service-Actor header, for upstreams to verify it (no credential needed). */

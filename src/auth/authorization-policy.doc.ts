@@ -45,6 +45,8 @@ function needs(g: Guard): string {
     }
     case 'page_credential':
       return "the session's hosted page credential";
+    case 'gateway':
+      return 'any tenant key or user token (sent upstream as a Service-Actor with its scopes), not a `client_secret`';
     case 'own_credential':
       return g.credential;
     case 'no_route':

@@ -2,7 +2,7 @@ import type { Actor } from './actor';
 import { ALL_ROUTE_POLICY, answerOf, CREDENTIAL_KINDS, refusalOfTenantRoute, routePolicyOfRequest } from './authorization-policy';
 
 const key = (scopes: string[]): Actor => ({ kind: 'tenant_key', tenantId: 'ten_a', keyId: 'k', livemode: false, scopes: scopes as never });
-const user: Actor = { kind: 'end_user', userId: 'usr_1', clientId: 'oc_test_a', tenantId: 'ten_a', scopes: ['account'], grantId: 'g', authTime: null };
+const user: Actor = { kind: 'end_user', userId: 'usr_1', clientId: 'oc_test_a', tenantId: 'ten_a', sub: 'pairwise-sub', livemode: false, scopes: ['account'], grantId: 'g', authTime: null };
 const secret: Actor = { kind: 'session_client', tenantId: 'ten_a', sessionId: 'vses_1', livemode: false };
 
 /** The table in itself; test/e2e/authorization-matrix.test.ts proves every cell through the built server. */

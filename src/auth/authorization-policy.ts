@@ -26,6 +26,8 @@ export type Guard =
   | { kind: 'page_credential' }
   /** The request carries its own credential (a signed link, the hosted URL's token, an OAuth client's authentication, a sign-in cookie) or needs none: the Authorization header is not read, so every credential gets what no credential gets. */
   | { kind: 'own_credential'; credential: string }
+  /** The gateway surfaces (D18): any tenant key or user token, passed upstream as a Service-Actor whose scopes the upstream judges; never a session's client_secret. */
+  | { kind: 'gateway' }
   /** The answer for a path no route serves: 404 (401 first under /v1 when no valid credential came). */
   | { kind: 'no_route'; underV1: boolean };
 
@@ -41,6 +43,8 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
   { method: 'POST', path: '/v1/verify/sessions', guard: key('sessions:write') },
   { method: 'GET', path: '/v1/verify/sessions/:id', guard: { kind: 'tenant_key_or_client_secret', scope: 'sessions:read', owns: 'session' } },
   { method: 'POST', path: '/v1/verify/manual-review/:id', guard: key('sessions:review', 'session') },
+  { method: 'GET', path: '/v1/verify/sessions/:id/decisions', guard: key('sessions:read', 'session') },
+  { method: 'POST', path: '/v1/verify/sessions/:id/decisions', guard: key('sessions:review', 'session') },
   { method: 'POST', path: '/v1/verify/sessions/:id/chip', guard: { kind: 'client_secret', owns: 'session' } },
   { method: 'POST', path: '/v1/verify/sessions/:id/retention', guard: key('sessions:write', 'session') },
   { method: 'GET', path: '/v1/developer/tenants/:tenantId/retention', guard: key('webhooks:manage', 'tenant') },
@@ -94,6 +98,11 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
   { method: 'GET', path: '/v1/oidc/auth', guard: own('none: the authorization request') },
   { method: 'ALL', path: '/v1/oidc', guard: own("OAuth client authentication, or the provider's own token (userinfo)") },
   { method: 'POST', path: '/v1/oauth2/token', guard: own('OAuth client authentication') },
+  // The gateway surfaces, proxied to the social upstream (D18)
+  { method: 'ALL', path: '/v1/social', guard: { kind: 'gateway' } },
+  { method: 'ALL', path: '/v1/profiles', guard: { kind: 'gateway' } },
+  { method: 'ALL', path: '/v1/network', guard: { kind: 'gateway' } },
+  { method: 'GET', path: '/v1/.well-known/gateway-keys', guard: own('none: public keys') },
   // /v1: no such route
   { method: 'ALL', path: '/v1', guard: { kind: 'no_route', underV1: true } },
 ];
@@ -177,6 +186,9 @@ export function answerOf(guard: Guard, credential: CredentialKind): Answer | 'sa
     case 'no_route':
       if (!guard.underV1) return NOT_FOUND;
       return credential === 'none' || credential === 'revoked_key' || credential === 'revoked_user_token' || credential.endsWith('page_credential') ? UNAUTHORIZED : NOT_FOUND;
+    case 'gateway':
+      if (credential === 'none' || credential === 'revoked_key' || credential === 'revoked_user_token' || credential.endsWith('page_credential')) return UNAUTHORIZED;
+      return credential.endsWith('client_secret') ? INSUFFICIENT_SCOPE : allowed;
     case 'page_credential':
       if (credential === 'page_credential') return allowed;
       // Another session's page credential, like any other bearer here, names no session of this path.

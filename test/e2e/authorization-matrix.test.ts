@@ -1,3 +1,5 @@
+import nodeHttp from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Client } from 'pg';
 import { answerOf, CREDENTIAL_KINDS, policyOf, ROUTE_POLICY, type Answer, type CredentialKind } from '../../src/auth/authorization-policy';
 import { dbClient, openPage } from '../helpers/hosted-client';
@@ -25,6 +27,7 @@ const WINDOW_SECONDS = 60;
 const BODIES: Record<string, unknown> = {
   'POST /v1/verify/sessions': { flow_id: 'default', tier: 'T1', reference_id: 'matrix' },
   'POST /v1/verify/manual-review/:id': { decision: 'approve', reason: 'checked by the matrix' },
+  'POST /v1/verify/sessions/:id/decisions': { decision: 'approve', reason: 'checked by the matrix' },
   'POST /v1/verify/webhooks': { url: 'http://127.0.0.1:9/hook', events: ['verification.completed'] },
   'PATCH /v1/developer/tenants/:tenantId/retention': { selfie_image_days: 30 },
   'POST /v1/verify/sessions/:id/retention': { id_document_years: 8, reason: 'asked by the regulator' },
@@ -40,6 +43,7 @@ const codeOf = (r: HttpResult): string | undefined => (r.body && typeof r.body =
 
 describe('authorization matrix: every route against every credential', () => {
   let server: TestServer;
+  let upstream: nodeHttp.Server;
   let db: Client;
   let acme: OidcTenant;
   let globex: OidcTenant;
@@ -49,7 +53,14 @@ describe('authorization matrix: every route against every credential', () => {
   const email = testEmail('matrix');
 
   beforeAll(async () => {
-    server = await startOidcServer({ LOG_LEVEL: 'debug', RATE_LIMIT_ENABLED: 'false', REAUTHENTICATION_WINDOW_SECONDS: String(WINDOW_SECONDS) });
+    // The gateway's upstream (D18): answers every proxied call at once, so an allowed cell is a 200 of its own.
+    upstream = nodeHttp.createServer((req, res) => {
+      req.resume();
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    server = await startOidcServer({ LOG_LEVEL: 'debug', RATE_LIMIT_ENABLED: 'false', REAUTHENTICATION_WINDOW_SECONDS: String(WINDOW_SECONDS), SOCIAL_UPSTREAM_URL: upstreamUrl });
     const line = (await server.settledLogs()).split('\n').find((l) => l.includes('"routes inventoried"'));
     routes = (JSON.parse(line!) as { routes: string[] }).routes.map((r) => {
       const [method, path] = r.split(' ');
@@ -128,6 +139,8 @@ describe('authorization matrix: every route against every credential', () => {
   afterAll(async () => {
     await db?.end();
     await server?.stop();
+    upstream?.closeAllConnections();
+    await new Promise((resolve) => upstream?.close(resolve));
   });
 
   /** A concrete request for a route pattern: A's resources in the path, a JSON body on writes. */
