@@ -29,20 +29,8 @@ export type SessionDecision = {
 export type NewDecision = Omit<SessionDecision, 'id' | 'session_id' | 'decided_at' | 'requested_by' | 'policy_version' | 'checks' | 'reason' | 'reviewer_id'> &
   Partial<Pick<SessionDecision, 'requested_by' | 'policy_version' | 'checks' | 'reason' | 'reviewer_id'>>;
 
-type Row = {
-  id: string;
-  session_id: string;
-  decision: DecisionKind;
-  source: DecisionSource;
-  reason: string | null;
-  reviewer_id: string | null;
-  requested_by: 'tenant' | 'end_user' | null;
-  from_status: SessionStatus;
-  to_status: SessionStatus;
-  policy_version: string | null;
-  checks: Check[] | null;
-  decided_at: Date;
-};
+/** A row as the driver returns it: the API shape with its time as a Date. */
+type Row = Omit<SessionDecision, 'decided_at'> & { decided_at: Date };
 
 /**
  * Appends a decision to the session's history, in the caller's transaction: always the one that
