@@ -73,6 +73,7 @@ import { withRestrictionPause } from './data-rights/user-restriction.service';
 import { DataRightsResolver } from '../schema/data-rights.resolver';
 import { SessionDecisionResolver } from '../schema/session-decision.resolver';
 import { GatewaySigningKey } from './gateway/gateway-signing-key';
+import { withBusyRequeue } from './checks/busy-requeue';
 import { ServiceActorIssuer } from './gateway/service-actor';
 import { createBusinessRegistries, type BusinessRegistries } from './registries/registries';
 
@@ -244,7 +245,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       db,
       sessions,
       mailSweepCron: config.accounts.mailSweepCron,
-      runChecks: withRestrictionPause(new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening, businessRegistries.checks), db, userRights.gate, jobs),
+      runChecks: withRestrictionPause(withBusyRequeue(new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening, businessRegistries.checks), jobs, logger), db, userRights.gate, jobs),
       webhookDelivery: {
         job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit),
         concurrency: config.webhooks.concurrency,

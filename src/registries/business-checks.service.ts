@@ -46,7 +46,7 @@ export class BusinessChecksService {
     if (!answer) {
       await this.limiter?.acquire(name);
       answer = await registry.lookup(identifier);
-      if (answer.kind === 'rate_limited') throw new RegistryBusyError(`${answer.reason}; retried later${answer.retryAfterMs !== null ? ` (Retry-After ${answer.retryAfterMs} ms)` : ''}`);
+      if (answer.kind === 'rate_limited') throw new RegistryBusyError(`${answer.reason}; retried later${answer.retryAfterMs !== null ? ` (Retry-After ${answer.retryAfterMs} ms)` : ''}`, answer.retryAfterMs ?? 30_000);
       this.cache?.put(name, identifier, answer);
     }
     const v = compareAnswer(name, submitted, answer);

@@ -27,6 +27,13 @@ export const guardMs = (windowMs: number): number => Math.round(windowMs * 0.1) 
 /** The budget is spent for longer than a check may wait in-process: the job is retried later by the job queue. */
 export class RegistryBusyError extends Error {
   readonly code = 'registry_busy';
+  /** How long until the budget has room again, as the limiter last saw it. */
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
 }
 
 export interface RegistryRateLimiter {
@@ -61,7 +68,7 @@ abstract class SlidingLogLimiter implements RegistryRateLimiter {
     for (;;) {
       const wait = await this.tryTake(registry);
       if (wait <= 0) return;
-      if (Date.now() + wait > deadline) throw new RegistryBusyError(`${registry}: its request budget is spent for the next ${wait} ms`);
+      if (Date.now() + wait > deadline) throw new RegistryBusyError(`${registry}: its request budget is spent for the next ${wait} ms`, wait);
       // A little jitter, so the callers that waited for the same slot do not all ask again at once.
       await sleep(wait + Math.floor(Math.random() * 20));
     }

@@ -46,6 +46,16 @@ it('lists each registry in /healthz: the local ones called, ABN Lookup switched 
   });
 });
 
+it('waits in the job queue while a registry answers 429, then decides from its record, never an error for the wait', async () => {
+  // First of the GLEIF lookups: the server's 6-hour cache has nothing for this LEI yet.
+  const before = reg.hits.gleif.length;
+  reg.override('gleif', '21380068P1DRHMJ8KU70', { status: 429, body: '{"errors":[{"status":"429","title":"Too Many Requests"}]}', headers: { 'retry-after': '2' }, times: 2 });
+  const s = await t4(acme.live_api_key, { legal_name: 'Shell plc', lei: '21380068P1DRHMJ8KU70' });
+  expect(reg.hits.gleif.length - before).toBeGreaterThanOrEqual(3); // two 429s, then the record
+  expect(checkOf(s, 'lei_registry')).toMatchObject({ status: 'pass', verdict: 'pass' });
+  expect(server.logs.join('\n')).toContain('checks wait for room');
+});
+
 it('passes the LEI and the UK company number of an active company, skips the registries not asked, and keeps every answer as evidence', async () => {
   const s = await t4(acme.live_api_key, { legal_name: 'Shell plc', country: 'GB', lei: '21380068P1DRHMJ8KU70', uk_company_number: '4366849' });
   expectToMatchContract('GET', '/v1/verify/sessions/{id}', await http(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.live_api_key }));

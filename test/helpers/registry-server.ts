@@ -16,7 +16,8 @@ export const TEST_CH_KEY = 'ch-test-key-0123456789';
 export const TEST_ABR_GUID = '00000000-1111-2222-3333-444444444444';
 
 export type RegistryKey = 'gleif' | 'sec' | 'ch' | 'abr';
-export type Override = { status?: number; body?: string; contentType?: string; delayMs?: number; headers?: Record<string, string> };
+/** `times`: answers this many requests so, then the fixture again (a 429 that passes). */
+export type Override = { status?: number; body?: string; contentType?: string; delayMs?: number; headers?: Record<string, string>; times?: number };
 
 export type RegistryServer = {
   url: string;
@@ -45,6 +46,7 @@ export async function startRegistryServer(): Promise<RegistryServer> {
     const send = async (registry: RegistryKey, identifier: string, status: number, body: string, contentType: string) => {
       hits[registry].push(Date.now());
       const o = overrides.get(`${registry}:${identifier}`);
+      if (o?.times !== undefined && --o.times <= 0) overrides.delete(`${registry}:${identifier}`);
       const delay = o?.delayMs ?? state.delayMs;
       if (delay) await new Promise((r) => setTimeout(r, delay));
       if (res.destroyed) return;
