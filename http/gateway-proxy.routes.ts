@@ -81,10 +81,8 @@ export function gatewayProxyRoutes(v1: Router, d: GatewayProxyDeps): void {
     const refusal = refusalOf(res);
     if (refusal) return sendError(res, refusal.code, refusal.message);
     const actor = authenticationOf(res).context!.actor!;
-    d.actors.sign(d.actors.claimsOf(actor, req.id)).then((jwt) => {
-      res.locals.serviceActor = jwt;
-      return proxy(req, res, failed(res));
-    }, failed(res));
+    res.locals.serviceActor = d.actors.sign(d.actors.claimsOf(actor, req.id));
+    void proxy(req, res, failed(res)).catch(failed(res));
   });
 }
 

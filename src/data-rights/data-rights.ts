@@ -39,7 +39,7 @@ export async function buildDataRights(deps: { db: DataSource; config: Config; lo
         token: c.socialUpstreamToken,
         timeoutMs: c.socialTimeoutMs,
         // The same identity header as the gateway proxy: the service itself, acting on one user's request.
-        serviceActor: (userId, dsrId) => serviceActors.sign({ tenant: null, livemode: null, actor: 'service', sub: userId, scope: 'data_rights', request_id: dsrId }),
+        serviceActor: async (userId, dsrId) => serviceActors.sign({ tenant: null, livemode: null, actor: 'service', sub: userId, scope: 'data_rights', request_id: dsrId }),
       })
     : new NoSocialUpstream();
   const exportKey = await ExportSigningKey.load(db);

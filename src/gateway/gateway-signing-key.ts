@@ -1,47 +1,45 @@
-import { calculateJwkThumbprint, exportJWK, importPKCS8, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { generateKeyPairSync, createPublicKey, createPrivateKey } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject, type JsonWebKey } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { InstanceSettingEntity } from '../../entities';
 
 const SETTING_KEY = 'gateway_signing_key';
 
 /** The public half, as published at /v1/.well-known/gateway-keys. */
-export type GatewayJwk = JWK & { kid: string; use: 'sig'; alg: 'ES256' };
+export type GatewayJwk = { kty: 'EC'; crv: 'P-256'; x: string; y: string; kid: string; use: 'sig'; alg: 'ES256' };
+
+const b64url = (b: Buffer | string): string => Buffer.from(b).toString('base64url');
 
 /**
  * The P-256 key that signs every `Service-Actor` header the gateway sends upstream (DECISIONS.md D18).
  * One key shared by every instance through instance_settings, like the export key; its `kid` is the
- * RFC 7638 thumbprint of the public key.
+ * RFC 7638 thumbprint of the public key. Signed with node:crypto, synchronously: one signature per
+ * proxied request, and WebCrypto's asynchronous sign cost more than the signature itself (bench:gateway).
  */
 export class GatewaySigningKey {
-  private constructor(
-    private readonly privateKey: CryptoKey,
-    private readonly publicJwk: GatewayJwk,
-  ) {}
+  private readonly publicJwk: GatewayJwk;
+
+  private constructor(private readonly privateKey: KeyObject) {
+    const jwk = createPublicKey(privateKey).export({ format: 'jwk' }) as JsonWebKey;
+    const x = String(jwk.x);
+    const y = String(jwk.y);
+    const kid = b64url(createHash('sha256').update(`{"crv":"P-256","kty":"EC","x":"${x}","y":"${y}"}`).digest());
+    this.publicJwk = { kty: 'EC', crv: 'P-256', x, y, kid, use: 'sig', alg: 'ES256' };
+  }
 
   static async load(db: DataSource): Promise<GatewaySigningKey> {
     const repo = db.getRepository(InstanceSettingEntity);
     const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     await repo.createQueryBuilder().insert().values({ key: SETTING_KEY, value: pem }).orIgnore().execute();
-    return GatewaySigningKey.fromPem((await repo.findOneByOrFail({ key: SETTING_KEY })).value);
+    return new GatewaySigningKey(createPrivateKey((await repo.findOneByOrFail({ key: SETTING_KEY })).value));
   }
 
-  static async fromPem(pem: string): Promise<GatewaySigningKey> {
-    const jwk = await exportJWK(createPublicKey(createPrivateKey(pem)));
-    const kid = await calculateJwkThumbprint(jwk);
-    return new GatewaySigningKey(await importPKCS8(pem, 'ES256'), { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid, use: 'sig', alg: 'ES256' });
-  }
-
-  /** A compact ES256 JWT (`typ: service-actor+jwt`) with these claims, valid for `lifetimeSeconds`. */
-  async sign(claims: Record<string, unknown>, opts: { issuer: string; audience: string; lifetimeSeconds: number; jti: string }): Promise<string> {
-    return new SignJWT(claims)
-      .setProtectedHeader({ alg: 'ES256', kid: this.publicJwk.kid, typ: 'service-actor+jwt' })
-      .setIssuer(opts.issuer)
-      .setAudience(opts.audience)
-      .setIssuedAt()
-      .setExpirationTime(`${opts.lifetimeSeconds}s`)
-      .setJti(opts.jti)
-      .sign(this.privateKey);
+  /** A compact ES256 JWT (RFC 7519, `typ: service-actor+jwt`) with these claims, valid for `lifetimeSeconds`. */
+  sign(claims: Record<string, unknown>, opts: { issuer: string; audience: string; lifetimeSeconds: number; jti: string }): string {
+    const iat = Math.floor(Date.now() / 1000);
+    const header = b64url(JSON.stringify({ alg: 'ES256', kid: this.publicJwk.kid, typ: 'service-actor+jwt' }));
+    const payload = b64url(JSON.stringify({ ...claims, iss: opts.issuer, aud: opts.audience, iat, exp: iat + opts.lifetimeSeconds, jti: opts.jti }));
+    const input = `${header}.${payload}`;
+    return `${input}.${b64url(sign('sha256', Buffer.from(input), { key: this.privateKey, dsaEncoding: 'ieee-p1363' }))}`;
   }
 
   jwks(): { keys: GatewayJwk[] } {

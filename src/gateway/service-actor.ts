@@ -46,7 +46,7 @@ export class ServiceActorIssuer {
     }
   }
 
-  sign(claims: ServiceActorClaims): Promise<string> {
+  sign(claims: ServiceActorClaims): string {
     return this.key.sign(claims, { issuer: this.issuer, audience: this.audience, lifetimeSeconds: SERVICE_ACTOR_LIFETIME_SECONDS, jti: randomBase62(20) });
   }
 
