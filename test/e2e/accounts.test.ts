@@ -11,7 +11,7 @@ describe('sign-in, sign-up and email codes', () => {
   let tenant: OidcTenant;
 
   beforeAll(async () => {
-    server = await startOidcServer({ EMAIL_CODE_TTL_SECONDS: '3' });
+    server = await startOidcServer({ EMAIL_CODE_TTL_SECONDS: '20' });
     tenant = await createOidcTenant(server);
     await createUser(server, testEmail('known'));
   });
@@ -30,28 +30,6 @@ describe('sign-in, sign-up and email codes', () => {
   }
 
   const alertOf = (html: string) => /role="alert"[\s\S]*?<a[^>]*>([^<]+)<\/a>/.exec(html)?.[1] ?? null;
-
-  test('an unknown email and a wrong password get the same page, message and status, in comparable time', async () => {
-    const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
-    const pages: Record<string, Hop> = {};
-    for (let i = 0; i < 5; i++) {
-      for (const who of ['known', 'unknown'] as const) {
-        const { jar, page } = await signInPage();
-        const started = process.hrtime.bigint();
-        pages[who] = await browse(jar, formAction(page), { email: testEmail(who), password: `wrong password ${i}` });
-        times[who].push(Number(process.hrtime.bigint() - started) / 1e6);
-      }
-    }
-    expect(pages.known.status).toBe(400);
-    expect(pages.unknown.status).toBe(400);
-    expect(alertOf(pages.known.html)).toBe(alertOf(pages.unknown.html));
-    expect(alertOf(pages.known.html)).toMatch(/email or password is not right/);
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    // Both pay one scrypt: the medians of five stay within a factor of 2 of each other (a skipped scrypt would be ~10x faster). Five, not more: a sixth failure would bring the code page.
-    const ratio = med(times.known) / med(times.unknown);
-    expect(ratio).toBeGreaterThan(0.5);
-    expect(ratio).toBeLessThan(2);
-  });
 
   test('after 5 failures a password alone no longer signs in: every attempt gets the code page, and the right password with the mailed code signs in', async () => {
     await createUser(server, testEmail('target'));
@@ -175,9 +153,34 @@ describe('sign-in, sign-up and email codes', () => {
     const wrong = await browse(jar, formAction(codePage), { email: testEmail('slow'), code: code === '123456' ? '654321' : '123456' });
     expect(wrong.status).toBe(400);
     expect(alertOf(wrong.html)).toMatch(/code is not right or has expired/);
-    await new Promise((r) => setTimeout(r, 3_500)); // codes live 3 s on this server
+    // Codes live 20 s on this server: long enough for the tests to read their mail through the CLI on a loaded machine (3 s was not).
+    await new Promise((r) => setTimeout(r, 20_500));
     const late = await browse(jar, formAction(codePage), { email: testEmail('slow'), code });
     expect(late.status).toBe(400);
     expect(alertOf(late.html)).toMatch(/code is not right or has expired/);
+  });
+
+  // Last: its eight failed sign-ins from this address would count toward the throttle of the tests after it.
+  test('an unknown email and a wrong password get the same page, message and status, in comparable time', async () => {
+    const times: Record<'known' | 'unknown', number[]> = { known: [], unknown: [] };
+    const pages: Record<string, Hop> = {};
+    for (let i = 0; i < 4; i++) {
+      for (const who of ['known', 'unknown'] as const) {
+        const { jar, page } = await signInPage();
+        const started = process.hrtime.bigint();
+        pages[who] = await browse(jar, formAction(page), { email: testEmail(who), password: `wrong password ${i}` });
+        times[who].push(Number(process.hrtime.bigint() - started) / 1e6);
+      }
+    }
+    expect(pages.known.status).toBe(400);
+    expect(pages.unknown.status).toBe(400);
+    expect(alertOf(pages.known.html)).toBe(alertOf(pages.unknown.html));
+    expect(alertOf(pages.known.html)).toMatch(/email or password is not right/);
+    // Both pay one scrypt: the fastest of four stay within a factor of 2 of each other (a skipped scrypt would be ~10x faster).
+    // The fastest, not the median: a loaded machine only ever adds time (CI saw a median ratio of 3.2). Four, not more: the
+    // address's failures count toward the next test's throttle.
+    const ratio = Math.min(...times.known) / Math.min(...times.unknown);
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
   });
 });
