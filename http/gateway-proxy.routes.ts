@@ -3,7 +3,6 @@ import https from 'node:https';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response, Router } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
-import { DomainError } from '../src/errors';
 import { SERVICE_ACTOR_HEADER, type ServiceActorIssuer } from '../src/gateway/service-actor';
 import { authenticationOf } from './authenticate.middleware';
 import { sendError } from './error-response';
@@ -26,9 +25,7 @@ export function gatewayProxyRoutes(v1: Router, d: GatewayProxyDeps): void {
   const upstreamUrl = d.upstreamUrl;
   // Mounted with `use` and answering every request itself: one endpoint per prefix in the route inventory (http/route-inventory.ts).
   if (!upstreamUrl) {
-    v1.use(GATEWAY_PATHS, (req: Request, res: Response) => {
-      const refusal = refusalOf(res);
-      if (refusal) return sendError(res, refusal.code, refusal.message);
+    v1.use(GATEWAY_PATHS, (_req: Request, res: Response) => {
       sendError(res, 'upstream_not_configured', 'This service has no upstream for /v1/social, /v1/profiles and /v1/network (SOCIAL_UPSTREAM_URL is not set)');
     });
     return;
@@ -77,21 +74,12 @@ export function gatewayProxyRoutes(v1: Router, d: GatewayProxyDeps): void {
     res.req.log?.error({ err }, 'gateway proxy failed');
     if (!res.headersSent) sendError(res, 'internal_error', 'Internal server error');
   };
+  // The policy gate on /v1 (guard `gateway`) has already refused no credential and a client_secret.
   v1.use(GATEWAY_PATHS, (req: Request, res: Response) => {
-    const refusal = refusalOf(res);
-    if (refusal) return sendError(res, refusal.code, refusal.message);
     const actor = authenticationOf(res).context!.actor!;
     res.locals.serviceActor = d.actors.sign(d.actors.claimsOf(actor, req.id));
     void proxy(req, res, failed(res)).catch(failed(res));
   });
-}
-
-/** Who may call through the gateway (src/auth/authorization-policy.ts, guard `gateway`): any tenant key or user token; not a session's client_secret. */
-function refusalOf(res: Response): DomainError | null {
-  const actor = authenticationOf(res).context?.actor;
-  if (!actor) return new DomainError('unauthorized', 'Missing or invalid API key');
-  if (actor.kind === 'session_client') return new DomainError('insufficient_scope', "A session's client_secret reaches that session only; /v1/social, /v1/profiles and /v1/network take a tenant key or a user token");
-  return null;
 }
 
 /** The public keys of the Service-Actor header, for upstreams to verify it (no credential needed). */

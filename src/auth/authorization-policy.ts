@@ -285,12 +285,17 @@ export function capabilityOfMeRoute(method: string, path: string): UserCapabilit
 }
 
 const compile = (path: string): RegExp => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[a-z]+/gi, '[^/]+')}/?$`, 'i');
-const compiledRoutes = ROUTE_POLICY.filter((r) => r.method !== 'ALL').map((r) => ({ ...r, pattern: compile(r.path) }));
+/** A prefix mounted with `use` (the gateway's): the path itself and everything below it. */
+const compilePrefix = (path: string): RegExp => new RegExp(`^${path.replace(/[.]/g, '\\.')}(/.*)?$`, 'i');
+const compiledRoutes = ROUTE_POLICY.filter((r) => r.method !== 'ALL' || r.guard.kind === 'gateway').map((r) => ({
+  ...r,
+  pattern: r.method === 'ALL' ? compilePrefix(r.path) : compile(r.path),
+}));
 
 /** The policy row of a /v1 request (method and full path), or undefined when no route serves it. HEAD is GET's. */
 export function routePolicyOfRequest(method: string, path: string): RoutePolicy | undefined {
   const m = method === 'HEAD' ? 'GET' : method;
-  return compiledRoutes.find((r) => r.method === m && r.pattern.test(path));
+  return compiledRoutes.find((r) => (r.method === m || r.method === 'ALL') && r.pattern.test(path));
 }
 
 /**
@@ -298,8 +303,11 @@ export function routePolicyOfRequest(method: string, path: string): RoutePolicy 
  * answers 404 for a resource of another tenant or mode. User-token routes have their own gate (/v1/me).
  */
 export function refusalOfTenantRoute(guard: Guard, actor: Actor | null | undefined): DomainError | null {
-  if (guard.kind !== 'tenant_key' && guard.kind !== 'tenant_key_or_client_secret' && guard.kind !== 'client_secret') return null;
+  if (guard.kind !== 'tenant_key' && guard.kind !== 'tenant_key_or_client_secret' && guard.kind !== 'client_secret' && guard.kind !== 'gateway') return null;
   if (!actor) return new DomainError('unauthorized', 'Missing or invalid credential');
+  if (guard.kind === 'gateway') {
+    return actor.kind === 'session_client' ? new DomainError('insufficient_scope', "A session's client_secret reaches that session only; /v1/social, /v1/profiles and /v1/network take a tenant key or a user token") : null;
+  }
   if (actor.kind === 'end_user') return new DomainError('insufficient_scope', "A user token reaches the user's own account under /v1/me only; this route needs a tenant API key");
   if (actor.kind === 'session_client') return guard.kind === 'tenant_key' ? new DomainError('insufficient_scope', 'A session client_secret cannot call this route') : null;
   if (guard.kind === 'client_secret') return new DomainError('insufficient_scope', "This route takes the session's client_secret (the mobile SDK); tenant API keys cannot call it");
