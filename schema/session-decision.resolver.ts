@@ -1,9 +1,7 @@
-import DataLoader from 'dataloader';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
-import type { DataSource } from 'typeorm';
 import { requireTenantKey } from '../src/auth/auth.service';
 import type { RequestContext } from '../src/context';
-import { decisionsOf, type SessionDecision as DecisionRecord } from '../src/sessions/decision-history';
+import type { DecisionHistory, SessionDecision as DecisionRecord } from '../src/sessions/decision-history';
 import type { SessionService } from '../src/sessions/session.service';
 import type { EvidenceAccessService } from '../src/vault/evidence-access.service';
 import { DecideSessionInput, DecideSessionPayload, SessionDecision } from './session-decision.type';
@@ -13,11 +11,8 @@ import { Session } from './session.type';
 /** Decisions (DECISIONS.md D16): thin transport over SessionService.decide and the decision history. */
 @Resolver(() => Session)
 export class SessionDecisionResolver {
-  /** One history query per request for a page of sessions, however many it shows. */
-  private readonly loaders = new WeakMap<RequestContext, DataLoader<string, DecisionRecord[]>>();
-
   constructor(
-    private readonly db: DataSource,
+    private readonly history: DecisionHistory,
     private readonly sessions: SessionService,
     private readonly evidence?: EvidenceAccessService,
   ) {}
@@ -25,15 +20,7 @@ export class SessionDecisionResolver {
   @FieldResolver(() => [SessionDecision], { nullable: true, description: "The session's decision history, oldest first. Tenant keys with sessions:read only; null for any other credential." })
   async decisions(@Root() session: Session, @Ctx() ctx: RequestContext): Promise<SessionDecision[] | null> {
     if (ctx.actor?.kind !== 'tenant_key' || !ctx.actor.scopes.includes('sessions:read')) return null;
-    let loader = this.loaders.get(ctx);
-    if (!loader) {
-      loader = new DataLoader(async (ids) => {
-        const found = await decisionsOf(this.db, ids);
-        return ids.map((id) => found.get(id) ?? []);
-      });
-      this.loaders.set(ctx, loader);
-    }
-    return (await loader.load(session.id)).map(toSessionDecision);
+    return (await this.history.of(session.id)).map(toSessionDecision);
   }
 
   @Mutation(() => DecideSessionPayload, { description: 'A human decision (scope sessions:review): APPROVE or DECLINE a session in MANUAL_REVIEW, or REVERSE a decided one within 90 days.' })

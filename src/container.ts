@@ -72,6 +72,7 @@ import { LISTABLE_SESSION_SQL } from './data-rights/user-access.gate';
 import { withRestrictionPause } from './data-rights/user-restriction.service';
 import { DataRightsResolver } from '../schema/data-rights.resolver';
 import { SessionDecisionResolver } from '../schema/session-decision.resolver';
+import { DecisionHistory } from './sessions/decision-history';
 import { GatewaySigningKey } from './gateway/gateway-signing-key';
 import { withBusyRequeue } from './checks/busy-requeue';
 import { ServiceActorIssuer } from './gateway/service-actor';
@@ -238,7 +239,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     [AuditResolver, new AuditResolver(new AuditLogQuery(db))],
     [DsrJobResolver, new DsrJobResolver(dsrJobs)],
     [DataRightsResolver, new DataRightsResolver(userRights, accounts.userTokens)],
-    [SessionDecisionResolver, new SessionDecisionResolver(db, sessions, evidence)],
+    [SessionDecisionResolver, new SessionDecisionResolver(new DecisionHistory(db), sessions, evidence)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { CoalescingReader } from '../db/coalescing-reader';
 import { newId } from '../ids';
 import type { Check, SessionResult } from './session-result';
 import type { SessionStatus } from './session-status';
@@ -64,8 +65,8 @@ export async function recordDecision(
   return present(row);
 }
 
-/** The histories of these sessions, each oldest first (one query for a page of sessions). */
-export async function decisionsOf(db: Pick<EntityManager, 'query'>, sessionIds: readonly string[]): Promise<Map<string, SessionDecision[]>> {
+/** The histories of these sessions, each oldest first, in one statement. */
+async function decisionsOf(db: Pick<EntityManager, 'query'>, sessionIds: readonly string[]): Promise<Map<string, SessionDecision[]>> {
   const out = new Map<string, SessionDecision[]>(sessionIds.map((id) => [id, []]));
   if (!sessionIds.length) return out;
   const rows: Row[] = await db.query(
@@ -102,4 +103,20 @@ export function automatedDecision(result: SessionResult, policyVersion: string) 
   return async (m: EntityManager, s: { id: string; tenantId: string; livemode: boolean; status: string; updatedAt: Date }): Promise<void> => {
     await recordDecision(m, s, { source: 'automated', decision: KIND_OF_RESULT[result.decision], from_status: 'processing', to_status: s.status as SessionStatus, policy_version: policyVersion, checks: result.checks }, s.updatedAt);
   };
+}
+
+/**
+ * Sessions' decision histories, each oldest first. Reads asked for together (a page of sessions in
+ * GraphQL, each asking for its own history) share one statement (CoalescingReader).
+ */
+export class DecisionHistory {
+  private readonly reader: CoalescingReader<string, SessionDecision[]>;
+
+  constructor(db: Pick<EntityManager, 'query'>) {
+    this.reader = new CoalescingReader((ids) => decisionsOf(db, ids), (id) => id);
+  }
+
+  async of(sessionId: string): Promise<SessionDecision[]> {
+    return (await this.reader.read(sessionId)) ?? [];
+  }
 }
