@@ -1,3 +1,4 @@
+import { ACCOUNT_PAGES_PATH } from '../oidc/first-party-sign-in';
 import { DomainError } from '../errors';
 import type { Actor, Scope } from './actor';
 import { USER_CAPABILITIES, type UserCapability } from './user-token.policy';
@@ -123,14 +124,12 @@ export const OUTSIDE_V1_POLICY: readonly RoutePolicy[] = [
 /** Every row: the /v1 API and the rest. */
 export const ALL_ROUTE_POLICY: readonly RoutePolicy[] = [...ROUTE_POLICY, ...OUTSIDE_V1_POLICY];
 
-/** Account pages (web/accounts) are the portal's and the sign-in's own: a cookie session, never the Authorization header. */
-export const ACCOUNT_PAGES_PREFIX = '/account';
 
 /** The policy row of a route as the router declares it, or undefined. */
 export function policyOf(method: string, path: string): RoutePolicy | undefined {
   const row = ALL_ROUTE_POLICY.find((p) => p.method === method && p.path === path);
   if (row) return row;
-  if (path === ACCOUNT_PAGES_PREFIX || path.startsWith(`${ACCOUNT_PAGES_PREFIX}/`)) return { method, path, guard: own('the account pages\' sign-in cookie') };
+  if (path === ACCOUNT_PAGES_PATH || path.startsWith(`${ACCOUNT_PAGES_PATH}/`)) return { method, path, guard: own('the account pages\' sign-in cookie') };
   return undefined;
 }
 

@@ -29,8 +29,8 @@ export function withBusyRequeue<T extends { run(data: RunChecksData): Promise<vo
         const waitMs = busyWaitOf(err);
         if (waitMs === null) throw err;
         const startAfter = new Date(Date.now() + waitMs);
-        // Its own key: the run that is ending still holds `checks:<id>` until this returns.
-        await jobs.send<RunChecksData>(RUN_CHECKS_JOB, data, { retry: RUN_CHECKS_RETRY, startAfter, singletonKey: `checks:${data.sessionId}:after:${startAfter.getTime()}` });
+        // No singleton key: the run that is ending still holds `checks:<id>` until this returns (a later run finds the session decided and stops).
+        await jobs.send<RunChecksData>(RUN_CHECKS_JOB, data, { retry: RUN_CHECKS_RETRY, startAfter });
         logger.info({ sessionId: data.sessionId, waitMs, reason: (err as Error).message }, 'checks wait for room');
       }
     },

@@ -1,6 +1,6 @@
 import { randomBase62 } from '../ids';
 import type { Actor } from '../auth/actor';
-import { DomainError } from '../errors';
+import { refusalOfTenantRoute } from '../auth/authorization-policy';
 import type { GatewaySigningKey } from './gateway-signing-key';
 
 /** How long a Service-Actor header is valid: long enough for one upstream call, too short to replay later. */
@@ -42,7 +42,8 @@ export class ServiceActorIssuer {
       case 'end_user':
         return { tenant: actor.tenantId, livemode: actor.livemode, actor: 'end_user', sub: actor.sub, client_id: actor.clientId, scope: actor.scopes.join(' '), request_id: requestId };
       case 'session_client':
-        throw new DomainError('insufficient_scope', "A session's client_secret reaches that session only; /v1/social, /v1/profiles and /v1/network take a tenant key or a user token");
+        // The /v1 policy gate refuses it first; the same answer here keeps this function total.
+        throw refusalOfTenantRoute({ kind: 'gateway' }, actor)!;
     }
   }
 

@@ -1,3 +1,5 @@
+import { parseRetryAfter } from '../webhooks/retry.schedule';
+
 /** What one HTTP call to a registry returned, before any parsing (a non-2xx body is never parsed as JSON). */
 export type RegistryResponse = { status: number; body: string; contentType: string; retryAfterMs: number | null; url: string };
 
@@ -21,21 +23,13 @@ export async function registryGet(url: string, headers: Record<string, string>, 
       throw new RegistryUnreachableError(`the answer is too large (${length} bytes)`);
     }
     const body = await res.text();
-    return { status: res.status, body, contentType: res.headers.get('content-type') ?? '', retryAfterMs: retryAfter(res.headers.get('retry-after')), url };
+    return { status: res.status, body, contentType: res.headers.get('content-type') ?? '', retryAfterMs: parseRetryAfter(res.headers.get('retry-after') ?? undefined), url };
   } catch (err) {
     if (err instanceof RegistryUnreachableError) throw err;
     const name = (err as Error).name;
     if (name === 'TimeoutError' || name === 'AbortError') throw new RegistryUnreachableError(`no answer within ${Math.round(timeoutMs / 100) / 10} s`);
     throw new RegistryUnreachableError(`it could not be reached (${(err as Error).message})`);
   }
-}
-
-/** `Retry-After` as seconds or an HTTP date, in ms. */
-function retryAfter(v: string | null): number | null {
-  if (!v) return null;
-  if (/^\d+$/.test(v.trim())) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
 /** The answer of a status the adapter does not map itself: 429 waits, 5xx and anything else is an error. */
