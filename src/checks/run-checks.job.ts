@@ -64,10 +64,12 @@ export class RunChecksJob {
     const providers = s.livemode ? this.liveProviders : testModeCheckProviders(testOutcomeOf(s.metadata));
     // Everything one run finds stays in this call: the job instance is shared by concurrent runs (docs/checks.md).
     // The registry checks run beside the capture checks, all four whatever the others find (docs/checks.md).
-    const businessDetails = checksForTier(tier).some((c) => REGISTRY_CHECK_NAMES.includes(c)) ? ((await this.captures.tierDetails(s.id)).business as BusinessDetails | null) : null;
+    // T3/T4 read what the page collected (the confirmed identity, the business) once, for screening and the registries.
+    const details = tier === 'T3' || tier === 'T4' ? await this.captures.tierDetails(s.id) : { business: null, identitySealed: null };
+    const businessDetails = checksForTier(tier).some((c) => REGISTRY_CHECK_NAMES.includes(c)) ? details.business : null;
     const registryRun = businessDetails ? this.runRegistries(s, businessDetails) : null;
     registryRun?.catch(() => undefined); // awaited below; a capture check that throws first must not leave it unhandled
-    const { outcomes: captureOutcomes, sanctionsHits, crossChecks } = await this.runCaptureChecks(s, tier, artifacts, providers);
+    const { outcomes: captureOutcomes, sanctionsHits, crossChecks } = await this.runCaptureChecks(s, tier, artifacts, providers, details.identitySealed);
     const registries = registryRun ? await registryRun : null;
     const outcomes = checksForTier(tier).map(
       (name) =>
@@ -101,6 +103,7 @@ export class RunChecksJob {
     tier: Tier,
     artifacts: ArtifactRecord[],
     p: CheckProviders,
+    identitySealed: string | null,
   ): Promise<{ outcomes: CheckOutcome[]; sanctionsHits: SanctionsHits; crossChecks?: { mrz: CrossCheck; portrait: CrossCheck } }> {
     let sanctionsHits: SanctionsHits = [];
     let crossChecks: { mrz: CrossCheck; portrait: CrossCheck } | undefined;
@@ -171,7 +174,7 @@ export class RunChecksJob {
           outcomes.push(fromCheck(fallback.find((c) => c.name === name)!));
           failed ||= outcomes.at(-1)!.verdict === 'fail';
         } else if (name === SANCTIONS_CHECK) {
-          const screened = await this.screen(s, reading);
+          const screened = await this.screen(s, reading, identitySealed);
           outcomes.push(screened.outcome);
           sanctionsHits = screened.hits;
         } else if (name === CHIP_CHECK_NAME) {
@@ -227,10 +230,9 @@ export class RunChecksJob {
    * (both when they differ: src/checks/identity-screening.ts); no list loaded or nothing read is an
    * error, never a pass.
    */
-  private async screen(s: SessionEntity, reading: DocumentReading | undefined): Promise<{ outcome: CheckOutcome; hits: SanctionsHits }> {
+  private async screen(s: SessionEntity, reading: DocumentReading | undefined, sealed: string | null): Promise<{ outcome: CheckOutcome; hits: SanctionsHits }> {
     const f = reading?.mrz?.fields;
     if (!this.sanctions) return { outcome: { name: SANCTIONS_CHECK, verdict: 'error', reason: SANCTIONS_NOT_LOADED }, hits: [] };
-    const sealed = (await this.captures.tierDetails(s.id)).identitySealed;
     const confirmed = sealed ? await this.vault.unseal<ConfirmedIdentity>(s.tenantId, identitySealContext(s.id), sealed) : null;
     const screened = await liveSanctionsCheck(this.sanctions, s.tenantId, f, confirmed);
     const hits = screened.hits;

@@ -1,4 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { updatedRows } from '../db/updated-rows';
+import type { BusinessDetails } from './business-identifiers';
 import type { LivenessChallenge } from '../checks/check-providers';
 
 export type HostedCapture = { sessionId: string; startedAt: Date; challenge: LivenessChallenge | null; submittedAt: Date | null };
@@ -38,8 +40,8 @@ export class HostedCaptureRepository {
     await this.db.query(`UPDATE hosted_captures SET identity_sealed = $2 WHERE session_id = $1`, [sessionId, sealed]);
   }
 
-  async tierDetails(sessionId: string): Promise<{ business: Record<string, string> | null; identitySealed: string | null }> {
-    const rows: { business: Record<string, string> | null; identity_sealed: string | null }[] = await this.db.query(
+  async tierDetails(sessionId: string): Promise<{ business: BusinessDetails | null; identitySealed: string | null }> {
+    const rows: { business: BusinessDetails | null; identity_sealed: string | null }[] = await this.db.query(
       `SELECT business, identity_sealed FROM hosted_captures WHERE session_id = $1`,
       [sessionId],
     );
@@ -52,7 +54,7 @@ export class HostedCaptureRepository {
       `UPDATE hosted_captures SET submitted_at = $2, keep_secret_hash = $3 WHERE session_id = $1 AND submitted_at IS NULL RETURNING session_id`,
       [sessionId, at, keepSecretHash],
     );
-    return returnedRows(out) > 0;
+    return updatedRows(out).length > 0;
   }
 
   /** The keep secret of the browser that submitted, not yet spent. */
@@ -72,12 +74,6 @@ export class HostedCaptureRepository {
         RETURNING h.session_id`,
       [sessionId, at, completedAfter],
     );
-    return returnedRows(out) > 0;
+    return updatedRows(out).length > 0;
   }
-}
-
-/** Rows an UPDATE ... RETURNING gave back (TypeORM's postgres driver answers [rows, count] for an UPDATE). */
-function returnedRows(out: unknown): number {
-  const rows = Array.isArray(out) && Array.isArray(out[0]) ? out[0] : out;
-  return Array.isArray(rows) ? rows.length : 0;
 }

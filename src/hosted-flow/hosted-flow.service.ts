@@ -5,7 +5,7 @@ import { DomainError, FieldsError } from '../errors';
 import { newClientSecret } from '../auth/secrets';
 import { randomBase62, sha256Hex } from '../ids';
 import { BusinessDetails, validateBusinessDetails } from './business-identifiers';
-import { ConfirmedIdentity, identitySealContext, validateIdentity } from './identity-confirmation';
+import { identitySealContext, validateIdentity } from './identity-confirmation';
 import { hostedLinkEnded, type HostedLinks } from '../hosted/hosted-links';
 import { SESSION_ID_PATTERN } from '../ids';
 import type { JobQueue } from '../jobs/job-queue';
@@ -280,12 +280,6 @@ export class HostedFlowService {
     if (!identity) throw new FieldsError('Some identity details are not valid', errors);
     await this.captures.setIdentitySealed(s.id, await this.vault.seal(s.tenantId, identitySealContext(s.id), identity));
     return { confirmed: true };
-  }
-
-  /** What the T3/T4 checks read: the business identifiers and the confirmed identity (unsealed). */
-  async tierDetails(s: Pick<SessionEntity, 'id' | 'tenantId'>): Promise<{ business: BusinessDetails | null; identity: ConfirmedIdentity | null }> {
-    const row = await this.captures.tierDetails(s.id);
-    return { business: row.business, identity: row.identitySealed ? await this.vault.unseal<ConfirmedIdentity>(s.tenantId, identitySealContext(s.id), row.identitySealed) : null };
   }
 
   /**
