@@ -19,7 +19,6 @@ export function hostedLinkEnded(s: { status: string; completedAt: Date | null; u
 }
 
 const SETTING_KEY = 'hosted_link_key';
-const MAX_CACHED_URLS = 10_000;
 
 /**
  * Hosted-page URLs carry a token derived from the session id with a key shared by every instance.
@@ -27,9 +26,6 @@ const MAX_CACHED_URLS = 10_000;
  * session's terminal state (`hostedLinkEnded`).
  */
 export class HostedLinks {
-  // The hosted page and its QR code show the URL again; one HMAC per session, not per request.
-  private readonly urls = new Map<string, string>();
-
   private constructor(
     private readonly publicBaseUrl: string,
     private readonly key: Buffer,
@@ -46,14 +42,9 @@ export class HostedLinks {
     return createHmac('sha256', this.key).update(`hosted:${sessionId}`).digest('base64url');
   }
 
+  /** Built for the create answer, the page and its QR code only (no read shows it), so not worth caching. */
   url(sessionId: string): string {
-    let url = this.urls.get(sessionId);
-    if (url === undefined) {
-      if (this.urls.size >= MAX_CACHED_URLS) this.urls.clear();
-      url = `${this.publicBaseUrl}/hosted/${sessionId}?token=${this.token(sessionId)}`;
-      this.urls.set(sessionId, url);
-    }
-    return url;
+    return `${this.publicBaseUrl}/hosted/${sessionId}?token=${this.token(sessionId)}`;
   }
 
   verify(sessionId: string, token: string): boolean {
