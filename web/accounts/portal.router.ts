@@ -4,7 +4,6 @@ import { PORTAL_USER_SCOPES, UserTokenRefusal, type UserCapability, type UserTok
 import type { DataRightsServices } from '../../src/data-rights/data-rights.services';
 import type { DsrJobService } from '../../src/data-rights/dsr-job.service';
 import type { DataExportService } from '../../src/data-rights/export/data-export.service';
-import { ERASURE_GRACE_DAYS } from '../../src/data-rights/user-erasure.service';
 import { DomainError } from '../../src/errors';
 import { SESSION_ID_PATTERN } from '../../src/ids';
 import type { ConnectedAppsService } from '../../src/oidc/connected-apps.service';
@@ -57,8 +56,9 @@ export function portalRoutes(router: Router, d: PortalDeps): void {
   /** Who is signed in, with an account that still may act; otherwise the browser is sent to sign in (and back to `returnTo`). */
   async function signedIn(req: Request, res: Response, returnTo: string): Promise<SignedIn | null> {
     const who = d.session.who(req);
-    const user = who ? await d.users.findById(who.userId) : null;
-    if (who && user && (user.state === 'active' || user.state === 'restricted')) return who;
+    // The state alone (one coalesced read), not the whole row with its sealed fields: this runs on every page and form.
+    const state = who ? await d.rights.gate.stateOf(who.userId) : null;
+    if (who && (state === 'active' || state === 'restricted')) return who;
     if (who) d.session.signOut(res);
     d.session.signInThen(res, { returnTo, locale: pageOf(req).locale });
     return null;
@@ -323,7 +323,8 @@ export function portalRoutes(router: Router, d: PortalDeps): void {
       if (!authorized(req, res, who, 'erasure', deletePath)) return;
       const job = await d.rights.erasure.requestDeletion(who.userId);
       d.session.signOut(res);
-      res.type('html').send(deletedPage(p, { purgeAfter: new Date(job.receivedAt.getTime() + ERASURE_GRACE_DAYS * 86_400_000) }));
+      // The date the erasure service set; the page does not compute it again.
+      res.type('html').send(deletedPage(p, { purgeAfter: new Date(String(job.details.purge_after)) }));
     }),
   );
 }
