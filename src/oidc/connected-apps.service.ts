@@ -1,3 +1,4 @@
+import { revokeGrants } from './oidc-adapter';
 import type { DataSource } from 'typeorm';
 import { FIRST_PARTY_CLIENT_ID } from './first-party-sign-in';
 
@@ -35,13 +36,7 @@ export class ConnectedAppsService {
   /** Ends the user's grants to `clientId` and all issued under them; false when the user had none (or it is the portal itself). */
   async revoke(userId: string, clientId: string): Promise<boolean> {
     if (clientId === FIRST_PARTY_CLIENT_ID) return false;
-    return this.db.transaction(async (m) => {
-      const grants: { id: string }[] = await m.query(`SELECT id FROM oidc_payloads WHERE model = 'Grant' AND account_id = $1 AND payload->>'clientId' = $2`, [userId, clientId]);
-      const ids = grants.map((g) => g.id);
-      if (!ids.length) return false;
-      await m.query(`DELETE FROM oidc_payloads WHERE grant_id = ANY($1) OR (model = 'Grant' AND id = ANY($1))`, [ids]);
-      return true;
-    });
+    return (await revokeGrants(this.db, userId, clientId)) > 0;
   }
 }
 

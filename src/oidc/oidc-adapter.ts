@@ -63,10 +63,18 @@ export function postgresAdapter(db: DataSource, clients: OidcClients): new (mode
  * restriction): what the provider's own revocation does, for all of the user's grants at once.
  */
 export async function revokeAllGrantsOf(db: DataSource, userId: string): Promise<number> {
-  const grants: { id: string }[] = await db.query(`SELECT id FROM oidc_payloads WHERE model = 'Grant' AND account_id = $1`, [userId]);
-  const ids = grants.map((g) => g.id);
-  if (ids.length) await db.query(`DELETE FROM oidc_payloads WHERE grant_id = ANY($1) OR (model = 'Grant' AND id = ANY($1))`, [ids]);
+  const revoked = await revokeGrants(db, userId);
   // Sign-in sessions of the user at the provider too, so no new grant follows without a new sign-in.
   await db.query(`DELETE FROM oidc_payloads WHERE model = 'Session' AND account_id = $1`, [userId]);
+  return revoked;
+}
+
+/** Ends the user's grants (only those to `clientId`, when given) with every token and code issued under them; how many. */
+export async function revokeGrants(db: Pick<DataSource, 'query'>, userId: string, clientId?: string): Promise<number> {
+  const grants: { id: string }[] = clientId
+    ? await db.query(`SELECT id FROM oidc_payloads WHERE model = 'Grant' AND account_id = $1 AND payload->>'clientId' = $2`, [userId, clientId])
+    : await db.query(`SELECT id FROM oidc_payloads WHERE model = 'Grant' AND account_id = $1`, [userId]);
+  const ids = grants.map((g) => g.id);
+  if (ids.length) await db.query(`DELETE FROM oidc_payloads WHERE grant_id = ANY($1) OR (model = 'Grant' AND id = ANY($1))`, [ids]);
   return ids.length;
 }
