@@ -1,3 +1,5 @@
+import { DomainError } from '../errors';
+
 /**
  * `sanctions:screen`: the sanctionsLists and screenIdentity queries, meant for a tenant's internal tools.
  * `dsr:manage`: delegated data requests (initiate, and read the ones the tenant initiated).
@@ -48,3 +50,14 @@ export type Actor = TenantKeyActor | SessionClientActor | EndUserActor;
 export type TenantScope = { tenantId: string; livemode: boolean };
 
 export const isScope = (s: string): s is Scope => (ALL_SCOPES as readonly string[]).includes(s);
+
+/**
+ * Why `actor` may not do what needs a tenant key with `scope`, or null when it may: the one rule
+ * behind requireTenantKey (resolvers, services) and the /v1 policy gate (src/auth/authorization-policy.ts).
+ */
+export function tenantKeyRefusal(actor: Actor | null | undefined, scope: Scope): DomainError | null {
+  if (!actor) return new DomainError('unauthorized', 'Missing or invalid credential');
+  if (actor.kind !== 'tenant_key') return new DomainError('insufficient_scope', actor.kind === 'end_user' ? 'This operation needs a tenant API key' : 'A session client_secret cannot perform this operation');
+  if (!actor.scopes.includes(scope)) return new DomainError('insufficient_scope', `This key lacks the ${scope} scope`);
+  return null;
+}

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { ApiKeyEntity, SessionEntity } from '../../entities';
 import { DomainError } from '../errors';
 import { digestsEqual, sha256Hex } from '../ids';
-import { Actor, isScope, Scope, TenantKeyActor } from './actor';
+import { Actor, isScope, Scope, tenantKeyRefusal, TenantKeyActor } from './actor';
 import { ApiKeyCache } from './api-key-cache';
 import { revokedKeyIds } from './key-revocations';
 import type { PreparedSql } from '../db/prepared-sql';
@@ -87,8 +87,7 @@ export class AuthService {
 
 /** Tenant-key actors only, with a scope; session clients are refused as if the resource did not exist to them. */
 export function requireTenantKey(actor: Actor | null, scope: Scope): TenantKeyActor {
-  if (!actor) throw unauthorized();
-  if (actor.kind !== 'tenant_key') throw new DomainError('insufficient_scope', actor.kind === 'end_user' ? 'This operation needs a tenant API key' : 'A session client_secret cannot perform this operation');
-  if (!actor.scopes.includes(scope)) throw new DomainError('insufficient_scope', `This key lacks the ${scope} scope`);
-  return actor;
+  const refusal = tenantKeyRefusal(actor, scope);
+  if (refusal) throw refusal;
+  return actor as TenantKeyActor;
 }

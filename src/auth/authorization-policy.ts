@@ -1,6 +1,6 @@
 import { ACCOUNT_PAGES_PATH } from '../oidc/first-party-sign-in';
 import { DomainError } from '../errors';
-import type { Actor, Scope } from './actor';
+import { tenantKeyRefusal, type Actor, type Scope } from './actor';
 import { USER_CAPABILITIES, type UserCapability } from './user-token.policy';
 
 /**
@@ -307,9 +307,10 @@ export function refusalOfTenantRoute(guard: Guard, actor: Actor | null | undefin
   if (guard.kind === 'gateway') {
     return actor.kind === 'session_client' ? new DomainError('insufficient_scope', "A session's client_secret reaches that session only; /v1/social, /v1/profiles and /v1/network take a tenant key or a user token") : null;
   }
-  if (actor.kind === 'end_user') return new DomainError('insufficient_scope', "A user token reaches the user's own account under /v1/me only; this route needs a tenant API key");
-  if (actor.kind === 'session_client') return guard.kind === 'tenant_key' ? new DomainError('insufficient_scope', 'A session client_secret cannot call this route') : null;
-  if (guard.kind === 'client_secret') return new DomainError('insufficient_scope', "This route takes the session's client_secret (the mobile SDK); tenant API keys cannot call it");
-  if (!actor.scopes.includes(guard.scope)) return new DomainError('insufficient_scope', `This key lacks the ${guard.scope} scope`);
-  return null;
+  if (guard.kind === 'client_secret') {
+    if (actor.kind === 'session_client') return null;
+    return new DomainError('insufficient_scope', "This route takes the session's client_secret (the mobile SDK); tenant API keys and user tokens cannot call it");
+  }
+  if (guard.kind === 'tenant_key_or_client_secret' && actor.kind === 'session_client') return null;
+  return tenantKeyRefusal(actor, guard.scope);
 }
