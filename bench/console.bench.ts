@@ -12,7 +12,7 @@ import { measure, printTable } from './bench-support';
 
 async function main(): Promise<void> {
   const port = await freePort();
-  const server = await startServer(testEnv({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn' }));
+  const server = await startServer(testEnv({ PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_ENABLED: 'false' }));
   try {
     const tenant = await createTenant(server, 'Bench Console');
     const owner = await createConsoleMember(server, tenant.tenant_id, 'owner');
