@@ -1,6 +1,6 @@
 /**
- * `npm run bench:console`: the console's signed-in pages through the built server started as `npm start`
- * starts it (docs/console.md, docs/benchmarks.md "Console"). A signed-in owner (TOTP passed) reads the
+ * `npm run bench:console-members`: the console's signed-in pages through the built server started as `npm start`
+ * starts it (docs/console.md, docs/benchmarks.md "Console members"). A signed-in owner (TOTP passed) reads the
  * Members page of a tenant with 50 members: the guard resolves the sign-in (one UPDATE that slides the
  * idle clock), reads the member and the tenant, then the page lists members and invitations. Baseline of
  * the same run: GET /healthz (one SELECT). Rate limits off. BENCH_SECONDS per case (default 10).
