@@ -144,6 +144,16 @@ describe('the four registry checks', () => {
     expect(reg.hits.ch.length - before).toBe(6);
   });
 
+  it('keeps the cache within its bytes, dropping the oldest answers first', () => {
+    const cache = new RegistryCache(undefined, 100);
+    const notFound = (raw: string) => ({ kind: 'not_found' as const, reason: 'none', sourceUrl: 'https://x', raw, contentType: 'application/json' });
+    cache.put('gleif', 'A', notFound('a'.repeat(40)));
+    cache.put('gleif', 'B', notFound('b'.repeat(40)));
+    cache.put('gleif', 'C', notFound('c'.repeat(40)));
+    cache.put('gleif', 'D', notFound('d'.repeat(101)));
+    expect(['A', 'B', 'C', 'D'].map((id) => cache.get('gleif', id) !== null)).toEqual([false, true, true, false]);
+  });
+
   it('throws RegistryBusyError (the job waits in the queue) on a 429, never a fail', async () => {
     reg.override('gleif', '529900T8BM49AURSDO55', { status: 429, body: '' });
     await expect(service().run({ legal_name: 'X', lei: '529900T8BM49AURSDO55' })).rejects.toBeInstanceOf(RegistryBusyError);
