@@ -223,7 +223,7 @@ export function portalRoutes(router: Router, d: PortalDeps): void {
   const reviewPath = (id: string) => `${ACCOUNT_PAGES_PATH}/verifications/${id}/review`;
   async function showReview(req: Request, res: Response, who: SignedIn, o: { reason: string; error: string | null; status: number }): Promise<void> {
     const id = String(req.params.id);
-    const found = SESSION_ID_PATTERN.test(id) ? (await d.verifications.list(who.userId)).find((v) => v.id === id) : undefined;
+    const found = SESSION_ID_PATTERN.test(id) ? await d.verifications.get(who.userId, id) : undefined;
     if (!found) return sendProblem(res, pageOf(req), 'not_found');
     res
       .status(o.status)
