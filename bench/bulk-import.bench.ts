@@ -20,6 +20,8 @@ const N = Number(process.env.BULK_BENCH_N ?? 10_000);
 const BASELINE_N = Number(process.env.BULK_BENCH_BASELINE_N ?? 500);
 const ROUNDS = Number(process.env.BULK_BENCH_ROUNDS ?? 3);
 const JOB_SCHEMA = 'pgboss_bench_bulk';
+/** `live` (default) or `test`: a test key's sessions also queue their three test-mode jobs each (D4), and then run them. */
+const MODE = process.env.BULK_BENCH_MODE === 'test' ? 'test' : 'live';
 
 type Round = { seconds: number; rssGrowthMb: number; postMs: number };
 
@@ -77,13 +79,16 @@ async function benchTarget(name: string, databaseUrl: string | undefined, goalSe
   const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', JOB_SCHEMA, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   const server = await startProcess('src/main.js', env);
   try {
-    const tenants = Array.from({ length: ROUNDS + 1 }, (_, i) => cliJson(env, ['tenant', 'create', '--name', `bench-bulk-${i}`]) as { live_api_key: string });
-    await importAndWait(server, tenants[0].live_api_key, 'warm', 500); // JIT, pools, the flow read
+    const keys = Array.from({ length: ROUNDS + 1 }, (_, i) => {
+      const t = cliJson(env, ['tenant', 'create', '--name', `bench-bulk-${i}`]) as { live_api_key: string; test_api_key: string };
+      return MODE === 'test' ? t.test_api_key : t.live_api_key;
+    });
+    await importAndWait(server, keys[0], 'warm', 500); // JIT, pools, the flow read
     const rounds: Round[] = [];
     const baselines: number[] = [];
     for (let i = 1; i <= ROUNDS; i++) {
-      rounds.push(await importAndWait(server, tenants[i].live_api_key, `r${i}`, N));
-      baselines.push(await singleCreates(server, tenants[i].live_api_key, `single${i}`));
+      rounds.push(await importAndWait(server, keys[i], `r${i}`, N));
+      baselines.push(await singleCreates(server, keys[i], `single${i}`));
       const r = rounds.at(-1)!;
       console.log(`${name} round ${i}: ${N} records in ${r.seconds.toFixed(2)} s after the 202 (POST ${r.postMs.toFixed(0)} ms), RSS +${r.rssGrowthMb.toFixed(0)} MB; single creates ${baselines.at(-1)!.toFixed(1)} s per ${N}`);
     }
@@ -106,7 +111,7 @@ async function benchTarget(name: string, databaseUrl: string | undefined, goalSe
 async function main(): Promise<void> {
   const rows = [await benchTarget('embedded (PGlite)', undefined, 15)];
   if (process.env.DATABASE_URL) rows.push(await benchTarget('PostgreSQL', process.env.DATABASE_URL, 10));
-  console.log(`\nBulk import, ${os.cpus().length} cores, median of ${ROUNDS} rounds; baseline: ${BASELINE_N} single creates (16 in flight) extrapolated to ${N}`);
+  console.log(`\nBulk import (${MODE} key), ${os.cpus().length} cores, median of ${ROUNDS} rounds; baseline: ${BASELINE_N} single creates (16 in flight) extrapolated to ${N}`);
   console.log('| database | records | 202 -> all created | server RSS growth (max) | single creates, same records | bulk speed-up |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
