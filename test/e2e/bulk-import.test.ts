@@ -121,6 +121,20 @@ describe('POST /v1/admin/bulk-import', () => {
     expect(listed.body.data.sessions.edges).toHaveLength(1);
   });
 
+  it('makes one session per reference when two imports with the same references run at once', async () => {
+    const records = Array.from({ length: 600 }, (_, i) => ({ flow_id: 'default', tier: 'T0', reference_id: `race-${i}` }));
+    const [a, b] = await Promise.all([
+      http(server, 'POST', '/v1/admin/bulk-import', { key: globex.live_api_key, json: { records } }),
+      http(server, 'POST', '/v1/admin/bulk-import', { key: globex.live_api_key, json: { records: [...records].reverse() } }),
+    ]);
+    expect([a.status, b.status]).toEqual([202, 202]);
+    const [doneA, doneB] = await Promise.all([completed(server, globex.live_api_key, a.body.id, 60_000), completed(server, globex.live_api_key, b.body.id, 60_000)]);
+    expect((doneA.created as number) + (doneB.created as number)).toBe(600);
+    expect((doneA.duplicates as number) + (doneB.duplicates as number)).toBe(600);
+    const created = [...(await results(server, globex.live_api_key, a.body.id)), ...(await results(server, globex.live_api_key, b.body.id))].filter((l) => l.outcome === 'created');
+    expect(new Set(created.map((l) => l.reference_id)).size).toBe(600);
+  });
+
   it('refuses 10,001 records, a body over 25 MiB, an empty or unparsable body and another content type, with the error body', async () => {
     const many = Array.from({ length: 10_001 }, (_, i) => ({ flow_id: 'default', tier: 'T0', reference_id: `too-many-${i}` }));
     const tooMany = await http(server, 'POST', '/v1/admin/bulk-import', { key: acme.test_api_key, json: { records: many } });
