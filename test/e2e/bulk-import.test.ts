@@ -277,3 +277,34 @@ describe('a server killed mid-import', () => {
     expect(kept.rows[0].n).toBe(0);
   }, 240_000);
 });
+
+const withRealPostgres = process.env.DATABASE_URL ? it : it.skip;
+if (!process.env.DATABASE_URL) console.info('bulk-import: the two-instance test needs DATABASE_URL (a shared real PostgreSQL) and is skipped');
+
+describe('two instances on one database', () => {
+  const servers: TestServer[] = [];
+  let db: Client | undefined;
+  afterAll(async () => {
+    await db?.end();
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  withRealPostgres('make one session per reference when each runs an import of the same references', async () => {
+    // One environment, so both instances share one job queue; each works one import at a time, so the two run at once.
+    const shared = testEnv({ RATE_LIMIT_ENABLED: 'false', BULK_IMPORT_BATCH_SIZE: '50' });
+    const [a, b] = await Promise.all([startServer(shared), startServer(shared)]);
+    servers.push(a, b);
+    const tenant = await createTenant(a, 'Two Instances Bulk');
+    const records = Array.from({ length: 1000 }, (_, i) => ({ flow_id: 'default', tier: 'T0', reference_id: `two-${i}` }));
+    const [ra, rb] = await Promise.all([
+      http(a, 'POST', '/v1/admin/bulk-import', { key: tenant.live_api_key, json: { records } }),
+      http(b, 'POST', '/v1/admin/bulk-import', { key: tenant.live_api_key, json: { records: [...records].reverse() } }),
+    ]);
+    expect([ra.status, rb.status]).toEqual([202, 202]);
+    const [da, dbDone] = await Promise.all([completed(a, tenant.live_api_key, ra.body.id, 90_000), completed(b, tenant.live_api_key, rb.body.id, 90_000)]);
+    expect((da.created as number) + (dbDone.created as number)).toBe(1000);
+    db = await dbClient(a);
+    const counted = await db.query(`SELECT count(*)::int AS n, count(DISTINCT reference_id)::int AS refs FROM sessions WHERE tenant_id = $1`, [tenant.tenant_id]);
+    expect(counted.rows[0]).toEqual({ n: 1000, refs: 1000 });
+  }, 180_000);
+});
