@@ -81,6 +81,7 @@ export function renderAuthorizationPolicyDoc(): string {
     '',
     ...ownRows.map((r) => `- ${route(r)}: ${needs(r.guard)}`),
     "- everything under `/account`: the account pages' sign-in cookie",
+    "- everything under `/console`: the console's sign-in cookie, then the member's role and second factor (web/console/console-guard.ts)",
     '',
     DOC_END,
   ];
