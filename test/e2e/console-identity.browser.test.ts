@@ -147,6 +147,7 @@ const DESKTOP = { width: 1440, height: 900 };
     await axe(page, 'members', DESKTOP);
     await shot(page, '5-members');
     await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width); // no sideways scrolling at 360 px
     await shot(page, '6-members-phone');
     await context.close();
 
