@@ -133,7 +133,10 @@ async function scrubPersonalData(m: EntityManager, userId: string, sessionIds: s
   if (emailHash) {
     await m.query(`DELETE FROM mail_messages WHERE to_hash = $1`, [emailHash]);
     await m.query(`DELETE FROM email_codes WHERE email_hash = $1`, [emailHash]);
+    await m.query(`DELETE FROM member_invitations WHERE email_hash = $1`, [emailHash]);
   }
+  // The console (docs/console.md): the person's memberships, second factors and sign-ins.
+  for (const table of ['console_sessions', 'console_recovery_codes', 'console_passkeys', 'console_totp', 'members']) await m.query(`DELETE FROM ${table} WHERE user_id = $1`, [userId]);
   await m.query(`DELETE FROM oidc_payloads WHERE account_id = $1`, [userId]);
   await m.query(`DELETE FROM review_cases WHERE user_id = $1`, [userId]);
   await m.query(`DELETE FROM profile_changes WHERE user_id = $1`, [userId]);
