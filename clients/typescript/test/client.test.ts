@@ -1,0 +1,243 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { createOidcTenant, createUser, signInThroughPages, startOidcServer, type OidcTenant } from '../../../test/helpers/oidc-login';
+import { cli, createTenant, eventually, type Tenant, type TestServer } from '../../../test/helpers/test-server';
+import { WebhookReceiver } from '../../../test/helpers/webhook-receiver';
+import { IdvApiError, IdvClient, IdvConnectionError, IdvRateLimitError, IdvSignatureError, constructEvent, verifySignature, type Session } from '../src';
+
+/**
+ * The typed client (clients/typescript) against the built server, started as `npm start` starts it:
+ * every call goes over HTTP to the real /v1 routes, and every type it uses is generated from openapi.yaml.
+ */
+describe('the typed TypeScript client', () => {
+  let server: TestServer;
+  let receiver: WebhookReceiver;
+  let acme: OidcTenant;
+  let client: IdvClient;
+
+  const statusOf = (c: IdvClient, id: string, status: Session['status'], timeoutMs = 40_000) =>
+    eventually(async () => {
+      const s = await c.sessions.get(id);
+      return s.status === status ? s : undefined;
+    }, timeoutMs, 500);
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    server = await startOidcServer();
+    acme = await createOidcTenant(server, 'Acme Client');
+    client = new IdvClient({ apiKey: acme.test_api_key, baseUrl: server.url });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await receiver?.close();
+  });
+
+  describe('sessions', () => {
+    it('creates a session in the definition shape, reads it back, and creates one in the quickstart shape', async () => {
+      const reference = `ref-${randomBytes(4).toString('hex')}`;
+      const created = await client.sessions.create({ flow_id: 'default', tier: 'T2', reference_id: reference });
+      expect(created.id).toMatch(/^vses_[A-Za-z0-9]{24}$/);
+      expect(created).toMatchObject({ status: 'created', tier: 'T2', reference_id: reference, livemode: false, result: null });
+      expect(created.client_secret).toEqual(expect.any(String));
+      expect(created.hosted_url).toMatch(/^http/);
+
+      const read = await client.sessions.get(created.id);
+      expect(read).toMatchObject({ id: created.id, status: 'created', tier: 'T2', reference_id: reference, hosted_url: null });
+      expect(read).not.toHaveProperty('client_secret');
+
+      const quick = await client.sessions.create({ tiers: ['T1', 'T3'], reference: `${reference}-q` });
+      expect(quick).toMatchObject({ tier: 'T3', reference_id: `${reference}-q`, status: 'created' });
+    });
+
+    it('throws IdvApiError with the body\'s code, the status and the request id: 404 for an unknown session, 400 for a bad body', async () => {
+      const missing = await client.sessions.get('vses_000000000000000000000000').catch((e: unknown) => e);
+      expect(missing).toBeInstanceOf(IdvApiError);
+      const notFound = missing as IdvApiError;
+      expect({ status: notFound.status, code: notFound.code }).toEqual({ status: 404, code: 'not_found' });
+      expect(notFound.requestId).toEqual(expect.any(String));
+      expect(notFound.body).toMatchObject({ error: { code: 'not_found', request_id: notFound.requestId } });
+
+      // Another tenant's key reads the same id as not found (D6): the client surfaces the same typed error.
+      const mine = await client.sessions.create({ flow_id: 'default', tier: 'T1' });
+      const other = new IdvClient({ apiKey: (await createTenant(server, 'other-client')).test_api_key, baseUrl: server.url });
+      await expect(other.sessions.get(mine.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+
+      const bad = await client.sessions.create({ flow_id: 'default', tier: 'T6' }).catch((e: unknown) => e);
+      expect(bad).toMatchObject({ name: 'IdvApiError', status: 400, code: 'tier_not_available' });
+    });
+
+    it('reads the decision history of a manual_review session and records an approval through decisions', async () => {
+      const created = await client.sessions.create({ flow_id: 'default', tier: 'T1', metadata: { test_outcome: 'review' } });
+      await statusOf(client, created.id, 'manual_review');
+
+      const history = await client.sessions.listDecisions(created.id);
+      expect(history).toEqual([expect.objectContaining({ session_id: created.id, source: 'automated', decision: 'review', to_status: 'manual_review' })]);
+
+      const decision = await client.sessions.decide(created.id, { decision: 'approve', reason: 'Passport checked by hand', reviewer_id: 'rev-ana' });
+      expect(decision).toMatchObject({ session_id: created.id, source: 'human', decision: 'approve', from_status: 'manual_review', to_status: 'success', reviewer_id: 'rev-ana' });
+      expect(decision.id).toMatch(/^vdec_/);
+      expect((await client.sessions.get(created.id)).status).toBe('success');
+      expect((await client.sessions.listDecisions(created.id)).map((d) => d.source)).toEqual(['automated', 'human']);
+
+      // Approving again is refused by the lifecycle (D3): a typed 409.
+      await expect(client.sessions.decide(created.id, { decision: 'approve', reason: 'again, by mistake' })).rejects.toMatchObject({ status: 409, code: 'invalid_state' });
+    }, 60_000);
+  });
+
+  describe('webhooks', () => {
+    it('registers an endpoint and verifies a real delivery with verifySignature; a changed body, another secret or an old timestamp fail', async () => {
+      const endpoint = await client.webhooks.create({ url: receiver.url('/client-hooks'), events: ['verification.completed'] });
+      expect(endpoint.id).toMatch(/^whk_/);
+      expect(endpoint.signing_secret).toMatch(/^whsec_/);
+
+      const session = await client.sessions.create({ flow_id: 'default', tier: 'T1', metadata: { test_outcome: 'approved' } });
+      const delivery = await eventually(async () => receiver.at('/client-hooks').find((d) => JSON.parse(d.body).data?.session_id === session.id), 40_000);
+      const header = String(delivery.headers['service-signature']);
+
+      expect(verifySignature(delivery.body, header, endpoint.signing_secret)).toBe(true);
+      expect(client.webhooks.verifySignature(Buffer.from(delivery.body), header, endpoint.signing_secret)).toBe(true);
+      expect(verifySignature(delivery.body.replace('"success"', '"failed"'), header, endpoint.signing_secret)).toBe(false);
+      expect(verifySignature(delivery.body, header, `whsec_${'x'.repeat(32)}`)).toBe(false);
+      const t = Number(/t=(\d+)/.exec(header)![1]);
+      expect(verifySignature(delivery.body, header, endpoint.signing_secret, { nowSeconds: t + 301 })).toBe(false);
+      expect(verifySignature(delivery.body, header, endpoint.signing_secret, { nowSeconds: t + 299 })).toBe(true);
+
+      const event = constructEvent(delivery.body, header, endpoint.signing_secret);
+      expect(event).toMatchObject({ id: delivery.headers['service-event-id'], type: 'verification.completed', livemode: false, data: { session_id: session.id, status: 'success' } });
+      expect(() => constructEvent(delivery.body, header, 'whsec_wrong')).toThrow(IdvSignatureError);
+
+      const replayed = await client.webhooks.replay(endpoint.id, { event_ids: [event.id] });
+      expect(replayed).toEqual({ queued: 1 });
+    }, 60_000);
+  });
+
+  describe('retention and delegated requests', () => {
+    it('reads and changes the retention policy, and names the field of an out-of-range value', async () => {
+      const before = await client.retention.get(acme.tenant_id);
+      expect(before).toMatchObject({ tenant_id: acme.tenant_id, livemode: false });
+      const after = await client.retention.update(acme.tenant_id, { selfie_image_days: 7 });
+      expect(after).toMatchObject({ selfie_image_days: 7, biometric_template_days: before.biometric_template_days });
+      expect(after.updated_at).toEqual(expect.any(String));
+      const bad = await client.retention.update(acme.tenant_id, { selfie_video_days: 999 }).catch((e: unknown) => e);
+      expect(bad).toMatchObject({ status: 400, code: 'invalid_request', message: expect.stringMatching(/^selfie_video_days/) });
+    });
+
+    it('initiates a delegated access request for a signed-in user; an unknown subject is a typed 404', async () => {
+      const email = `client-${randomBytes(4).toString('hex')}@example.com`;
+      await createUser(server, email);
+      const { tokens } = await signInThroughPages(server, acme, email);
+      const job = await client.dataRights.initiateDelegatedRequest({ user_sub: tokens.claims().sub, purpose: 'access', callback_url: receiver.url('/dsr') });
+      expect(job).toMatchObject({ object: 'dsr_job', status: 'awaiting_confirmation', delegated: true, purpose: 'access' });
+      expect(job.callback_signing_secret).toEqual(expect.any(String));
+      await expect(client.dataRights.initiateDelegatedRequest({ user_sub: 'not-a-subject', purpose: 'access', callback_url: receiver.url('/dsr') })).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    }, 60_000);
+  });
+
+  describe('rate limits and retries', () => {
+    let limited: Tenant;
+    let sessionId: string;
+    const setLimit = async (limit: number | null) => {
+      const args = limit === null ? ['limits', 'clear', '--tenant', limited.tenant_id, '--bucket', 'verify_read'] : ['limits', 'set', '--tenant', limited.tenant_id, '--bucket', 'verify_read', '--limit', String(limit)];
+      expect((await cli(server.env, [...args, '--json'])).code).toBe(0);
+      await new Promise((r) => setTimeout(r, 1_200)); // each instance reads overrides through a 1 s cache
+    };
+
+    beforeAll(async () => {
+      limited = await createTenant(server, 'limited-client');
+      sessionId = (await new IdvClient({ apiKey: limited.test_api_key, baseUrl: server.url }).sessions.create({ flow_id: 'default', tier: 'T1' })).id;
+    });
+
+    it('waits the retry-after of a 429 and then retries, with the clock it was given', async () => {
+      await setLimit(2);
+      const answers: { status: number; retryAfter: string | null }[] = [];
+      const waits: number[] = [];
+      const c = new IdvClient({
+        apiKey: limited.test_api_key,
+        baseUrl: server.url,
+        fetch: async (request) => {
+          const response = await fetch(request);
+          answers.push({ status: response.status, retryAfter: response.headers.get('retry-after') });
+          return response;
+        },
+        // While the client waits, the operator lifts the limit: the retry it sends after waiting passes.
+        sleep: async (ms) => {
+          waits.push(ms);
+          await setLimit(null);
+        },
+      });
+      await c.sessions.get(sessionId);
+      await c.sessions.get(sessionId);
+      const third = await c.sessions.get(sessionId);
+      expect(third.id).toBe(sessionId);
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 429, 200]);
+      const retryAfter = Number(answers[2].retryAfter);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(waits).toEqual([retryAfter * 1000]);
+    }, 60_000);
+
+    it('throws IdvRateLimitError with the bucket and retry-after once its retries are spent, or at once when retry-after is too long', async () => {
+      await setLimit(1);
+      let slept = 0;
+      const noRetries = new IdvClient({ apiKey: limited.test_api_key, baseUrl: server.url, maxRetries: 0 });
+      await noRetries.sessions.get(sessionId).catch(() => undefined); // uses up the one request, if the window had room
+      const impatient = new IdvClient({ apiKey: limited.test_api_key, baseUrl: server.url, maxRetryAfterSeconds: 0, sleep: async () => void slept++ });
+      for (const c of [noRetries, impatient]) {
+        const err = await c.sessions.get(sessionId).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(IdvRateLimitError);
+        expect(err).toMatchObject({ status: 429, code: 'rate_limited', bucket: 'verify_read', requestId: expect.any(String) });
+        expect((err as IdvRateLimitError).retryAfterSeconds).toBeGreaterThan(0);
+      }
+      expect(slept).toBe(0);
+      await setLimit(null);
+    }, 60_000);
+
+    /** A TCP proxy in front of the server that drops the first `drop` connections it accepts, unanswered. */
+    async function flakyProxy(drop: number): Promise<{ url: string; accepted: () => number; close: () => Promise<void> }> {
+      let accepted = 0;
+      const open = new Set<net.Socket>();
+      const target = new URL(server.url);
+      const proxy = net.createServer((socket) => {
+        accepted++;
+        open.add(socket);
+        if (accepted <= drop) return socket.destroy();
+        const upstream = net.connect(Number(target.port), target.hostname);
+        socket.on('error', () => undefined);
+        socket.on('close', () => upstream.destroy());
+        upstream.on('error', () => socket.destroy());
+        socket.pipe(upstream).pipe(socket);
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      return {
+        url: `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`,
+        accepted: () => accepted,
+        close: () =>
+          new Promise<void>((resolve) => {
+            for (const s of open) s.destroy();
+            proxy.close(() => resolve());
+          }),
+      };
+    }
+
+    it('retries a GET whose connection was dropped, but never a POST (the API has no Idempotency-Key)', async () => {
+      const forGet = await flakyProxy(2);
+      const viaGet = new IdvClient({ apiKey: acme.test_api_key, baseUrl: forGet.url, backoffBaseMs: 10 });
+      const created = await client.sessions.create({ flow_id: 'default', tier: 'T1' });
+      expect((await viaGet.sessions.get(created.id)).id).toBe(created.id);
+      expect(forGet.accepted()).toBe(3);
+
+      const forPost = await flakyProxy(1);
+      const viaPost = new IdvClient({ apiKey: acme.test_api_key, baseUrl: forPost.url, backoffBaseMs: 10 });
+      const err = await viaPost.sessions.create({ flow_id: 'default', tier: 'T1' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(IdvConnectionError);
+      expect(err).toMatchObject({ timedOut: false, message: expect.stringContaining('POST /v1/verify/sessions') });
+      expect(forPost.accepted()).toBe(1);
+
+      // With more drops than retries a GET gives up with the same typed error.
+      const dead = await flakyProxy(10);
+      const viaDead = new IdvClient({ apiKey: acme.test_api_key, baseUrl: dead.url, backoffBaseMs: 10, maxRetries: 2 });
+      await expect(viaDead.sessions.get(created.id)).rejects.toBeInstanceOf(IdvConnectionError);
+      expect(dead.accepted()).toBe(3);
+      await Promise.all([forGet.close(), forPost.close(), dead.close()]);
+    });
+  });
+});
