@@ -1,8 +1,12 @@
 import type { Api } from './api';
 import { unwrap } from './api';
-import type { CreatedSession, CreateSessionRequest, DecisionRequest, Session, SessionDecision } from './types';
+import type { operations } from './generated/openapi';
+import type { CreatedSession, CreateSessionRequest, DecisionRequest, Session, SessionDecision, SessionList } from './types';
 
-/** /v1/verify/sessions: create (either request shape of D1), read, and the decision history. */
+/** `limit` (1-100), `after` (a page's `next_cursor`), and the `status` / `reference_id` filters. */
+export type ListSessionsParams = NonNullable<operations['listSessions']['parameters']['query']>;
+
+/** /v1/verify/sessions: create (either request shape of D1), read, list, cancel, and the decision history. */
 export class Sessions {
   constructor(private readonly api: Api) {}
 
@@ -17,6 +21,26 @@ export class Sessions {
   /** One session of this key's tenant and mode; any other id is an IdvApiError with code `not_found`. */
   get(id: string): Promise<Session> {
     return unwrap(this.api.GET('/v1/verify/sessions/{id}', { params: { path: { id } } }));
+  }
+
+  /** One page of the key's sessions, newest first; pass `next_cursor` back as `after` for the next. */
+  list(params: ListSessionsParams = {}): Promise<SessionList> {
+    return unwrap(this.api.GET('/v1/verify/sessions', { params: { query: params } }));
+  }
+
+  /** Every session that matches, newest first, fetching page after page as the loop asks for more. */
+  async *listAll(params: Omit<ListSessionsParams, 'after'> = {}): AsyncGenerator<Session> {
+    let after: string | undefined;
+    do {
+      const page = await this.list({ ...params, ...(after ? { after } : {}) });
+      yield* page.data;
+      after = page.next_cursor ?? undefined;
+    } while (after);
+  }
+
+  /** Withdraws a session that has not reached a terminal status; a terminal one is `invalid_state` (409). */
+  cancel(id: string): Promise<Session> {
+    return unwrap(this.api.POST('/v1/verify/sessions/{id}/cancel', { params: { path: { id } } }));
   }
 
   /** The decision history, oldest first: the pipeline's, then each person's (scope `sessions:read`). */

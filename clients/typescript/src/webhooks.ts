@@ -1,6 +1,6 @@
 import type { Api } from './api';
 import { unwrap } from './api';
-import type { CreatedWebhookEndpoint, CreateWebhookRequest, ReplayRequest } from './types';
+import type { CreatedWebhookEndpoint, CreateWebhookRequest, ReplayRequest, WebhookEndpoint } from './types';
 import { constructEvent, verifySignature } from './webhook-signature';
 
 /** Webhook endpoints (scope `webhooks:manage`) and the receiver-side signature check. */
@@ -10,6 +10,16 @@ export class Webhooks {
   /** Registers an endpoint; keep `signing_secret`, which no later call returns. */
   create(body: CreateWebhookRequest): Promise<CreatedWebhookEndpoint> {
     return unwrap(this.api.POST('/v1/verify/webhooks', { body }));
+  }
+
+  /** The key's endpoints, newest first, without their secrets. */
+  async list(): Promise<WebhookEndpoint[]> {
+    return (await unwrap(this.api.GET('/v1/developer/webhooks'))).data;
+  }
+
+  /** Deletes an endpoint: nothing more is sent to it. */
+  async delete(endpointId: string): Promise<void> {
+    await unwrap(this.api.DELETE('/v1/developer/webhooks/{id}', { params: { path: { id: endpointId } } }));
   }
 
   /** Sends events again to one endpoint, by id or by a since/until window; each is signed afresh. */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { createOidcTenant, createUser, signInThroughPages, startOidcServer, type OidcTenant } from '../../../test/helpers/oidc-login';
-import { cli, createTenant, eventually, type Tenant, type TestServer } from '../../../test/helpers/test-server';
+import { expectToMatchContract } from '../../../test/helpers/openapi-contract';
+import { cli, createTenant, eventually, http, type Tenant, type TestServer } from '../../../test/helpers/test-server';
 import { WebhookReceiver } from '../../../test/helpers/webhook-receiver';
 import { IdvApiError, IdvClient, IdvConnectionError, IdvRateLimitError, IdvSignatureError, constructEvent, verifySignature, type Session } from '../src';
 
@@ -66,6 +67,41 @@ describe('the typed TypeScript client', () => {
       expect(bad).toMatchObject({ name: 'IdvApiError', status: 400, code: 'tier_not_available' });
     });
 
+    it('lists sessions newest first, page by page, filtered by status and reference_id', async () => {
+      const lister = new IdvClient({ apiKey: (await createTenant(server, 'lister')).test_api_key, baseUrl: server.url });
+      const made: string[] = [];
+      for (const n of [1, 2, 3]) made.unshift((await lister.sessions.create({ flow_id: 'default', tier: 'T1', reference_id: `list-${n}` })).id);
+
+      const first = await lister.sessions.list({ limit: 2 });
+      expect(first.data.map((s) => s.id)).toEqual(made.slice(0, 2));
+      expect(first).toMatchObject({ object: 'list', has_more: true, next_cursor: expect.any(String) });
+      const second = await lister.sessions.list({ limit: 2, after: first.next_cursor! });
+      expect(second).toMatchObject({ has_more: false, next_cursor: null });
+      expect(second.data.map((s) => s.id)).toEqual(made.slice(2));
+
+      const all: string[] = [];
+      for await (const s of lister.sessions.listAll({ limit: 1 })) all.push(s.id);
+      expect(all).toEqual(made);
+      expect((await lister.sessions.list({ reference_id: 'list-2' })).data.map((s) => s.reference_id)).toEqual(['list-2']);
+      await lister.sessions.cancel(made[0]);
+      expect((await lister.sessions.list({ status: 'withdrawn' })).data.map((s) => s.id)).toEqual([made[0]]);
+
+      await expect(lister.sessions.list({ limit: 101 })).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
+      await expect(lister.sessions.list({ after: 'not-a-cursor' })).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
+    });
+
+    it('cancels a session that is not finished; cancelling it again is a typed 409, and another tenant\'s is 404', async () => {
+      const created = await client.sessions.create({ flow_id: 'default', tier: 'T2' });
+      const cancelled = await client.sessions.cancel(created.id);
+      expect(cancelled).toMatchObject({ id: created.id, status: 'withdrawn' });
+      expect((await client.sessions.get(created.id)).status).toBe('withdrawn');
+      await expect(client.sessions.cancel(created.id)).rejects.toMatchObject({ status: 409, code: 'invalid_state' });
+      const other = new IdvClient({ apiKey: (await createTenant(server, 'other-cancel')).test_api_key, baseUrl: server.url });
+      const theirs = await other.sessions.create({ flow_id: 'default', tier: 'T1' });
+      await expect(client.sessions.cancel(theirs.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+      expect((await other.sessions.get(theirs.id)).status).toBe('created');
+    });
+
     it('reads the decision history of a manual_review session and records an approval through decisions', async () => {
       const created = await client.sessions.create({ flow_id: 'default', tier: 'T1', metadata: { test_outcome: 'review' } });
       await statusOf(client, created.id, 'manual_review');
@@ -109,6 +145,33 @@ describe('the typed TypeScript client', () => {
       const replayed = await client.webhooks.replay(endpoint.id, { event_ids: [event.id] });
       expect(replayed).toEqual({ queued: 1 });
     }, 60_000);
+
+    it('lists endpoints without their secrets and deletes one; deleting it again is a typed 404', async () => {
+      const a = await client.webhooks.create({ url: receiver.url('/list-a'), events: ['verification.failed'] });
+      const listed = await client.webhooks.list();
+      expect(listed[0]).toEqual({ id: a.id, url: a.url, events: ['verification.failed'], livemode: false, status: 'enabled', disabled_reason: null, failing_since: null, created_at: a.created_at });
+      expect(JSON.stringify(listed)).not.toContain('whsec_');
+      await client.webhooks.delete(a.id);
+      expect((await client.webhooks.list()).map((e) => e.id)).not.toContain(a.id);
+      await expect(client.webhooks.delete(a.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    });
+  });
+
+  describe('the REST operations the client added to openapi.yaml', () => {
+    it('answer as the document says: list and cancel sessions, list and delete webhook endpoints, success and error', async () => {
+      const key = acme.test_api_key;
+      const session = await client.sessions.create({ flow_id: 'default', tier: 'T1' });
+      expectToMatchContract('GET', '/v1/verify/sessions', await http(server, 'GET', '/v1/verify/sessions?limit=2', { key }));
+      expectToMatchContract('GET', '/v1/verify/sessions', await http(server, 'GET', '/v1/verify/sessions?colour=red', { key }));
+      expectToMatchContract('GET', '/v1/verify/sessions', await http(server, 'GET', '/v1/verify/sessions'));
+      expectToMatchContract('POST', '/v1/verify/sessions/{id}/cancel', await http(server, 'POST', `/v1/verify/sessions/${session.id}/cancel`, { key }));
+      expectToMatchContract('POST', '/v1/verify/sessions/{id}/cancel', await http(server, 'POST', `/v1/verify/sessions/${session.id}/cancel`, { key }));
+      expectToMatchContract('POST', '/v1/verify/sessions/{id}/cancel', await http(server, 'POST', '/v1/verify/sessions/vses_AAAAAAAAAAAAAAAAAAAAAAAA/cancel', { key }));
+      const hook = await client.webhooks.create({ url: receiver.url('/contract'), events: ['verification.completed'] });
+      expectToMatchContract('GET', '/v1/developer/webhooks', await http(server, 'GET', '/v1/developer/webhooks', { key }));
+      expectToMatchContract('DELETE', '/v1/developer/webhooks/{id}', await http(server, 'DELETE', `/v1/developer/webhooks/${hook.id}`, { key }));
+      expectToMatchContract('DELETE', '/v1/developer/webhooks/{id}', await http(server, 'DELETE', `/v1/developer/webhooks/${hook.id}`, { key }));
+    });
   });
 
   describe('retention and delegated requests', () => {

@@ -7,7 +7,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List sessions
+         * @description The sessions of the key's tenant in the key's mode, newest first, `limit` at a time (1-100, default 20). Pass the
+         *     answer's `next_cursor` as `after` for the next page; `next_cursor` is null on the last page. `status` and
+         *     `reference_id` filter. An unknown parameter, or a cursor this API did not return, is a 400 `invalid_request`.
+         *     Needs `sessions:read`. Every item is the session as `GET /v1/verify/sessions/{id}` returns it.
+         */
+        get: operations["listSessions"];
         put?: never;
         /**
          * Create a verification session
@@ -40,6 +47,29 @@ export interface paths {
         get: operations["getSession"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/verify/sessions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a session
+         * @description Withdraws a session that has not reached a terminal status (`created`, `in_progress`, `processing` or
+         *     `manual_review` -> `withdrawn`); its hosted link stops working and `verification.*` subscribers see the change.
+         *     A terminal session is 409 `invalid_state`; another tenant's or mode's session is 404. Needs `sessions:write`.
+         *     No request body.
+         */
+        post: operations["cancelSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -159,10 +189,53 @@ export interface paths {
          * @description Needs the `webhooks:manage` scope. `signing_secret` is returned this once only; it signs every
          *     delivery (`Service-Signature: v1,t=<unix>,sig=<hex HMAC-SHA256 of "<t>.<raw body>">`).
          *     Live-mode URLs must be https and resolve only to public addresses; test mode also allows http
-         *     and localhost. Listing, disabling, deleting and rotating the secret are GraphQL mutations.
+         *     and localhost. `GET /v1/developer/webhooks` lists the endpoints and `DELETE /v1/developer/webhooks/{id}` deletes
+         *     one; disabling, enabling and rotating the secret are GraphQL mutations.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The endpoints of the key's tenant in the key's mode, newest first, without their secrets (deleted ones are
+         *     gone). Needs `webhooks:manage`.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Nothing more is sent to the endpoint, retries of earlier deliveries included. Needs `webhooks:manage`;
+         *     another tenant's or mode's endpoint, or one already deleted, is a 404.
+         */
+        delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1351,6 +1424,31 @@ export interface components {
             url: string;
             events: ("verification.completed" | "verification.failed" | "verification.manual_review")[];
         };
+        SessionList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Session"][];
+            has_more: boolean;
+            /** @description Pass as `after` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookEndpoint: {
+            id: string;
+            url: string;
+            events: string[];
+            livemode: boolean;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description disabled_by_tenant, receiver_gone (410) or failing_for_3_days. */
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description Start of the current run of failed attempts.
+             */
+            failing_since: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
         CreatedWebhookEndpoint: {
             id: string;
             url: string;
@@ -1843,6 +1941,40 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listSessions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                after?: string;
+                status?: components["schemas"]["SessionStatus"];
+                reference_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of sessions */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     createSession: {
         parameters: {
             query?: never;
@@ -1905,6 +2037,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["UserRestricted"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    cancelSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The withdrawn session */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2087,6 +2250,73 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        object: "webhook_endpoint";
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
