@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { Api } from './api';
+import { BulkImports } from './bulk-imports';
 import { DataRights } from './data-rights';
 import type { paths } from './generated/openapi';
 import { Retention } from './retention';
@@ -22,6 +23,7 @@ export class IdvClient {
   readonly webhooks: Webhooks;
   readonly retention: Retention;
   readonly dataRights: DataRights;
+  readonly bulkImports: BulkImports;
   /** The typed openapi-fetch client underneath, for operations without a helper (same auth and retries). */
   readonly api: Api;
 
@@ -29,14 +31,16 @@ export class IdvClient {
     const { apiKey, baseUrl, fetch: baseFetch = (r: Request) => globalThis.fetch(r), ...retry } = options;
     if (!apiKey) throw new TypeError('IdvClient: apiKey is required');
     const defined = Object.fromEntries(Object.entries(retry).filter(([, v]) => v !== undefined));
+    const retryOptions: RetryOptions = { ...DEFAULT_RETRY, ...defined };
     this.api = createClient<paths>({
       baseUrl: baseUrl.replace(/\/+$/, ''),
       headers: { authorization: `Bearer ${apiKey}` },
-      fetch: retryingFetch(baseFetch, { ...DEFAULT_RETRY, ...defined }),
+      fetch: retryingFetch(baseFetch, retryOptions),
     });
     this.sessions = new Sessions(this.api);
     this.webhooks = new Webhooks(this.api);
     this.retention = new Retention(this.api);
     this.dataRights = new DataRights(this.api);
+    this.bulkImports = new BulkImports(this.api, retryOptions.sleep);
   }
 }

@@ -18,3 +18,6 @@ export type Retention = Schemas['Retention'];
 export type RetentionPatch = Schemas['RetentionPatch'];
 export type DsrJob = Schemas['DsrJob'];
 export type ErrorBody = Schemas['ErrorBody'];
+export type BulkImport = Schemas['BulkImport'];
+export type BulkImportRecord = Schemas['BulkImportRecord'];
+export type BulkImportResult = Schemas['BulkImportResult'];

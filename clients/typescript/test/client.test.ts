@@ -174,6 +174,53 @@ describe('the typed TypeScript client', () => {
     });
   });
 
+  describe('bulk import', () => {
+    it('imports JSON records: created, a duplicate reference and a rejected record, each reported by line through the streamed results', async () => {
+      const importer = new IdvClient({ apiKey: (await createTenant(server, 'bulk-client')).test_api_key, baseUrl: server.url });
+      const job = await importer.bulkImports.create([
+        { flow_id: 'default', tier: 'T1', reference_id: 'bulk-1', email: 'ada@example.com' },
+        { tiers: ['T2'], reference: 'bulk-2' },
+        { flow_id: 'default', tier: 'T6', reference_id: 'bulk-3' },
+        { flow_id: 'default', tier: 'T1', reference_id: 'bulk-1' },
+      ]);
+      expect(job).toMatchObject({ object: 'bulk_import', livemode: false, total: 4 });
+      expect(job.id).toMatch(/^bimp_/);
+      const done = await importer.bulkImports.waitUntilDone(job.id, { intervalMs: 250, timeoutMs: 60_000 });
+      expect(done).toMatchObject({ status: 'completed', created: 2, duplicates: 1, rejected: 1, completed_at: expect.any(String) });
+
+      const results = [];
+      for await (const r of importer.bulkImports.results(job.id)) results.push(r);
+      expect(results.map((r) => [r.line, r.reference_id, r.outcome])).toEqual([
+        [1, 'bulk-1', 'created'],
+        [2, 'bulk-2', 'created'],
+        [3, 'bulk-3', 'rejected'],
+        [4, 'bulk-1', 'duplicate'],
+      ]);
+      expect(results[2].error?.code).toBe('tier_not_available');
+      expect(results[3].session_id).toBe(results[0].session_id);
+      // The sessions are real: the client reads them like any other.
+      const first = await importer.sessions.get(results[0].session_id!);
+      expect(first).toMatchObject({ reference_id: 'bulk-1', tier: 'T1' });
+      expect((await importer.sessions.list({ reference_id: 'bulk-2' })).data.map((x) => x.id)).toEqual([results[1].session_id]);
+    }, 90_000);
+
+    it('imports NDJSON text with its own line numbers, and reports an unknown import as a typed 404', async () => {
+      const importer = new IdvClient({ apiKey: (await createTenant(server, 'bulk-ndjson')).test_api_key, baseUrl: server.url });
+      const job = await importer.bulkImports.createFromNdjson('{"flow_id":"default","tier":"T1","reference_id":"nd-1"}\n{not json}\n');
+      const done = await importer.bulkImports.waitUntilDone(job.id, { intervalMs: 250, timeoutMs: 60_000 });
+      expect(done).toMatchObject({ total: 2, created: 1, rejected: 1 });
+      const results = [];
+      for await (const r of importer.bulkImports.results(job.id)) results.push(r);
+      expect(results.map((r) => [r.line, r.outcome])).toEqual([
+        [1, 'created'],
+        [2, 'rejected'],
+      ]);
+      await expect(importer.bulkImports.get('bimp_0000000000000000000000')).rejects.toMatchObject({ status: 404, code: 'not_found' });
+      const missing = importer.bulkImports.results('bimp_0000000000000000000000');
+      await expect(missing.next()).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    }, 90_000);
+  });
+
   describe('retention and delegated requests', () => {
     it('reads and changes the retention policy, and names the field of an out-of-range value', async () => {
       const before = await client.retention.get(acme.tenant_id);

@@ -996,6 +996,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/bulk-import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 10,000 sessions from one upload
+         * @description Needs a tenant key with `sessions:write`. The body is NDJSON (`application/x-ndjson`, one record per line;
+         *     blank lines are skipped but counted) or JSON `{"records": [...]}` (a record's line is its position, from 1):
+         *     1 to 10,000 records, at most 25 MiB. A record is the body of `POST /v1/verify/sessions` in either shape,
+         *     plus an optional `email`, to which the service mails the session's hosted link. Answers 202 at once; a
+         *     durable job creates the sessions in batches and survives a restart. A record whose `reference_id` already
+         *     names a session of the tenant in this mode (or an earlier record of the file) is a duplicate, not a second
+         *     session; a record that does not parse or is not a valid create body is rejected with its line and reason;
+         *     the others go on. An empty body, a JSON body that does not parse, or more than 10,000 records is a 400.
+         */
+        post: operations["createBulkImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/bulk-import/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a bulk import's progress
+         * @description Needs a tenant key with `sessions:write`. Another tenant's import, or one of the other mode, is not found.
+         */
+        get: operations["getBulkImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/bulk-import/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream one result line per record
+         * @description NDJSON, one BulkImportResult per record in line order, streamed from the database (never built whole). While
+         *     the job runs, records not yet processed have `outcome: pending`. `url` (the hosted link) is given for sessions
+         *     this import created; a duplicate names the session that already carried its `reference_id`.
+         */
+        get: operations["getBulkImportResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/developer/dsr/initiate": {
         parameters: {
             query?: never;
@@ -1734,6 +1803,57 @@ export interface components {
             code: "user_restricted";
             request_id?: string;
         };
+        /** @description The body of POST /v1/verify/sessions in either shape (each field as in CreateSessionRequest) plus an optional `email`. */
+        BulkImportRecord: {
+            flow_id?: components["schemas"]["CreateSessionRequest"]["flow_id"];
+            tier?: components["schemas"]["CreateSessionRequest"]["tier"];
+            reference_id?: components["schemas"]["CreateSessionRequest"]["reference_id"];
+            redirect_url?: components["schemas"]["CreateSessionRequest"]["redirect_url"];
+            locale?: components["schemas"]["CreateSessionRequest"]["locale"];
+            metadata?: components["schemas"]["CreateSessionRequest"]["metadata"];
+            tiers?: components["schemas"]["CreateSessionRequest"]["tiers"];
+            reference?: components["schemas"]["CreateSessionRequest"]["reference"];
+            user_sub?: components["schemas"]["CreateSessionRequest"]["user_sub"];
+            /**
+             * Format: email
+             * @description The person's address; the service mails them the hosted link (the mail outbox, docs/accounts-and-oidc.md).
+             */
+            email?: string | null;
+        } | unknown | unknown;
+        BulkImport: {
+            id: string;
+            /** @constant */
+            object: "bulk_import";
+            livemode: boolean;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed";
+            total: number;
+            created: number;
+            duplicates: number;
+            rejected: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
+        BulkImportResult: {
+            line: number;
+            reference_id: string | null;
+            /** @enum {string} */
+            outcome: "pending" | "created" | "duplicate" | "rejected";
+            /** @description The session created; for a duplicate, the session that already carried the reference_id. */
+            session_id?: string;
+            /**
+             * Format: uri
+             * @description The hosted link of a session this import created.
+             */
+            url?: string;
+            error?: {
+                /** @description `invalid_request`, `tier_not_available`, `user_restricted`, ... as for a single create; `duplicate` for a duplicate. */
+                code: string;
+                message: string;
+            };
+        };
         /** @description A data-subject request (docs/data-rights.md, "DSR jobs"). */
         DsrJob: {
             id: string;
@@ -1919,6 +2039,8 @@ export interface components {
     };
     parameters: {
         SessionId: string;
+        /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
+        BulkImportId: string;
         /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
         GatewayPath: string;
     };
@@ -3611,6 +3733,156 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createBulkImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {"flow_id": "default", "tier": "T1", "reference_id": "cust-1001", "email": "ada@example.com"}
+                 *     {"tiers": ["T2"], "reference": "cust-1002", "locale": "de-DE"}
+                 */
+                "application/x-ndjson": string;
+                /**
+                 * @example {
+                 *       "records": [
+                 *         {
+                 *           "flow_id": "default",
+                 *           "tier": "T1",
+                 *           "reference_id": "cust-1001",
+                 *           "email": "ada@example.com"
+                 *         },
+                 *         {
+                 *           "tiers": [
+                 *             "T2"
+                 *           ],
+                 *           "reference": "cust-1002",
+                 *           "locale": "de-DE"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    records: components["schemas"]["BulkImportRecord"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted; the job runs in the background */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N",
+                     *       "object": "bulk_import",
+                     *       "livemode": false,
+                     *       "status": "queued",
+                     *       "total": 2,
+                     *       "created": 0,
+                     *       "duplicates": 0,
+                     *       "rejected": 0,
+                     *       "created_at": "2026-11-26T18:00:00.000Z",
+                     *       "completed_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getBulkImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N",
+                     *       "object": "bulk_import",
+                     *       "livemode": false,
+                     *       "status": "completed",
+                     *       "total": 2,
+                     *       "created": 1,
+                     *       "duplicates": 1,
+                     *       "rejected": 0,
+                     *       "created_at": "2026-11-26T18:00:00.000Z",
+                     *       "completed_at": "2026-11-26T18:00:01.250Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkImport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getBulkImportResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results, one JSON object per line */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "line": 1,
+                     *       "reference_id": "cust-1001",
+                     *       "outcome": "created",
+                     *       "session_id": "vses_8sKz6wYb1N4Jt0vQ9cXr2LmP",
+                     *       "url": "https://verify.example.com/hosted/vses_8sKz6wYb1N4Jt0vQ9cXr2LmP?token=Yx3"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["BulkImportResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
