@@ -36,9 +36,9 @@ export function retryingFetch(baseFetch: (request: Request) => Promise<Response>
   return async (request) => {
     for (let attempt = 0; ; attempt++) {
       const retriesLeft = attempt < opts.maxRetries;
-      // Each attempt sends a fresh copy: a body can be read once.
+      // Each attempt sends a fresh copy (a body can be read once; one without a body needs no clone).
       const timeout = AbortSignal.timeout(opts.timeoutMs);
-      const attemptRequest = new Request(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) });
+      const attemptRequest = new Request(request.body ? request.clone() : request, { signal: AbortSignal.any([request.signal, timeout]) });
       let response: Response;
       try {
         response = await baseFetch(attemptRequest);
