@@ -12,6 +12,9 @@ import { bulkImportMail } from './bulk-import.mail';
 
 export type BulkImportData = { importId: string };
 
+/** Mails put in the outbox per statement. */
+const MAIL_PAGE = 500;
+
 type PendingRow = { line: number; record_sealed: string | null };
 type Outcome = { line: number; outcome: BulkRecordOutcome; sessionId: string | null; code: string | null; message: string | null };
 
@@ -31,7 +34,7 @@ export class BulkImportJob {
     private readonly db: DataSource,
     private readonly box: SecretBox,
     private readonly sessions: SessionService,
-    private readonly mail: Pick<MailOutbox, 'send'>,
+    private readonly mail: Pick<MailOutbox, 'sendMany'>,
     private readonly hostedUrl: (sessionId: string) => string,
     private readonly jobs: Pick<JobQueue, 'send'>,
     private readonly logger: Logger,
@@ -51,18 +54,20 @@ export class BulkImportJob {
       );
       if (pending.length === 0) break;
       await this.processBatch(actor, importId, pending, flows);
-      await this.sendOwedMail(importId, job.tenant_id);
-      if (Date.now() > until) {
-        await this.jobs.send(BULK_IMPORT_JOB, { importId }, { expireInSeconds: this.opts.leaseSeconds, retry: BULK_IMPORT_RETRY });
-        return;
-      }
+      if (Date.now() > until) return this.continueLater(importId);
     }
-    await this.sendOwedMail(importId, job.tenant_id);
     const done: { total: number; created: number; duplicates: number; rejected: number }[] = await this.db.query(
       `UPDATE bulk_imports SET status = 'completed', completed_at = now() WHERE id = $1 AND status <> 'completed' RETURNING total, created, duplicates, rejected`,
       [importId],
     );
     if (done[0]) this.logger.info({ import_id: importId, ...done[0] }, 'bulk import completed');
+    // Mail after every session exists: the links leave in the outbox's batches, and no session waits on them.
+    if (!(await this.sendOwedMail(importId, job.tenant_id, until))) return this.continueLater(importId);
+  }
+
+  /** This run's share of the lease is spent: a fresh job resumes where this one's last commit left off. */
+  private async continueLater(importId: string): Promise<void> {
+    await this.jobs.send(BULK_IMPORT_JOB, { importId }, { expireInSeconds: this.opts.leaseSeconds, retry: BULK_IMPORT_RETRY });
   }
 
   private async processBatch(actor: TenantKeyActor, importId: string, pending: PendingRow[], flows: Map<string, Promise<FlowEntity>>): Promise<void> {
@@ -121,25 +126,26 @@ export class BulkImportJob {
   }
 
   /**
-   * Mails the hosted link to each created record's email, after its batch committed; the sealed
-   * address is dropped once its mail is in the outbox (a run killed between the two sends that one
-   * mail again: at least once, never lost).
+   * Mails the hosted link to each created record's email, a page at a time (MailOutbox.sendMany); a
+   * sealed address is dropped once its mail is in the outbox (a run killed between the two sends that
+   * page again: at least once, never lost). False when the run's time is up before the last page.
    */
-  private async sendOwedMail(importId: string, tenantId: string): Promise<void> {
+  private async sendOwedMail(importId: string, tenantId: string, until: number): Promise<boolean> {
     let tenantName: string | null = null;
     for (;;) {
       const owed: { line: number; session_id: string; email_sealed: string; locale: string | null; expires_at: Date | null }[] = await this.db.query(
         `SELECT r.line, r.session_id, r.email_sealed, s.locale, s.expires_at FROM bulk_import_records r LEFT JOIN sessions s ON s.id = r.session_id
-          WHERE r.import_id = $1 AND r.outcome = 'created' AND r.email_sealed IS NOT NULL ORDER BY r.line LIMIT 200`,
-        [importId],
+          WHERE r.import_id = $1 AND r.outcome = 'created' AND r.email_sealed IS NOT NULL ORDER BY r.line LIMIT $2`,
+        [importId, MAIL_PAGE],
       );
-      if (owed.length === 0) return;
+      if (owed.length === 0) return true;
       tenantName ??= ((await this.db.query(`SELECT name FROM tenants WHERE id = $1`, [tenantId])) as { name: string }[])[0]?.name ?? '';
-      for (const o of owed) {
-        // A session erased meanwhile (its user asked) gets no mail.
-        if (o.expires_at) await this.mail.send({ to: this.box.open(o.email_sealed), ...bulkImportMail({ tenantName, url: this.hostedUrl(o.session_id), locale: o.locale, expiresAt: new Date(o.expires_at) }) });
-        await this.db.query(`UPDATE bulk_import_records SET email_sealed = NULL WHERE import_id = $1 AND line = $2`, [importId, o.line]);
-      }
+      const name = tenantName;
+      // A session erased meanwhile (its user asked) gets no mail.
+      const live = owed.filter((o) => o.expires_at !== null);
+      await this.mail.sendMany(live.map((o) => ({ to: this.box.open(o.email_sealed), ...bulkImportMail({ tenantName: name, url: this.hostedUrl(o.session_id), locale: o.locale, expiresAt: new Date(o.expires_at!) }) })));
+      await this.db.query(`UPDATE bulk_import_records SET email_sealed = NULL WHERE import_id = $1 AND line = ANY($2::int[])`, [importId, owed.map((o) => o.line)]);
+      if (Date.now() > until) return false;
     }
   }
 }

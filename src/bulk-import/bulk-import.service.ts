@@ -94,9 +94,9 @@ export class BulkImportService {
       for (let i = 0; i < rows.length; i += STORE_CHUNK) {
         const chunk = rows.slice(i, i + STORE_CHUNK);
         await m.query(
-          `INSERT INTO bulk_import_records (import_id, line, reference_id, record_sealed, email_sealed, outcome, error_code, error_message)
-           SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
-          [id, chunk.map((r) => r.line), chunk.map((r) => r.referenceId), chunk.map((r) => r.recordSealed), chunk.map((r) => r.emailSealed), chunk.map((r) => r.outcome), chunk.map((r) => r.errorCode), chunk.map((r) => r.errorMessage)],
+          `INSERT INTO bulk_import_records (import_id, tenant_id, livemode, line, reference_id, record_sealed, email_sealed, outcome, error_code, error_message)
+           SELECT $1, $9, $10, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
+          [id, chunk.map((r) => r.line), chunk.map((r) => r.referenceId), chunk.map((r) => r.recordSealed), chunk.map((r) => r.emailSealed), chunk.map((r) => r.outcome), chunk.map((r) => r.errorCode), chunk.map((r) => r.errorMessage), actor.tenantId, actor.livemode],
         );
       }
       if (pending) await this.jobs.send(BULK_IMPORT_JOB, { importId: id }, { within: m, expireInSeconds: this.leaseSeconds, retry: BULK_IMPORT_RETRY });

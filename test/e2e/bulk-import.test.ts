@@ -121,6 +121,20 @@ describe('POST /v1/admin/bulk-import', () => {
     expect(listed.body.data.sessions.edges).toHaveLength(1);
   });
 
+  it('makes one session per reference when two imports with the same references run at once', async () => {
+    const records = Array.from({ length: 600 }, (_, i) => ({ flow_id: 'default', tier: 'T0', reference_id: `race-${i}` }));
+    const [a, b] = await Promise.all([
+      http(server, 'POST', '/v1/admin/bulk-import', { key: globex.live_api_key, json: { records } }),
+      http(server, 'POST', '/v1/admin/bulk-import', { key: globex.live_api_key, json: { records: [...records].reverse() } }),
+    ]);
+    expect([a.status, b.status]).toEqual([202, 202]);
+    const [doneA, doneB] = await Promise.all([completed(server, globex.live_api_key, a.body.id, 60_000), completed(server, globex.live_api_key, b.body.id, 60_000)]);
+    expect((doneA.created as number) + (doneB.created as number)).toBe(600);
+    expect((doneA.duplicates as number) + (doneB.duplicates as number)).toBe(600);
+    const created = [...(await results(server, globex.live_api_key, a.body.id)), ...(await results(server, globex.live_api_key, b.body.id))].filter((l) => l.outcome === 'created');
+    expect(new Set(created.map((l) => l.reference_id)).size).toBe(600);
+  });
+
   it('refuses 10,001 records, a body over 25 MiB, an empty or unparsable body and another content type, with the error body', async () => {
     const many = Array.from({ length: 10_001 }, (_, i) => ({ flow_id: 'default', tier: 'T0', reference_id: `too-many-${i}` }));
     const tooMany = await http(server, 'POST', '/v1/admin/bulk-import', { key: acme.test_api_key, json: { records: many } });
@@ -262,4 +276,35 @@ describe('a server killed mid-import', () => {
     const kept = await db.query(`SELECT count(*)::int AS n FROM bulk_import_records WHERE import_id = $1 AND (record_sealed IS NOT NULL OR email_sealed IS NOT NULL)`, [r.body.id]);
     expect(kept.rows[0].n).toBe(0);
   }, 240_000);
+});
+
+const withRealPostgres = process.env.DATABASE_URL ? it : it.skip;
+if (!process.env.DATABASE_URL) console.info('bulk-import: the two-instance test needs DATABASE_URL (a shared real PostgreSQL) and is skipped');
+
+describe('two instances on one database', () => {
+  const servers: TestServer[] = [];
+  let db: Client | undefined;
+  afterAll(async () => {
+    await db?.end();
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  withRealPostgres('make one session per reference when each runs an import of the same references', async () => {
+    // One environment, so both instances share one job queue; each works one import at a time, so the two run at once.
+    const shared = testEnv({ RATE_LIMIT_ENABLED: 'false', BULK_IMPORT_BATCH_SIZE: '50' });
+    const [a, b] = await Promise.all([startServer(shared), startServer(shared)]);
+    servers.push(a, b);
+    const tenant = await createTenant(a, 'Two Instances Bulk');
+    const records = Array.from({ length: 1000 }, (_, i) => ({ flow_id: 'default', tier: 'T0', reference_id: `two-${i}` }));
+    const [ra, rb] = await Promise.all([
+      http(a, 'POST', '/v1/admin/bulk-import', { key: tenant.live_api_key, json: { records } }),
+      http(b, 'POST', '/v1/admin/bulk-import', { key: tenant.live_api_key, json: { records: [...records].reverse() } }),
+    ]);
+    expect([ra.status, rb.status]).toEqual([202, 202]);
+    const [da, dbDone] = await Promise.all([completed(a, tenant.live_api_key, ra.body.id, 90_000), completed(b, tenant.live_api_key, rb.body.id, 90_000)]);
+    expect((da.created as number) + (dbDone.created as number)).toBe(1000);
+    db = await dbClient(a);
+    const counted = await db.query(`SELECT count(*)::int AS n, count(DISTINCT reference_id)::int AS refs FROM sessions WHERE tenant_id = $1`, [tenant.tenant_id]);
+    expect(counted.rows[0]).toEqual({ n: 1000, refs: 1000 });
+  }, 180_000);
 });

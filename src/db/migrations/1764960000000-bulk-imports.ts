@@ -27,6 +27,8 @@ export class BulkImports1764960000000 implements MigrationInterface {
     await q.query(`
       CREATE TABLE bulk_import_records (
         import_id text NOT NULL REFERENCES bulk_imports(id) ON DELETE CASCADE,
+        tenant_id text NOT NULL,
+        livemode boolean NOT NULL,
         line integer NOT NULL,
         reference_id text,
         record_sealed text,
@@ -39,6 +41,9 @@ export class BulkImports1764960000000 implements MigrationInterface {
       )`);
     // The job's next batch: records of one import not yet processed, in line order.
     await q.query(`CREATE INDEX bulk_import_records_pending ON bulk_import_records (import_id, line) WHERE outcome IS NULL`);
+    // The database's own guard behind the job's duplicate check: across every import of a tenant and
+    // mode, one reference makes at most one session (a batch that would break it rolls back and is redone).
+    await q.query(`CREATE UNIQUE INDEX bulk_import_records_reference ON bulk_import_records (tenant_id, livemode, reference_id) WHERE outcome = 'created' AND reference_id IS NOT NULL`);
     // Mail still owed for created records (sent after the batch commits, at least once).
     await q.query(`CREATE INDEX bulk_import_records_unmailed ON bulk_import_records (import_id, line) WHERE email_sealed IS NOT NULL AND outcome = 'created'`);
   }
