@@ -20,6 +20,28 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
     }),
   );
 
+  // The tenant's sessions in the key's mode, newest first (the GraphQL `sessions` connection, paged by its cursor).
+  router.get(
+    '/verify/sessions',
+    restRoute(async (req, ctx) => {
+      const query = listQuery(req.query);
+      const page = await ops.run<{ edges: { node: SessionData }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }>('sessions', query, ctx);
+      return {
+        status: 200,
+        body: { object: 'list', data: page.edges.map((e) => presentSession(e.node)), has_more: page.pageInfo.hasNextPage, next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null },
+      };
+    }),
+  );
+
+  router.post(
+    '/verify/sessions/:id/cancel',
+    restRoute(async (req, ctx) => {
+      const id = sessionIdParam(req.params.id);
+      const session = await ops.run<SessionData>('cancelSession', { id }, ctx);
+      return { status: 200, body: presentSession(session) };
+    }),
+  );
+
   router.get(
     '/verify/sessions/:id',
     restRoute(async (req, ctx) => {
@@ -73,6 +95,19 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
   );
 
   return router;
+}
+
+const SESSION_STATUSES = ['created', 'in_progress', 'processing', 'success', 'failed', 'manual_review', 'expired', 'withdrawn'];
+
+/** `?limit=&after=&status=&reference_id=` as the `sessions` query's variables; anything else is a 400 naming it. */
+function listQuery(query: unknown): { first: number; after: string | null; status: string | null; referenceId: string | null } {
+  const q = requireObject(query, 'The query string');
+  rejectUnknownFields(q, ['limit', 'after', 'status', 'reference_id']);
+  const limit = optionalString(q, 'limit');
+  if (limit !== undefined && !/^(?:[1-9]\d?|100)$/.test(limit)) throw new DomainError('invalid_request', 'limit must be an integer from 1 to 100');
+  const status = optionalString(q, 'status');
+  if (status !== undefined && !SESSION_STATUSES.includes(status)) throw new DomainError('invalid_request', `status must be one of ${SESSION_STATUSES.join(', ')}`);
+  return { first: limit === undefined ? 20 : Number(limit), after: optionalString(q, 'after') ?? null, status: status?.toUpperCase() ?? null, referenceId: optionalString(q, 'reference_id') ?? null };
 }
 
 /** Ids outside the documented pattern cannot name a session: 404, like any unknown id. */

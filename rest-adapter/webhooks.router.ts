@@ -6,6 +6,7 @@ import { RestOperations } from './operations';
 import { JsonObject, optionalString, rejectUnknownFields, requireObject, requiredString } from './request-validation';
 import { restRoute } from './rest-route';
 
+type Endpoint = { id: string; url: string; events: string[]; livemode: boolean; status: string; disabledReason: string | null; failingSince: string | null; createdAt: string };
 type CreatedEndpoint = { id: string; url: string; events: string[]; livemode: boolean; signingSecret: string; createdAt: string };
 
 /** Webhook registration and replay: validate, run the GraphQL operation, present snake_case. */
@@ -27,12 +28,29 @@ export function webhooksRouter(ops: RestOperations, router: Router = Router()): 
     }),
   );
 
+  // Listing and deleting endpoints: the REST twins of the GraphQL webhookEndpoints and deleteWebhookEndpoint.
+  router.get(
+    '/developer/webhooks',
+    restRoute(async (_req, ctx) => {
+      const endpoints = await ops.run<Endpoint[]>('webhookEndpoints', {}, ctx);
+      return { status: 200, body: { object: 'list', data: endpoints.map(presentEndpoint) } };
+    }),
+  );
+
+  router.delete(
+    '/developer/webhooks/:id',
+    restRoute(async (req, ctx) => {
+      const id = webhookIdParam(req.params.id);
+      await ops.run<boolean>('deleteWebhookEndpoint', { id }, ctx);
+      return { status: 200, body: { id, object: 'webhook_endpoint', deleted: true } };
+    }),
+  );
+
   router.post(
     '/developer/webhooks/:id/replay',
     jsonBody,
     restRoute(async (req, ctx) => {
-      const id = req.params.id;
-      if (typeof id !== 'string' || !WEBHOOK_ID_PATTERN.test(id)) throw notFound('Webhook endpoint');
+      const id = webhookIdParam(req.params.id);
       const body = requireObject(req.body);
       rejectUnknownFields(body, ['event_ids', 'since', 'until']);
       const input = { eventIds: eventIds(body), since: timestamp(body, 'since'), until: timestamp(body, 'until') };
@@ -42,6 +60,15 @@ export function webhooksRouter(ops: RestOperations, router: Router = Router()): 
   );
 
   return router;
+}
+
+function webhookIdParam(id: string | string[] | undefined): string {
+  if (typeof id !== 'string' || !WEBHOOK_ID_PATTERN.test(id)) throw notFound('Webhook endpoint');
+  return id;
+}
+
+function presentEndpoint(e: Endpoint): Record<string, unknown> {
+  return { id: e.id, url: e.url, events: e.events, livemode: e.livemode, status: e.status, disabled_reason: e.disabledReason, failing_since: e.failingSince, created_at: e.createdAt };
 }
 
 function eventIds(body: JsonObject): string[] | null {

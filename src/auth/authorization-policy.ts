@@ -42,6 +42,8 @@ const own = (credential: string): Guard => ({ kind: 'own_credential', credential
 export const ROUTE_POLICY: readonly RoutePolicy[] = [
   // Verification sessions (D3, D6, D13, D16)
   { method: 'POST', path: '/v1/verify/sessions', guard: key('sessions:write') },
+  { method: 'GET', path: '/v1/verify/sessions', guard: key('sessions:read') },
+  { method: 'POST', path: '/v1/verify/sessions/:id/cancel', guard: key('sessions:write', 'session') },
   { method: 'GET', path: '/v1/verify/sessions/:id', guard: { kind: 'tenant_key_or_client_secret', scope: 'sessions:read', owns: 'session' } },
   { method: 'POST', path: '/v1/verify/manual-review/:id', guard: key('sessions:review', 'session') },
   { method: 'GET', path: '/v1/verify/sessions/:id/decisions', guard: key('sessions:read', 'session') },
@@ -52,6 +54,8 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
   { method: 'PATCH', path: '/v1/developer/tenants/:tenantId/retention', guard: key('webhooks:manage', 'tenant') },
   // Webhooks (D7)
   { method: 'POST', path: '/v1/verify/webhooks', guard: key('webhooks:manage') },
+  { method: 'GET', path: '/v1/developer/webhooks', guard: key('webhooks:manage') },
+  { method: 'DELETE', path: '/v1/developer/webhooks/:id', guard: key('webhooks:manage', 'webhook') },
   { method: 'POST', path: '/v1/developer/webhooks/:id/replay', guard: key('webhooks:manage', 'webhook') },
   // Bulk import (D17): the results carry hosted links, which only a key that may create sessions sees
   { method: 'POST', path: '/v1/admin/bulk-import', guard: key('sessions:write') },

@@ -15,8 +15,11 @@ import { cli, http, type HttpResult, type TestServer } from '../helpers/test-ser
 
 /** Codes that mean the credential was refused (or the resource hidden from it); an allowed cell answers none of them. */
 const REFUSAL_CODES = new Set(['unauthorized', 'user_token_required', 'insufficient_scope', 'reauthentication_required', 'not_found']);
-/** These change the user for every later cell (restriction pauses reads, erasure ends every token): fired last, one at a time, in this order. */
-const LAST = ['POST /v1/me/restrict', 'DELETE /v1/me/restrict', 'POST /v1/me/delete'];
+/**
+ * These change what later cells find (a cancelled session, a deleted endpoint; restriction pauses reads, erasure
+ * ends every token): fired last, one at a time, in this order.
+ */
+const LAST = ['POST /v1/verify/sessions/:id/cancel', 'DELETE /v1/developer/webhooks/:id', 'POST /v1/me/restrict', 'DELETE /v1/me/restrict', 'POST /v1/me/delete'];
 const POOL = 8;
 /** Export and erasure need a sign-in this recent (REAUTHENTICATION_WINDOW_SECONDS); the stale portal token is older. */
 const WINDOW_SECONDS = 60;
