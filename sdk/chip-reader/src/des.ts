@@ -1,6 +1,6 @@
 import 'node-forge/lib/des'; // registers DES-CBC and 3DES-CBC with forge's cipher registry
-import forgeCipher = require('node-forge/lib/cipher');
-import forgeUtil = require('node-forge/lib/util');
+import forgeCipher from 'node-forge/lib/cipher';
+import forgeUtil from 'node-forge/lib/util';
 import { pad } from './bytes';
 
 /**
