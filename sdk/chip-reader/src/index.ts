@@ -6,7 +6,7 @@ export { readPassport, listedDataGroups } from './reader';
 export type { PassportFiles, ReadOptions, ReadProgress } from './reader';
 export type { ChipTransport } from './transport';
 export type { MrzKey } from './mrz-key';
-export { mrzInformation, bacKeySeed, checkDigit } from './mrz-key';
+export { mrzInformation, bacKeySeed, checkDigit, mrzKeyFromLines } from './mrz-key';
 export { ChipReaderError } from './errors';
 export type { ChipReaderErrorCode } from './errors';
 export { uploadChipFiles, parseHandoffLink } from './upload';

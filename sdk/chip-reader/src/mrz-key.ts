@@ -43,3 +43,24 @@ export function bacKeySeed(key: MrzKey): Uint8Array {
   for (let i = 0; i < info.length; i++) bytes[i] = info.charCodeAt(i);
   return sha1(bytes).subarray(0, 16);
 }
+
+/**
+ * The BAC key fields from the MRZ lines the app's camera (or the user) read: TD3 passports (2 x 44)
+ * or TD1 cards (3 x 30). Check digits are checked, so a misread line fails here, not at the chip.
+ */
+export function mrzKeyFromLines(lines: string[]): MrzKey {
+  const clean = lines.map((l) => l.trim().toUpperCase());
+  let key: MrzKey;
+  let digits: string[];
+  if (clean.length === 2 && clean[1].length === 44) {
+    const l = clean[1];
+    key = { documentNumber: l.slice(0, 9).replace(/<+$/, ''), dateOfBirth: l.slice(13, 19), dateOfExpiry: l.slice(21, 27) };
+    digits = [l[9], l[19], l[27]];
+  } else if (clean.length === 3 && clean[0].length === 30) {
+    key = { documentNumber: clean[0].slice(5, 14).replace(/<+$/, ''), dateOfBirth: clean[1].slice(0, 6), dateOfExpiry: clean[1].slice(8, 14) };
+    digits = [clean[0][14], clean[1][6], clean[1][14]];
+  } else throw new ChipReaderError('invalid_mrz', 'MRZ lines are neither TD3 (2 x 44) nor TD1 (3 x 30)');
+  const expected = [checkDigit(key.documentNumber.padEnd(9, '<')), checkDigit(key.dateOfBirth), checkDigit(key.dateOfExpiry)];
+  if (expected.join('') !== digits.join('')) throw new ChipReaderError('invalid_mrz', 'an MRZ check digit does not match');
+  return key;
+}
