@@ -54,7 +54,7 @@ export async function uploadChipFiles(files: Pick<PassportFiles, 'sod' | 'dataGr
   } catch (e) {
     throw new ChipReaderError('upload_failed', `the service could not be reached: ${(e as Error).message}`);
   }
-  const body = await response.json().catch(() => undefined);
+  const body: any = await response.json().catch(() => undefined);
   if (!response.ok) {
     throw new ChipReaderError('upload_failed', `the service refused the chip data: ${response.status} ${body?.error?.code ?? ''}`.trim(), { httpStatus: response.status, body });
   }

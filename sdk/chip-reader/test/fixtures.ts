@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MrzKey } from '../src/mrz-key';
 import { encodeTlv, readTlvHeader } from '../src/tlv';
@@ -9,7 +9,9 @@ import { encodeTlv, readTlvHeader } from '../src/tlv';
  *   signed over them by the synthetic P-256 document signer;
  * - bsi2008: the BSI/Bundesdruckerei test passport (MUSTERMANN), whose chip also holds DG3 and DG4.
  */
-const at = (...parts: string[]) => new Uint8Array(readFileSync(path.join(__dirname, 'fixtures', ...parts)));
+// Beside this file in the sources; from dist/ (the benchmark), back in the sources.
+const FIXTURES = [path.join(__dirname, 'fixtures'), path.join(__dirname, '..', '..', '..', '..', 'sdk', 'chip-reader', 'test', 'fixtures')].find((d) => existsSync(d))!;
+const at = (...parts: string[]) => new Uint8Array(readFileSync(path.join(FIXTURES, ...parts)));
 
 /** EF.COM (LDS 1.7, Unicode 4.0.0) listing the given data group tags, as the chip personalised with them carries it. */
 export function efCom(tags: number[]): Uint8Array {
