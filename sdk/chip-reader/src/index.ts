@@ -12,3 +12,5 @@ export type { ChipReaderErrorCode } from './errors';
 export { uploadChipFiles, parseHandoffLink } from './upload';
 export type { Handoff, UploadOptions } from './upload';
 export type { LdsFileName } from './lds-files';
+export { openIsoDep } from './react-native-nfc.transport';
+export type { NfcManagerLike, NfcChipTransport } from './react-native-nfc.transport';
