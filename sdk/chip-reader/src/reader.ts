@@ -1,5 +1,6 @@
 import { CommandApdu, decodeResponse, encodeCommand, ResponseApdu, SW_END_OF_FILE, SW_OK } from './apdu';
 import { performBac } from './bac';
+import { PaceInfo, paceInfos, performPace, supportedPace } from './pace';
 import { concat } from './bytes';
 import { ChipReaderError, smFailure, unsupportedChip } from './errors';
 import { assertAllowed, DATA_GROUPS_READ, DG_TAG, EMRTD_AID, LdsFileName, SFI } from './lds-files';
@@ -24,7 +25,8 @@ export type PassportFiles = {
   sod: Uint8Array;
   /** By data group number: 1 and 2, plus 14 and 15 when EF.COM lists them. Never 3 or 4. */
   dataGroups: Map<number, Uint8Array>;
-  accessControl: 'BAC';
+  /** PACE when EF.CardAccess offers the suite this reader runs (ECDH generic mapping, P-256, AES-128), else BAC. */
+  accessControl: 'BAC' | 'PACE';
   /** APDUs sent, in total and per phase, and whether extended length was used. */
   stats: { apdus: number; apdusForFiles: Partial<Record<LdsFileName, number>>; extendedLength: boolean };
 };
@@ -53,6 +55,8 @@ export async function readPassport(transport: ChipTransport, options: ReadOption
 class PassportReader {
   private sm!: SecureMessaging;
   private apdus = 0;
+  /** undefined: EF.CardAccess not read yet; null: no PACE suite this reader runs. */
+  private pace: PaceInfo | null | undefined;
   /** undefined: not tried yet (auto). */
   private extended: boolean | undefined;
 
@@ -85,13 +89,33 @@ class PassportReader {
       if (bytes) dataGroups.set(n, bytes);
       else if (n === 1) throw unsupportedChip('no DG1');
     }
-    return { com, sod, dataGroups, accessControl: 'BAC', stats: { apdus: this.apdus, apdusForFiles, extendedLength: this.extended === true } };
+    return { com, sod, dataGroups, accessControl: this.pace ? 'PACE' : 'BAC', stats: { apdus: this.apdus, apdusForFiles, extendedLength: this.extended === true } };
   }
 
+  /** Access control, then the eMRTD application selected: PACE (before the SELECT) where offered, else BAC (after it). */
   private async openSession(): Promise<void> {
+    const random = this.options.random ?? defaultRandom;
+    if (this.pace === undefined) this.pace = await this.readCardAccess();
+    if (this.pace) {
+      this.sm = await performPace((c) => this.plain(c), this.options.mrz, this.pace, random);
+      const selected = await this.secure({ cla: 0x00, ins: 0xa4, p1: 0x04, p2: 0x0c, data: EMRTD_AID });
+      if (selected.sw !== SW_OK) throw unsupportedChip('no eMRTD application', selected.sw);
+      return;
+    }
     const select = await this.plain({ cla: 0x00, ins: 0xa4, p1: 0x04, p2: 0x0c, data: EMRTD_AID });
     if (select.sw !== SW_OK) throw unsupportedChip('no eMRTD application', select.sw);
-    this.sm = await performBac((c) => this.plain(c), this.options.mrz, this.options.random ?? defaultRandom);
+    this.sm = await performBac((c) => this.plain(c), this.options.mrz, random);
+  }
+
+  /** EF.CardAccess (SFI 1C of the master file, readable without access control): the PACE suites the chip offers. */
+  private async readCardAccess(): Promise<PaceInfo | null> {
+    const r = await this.plain({ cla: 0x00, ins: 0xb0, p1: 0x9c, p2: 0x00, le: 256 });
+    if ((r.sw !== SW_OK && r.sw !== SW_END_OF_FILE) || r.data.length === 0) return null;
+    try {
+      return supportedPace(paceInfos(r.data)) ?? null;
+    } catch {
+      return null; // an EF.CardAccess this reader cannot parse: BAC
+    }
   }
 
   private async exchange(apdu: Uint8Array): Promise<Uint8Array> {

@@ -59,3 +59,9 @@ export function dg2OfSize(size: number): Uint8Array {
   value.set(inner.subarray(0, value.length));
   return encodeTlv(0x75, value);
 }
+
+/** EF.CardAccess offering one PACEInfo: id-PACE-ECDH-GM-AES-CBC-CMAC-128, version 2, parameter id (12 = NIST P-256). */
+export function cardAccess(parameterId = 12): Uint8Array {
+  const oid = encodeTlv(0x06, Uint8Array.of(0x04, 0x00, 0x7f, 0x00, 0x07, 0x02, 0x02, 0x04, 0x02, 0x02));
+  return encodeTlv(0x31, encodeTlv(0x30, Uint8Array.from([...oid, 0x02, 0x01, 0x02, 0x02, 0x01, parameterId])));
+}

@@ -1,16 +1,22 @@
 import { decodeResponse } from '../src/apdu';
 import { bacKeys } from '../src/bac';
 import { concat, constantTimeEqual, pad, unpad } from '../src/bytes';
+import { p256 } from '@noble/curves/p256';
+import { bytesToNumberBE } from '@noble/curves/abstract/utils';
+import { aesCbcEncrypt } from '../src/aes';
 import { retailMac, tdesDecrypt, tdesEncrypt } from '../src/des';
 import { deriveKey, ENC, MAC } from '../src/kdf';
 import { EMRTD_AID } from '../src/lds-files';
 import type { MrzKey } from '../src/mrz-key';
-import { encodeTlv, tlvChildren } from '../src/tlv';
+import { authenticationToken, pacePasswordKey } from '../src/pace';
+import { aesCipher, SmCipher, tdesCipher } from '../src/secure-messaging';
+import { encodeTlv, readTlvHeader, tlvChildren } from '../src/tlv';
 import type { ChipTransport } from '../src/transport';
 
 /**
  * A simulated eMRTD chip for the reader's tests: it answers APDUs as ICAO 9303 chips do for BAC and
  * 3DES secure messaging, from real LDS files (the ICAO/BSI test documents copied into fixtures/).
+ * With an EF.CardAccess (SFI 1C) it also runs PACE (ECDH generic mapping, P-256) and AES secure messaging.
  * It plays the chip's side itself (checks every command MAC, answers wrong keys with 6300), so the
  * reader is tested against a counterpart, not against its own wrapper. Faults on demand: a bad
  * response MAC, the tag lost in the middle of a file, no extended length.
@@ -29,7 +35,8 @@ export type SimulatedChipOptions = {
   random?: (n: number) => Uint8Array;
 };
 
-type Session = { ksEnc: Uint8Array; ksMac: Uint8Array; ssc: Uint8Array };
+type Session = { cipher: SmCipher; ssc: Uint8Array };
+type PaceRun = { oid: Uint8Array; nonce?: bigint; mapped?: InstanceType<typeof p256.ProjectivePoint>; chipPoint?: Uint8Array; readerPoint?: Uint8Array; ksEnc?: Uint8Array; ksMac?: Uint8Array };
 
 type Command = { cla: number; ins: number; p1: number; p2: number; data: Uint8Array; le?: number; extended: boolean };
 
@@ -69,6 +76,7 @@ export class SimulatedChip implements ChipTransport {
   private session?: Session;
   private selected?: number;
   private lost = false;
+  private paceRun?: PaceRun;
   private readonly random: (n: number) => Uint8Array;
 
   constructor(private readonly options: SimulatedChipOptions) {
@@ -89,6 +97,19 @@ export class SimulatedChip implements ChipTransport {
     if (c.extended) this.log.extendedCommands++;
     if ((c.cla & 0x0c) === 0x0c) return this.secure(c);
     this.session = undefined; // a plain command ends secure messaging
+    const cardAccess = this.options.files.get(0x1c);
+    if (c.ins === 0xb0 && c.p1 === 0x9c) {
+      if (!cardAccess) return sw(0x6a82);
+      const out = cardAccess.subarray(c.p2, c.p2 + (c.le ?? 256));
+      return concat(out, sw(out.length < (c.le ?? 256) ? 0x6282 : 0x9000));
+    }
+    if (cardAccess && c.ins === 0x22 && c.p1 === 0xc1 && c.p2 === 0xa4) {
+      const oid = [...tlvChildren(c.data)].find((d) => d.tag === 0x80)?.value;
+      if (!oid) return sw(0x6a80);
+      this.paceRun = { oid: Uint8Array.from(oid) };
+      return sw(0x9000);
+    }
+    if (c.ins === 0x86 && this.paceRun) return this.pace(c, this.paceRun);
     if (c.ins === 0xa4 && c.p1 === 0x04) {
       this.appSelected = constantTimeEqual(c.data, EMRTD_AID);
       return sw(this.appSelected ? 0x9000 : 0x6a82);
@@ -115,8 +136,48 @@ export class SimulatedChip implements ChipTransport {
     const kIc = this.random(16);
     const eIc = tdesEncrypt(keys.kEnc, concat(rndIc, rndIfd, kIc));
     const seed = s.subarray(16, 32).map((b, i) => b ^ kIc[i]);
-    this.session = { ksEnc: deriveKey(seed, ENC, '3DES'), ksMac: deriveKey(seed, MAC, '3DES'), ssc: concat(rndIc.subarray(4), rndIfd.subarray(4)) };
+    this.session = { cipher: tdesCipher(deriveKey(seed, ENC, '3DES'), deriveKey(seed, MAC, '3DES')), ssc: concat(rndIc.subarray(4), rndIfd.subarray(4)) };
     return concat(eIc, retailMac(keys.kMac, eIc), sw(0x9000));
+  }
+
+  /** PACE, generic mapping over ECDH on P-256, the chip's side of each GENERAL AUTHENTICATE step. */
+  private pace(c: Command, run: PaceRun): Uint8Array {
+    const outer = readTlvHeader(c.data);
+    const inner = outer ? [...tlvChildren(c.data.subarray(outer.headerLength))] : [];
+    const answer = (tag: number, value: Uint8Array) => concat(encodeTlv(0x7c, encodeTlv(tag, value)), sw(0x9000));
+    const G = p256.ProjectivePoint.BASE;
+    const key = () => (bytesToNumberBE(this.random(48)) % (p256.CURVE.n - 1n)) + 1n;
+    if (inner.length === 0) {
+      const nonce = this.random(16);
+      run.nonce = bytesToNumberBE(nonce);
+      return answer(0x80, aesCbcEncrypt(pacePasswordKey(this.options.mrz), new Uint8Array(16), nonce));
+    }
+    const [{ tag, value }] = inner;
+    if (tag === 0x81 && run.nonce !== undefined) {
+      const k = key();
+      run.mapped = G.multiply(run.nonce).add(p256.ProjectivePoint.fromHex(value).multiply(k));
+      return answer(0x82, G.multiply(k).toRawBytes(false));
+    }
+    if (tag === 0x83 && run.mapped) {
+      const k = key();
+      run.readerPoint = Uint8Array.from(value);
+      run.chipPoint = run.mapped.multiply(k).toRawBytes(false);
+      const shared = p256.ProjectivePoint.fromHex(value).multiply(k).toRawBytes(false).subarray(1, 33);
+      run.ksEnc = deriveKey(shared, ENC, 'AES-128');
+      run.ksMac = deriveKey(shared, MAC, 'AES-128');
+      return answer(0x84, run.chipPoint);
+    }
+    if (tag === 0x85 && run.ksMac && run.ksEnc && run.chipPoint && run.readerPoint) {
+      this.paceRun = undefined;
+      // A wrong MRZ gives the reader another nonce, so another mapped generator and other keys: its token fails here.
+      if (!constantTimeEqual(value, authenticationToken(run.ksMac, run.oid, run.chipPoint))) return sw(0x6300);
+      const token = authenticationToken(run.ksMac, run.oid, run.readerPoint);
+      this.session = { cipher: aesCipher(run.ksEnc, run.ksMac), ssc: new Uint8Array(16) };
+      this.appSelected = false;
+      return answer(0x86, token);
+    }
+    this.paceRun = undefined;
+    return sw(0x6985);
   }
 
   private secure(c: Command): Uint8Array {
@@ -135,14 +196,14 @@ export class SimulatedChip implements ChipTransport {
     for (const { tag, value } of tlvChildren(c.data)) {
       if (tag === 0x87) {
         do87 = encodeTlv(tag, value);
-        data = unpad(tdesDecrypt(session.ksEnc, value.subarray(1)));
+        data = unpad(session.cipher.decrypt(session.ssc, value.subarray(1)));
       } else if (tag === 0x97) {
         do97 = encodeTlv(tag, value);
         le = value.length === 1 ? value[0] || 256 : (value[0] << 8 | value[1]) || 65536;
       } else if (tag === 0x8e) mac = value;
     }
-    const header = pad(Uint8Array.of(c.cla, c.ins, c.p1, c.p2), 8);
-    if (!mac || !constantTimeEqual(retailMac(session.ksMac, concat(session.ssc, header, do87, do97)), mac)) {
+    const header = pad(Uint8Array.of(c.cla, c.ins, c.p1, c.p2), session.cipher.blockSize);
+    if (!mac || !constantTimeEqual(session.cipher.mac(session.ssc, concat(header, do87, do97)), mac)) {
       this.session = undefined;
       return sw(0x6988);
     }
@@ -155,6 +216,11 @@ export class SimulatedChip implements ChipTransport {
   }
 
   private execute(ins: number, p1: number, p2: number, data: Uint8Array, le = 0): [Uint8Array, number] {
+    if (ins === 0xa4 && p1 === 0x04) {
+      this.appSelected = constantTimeEqual(data, EMRTD_AID);
+      return [new Uint8Array(0), this.appSelected ? 0x9000 : 0x6a82];
+    }
+    if (!this.appSelected) return [new Uint8Array(0), 0x6982];
     if (ins === 0xa4 && p1 === 0x02) {
       const sfi = data.length === 2 && data[0] === 0x01 ? data[1] & 0x1f : -1;
       if (!this.options.files.has(sfi)) return [new Uint8Array(0), 0x6a82];
@@ -183,9 +249,9 @@ export class SimulatedChip implements ChipTransport {
   private protect(session: Session, body: Uint8Array, status: number): Uint8Array {
     increment(session.ssc);
     this.log.smResponses++;
-    const do87 = body.length > 0 ? encodeTlv(0x87, concat(Uint8Array.of(1), tdesEncrypt(session.ksEnc, pad(body, 8)))) : new Uint8Array(0);
+    const do87 = body.length > 0 ? encodeTlv(0x87, concat(Uint8Array.of(1), session.cipher.encrypt(session.ssc, pad(body, session.cipher.blockSize)))) : new Uint8Array(0);
     const do99 = encodeTlv(0x99, sw(status));
-    const mac = retailMac(session.ksMac, concat(session.ssc, do87, do99));
+    const mac = session.cipher.mac(session.ssc, concat(do87, do99));
     if (this.options.corruptMacOfResponse === this.log.smResponses) mac[mac.length - 1] ^= 0x01;
     return concat(do87, do99, encodeTlv(0x8e, mac), sw(status));
   }
