@@ -4,7 +4,7 @@ import type { MrzKey } from '../src/mrz-key';
 import { encodeTlv, readTlvHeader } from '../src/tlv';
 
 /**
- * Test documents copied from the shared ICAO data (fixtures/, provenance in fixtures/README.md):
+ * Test documents copied from the shared ICAO data into fixtures/ (provenance in fixtures/README.md):
  * - synthetic: the ICAO 9303-4 specimen DG1 (ERIKSSON, L898902C3), the BSI 2008 DG2, and the SOD
  *   signed over them by the synthetic P-256 document signer;
  * - bsi2008: the BSI/Bundesdruckerei test passport (MUSTERMANN), whose chip also holds DG3 and DG4.
