@@ -29,6 +29,8 @@ export type AuditTrailEntry = { at: Date; action: string; memberId: string | nul
  * "not run" instead.
  */
 export type CaseFile = {
+  /** False for a viewer: evidence (images, frames, the MRZ) is for reviewers and above (DECISIONS.md D16), and is then left empty. */
+  evidenceShown: boolean;
   session: { id: string; livemode: boolean; tier: Tier; status: string; referenceId: string | null; createdAt: Date; completedAt: Date | null; decision: string | null };
   checks: Check[];
   documentImages: CaseImage[];
@@ -67,11 +69,12 @@ const AUDIT_TRAIL_LIMIT = 100;
 export class CaseFiles {
   constructor(private readonly d: CaseFileDeps) {}
 
-  async open(member: { memberId: string; tenantId: string }, sessionId: string, requestId: string): Promise<CaseFile> {
+  async open(member: { memberId: string; tenantId: string }, sessionId: string, requestId: string, o: { evidence: boolean }): Promise<CaseFile> {
     const decider: MemberDecider = { kind: 'console_member', memberId: member.memberId, tenantId: member.tenantId };
     const s = await this.d.sessions.findOfTenant(decider, sessionId);
     if (!s) throw notFound();
-    const artifacts = await this.d.vault.list(s.id);
+    const all = await this.d.vault.list(s.id);
+    const artifacts = o.evidence ? all : [];
     await this.d.audit.append({
       tenantId: s.tenantId,
       livemode: s.livemode,
@@ -84,11 +87,12 @@ export class CaseFiles {
       this.mrzOf(artifacts),
       this.d.history.of(s.id),
       this.d.pendingDecline(s.tenantId, s.id),
-      this.auditTrailOf(s, artifacts),
+      this.auditTrailOf(s, all),
       checks.some((c) => REGISTRY_CHECKS.has(c.name)) ? this.d.businessOf(s.id) : Promise.resolve(null),
       artifacts.some((a) => a.class === 'selfie_video') ? this.d.challengeActions(s.id) : Promise.resolve([]),
     ]);
     return {
+      evidenceShown: o.evidence,
       session: { id: s.id, livemode: s.livemode, tier: s.tier as Tier, status: s.status, referenceId: s.referenceId, createdAt: s.createdAt, completedAt: s.completedAt, decision: s.result?.decision ?? null },
       checks,
       documentImages: artifacts.filter((a) => a.class === 'id_document_image').map(image),

@@ -77,9 +77,10 @@ ${summaryRow(rm.created, esc(dateTime(p, s.createdAt)))}${s.completedAt ? summar
       )
     : notRun(p);
 
-  const document = c.documentImages.length ? c.documentImages.map((i, n) => img(p, o.evidence, i, fill(rm.documentImage, { n: String(n + 1) }))).join('') : notRun(p);
-  const selfie = c.selfie ? img(p, o.evidence, c.selfie, rm.selfieImage) : notRun(p);
-  const liveness = c.liveness.length
+  const hiddenEvidence = `<p class="hint">${esc(rm.evidenceForReviewers)}</p>`;
+  const document = !c.evidenceShown ? hiddenEvidence : c.documentImages.length ? c.documentImages.map((i, n) => img(p, o.evidence, i, fill(rm.documentImage, { n: String(n + 1) }))).join('') : notRun(p);
+  const selfie = !c.evidenceShown ? hiddenEvidence : c.selfie ? img(p, o.evidence, c.selfie, rm.selfieImage) : notRun(p);
+  const liveness = !c.evidenceShown ? hiddenEvidence : c.liveness.length
     ? `<ol class="strip">${c.liveness
         .map((f) => {
           const offset = f.offsetMs === null ? '' : `+${new Intl.NumberFormat(p.locale, { style: 'unit', unit: 'second', maximumFractionDigits: 1 }).format(f.offsetMs / 1000)}`;
@@ -88,7 +89,9 @@ ${summaryRow(rm.created, esc(dateTime(p, s.createdAt)))}${s.completedAt ? summar
         .join('')}</ol>`
     : notRun(p);
 
-  const mrz = c.mrz
+  const mrz = !c.evidenceShown
+    ? hiddenEvidence
+    : c.mrz
     ? `<p class="hint">${esc(c.mrz.format)}</p>${table(
         rm.mrzHeading,
         [rm.mrzElement, rm.mrzValue, rm.mrzVerdict],

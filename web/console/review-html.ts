@@ -44,8 +44,8 @@ export function table(label: string, head: string[], rows: string[][]): string {
     .join('')}</tbody></table></div>`;
 }
 
-export function select(name: string, label: string, options: { value: string; text: string }[], chosen: string): string {
-  return `<div class="field"><label class="label" for="${esc(name)}">${esc(label)}</label><select class="select" id="${esc(name)}" name="${esc(name)}">${options
+export function select(id: string, label: string, options: { value: string; text: string }[], chosen: string, name = id): string {
+  return `<div class="field"><label class="label" for="${esc(id)}">${esc(label)}</label><select class="select" id="${esc(id)}" name="${esc(name)}">${options
     .map((o) => `<option value="${esc(o.value)}"${o.value === chosen ? ' selected' : ''}>${esc(o.text)}</option>`)
     .join('')}</select></div>`;
 }
