@@ -41,7 +41,8 @@ import { dataRightsPublicRouter, delegatedDsrRoutes, meDataRightsRoutes } from '
 import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
 import { accountRouter } from '../web/accounts/account.router';
 import { AccountSession } from '../web/accounts/account-session';
-import { ACCOUNT_PAGES_PATH } from '../src/oidc/first-party-sign-in';
+import { ACCOUNT_PAGES_PATH, CONSOLE_PATH } from '../src/oidc/first-party-sign-in';
+import { consoleRouter } from '../web/console/console.router';
 import { inventoryRoutes } from './route-inventory';
 import { tenantRouteGate } from './policy-gate.middleware';
 import { policyOf } from '../src/auth/authorization-policy';
@@ -158,6 +159,10 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
       },
     }),
   );
+
+  // The tenant staff's console (docs/console.md): its own sign-in cookie; per client address in `default`, like the account pages.
+  if (meter) app.use(CONSOLE_PATH, meterClientIp(meter, 'default'));
+  app.use(CONSOLE_PATH, consoleRouter(c));
 
   // /v1: authenticate, meter, refuse a wrong credential, then route; unknown /v1 paths are 404 error bodies.
   const v1 = express.Router();

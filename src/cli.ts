@@ -25,6 +25,7 @@ import { SanctionsListRepository } from './sanctions/sanctions-list.repository';
 import { isListFormat, isListId, LIST_FORMATS, SanctionsListService } from './sanctions/sanctions-list.service';
 import { enqueuePurgesDue } from './data-rights/purge-due.command';
 import { ACCOUNT_COMMANDS, ACCOUNT_OPTIONS, ACCOUNT_USAGE, accountsCommand, registerTenantClients } from './users/accounts.cli';
+import { MEMBER_COMMANDS, MEMBER_USAGE, membersCommand } from './members/members.cli';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -74,6 +75,7 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               every hash, link and signature; names the first failure
   audit replicate [--json]                    write every finished day's audit segments to the archive now
 ${ACCOUNT_USAGE}
+${MEMBER_USAGE}
 
 With the server running on the embedded database, the CLI talks to it through the socket in
 DATA_DIR; otherwise it opens DATA_DIR itself. With DATABASE_URL it uses that server.`;
@@ -122,13 +124,14 @@ async function run(argv: string[]): Promise<unknown> {
       'as-of': { type: 'string' },
       help: { type: 'boolean' },
       'jwks-uri': { type: 'string' },
+      role: { type: 'string' },
       ...ACCOUNT_OPTIONS,
     },
   });
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', ...ACCOUNT_COMMANDS];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
   // Offline by design: it reads segment files and the public key in them, never the database.
   if (command === 'audit verify') return auditVerifyCommand(args.positionals.slice(2));
@@ -180,6 +183,10 @@ async function run(argv: string[]): Promise<unknown> {
       case 'client redirect-uris':
       case 'oidc rotate-keys':
         return await accountsCommand(command, database.dataSource, config, args.values, (name) => required(args, name));
+      case 'member invite':
+      case 'member add':
+      case 'member list':
+        return await membersCommand(command, database.dataSource, config, args.values, (name) => required(args, name));
       case 'tenant set-regulated': {
         const tenantId = required(args, 'tenant');
         await new RetentionService(database.dataSource, new AuditLogService(database.dataSource)).setRegulated(tenantId, !args.values.off);

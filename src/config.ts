@@ -173,6 +173,12 @@ const ConfigSchema = z.object({
    * at /v1/oidc/token (docs/accounts-and-oidc.md, "The account portal's tokens"). Unset: derived, never shown.
    */
   ACCOUNT_PORTAL_CLIENT_SECRET: z.string().min(32).optional(),
+  /** The console's sign-in (docs/console.md, "Sessions"): at most this long from sign-in (12 h). */
+  CONSOLE_SESSION_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 86_400).default(12 * 3600),
+  /** A console sign-in without a request for this long ends (30 min); short values are for tests. */
+  CONSOLE_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30 * 60),
+  /** An invitation to a console works for this long (7 days); short values are for tests of expiry. */
+  CONSOLE_INVITATION_TTL_SECONDS: z.coerce.number().int().min(1).max(30 * 86_400).default(7 * 86_400),
   /** T4 business registries (docs/checks.md, "Business registries"): base URLs default to the official hosts; `off` switches one off. */
   REGISTRY_GLEIF_URL: registryUrl(GLEIF_DEFAULT_URL),
   REGISTRY_SEC_URL: registryUrl(SEC_DEFAULT_URL),
@@ -227,6 +233,8 @@ export type Config = {
     reauthenticationWindowSeconds: number;
     portalClientSecret: string | undefined;
   };
+  /** The console of tenant staff (docs/console.md). */
+  console: { sessionTtlSeconds: number; idleTimeoutSeconds: number; invitationTtlSeconds: number };
 };
 
 export type CheckEngineChoice = (typeof CHECK_ENGINE_CHOICES)[number];
@@ -342,6 +350,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reauthenticationWindowSeconds: c.REAUTHENTICATION_WINDOW_SECONDS,
       portalClientSecret: c.ACCOUNT_PORTAL_CLIENT_SECRET,
     },
+    console: { sessionTtlSeconds: c.CONSOLE_SESSION_TTL_SECONDS, idleTimeoutSeconds: c.CONSOLE_IDLE_TIMEOUT_SECONDS, invitationTtlSeconds: c.CONSOLE_INVITATION_TTL_SECONDS },
   };
 }
 

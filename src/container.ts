@@ -77,6 +77,7 @@ import { GatewaySigningKey } from './gateway/gateway-signing-key';
 import { withBusyRequeue } from './checks/busy-requeue';
 import { ServiceActorIssuer } from './gateway/service-actor';
 import { createBusinessRegistries, type BusinessRegistries } from './registries/registries';
+import { buildConsoleServices, type ConsoleServices } from './members/console-services';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -133,6 +134,8 @@ export type Container = {
   userRights: DataRightsServices;
   /** "Keep this verification in your account" at the end of the hosted flow (docs/accounts-and-oidc.md). */
   keepVerification: KeepVerificationService;
+  /** Tenant staff, their invitations, console sign-ins and second factors (docs/console.md). */
+  console: ConsoleServices;
   close(): Promise<void>;
 };
 
@@ -305,6 +308,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     dataRights,
     userRights,
     keepVerification,
+    console: buildConsoleServices(db, config, accounts, audit),
     close: async () => {
       accounts.mail.close();
       sanctionsScreening.stop();

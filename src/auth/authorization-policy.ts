@@ -1,4 +1,4 @@
-import { ACCOUNT_PAGES_PATH } from '../oidc/first-party-sign-in';
+import { ACCOUNT_PAGES_PATH, CONSOLE_PATH } from '../oidc/first-party-sign-in';
 import { DomainError } from '../errors';
 import { tenantKeyRefusal, type Actor, type Scope } from './actor';
 import { USER_CAPABILITIES, type UserCapability } from './user-token.policy';
@@ -130,6 +130,7 @@ export function policyOf(method: string, path: string): RoutePolicy | undefined 
   const row = ALL_ROUTE_POLICY.find((p) => p.method === method && p.path === path);
   if (row) return row;
   if (path === ACCOUNT_PAGES_PATH || path.startsWith(`${ACCOUNT_PAGES_PATH}/`)) return { method, path, guard: own('the account pages\' sign-in cookie') };
+  if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`)) return { method, path, guard: own("the console's sign-in cookie, the member's role and second factor (web/console/console-guard.ts)") };
   return undefined;
 }
 

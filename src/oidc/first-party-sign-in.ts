@@ -14,6 +14,17 @@ export const ACCOUNT_SESSION_TTL_SECONDS = 10 * 60;
 /** Clocks of several instances may differ this much when the sign-in's time is compared with the flow's start. */
 const CLOCK_LEEWAY_SECONDS = 30;
 
+/** The tenant staff's console (web/console, docs/console.md): a first-party client like the account pages. */
+export const CONSOLE_CLIENT_ID = 'service-console';
+export const CONSOLE_PATH = '/console';
+export const CONSOLE_CALLBACK_PATH = `${CONSOLE_PATH}/callback`;
+export const FIRST_PARTY_CLIENT_IDS: readonly string[] = [FIRST_PARTY_CLIENT_ID, CONSOLE_CLIENT_ID];
+
+/** Which first-party client a FirstPartySignIn signs in for: its id, its callback, and the label its cookie and form keys derive from. */
+export type FirstPartyClientSpec = { clientId: string; callbackPath: string; keyLabel: string };
+export const ACCOUNT_PAGES_CLIENT: FirstPartyClientSpec = { clientId: FIRST_PARTY_CLIENT_ID, callbackPath: FIRST_PARTY_CALLBACK_PATH, keyLabel: 'account-pages' };
+export const CONSOLE_CLIENT: FirstPartyClientSpec = { clientId: CONSOLE_CLIENT_ID, callbackPath: CONSOLE_CALLBACK_PATH, keyLabel: 'console' };
+
 /** The subject the account portal's tokens name: its own, never a tenant's pairwise one. */
 export const portalSubjectOf = (box: SecretBox, userId: string): string => box.hmac(`first-party-subject:${userId}`);
 
@@ -30,6 +41,20 @@ export function firstPartyClient(publicBaseUrl: string, box: SecretBox, clientSe
     client_secret: clientSecret ?? box.hmac('first-party-client-secret'),
     client_name: 'Identity account',
     redirect_uris: [`${publicBaseUrl}${FIRST_PARTY_CALLBACK_PATH}`],
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_basic',
+    id_token_signed_response_alg: 'ES256',
+  };
+}
+
+/** The console as a client of the provider: codes redeemed in process only (its secret is derived and never shown). */
+export function consoleClient(publicBaseUrl: string, box: SecretBox): ClientMetadata {
+  return {
+    client_id: CONSOLE_CLIENT_ID,
+    client_secret: box.hmac('console-client-secret'),
+    client_name: 'Console',
+    redirect_uris: [`${publicBaseUrl}${CONSOLE_CALLBACK_PATH}`],
     grant_types: ['authorization_code'],
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',
@@ -71,12 +96,13 @@ export class FirstPartySignIn {
     userDataBox: SecretBox,
     publicBaseUrl: string,
     private readonly now: () => Date = () => new Date(),
+    private readonly client: FirstPartyClientSpec = ACCOUNT_PAGES_CLIENT,
   ) {
     // Keys of their own, derived from the user-data key: every instance agrees, no other use shares them.
-    this.box = SecretBox.fromKey(Buffer.from(userDataBox.hmac('account-pages-cookie-key'), 'hex'));
-    this.csrfKey = Buffer.from(userDataBox.hmac('account-pages-form-key'), 'hex');
+    this.box = SecretBox.fromKey(Buffer.from(userDataBox.hmac(`${client.keyLabel}-cookie-key`), 'hex'));
+    this.csrfKey = Buffer.from(userDataBox.hmac(`${client.keyLabel}-form-key`), 'hex');
     this.issuer = provider.issuer;
-    this.redirectUri = `${publicBaseUrl}${FIRST_PARTY_CALLBACK_PATH}`;
+    this.redirectUri = `${publicBaseUrl}${client.callbackPath}`;
   }
 
   /**
@@ -88,7 +114,7 @@ export class FirstPartySignIn {
     const state = randomBytes(32).toString('base64url');
     const verifier = randomBytes(32).toString('base64url');
     const params = new URLSearchParams({
-      client_id: FIRST_PARTY_CLIENT_ID,
+      client_id: this.client.clientId,
       response_type: 'code',
       scope: 'openid',
       redirect_uri: this.redirectUri,
@@ -116,7 +142,7 @@ export class FirstPartySignIn {
     if (
       !code ||
       !code.isValid ||
-      code.clientId !== FIRST_PARTY_CLIENT_ID ||
+      code.clientId !== this.client.clientId ||
       code.redirectUri !== this.redirectUri ||
       code.codeChallengeMethod !== 'S256' ||
       !equal(code.codeChallenge, challengeOf(flow.verifier)) ||

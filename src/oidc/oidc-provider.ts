@@ -4,7 +4,7 @@ import type { SecretBox } from '../crypto/secret-box';
 import type { UserService } from '../users/user.service';
 import { postgresAdapter } from './oidc-adapter';
 import { OIDC_SCOPES, type OidcClients } from './oidc-clients';
-import { FIRST_PARTY_CLIENT_ID, firstPartyClient, portalSubjectOf, SIGN_IN_FLOW_TTL_SECONDS } from './first-party-sign-in';
+import { consoleClient, FIRST_PARTY_CLIENT_ID, FIRST_PARTY_CLIENT_IDS, firstPartyClient, portalSubjectOf, SIGN_IN_FLOW_TTL_SECONDS } from './first-party-sign-in';
 import { PORTAL_USER_SCOPES, TENANT_CLIENT_USER_SCOPES } from '../auth/user-token.policy';
 import type { OidcKeys } from './oidc-keys';
 
@@ -48,8 +48,8 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
   const apiResource = apiResourceOf(d.publicBaseUrl);
   const configuration: Configuration = {
     adapter: postgresAdapter(d.db, d.clients),
-    // The service's own account pages (src/oidc/first-party-sign-in.ts); tenants' clients come from the adapter.
-    clients: [firstPartyClient(d.publicBaseUrl, d.box, d.portalClientSecret)],
+    // The service's own account pages and console (src/oidc/first-party-sign-in.ts); tenants' clients come from the adapter.
+    clients: [firstPartyClient(d.publicBaseUrl, d.box, d.portalClientSecret), consoleClient(d.publicBaseUrl, d.box)],
     jwks: { keys: d.keys.signingKeys as unknown as NonNullable<Configuration['jwks']>['keys'] },
     cookies: { keys: [d.box.hmac('oidc-cookie-key-1')] },
     scopes: [...OIDC_SCOPES],
@@ -70,11 +70,12 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
       const { oidc } = ctx;
       const grantId = oidc.result?.consent?.grantId || oidc.session?.grantIdFor(oidc.client!.clientId);
       const existing = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
-      if (oidc.client?.clientId !== FIRST_PARTY_CLIENT_ID || !oidc.session?.accountId) return existing;
-      // The service's own portal: nothing to consent to. It asks who signed in and, for its /v1 calls, the account's rights.
-      const grant = existing ?? new oidc.provider.Grant({ clientId: FIRST_PARTY_CLIENT_ID, accountId: oidc.session.accountId });
+      const clientId = oidc.client?.clientId;
+      if (!clientId || !FIRST_PARTY_CLIENT_IDS.includes(clientId) || !oidc.session?.accountId) return existing;
+      // The service's own portal and console: nothing to consent to. They ask who signed in and, for the portal's /v1 calls, the account's rights.
+      const grant = existing ?? new oidc.provider.Grant({ clientId, accountId: oidc.session.accountId });
       grant.addOIDCScope('openid');
-      grant.addResourceScope(apiResource, PORTAL_USER_SCOPES.join(' '));
+      if (clientId === FIRST_PARTY_CLIENT_ID) grant.addResourceScope(apiResource, PORTAL_USER_SCOPES.join(' '));
       await grant.save();
       return grant;
     },
@@ -145,7 +146,7 @@ export function createOidcProvider(d: OidcProviderDeps): Provider {
       Interaction: 3600,
       Session: 14 * 24 * 3600,
       // The account pages' grants end when their sign-in completes (FirstPartySignIn.complete); an abandoned one soon after.
-      Grant: (_ctx, grant) => (grant.clientId === FIRST_PARTY_CLIENT_ID ? SIGN_IN_FLOW_TTL_SECONDS : 365 * 24 * 3600),
+      Grant: (_ctx, grant) => (FIRST_PARTY_CLIENT_IDS.includes(grant.clientId ?? '') ? SIGN_IN_FLOW_TTL_SECONDS : 365 * 24 * 3600),
       RefreshToken: 30 * 24 * 3600,
       PushedAuthorizationRequest: 60,
     },

@@ -1,7 +1,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import type { OidcClients } from '../../src/oidc/oidc-clients';
-import { FIRST_PARTY_CLIENT_ID } from '../../src/oidc/first-party-sign-in';
+import { CONSOLE_CLIENT_ID, FIRST_PARTY_CLIENT_ID } from '../../src/oidc/first-party-sign-in';
 import type { SignInService, MailText } from '../../src/users/sign-in.service';
 import { setPageSecurityHeaders } from '../../http/security-headers';
 import { accountLocale, fill, messagesFor, type AccountMessages } from './account-messages';
@@ -30,7 +30,7 @@ export function interactionRouter(provider: Provider, signIn: SignInService, cli
     const locale = accountLocale(typeof details.params.ui_locales === 'string' ? details.params.ui_locales : undefined, (l) => req.acceptsLanguages(l));
     const m = messagesFor(locale);
     const firstParty = clientId === FIRST_PARTY_CLIENT_ID;
-    const client = firstParty ? m.accountName : ((await clients.tenantNameOf(clientId)) ?? clientId);
+    const client = firstParty ? m.accountName : clientId === CONSOLE_CLIENT_ID ? m.consoleName : ((await clients.tenantNameOf(clientId)) ?? clientId);
     const at = `${base}/${details.uid}`;
     // The last redirect of the flow leaves for the app's redirect_uri, which form-action must allow.
     setPageSecurityHeaders(res, { formActionOrigins: originOf(details.params.redirect_uri) });

@@ -1,0 +1,106 @@
+import type { DataSource } from 'typeorm';
+import { randomBase62, sha256Hex } from '../ids';
+import { updatedRows } from '../db/updated-rows';
+
+/** A console sign-in as stored: named by the SHA-256 of the cookie's token, never the token itself. */
+export type ConsoleSession = {
+  id: string;
+  userId: string;
+  /** The tenant whose console this sign-in is in; null until a member of several tenants picks one. */
+  tenantId: string | null;
+  secondFactorAt: Date | null;
+  /** The pending WebAuthn challenge of this sign-in (one at a time). */
+  challenge: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+};
+
+export type ConsoleSessionLimits = {
+  /** From sign-in, whatever happens (12 h). */
+  absoluteSeconds: number;
+  /** Without a request (30 min); every request slides it. */
+  idleSeconds: number;
+};
+
+type Row = { token_hash: string; user_id: string; tenant_id: string | null; second_factor_at: Date | null; challenge: string | null; created_at: Date; expires_at: Date };
+
+/**
+ * Console sign-ins (docs/console.md, "Sessions"): server-side rows, so a removal, a role change or a
+ * sign-out ends one at once on every instance. The cookie carries 32 random base62 characters; the
+ * row is found by their hash. A row lives `absoluteSeconds` from sign-in and dies after `idleSeconds`
+ * without a request.
+ */
+export class ConsoleSessionService {
+  constructor(
+    private readonly db: DataSource,
+    readonly limits: ConsoleSessionLimits,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** A new sign-in of `userId` (in `tenantId` when the user is a member of one tenant only). Returns the cookie's token. */
+  async start(userId: string, tenantId: string | null): Promise<{ token: string; session: ConsoleSession }> {
+    const token = randomBase62(32);
+    const now = this.now();
+    const expires = new Date(now.getTime() + this.limits.absoluteSeconds * 1000);
+    // The user's dead sign-ins go now: the table holds live ones and a few stale ones at most.
+    await this.db.query(`DELETE FROM console_sessions WHERE user_id = $1 AND (expires_at <= $2 OR last_seen_at <= $3)`, [userId, now, this.idleCutoff(now)]);
+    const [row]: Row[] = await this.db.query(
+      `INSERT INTO console_sessions (token_hash, user_id, tenant_id, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $4, $5) RETURNING *`,
+      [sha256Hex(token), userId, tenantId, now, expires],
+    );
+    return { token, session: toSession(row) };
+  }
+
+  /** The live sign-in `token` names, its idle clock restarted; null for none, an expired or an idle one (which is then deleted). */
+  async resolve(token: string | undefined): Promise<ConsoleSession | null> {
+    if (!token || !/^[A-Za-z0-9]{32}$/.test(token)) return null;
+    const now = this.now();
+    const rows = updatedRows<Row>(
+      await this.db.query(`UPDATE console_sessions SET last_seen_at = $2 WHERE token_hash = $1 AND expires_at > $2 AND last_seen_at > $3 RETURNING *`, [sha256Hex(token), now, this.idleCutoff(now)]),
+    );
+    if (rows.length) return toSession(rows[0]);
+    await this.db.query(`DELETE FROM console_sessions WHERE token_hash = $1`, [sha256Hex(token)]);
+    return null;
+  }
+
+  /** Moves the sign-in to another tenant's console. The second factor stays passed: it proves the person, not the tenant. */
+  async chooseTenant(id: string, tenantId: string): Promise<void> {
+    await this.db.query(`UPDATE console_sessions SET tenant_id = $2, challenge = NULL WHERE token_hash = $1`, [id, tenantId]);
+  }
+
+  async passSecondFactor(id: string): Promise<void> {
+    await this.db.query(`UPDATE console_sessions SET second_factor_at = $2, challenge = NULL WHERE token_hash = $1`, [id, this.now()]);
+  }
+
+  async setChallenge(id: string, challenge: string | null): Promise<void> {
+    await this.db.query(`UPDATE console_sessions SET challenge = $2 WHERE token_hash = $1`, [id, challenge]);
+  }
+
+  /** Takes the pending challenge (single use): null when there was none. */
+  async takeChallenge(id: string): Promise<string | null> {
+    const rows = updatedRows<{ challenge: string }>(
+      await this.db.query(`UPDATE console_sessions s SET challenge = NULL FROM (SELECT token_hash, challenge FROM console_sessions WHERE token_hash = $1 FOR UPDATE) old WHERE s.token_hash = old.token_hash AND old.challenge IS NOT NULL RETURNING old.challenge`, [id]),
+    );
+    return rows[0]?.challenge ?? null;
+  }
+
+  async end(id: string): Promise<void> {
+    await this.db.query(`DELETE FROM console_sessions WHERE token_hash = $1`, [id]);
+  }
+
+  private idleCutoff(now: Date): Date {
+    return new Date(now.getTime() - this.limits.idleSeconds * 1000);
+  }
+}
+
+function toSession(r: Row): ConsoleSession {
+  return {
+    id: r.token_hash,
+    userId: r.user_id,
+    tenantId: r.tenant_id,
+    secondFactorAt: r.second_factor_at ? new Date(r.second_factor_at) : null,
+    challenge: r.challenge,
+    createdAt: new Date(r.created_at),
+    expiresAt: new Date(r.expires_at),
+  };
+}

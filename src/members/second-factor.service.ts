@@ -1,0 +1,227 @@
+import { randomInt } from 'node:crypto';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import * as OTPAuth from 'otpauth';
+import type { DataSource } from 'typeorm';
+import type { AuditLogService } from '../audit/audit-log.service';
+import type { SecretBox } from '../crypto/secret-box';
+import { updatedRows } from '../db/updated-rows';
+import { newId } from '../ids';
+
+/** TOTP per RFC 6238 as authenticator apps expect it: SHA-1, 6 digits, 30 s; one step either side for clock drift. */
+const TOTP_PERIOD = 30;
+const TOTP_WINDOW = 1;
+/** Failed second-factor attempts allowed per user per sliding 15 minutes (docs/console.md, "Second factor"). */
+export const SECOND_FACTOR_FAILURES = 5;
+const FAILURE_WINDOW = '15 minutes';
+export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'; // no 0/o, 1/l/i: read aloud and typed by people
+
+export type SecondFactors = { totp: boolean; passkeys: number; recoveryCodesLeft: number; recoveryCodesIssued: boolean };
+export type FactorOutcome = 'ok' | 'wrong' | 'rate_limited';
+/** The member an enrolment is audited with (the tenant whose console the person was signing in to). */
+export type EnrollingMember = { tenantId: string; memberId: string };
+
+/**
+ * The console's second factor (DECISIONS.md D16, docs/console.md): TOTP (otpauth) and passkeys
+ * (WebAuthn, @simplewebauthn/server), with single-use recovery codes. It belongs to the user, not to
+ * one membership: one person, one set of factors for every tenant's console. The TOTP secret is sealed
+ * at rest, a code is accepted once (its time step must be newer than the last one used), recovery
+ * codes are stored as keyed hashes, and every failure counts against a per-user limit.
+ */
+export class SecondFactorService {
+  private readonly rpId: string;
+  private readonly origin: string;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly box: SecretBox,
+    private readonly audit: AuditLogService,
+    publicBaseUrl: string,
+    private readonly issuer = 'Identity Verification',
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    const url = new URL(publicBaseUrl);
+    this.rpId = url.hostname;
+    this.origin = url.origin;
+  }
+
+  async factorsOf(userId: string): Promise<SecondFactors> {
+    const [row]: { totp: boolean; passkeys: string; left: string; issued: string }[] = await this.db.query(
+      `SELECT EXISTS (SELECT 1 FROM console_totp WHERE user_id = $1 AND confirmed_at IS NOT NULL) AS totp,
+              (SELECT count(*) FROM console_passkeys WHERE user_id = $1) AS passkeys,
+              (SELECT count(*) FROM console_recovery_codes WHERE user_id = $1 AND used_at IS NULL) AS left,
+              (SELECT count(*) FROM console_recovery_codes WHERE user_id = $1) AS issued`,
+      [userId],
+    );
+    return { totp: row.totp, passkeys: Number(row.passkeys), recoveryCodesLeft: Number(row.left), recoveryCodesIssued: Number(row.issued) > 0 };
+  }
+
+  hasAny(f: SecondFactors): boolean {
+    return f.totp || f.passkeys > 0;
+  }
+
+  /** A new TOTP secret for `userId` to add to an app, kept unconfirmed until a code from it comes back. */
+  async beginTotp(userId: string, label: string): Promise<{ secret: string; uri: string }> {
+    const secret = new OTPAuth.Secret({ size: 20 });
+    await this.db.query(
+      `INSERT INTO console_totp (user_id, secret_sealed) VALUES ($1, $2)
+       ON CONFLICT (user_id) DO UPDATE SET secret_sealed = EXCLUDED.secret_sealed, last_step = 0, created_at = now() WHERE console_totp.confirmed_at IS NULL`,
+      [userId, this.box.seal(secret.base32)],
+    );
+    const stored = await this.totpOf(userId);
+    if (!stored) throw new Error('TOTP secret not stored');
+    return { secret: stored.secret.base32, uri: stored.totp(label).toString() };
+  }
+
+  /** The unconfirmed secret's first code: confirms it (audited with the member). */
+  async confirmTotp(userId: string, code: string, who: EnrollingMember): Promise<FactorOutcome> {
+    const outcome = await this.checkTotp(userId, code, false);
+    if (outcome === 'ok') await this.audited(who, 'totp');
+    return outcome;
+  }
+
+  private async audited(who: EnrollingMember, kind: 'totp' | 'passkey'): Promise<void> {
+    await this.audit.append({ tenantId: who.tenantId, livemode: true, action: 'member.second_factor_enrolled', subjectId: who.memberId, detail: { member_id: who.memberId, kind } });
+  }
+
+  async verifyTotp(userId: string, code: string): Promise<FactorOutcome> {
+    return this.checkTotp(userId, code, true);
+  }
+
+  /** Replaces the user's recovery codes with new ones, returned once in plain text. */
+  async issueRecoveryCodes(userId: string): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => recoveryCode());
+    await this.db.transaction(async (m) => {
+      await m.query(`DELETE FROM console_recovery_codes WHERE user_id = $1`, [userId]);
+      for (const code of codes) await m.query(`INSERT INTO console_recovery_codes (user_id, code_hash) VALUES ($1, $2)`, [userId, this.recoveryHash(userId, code)]);
+    });
+    return codes;
+  }
+
+  async useRecoveryCode(userId: string, code: string): Promise<FactorOutcome> {
+    if (await this.limited(userId)) return 'rate_limited';
+    const normal = code.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const used = updatedRows<{ user_id: string }>(
+      await this.db.query(`UPDATE console_recovery_codes SET used_at = now() WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING user_id`, [userId, this.recoveryHash(userId, normal)]),
+    );
+    return used.length ? 'ok' : this.fail(userId);
+  }
+
+  /** Options for the browser to create a passkey; the challenge is for the caller to keep with the sign-in. */
+  async passkeyRegistrationOptions(userId: string, userName: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    const existing: { credential_id: string; transports: string[] }[] = await this.db.query(`SELECT credential_id, transports FROM console_passkeys WHERE user_id = $1`, [userId]);
+    return generateRegistrationOptions({
+      rpName: this.issuer,
+      rpID: this.rpId,
+      userName,
+      userID: new TextEncoder().encode(userId),
+      attestationType: 'none',
+      excludeCredentials: existing.map((c) => ({ id: c.credential_id, transports: c.transports })),
+      authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+    });
+  }
+
+  async registerPasskey(userId: string, response: RegistrationResponseJSON, challenge: string, who: EnrollingMember): Promise<boolean> {
+    try {
+      const r = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: true });
+      if (!r.verified) return false;
+      const c = r.registrationInfo.credential;
+      await this.db.query(`INSERT INTO console_passkeys (id, user_id, credential_id, public_key, counter, transports) VALUES ($1, $2, $3, $4, $5, $6)`, [
+        newId('pkey'),
+        userId,
+        c.id,
+        Buffer.from(c.publicKey).toString('base64url'),
+        c.counter,
+        c.transports ?? [],
+      ]);
+      await this.audited(who, 'passkey');
+      return true;
+    } catch {
+      return false; // a malformed or foreign response is a failed enrolment, not a fault of ours
+    }
+  }
+
+  async passkeyAuthenticationOptions(userId: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const creds: { credential_id: string; transports: string[] }[] = await this.db.query(`SELECT credential_id, transports FROM console_passkeys WHERE user_id = $1`, [userId]);
+    return generateAuthenticationOptions({ rpID: this.rpId, allowCredentials: creds.map((c) => ({ id: c.credential_id, transports: c.transports as never })), userVerification: 'required' });
+  }
+
+  async verifyPasskey(userId: string, response: AuthenticationResponseJSON, challenge: string): Promise<FactorOutcome> {
+    if (await this.limited(userId)) return 'rate_limited';
+    const id = typeof response?.id === 'string' ? response.id : '';
+    const [cred]: { credential_id: string; public_key: string; counter: string; transports: string[] }[] = await this.db.query(
+      `SELECT credential_id, public_key, counter, transports FROM console_passkeys WHERE user_id = $1 AND credential_id = $2`,
+      [userId, id],
+    );
+    if (!cred) return this.fail(userId);
+    try {
+      const r = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: this.origin,
+        expectedRPID: this.rpId,
+        credential: { id: cred.credential_id, publicKey: Buffer.from(cred.public_key, 'base64url'), counter: Number(cred.counter), transports: cred.transports as never },
+        requireUserVerification: true,
+      });
+      if (!r.verified) return this.fail(userId);
+      await this.db.query(`UPDATE console_passkeys SET counter = $3, last_used_at = now() WHERE user_id = $1 AND credential_id = $2`, [userId, id, r.authenticationInfo.newCounter]);
+      return 'ok';
+    } catch {
+      return this.fail(userId);
+    }
+  }
+
+  private async checkTotp(userId: string, code: string, confirmed: boolean): Promise<FactorOutcome> {
+    if (await this.limited(userId)) return 'rate_limited';
+    const stored = await this.totpOf(userId);
+    const token = code.replace(/\s+/g, '');
+    if (!stored || stored.confirmed !== confirmed || !/^\d{6}$/.test(token)) return this.fail(userId);
+    const timestamp = this.now().getTime();
+    const delta = stored.totp('').validate({ token, timestamp, window: TOTP_WINDOW });
+    if (delta === null) return this.fail(userId);
+    const step = Math.floor(timestamp / 1000 / TOTP_PERIOD) + delta;
+    // Each code once: the step must be newer than the last accepted (a code seen over a shoulder is spent).
+    const accepted = updatedRows<{ user_id: string }>(
+      await this.db.query(`UPDATE console_totp SET last_step = $2, confirmed_at = COALESCE(confirmed_at, now()) WHERE user_id = $1 AND last_step < $2 RETURNING user_id`, [userId, step]),
+    );
+    return accepted.length ? 'ok' : this.fail(userId);
+  }
+
+  private async totpOf(userId: string): Promise<{ secret: OTPAuth.Secret; confirmed: boolean; totp: (label: string) => OTPAuth.TOTP } | null> {
+    const [row]: { secret_sealed: string; confirmed_at: Date | null }[] = await this.db.query(`SELECT secret_sealed, confirmed_at FROM console_totp WHERE user_id = $1`, [userId]);
+    if (!row) return null;
+    const secret = OTPAuth.Secret.fromBase32(this.box.open(row.secret_sealed));
+    return { secret, confirmed: row.confirmed_at !== null, totp: (label) => new OTPAuth.TOTP({ issuer: this.issuer, label, algorithm: 'SHA1', digits: 6, period: TOTP_PERIOD, secret }) };
+  }
+
+  private recoveryHash(userId: string, code: string): string {
+    return this.box.hmac(`console-recovery:${userId}:${code}`);
+  }
+
+  private async fail(userId: string): Promise<FactorOutcome> {
+    await this.db.query(`INSERT INTO sign_in_failures (bucket) VALUES ($1)`, [this.bucket(userId)]);
+    return 'wrong';
+  }
+
+  private async limited(userId: string): Promise<boolean> {
+    const [row]: { n: string }[] = await this.db.query(`SELECT count(*) AS n FROM sign_in_failures WHERE bucket = $1 AND at > now() - interval '${FAILURE_WINDOW}'`, [this.bucket(userId)]);
+    return Number(row.n) >= SECOND_FACTOR_FAILURES;
+  }
+
+  private bucket(userId: string): string {
+    return `2fa:${this.box.hmac(userId)}`;
+  }
+}
+
+function recoveryCode(): string {
+  return Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join('');
+}
