@@ -78,6 +78,7 @@ import { withBusyRequeue } from './checks/busy-requeue';
 import { ServiceActorIssuer } from './gateway/service-actor';
 import { createBusinessRegistries, type BusinessRegistries } from './registries/registries';
 import { buildConsoleServices, type ConsoleServices } from './members/console-services';
+import { buildReviewServices, type ReviewServices } from './review/review-services';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -136,6 +137,8 @@ export type Container = {
   keepVerification: KeepVerificationService;
   /** Tenant staff, their invitations, console sign-ins and second factors (docs/console.md). */
   console: ConsoleServices;
+  /** The console's queue, cases, decisions and settings pages (docs/console.md). */
+  review: ReviewServices;
   close(): Promise<void>;
 };
 
@@ -309,6 +312,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     userRights,
     keepVerification,
     console: buildConsoleServices(db, config, accounts, audit),
+    review: buildReviewServices(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows }),
     close: async () => {
       accounts.mail.close();
       sanctionsScreening.stop();
