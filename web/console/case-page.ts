@@ -81,7 +81,7 @@ ${summaryRow(rm.created, esc(dateTime(p, s.createdAt)))}${s.completedAt ? summar
   const document = !c.evidenceShown ? hiddenEvidence : c.documentImages.length ? c.documentImages.map((i, n) => img(p, o.evidence, i, fill(rm.documentImage, { n: String(n + 1) }))).join('') : notRun(p);
   const selfie = !c.evidenceShown ? hiddenEvidence : c.selfie ? img(p, o.evidence, c.selfie, rm.selfieImage) : notRun(p);
   const liveness = !c.evidenceShown ? hiddenEvidence : c.liveness.length
-    ? `<ol class="strip">${c.liveness
+    ? `<ol class="strip" tabindex="0" aria-label="${esc(rm.livenessHeading)}">${c.liveness
         .map((f) => {
           const offset = f.offsetMs === null ? '' : `+${new Intl.NumberFormat(p.locale, { style: 'unit', unit: 'second', maximumFractionDigits: 1 }).format(f.offsetMs / 1000)}`;
           return `<li class="strip__frame"><figure>${img(p, o.evidence, f, fill(rm.livenessFrameAlt, { step: String(f.step + 1) }))}<figcaption>${esc(fill(rm.livenessFrame, { step: String(f.step + 1), action: f.action ?? '?', offset }))}</figcaption></figure></li>`;

@@ -13,7 +13,8 @@ import { casePath, QUEUE_PATH, queuePage } from './queue-page';
 import { fill, word } from './review-html';
 
 export const CONSOLE_EVIDENCE_PATH = '/console/evidence';
-const DECIDE_PURPOSE = (sessionId: string) => `review:decide:${sessionId}`;
+/** One purpose for every decision form: the token binds the POST to this sign-in (CSRF); which session is the service's question (404 for another tenant's). */
+const DECIDE_PURPOSE = 'review:decide';
 
 /**
  * The queue, the case and its decision form, and the case's images (docs/console.md): thin callers
@@ -54,7 +55,7 @@ export function reviewRoutes(router: Router, d: { access: ConsoleAccess; review:
     const id = String(req.params.id);
     const file = SESSION_ID_PATTERN.test(id) ? await d.review.cases.open(member, id, req.id, { evidence: roleAtLeast(member.role, 'reviewer') }).catch((err: unknown) => (err instanceof DomainError && err.code === 'not_found' ? null : Promise.reject(err))) : null;
     if (!file) return access.send(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
-    const formToken = roleAtLeast(member.role, 'reviewer') ? access.formToken(req, res, DECIDE_PURPOSE(id)) : null;
+    const formToken = roleAtLeast(member.role, 'reviewer') ? access.formToken(req, res, DECIDE_PURPOSE) : null;
     const evidence = (artifactId: string) => `${CONSOLE_EVIDENCE_PATH}/${artifactId}?${d.evidence.signedQuery(artifactId)}`;
     access.send(req, res, { ...casePage(p, file, { form: { ...formState, formToken }, evidence }), status, active: 'queue' });
   }
@@ -78,7 +79,7 @@ export function reviewRoutes(router: Router, d: { access: ConsoleAccess; review:
     wrap(async (req, res) => {
       const member = access.memberOf(res);
       const id = String(req.params.id);
-      if (!access.checkFormToken(req, res, DECIDE_PURPOSE(id), req.body?.form_token)) return void res.redirect(303, casePath(id));
+      if (!access.checkFormToken(req, res, DECIDE_PURPOSE, req.body?.form_token)) return void res.redirect(303, casePath(id));
       const p = pageOf(req, res);
       const decision: unknown = req.body?.decision;
       const reason: unknown = req.body?.reason;
