@@ -39,7 +39,7 @@ export async function createConsoleMember(server: TestServer, tenantId: string, 
   await createUser(server, email, password);
   const added = await cli(server.env, ['member', 'add', '--tenant', tenantId, '--email', email, '--role', role, '--json']);
   if (added.code !== 0 || !added.json) throw new Error(`member add failed: ${added.stderr} ${added.stdout}`);
-  const login = await consoleSignIn(server, email, { password });
+  const login = await consoleSignIn(server, email, { password, tenantId });
   return { ...login, memberId: String(added.json.member_id), tenantId, role };
 }
 
@@ -74,12 +74,12 @@ const valueOf = (page: string, name: string, action?: string): string => {
  * Signs `email` in to the console over HTTP: from /console/sign-in (or from an invitation link,
  * accepting it) through the provider's sign-in page to the callback, then the second factor:
  * with `totpSecret` its code, without one (a reviewer's first sign-in) a TOTP enrolment.
- * `expectRefusal`: stop at the page the callback answers (its status and html), e.g. a refused invitation.
+ * A member of several tenants is shown the picker: `tenantId` is chosen there (else the first).
  */
 export async function consoleSignIn(
   server: Pick<TestServer, 'url'>,
   email: string,
-  o: { password?: string; totpSecret?: string | null; invitationUrl?: string; jar?: CookieJar } = {},
+  o: { password?: string; totpSecret?: string | null; invitationUrl?: string; jar?: CookieJar; tenantId?: string } = {},
 ): Promise<Omit<ConsoleLogin, 'memberId' | 'tenantId' | 'role'> & { landing: Hop }> {
   const jar = o.jar ?? new CookieJar();
   const password = o.password ?? CONSOLE_PASSWORD;
@@ -100,7 +100,12 @@ export async function consoleSignIn(
   for (let i = 0; i < 8 && hop.location; i++) {
     const next = hop.location;
     hop = await browse(jar, next);
-    if (hop.status === 200 && next.includes('/console/second-factor/enrol')) {
+    if (hop.status === 200 && new URL(next).pathname === '/console/tenants') {
+      const forms = hop.html.split('action="/console/tenants"').slice(1);
+      const form = forms.find((f) => !o.tenantId || f.includes(`value="${o.tenantId}"`)) ?? forms[0];
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(form)![1];
+      hop = await browse(jar, new URL('/console/tenants', server.url).href, { form_token: field('form_token'), tenant_id: field('tenant_id'), return: field('return') });
+    } else if (hop.status === 200 && next.includes('/console/second-factor/enrol')) {
       totpSecret = valueOf(hop.html, 'totp-key');
       const action = '/console/second-factor/enrol/totp';
       hop = await browse(jar, new URL(action, server.url).href, { form_token: valueOf(hop.html, 'form_token', action), return: valueOf(hop.html, 'return', action), code: await totpCode(totpSecret) });

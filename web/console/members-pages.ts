@@ -50,7 +50,7 @@ export function membersPage(v: MembersView): string {
       return `<tr><td data-label="${esc(mm.colEmail)}">${esc(x.email)}${x.id === v.me.memberId ? ` <span class="hint">(${esc(mm.you)})</span>` : ''}</td><td data-label="${esc(mm.colRole)}">${esc(roleName(v.m, x.role))}</td><td data-label="${esc(mm.colSince)}">${esc(date(x.createdAt))}</td>${v.canManage ? `<td>${actions}</td>` : ''}</tr>`;
     })
     .join('');
-  const table = `<table class="console-table"><caption class="label">${esc(mm.membersCaption)}</caption><thead><tr><th scope="col">${esc(mm.colEmail)}</th><th scope="col">${esc(mm.colRole)}</th><th scope="col">${esc(mm.colSince)}</th>${v.canManage ? `<th scope="col">${esc(mm.colActions)}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
+  const table = `<table class="console-table"><caption>${esc(mm.membersCaption)}</caption><thead><tr><th scope="col">${esc(mm.colEmail)}</th><th scope="col">${esc(mm.colRole)}</th><th scope="col">${esc(mm.colSince)}</th>${v.canManage ? `<th scope="col">${esc(mm.colActions)}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
   const pending = v.invitations.length
     ? `<section class="console-section" aria-labelledby="inv-h"><h2 id="inv-h">${esc(mm.pendingHeading)}</h2><ul class="list">${v.invitations
         .map((i) => `<li>${esc(i.email)}: ${esc(roleName(v.m, i.role))}, ${esc(mm.expires)} ${esc(date(i.expiresAt))}</li>`)
