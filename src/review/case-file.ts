@@ -105,7 +105,8 @@ export class CaseFiles {
       registries: registriesOf(checks, submitted),
       chip: s.result?.chip ? { check: checks.find((c) => c.name === 'chip_passive_authentication') ?? null, block: s.result.chip } : null,
       decisions,
-      pendingDecline,
+      // A decline proposed in the console and overtaken by a decision through the API no longer waits.
+      pendingDecline: s.status === 'manual_review' ? pendingDecline : null,
       auditTrail,
     };
   }
