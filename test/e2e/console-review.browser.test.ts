@@ -3,7 +3,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { addConsoleCookie, createConsoleMember, type ConsoleLogin } from '../helpers/console-login';
-import { answerChallenge, openPage, pageCall, pngBytes, upload } from '../helpers/hosted-client';
+import { openPage, pageCall, pngBytes, upload } from '../helpers/hosted-client';
 import { startOidcServer } from '../helpers/oidc-login';
 import { createTenant, eventually, http, ROOT, type Tenant, type TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
@@ -51,7 +51,16 @@ const DESKTOP = { width: 1440, height: 900 };
     await pageCall(server, page, 'POST', 'start');
     await upload(server, page, { class: 'id_document_image' }, pngBytes(48, 30, [40, 90, 160]), 'image/png');
     await upload(server, page, { class: 'selfie_image' }, pngBytes(30, 40, [200, 160, 120]), 'image/png');
-    await answerChallenge(server, page, (await pageCall(server, page, 'POST', 'challenge')).body, 2);
+    // Frames as small PNGs (so the strip shows pictures), stamped inside each step's window as the page does.
+    const challenge = (await pageCall(server, page, 'POST', 'challenge')).body as { steps: { nonce: string; opens_at: number; closes_at: number }[] };
+    for (const [i, step] of challenge.steps.entries()) {
+      const wait = step.opens_at + 50 - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      for (let f = 0; f < 2; f++) {
+        const r = await upload(server, page, { class: 'selfie_video', step: i, nonce: step.nonce, captured_at: Math.min(Date.now(), step.closes_at - 1) }, pngBytes(30, 40, [180 - i * 40, 140 + f * 30, 110]), 'image/png');
+        expect(r.status).toBe(201);
+      }
+    }
     await pageCall(server, page, 'POST', 'submit');
     [reviewer, viewer, admin] = await Promise.all([
       createConsoleMember(server, acme.tenant_id, 'reviewer'),

@@ -180,7 +180,7 @@ const de: ReviewMessages = {
   nextPage: 'Nächste Seite',
   firstPage: 'Erste Seite',
   openCase: 'Fall {id} öffnen',
-  waiting: 'Wartet seit',
+  waiting: 'Wartezeit',
   deadline: 'Frist',
   noDeadline: 'Keine',
   overdue: '{date} (überfällig)',
