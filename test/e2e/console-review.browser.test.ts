@@ -122,6 +122,8 @@ const DESKTOP = { width: 1440, height: 900 };
     await r.page.goto(`${server.url}/console/cases/${liveId}`);
     await r.page.getByRole('heading', { name: 'Liveness frames' }).waitFor();
     await r.page.getByRole('img', { name: 'Document image 1' }).waitFor();
+    // The image decodes: the bytes came through the console's evidence route.
+    await r.page.waitForFunction(() => [...document.querySelectorAll('img.evidence')].every((i) => (i as HTMLImageElement).complete));
     expect(await r.page.getByRole('img', { name: 'Document image 1' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
     await check(r.page, 'case with evidence', 'console-case-evidence.png');
     await r.context.close();

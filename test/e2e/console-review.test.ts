@@ -1,6 +1,7 @@
 import { createConsoleMember, type ConsoleLogin } from '../helpers/console-login';
 import { answerChallenge, dbClient, jpegBytes, openPage, pageCall, pngBytes, sha256, upload } from '../helpers/hosted-client';
-import { startOidcServer } from '../helpers/oidc-login';
+import { signedInUser } from '../helpers/data-rights-fixtures';
+import { createOidcTenant, startOidcServer, testEmail } from '../helpers/oidc-login';
 import { createTenant, eventually, http, type Tenant, type TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -151,6 +152,23 @@ describe('console review', () => {
       await db.end();
     }
   }, 60_000);
+
+  it("shows a user's review request as a reason with its deadline, 7 business days after the request", async () => {
+    const shop = await createOidcTenant(server, 'Acme Users');
+    const user = await signedInUser(server, shop, { email: testEmail('review.requester') });
+    const created = await http(server, 'POST', '/v1/verify/sessions', { key: shop.test_api_key, json: { flow_id: 'default', tier: 'T1', user_sub: user.sub, metadata: { test_outcome: 'review' } } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await statusOf(id, 'manual_review', shop.test_api_key);
+    const asked = await http(server, 'POST', `/v1/me/verifications/${id}/review`, { key: user.accessToken, json: { reason: 'The document was mine and valid' } });
+    expect(asked.status).toBe(202);
+    const member = await createConsoleMember(server, shop.tenant_id, 'viewer');
+    const html = await (await get(member, '/console/queue?reason=review_request')).text();
+    expect(queueIds(html)).toEqual([id]);
+    expect(html).toContain('The user asked for a review');
+    const due = new Date(asked.body.expected_by as string);
+    expect(html).toContain(`${new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(due)} UTC`);
+  }, 90_000);
 
   it('shows a case with its captures through audited links, says "not run" for what did not run, and audits every open with the member', async () => {
     const r = await get(reviewer, `/console/cases/${liveId}`);

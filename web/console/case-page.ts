@@ -27,7 +27,7 @@ const section = (id: string, heading: string, body: string): string => `<section
 
 function img(p: ReviewPage, href: EvidenceHref, i: CaseImage, alt: string): string {
   if (i.purged) return `<p class="hint">${esc(p.rm.purged)}</p>`;
-  return `<img class="evidence" src="${esc(href(i.artifactId))}" alt="${esc(alt)}" loading="lazy">`;
+  return `<img class="evidence" src="${esc(href(i.artifactId))}" alt="${esc(alt)}">`;
 }
 
 function decideSection(p: ReviewPage, c: CaseFile, f: DecideForm): string {
