@@ -305,6 +305,19 @@ describe('console review', () => {
     await post(admin, '/console/settings/review', { form_token: tokenIn(settings, '/console/settings/review'), second_reviewer: 'off' });
   }, 60_000);
 
+  it('shows the chip verdict of a T5 case and the registry checks of a T4 case', async () => {
+    const [t5, t4] = await Promise.all(
+      ['T5', 'T4'].map(async (tier) => (await http(server, 'POST', '/v1/verify/sessions', { key: other.test_api_key, json: { flow_id: 'default', tier, metadata: { test_outcome: 'review' } } })).body.id as string),
+    );
+    await Promise.all([statusOf(t5, 'manual_review', other.test_api_key), statusOf(t4, 'manual_review', other.test_api_key)]);
+    const chip = await (await get(outsider, `/console/cases/${t5}`)).text();
+    expect(chip).toContain('Pass: Document genuine per ICAO 9303 Passive Authentication');
+    expect(chip).toMatch(/ds_signature<\/dt><dd>succeeded/);
+    const business = await (await get(outsider, `/console/cases/${t4}`)).text();
+    for (const check of ['lei_registry', 'sec_filings', 'uk_company_register', 'au_business_register']) expect(business).toContain(`<h3>${check}: Pass</h3>`);
+    expect(business).toContain('Screened: no list entry matched.');
+  }, 60_000);
+
   it('lets an admin change settings (a key shown once, a flow, retention in range) and refuses a reviewer at the route', async () => {
     const page = await (await get(admin, '/console/settings')).text();
     const token = tokenIn(page, '/console/settings/keys');

@@ -130,7 +130,9 @@ ${summaryRow(rm.created, esc(dateTime(p, s.createdAt)))}${s.completedAt ? summar
         .map((r) => {
           const fields = [...new Set([...Object.keys(c.registries!.submitted ?? {}), ...Object.keys(r.record ?? {})])].filter((k) => k !== 'registered_address');
           const val = (v: unknown) => (v === undefined || v === null ? '' : esc(typeof v === 'object' ? JSON.stringify(v) : String(v)));
-          return `<h3>${esc(r.check)}: ${esc(word(rm, `checkStatus_${r.status}`, r.status))}</h3>${r.reason ? `<p>${esc(r.reason)}</p>` : ''}${table(
+          const heading = `<h3>${esc(r.check)}: ${esc(word(rm, `checkStatus_${r.status}`, r.status))}</h3>${r.reason ? `<p>${esc(r.reason)}</p>` : ''}`;
+          if (!fields.length) return `${heading}<p class="hint">${esc(rm.nothingSubmitted)}; ${esc(rm.noRecord)}</p>`;
+          return `${heading}${table(
             fill(rm.registryRecord, { check: r.check }),
             ['', rm.submitted, fill(rm.registryRecord, { check: r.check })],
             fields.map((k) => [esc(k), val((c.registries!.submitted as Record<string, unknown> | null)?.[k]), val(r.record?.[k])]),
