@@ -85,7 +85,7 @@ export class InvitationService {
         await m.query(`UPDATE member_invitations SET accepted_at = now() WHERE token_hash = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now() RETURNING id`, [sha256Hex(token)]),
       );
       if (!spent.length) return { refused: 'link_invalid' as const };
-      const { memberId } = await this.members.add(peeked.tenantId, userId, peeked.role, null, m);
+      const { memberId } = await this.members.add(peeked.tenantId, userId, peeked.role, { invitationId: peeked.id }, m);
       await m.query(`UPDATE member_invitations SET member_id = $2 WHERE id = $1`, [peeked.id, memberId]);
       await this.audit.append({ tenantId: peeked.tenantId, livemode: true, action: 'member.invitation_accepted', subjectId: peeked.id, detail: { invitation_id: peeked.id, member_id: memberId, role: peeked.role } }, m);
       const [row]: { role: MemberRole }[] = await m.query(`SELECT role FROM members WHERE id = $1`, [memberId]);

@@ -78,7 +78,8 @@ export class MemberService {
    * Makes `userId` a member of `tenantId` (an accepted invitation, or the operator's `member add`).
    * An existing membership is kept as it is: an invitation never lowers nor raises a role silently.
    */
-  async add(tenantId: string, userId: string, role: MemberRole, by: MemberActor, within?: EntityManager): Promise<{ memberId: string; created: boolean }> {
+  async add(tenantId: string, userId: string, role: MemberRole, by: MemberActor | { invitationId: string }, within?: EntityManager): Promise<{ memberId: string; created: boolean }> {
+    const source = by === null ? 'operator' : 'invitationId' in by ? by.invitationId : by.memberId;
     const run = async (m: EntityManager) => {
       const id = newId('mbr');
       const inserted: { id: string }[] = await m.query(
@@ -89,7 +90,7 @@ export class MemberService {
         const [existing]: { id: string }[] = await m.query(`SELECT id FROM members WHERE tenant_id = $1 AND user_id = $2`, [tenantId, userId]);
         return { memberId: existing.id, created: false };
       }
-      await this.audit.append({ tenantId, livemode: true, action: 'member.added', subjectId: id, detail: { member_id: id, role, by: by?.memberId ?? 'operator' } }, m);
+      await this.audit.append({ tenantId, livemode: true, action: 'member.added', subjectId: id, detail: { member_id: id, role, by: source } }, m);
       return { memberId: id, created: true };
     };
     return within ? run(within) : this.db.transaction(run);

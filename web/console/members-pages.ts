@@ -38,7 +38,8 @@ function roleSelect(v: MembersView, id: string, label: string, selected: MemberR
 /** The Members page: who is a member with which role, pending invitations, and (owner/admin) invite, change role, remove. */
 export function membersPage(v: MembersView): string {
   const { mm } = v;
-  const date = (d: Date) => new Intl.DateTimeFormat(v.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(d);
+  const format = new Intl.DateTimeFormat(v.locale, { dateStyle: 'medium', timeZone: 'UTC' }); // once per page: building one costs more than the row
+  const date = (d: Date) => format.format(d);
   const rows = v.members
     .map((x) => {
       const editable = v.canManage && x.id !== v.me.memberId && (v.me.role === 'owner' || x.role !== 'owner');
