@@ -318,7 +318,7 @@ describe('console review', () => {
     expect(business).toContain('Screened: no list entry matched.');
   }, 60_000);
 
-  it('lets an admin change settings (a key shown once, a flow, retention in range) and refuses a reviewer at the route', async () => {
+  it('lets an admin change settings (a key shown once, a flow, retention in range, a webhook replay from its delivery log) and refuses a reviewer at the route', async () => {
     const page = await (await get(admin, '/console/settings')).text();
     const token = tokenIn(page, '/console/settings/keys');
     const created = await post(admin, '/console/settings/keys', { form_token: token, mode: 'test', scopes: ['sessions:read'] });
@@ -337,6 +337,18 @@ describe('console review', () => {
     const fine = await post(admin, '/console/settings/retention', { form_token: token, mode: 'test', selfie_image_days: '7' });
     expect(fine.status).toBe(303);
     expect((await http(server, 'GET', `/v1/developer/tenants/${acme.tenant_id}/retention`, { key: acme.test_api_key })).body.selfie_image_days).toBe(7);
+
+    // The webhook's delivery log, with its attempts, and a replay of the last 24 hours.
+    const logHref = /href="(\/console\/settings\/webhooks\/whk_[A-Za-z0-9]+\?mode=test)"/.exec(page)![1];
+    const log = await (await get(admin, logHref)).text();
+    expect(log).toContain('Deliveries of');
+    expect(log).toMatch(/<td>evt_[A-Za-z0-9]+<\/td><td>1<\/td><td>200 OK<\/td>/);
+    const before = receiver.received.length;
+    const replay = await post(admin, `${logHref.split('?')[0]}/replay`, { form_token: tokenIn(log, `${logHref.split('?')[0]}/replay`), mode: 'test' });
+    expect(replay.status).toBe(303);
+    const count = Number(/replayed=(\d+)/.exec(replay.headers.get('location') ?? '')![1]);
+    expect(count).toBeGreaterThan(0);
+    await eventually(async () => (receiver.received.length >= before + count ? true : undefined), 30_000);
 
     const refused = await post(reviewer, '/console/settings/review', { form_token: token, second_reviewer: 'on' });
     expect(refused.status).toBe(403);
