@@ -302,6 +302,14 @@ describe('console review', () => {
     } finally {
       await db.end();
     }
+    // Two members confirming one pending decline at once: one decision, and the other gets the conflict.
+    const raced = queued.t1d;
+    await decideInConsole(reviewer, raced, 'decline', 'Document looks altered');
+    const [x, y] = await Promise.all([decideInConsole(second, raced, 'decline', 'Agreed, altered'), decideInConsole(admin, raced, 'decline', 'Agreed too')]);
+    expect([x.status, y.status].sort()).toEqual([303, 409]);
+    expect((await session(raced)).status).toBe('failed');
+    const humans = (await http(server, 'GET', `/v1/verify/sessions/${raced}/decisions`, { key: acme.test_api_key })).body.data.filter((d: { source: string }) => d.source === 'human');
+    expect(humans).toHaveLength(1);
     await post(admin, '/console/settings/review', { form_token: tokenIn(settings, '/console/settings/review'), second_reviewer: 'off' });
   }, 60_000);
 
