@@ -17,7 +17,6 @@ export type ConsoleAccess = {
   send: (req: Request, res: Response, page: PageContent & { status?: number; active?: 'queue' | 'settings' }) => void;
 };
 
-
 /** The words and reader of a review or settings page. */
 export function reviewPageOf(access: ConsoleAccess, req: Request, res: Response): ReviewPage {
   const member = access.memberOf(res);
