@@ -2,6 +2,8 @@
  * T4 registry checks (docs/checks.md, "Business registries"), against the local registry server of the
  * tests (test/helpers/registry-server.ts), answering in each registry's documented shapes:
  *
+ * (Part 1, bench/t4-decision.bench.ts, measures the same goal through the built server.)
+ *
  * 1. Latency: the four checks of one session with every registry answering in 50 ms, 300 sessions one
  *    after another; the goal is at most 300 ms at p99 added to a T4 decision (the checks run beside the
  *    capture checks, so what they add is at most their own duration).
@@ -26,6 +28,7 @@ import { GleifRegistry } from '../src/registries/gleif.registry';
 import { MemoryRegistryRateLimiter, RedisRegistryRateLimiter, REGISTRY_LIMITS, RegistryBusyError, type RegistryRateLimiter } from '../src/registries/registry-rate-limiter';
 import { RegistryCache } from '../src/registries/registry-cache';
 import { SecEdgarRegistry } from '../src/registries/sec-edgar.registry';
+import { abn, lei, pct } from './registry-identifiers';
 
 const SCALE = Number(process.env.SCALE ?? 0.2);
 const SESSIONS = Number(process.env.SESSIONS ?? 200);
@@ -37,8 +40,6 @@ const LIMITS: Record<'gleif' | 'sec' | 'ch' | 'abr', { n: number; windowMs: numb
   abr: { n: 2, windowMs: 1000 },
 };
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
-
 /** The largest number of requests inside any window of `windowMs`, wherever it starts. */
 function busiestWindow(times: number[], windowMs: number): number {
   const t = [...times].sort((a, b) => a - b);
@@ -48,21 +49,6 @@ function busiestWindow(times: number[], windowMs: number): number {
     best = Math.max(best, i - j + 1);
   }
   return best;
-}
-
-function lei(base18: string): string {
-  const n = BigInt([...`${base18}00`].map((c) => parseInt(c, 36).toString()).join(''));
-  return `${base18}${String(98n - (n % 97n)).padStart(2, '0')}`;
-}
-
-function abn(i: number): string {
-  const w = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
-  for (let k = 0; ; k++) {
-    const a = `5${String(i * 100 + k).padStart(10, '0')}`;
-    const d = [...a].map(Number);
-    d[0] -= 1;
-    if (d.reduce((s, x, j) => s + x * w[j], 0) % 89 === 0) return a;
-  }
 }
 
 async function main(): Promise<void> {

@@ -11,6 +11,7 @@ import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRoutes } from './gatew
 import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
 import { retentionRouter } from '../rest-adapter/retention.router';
+import { bulkImportRouter } from '../rest-adapter/bulk-import.router';
 import { RestOperations } from '../rest-adapter/operations';
 import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
 import { jitExecutionGateway } from '../schema/jit-executor';
@@ -184,6 +185,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   webhooksRouter(restOperations, v1);
   chipRouter(restOperations, c.chip, v1);
   retentionRouter(restOperations, v1);
+  bulkImportRouter(c.bulkImports, (id) => c.links.url(id), v1);
   gatewayProxyRoutes(v1, { upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors });
   v1.use((_req, res) => {
     if (!authenticationOf(res).context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');

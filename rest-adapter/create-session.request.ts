@@ -10,12 +10,23 @@ function tierField(value: unknown, field: string): Tier {
   return value;
 }
 
+/** A create-session body read into the GraphQL CreateSessionInput (and SessionService's CreateSessionCommand). */
+export type CreateSessionFields = {
+  flowId: string;
+  tier: Tier;
+  referenceId: string | undefined;
+  redirectUrl: string | undefined;
+  locale: string | undefined;
+  userSub: string | undefined;
+  metadata: Record<string, unknown> | undefined;
+};
+
 /**
  * Accepts both create shapes (docs/api-behaviour.md, "Shapes") and returns the GraphQL CreateSessionInput. The quickstart
  * shape's `tiers` means its highest tier, `reference` means `reference_id`, and `flow_id` may be
  * left out; giving both names of one field with different meanings is a 400.
  */
-export function createSessionInput(raw: unknown): Record<string, unknown> {
+export function createSessionInput(raw: unknown): CreateSessionFields {
   const body = requireObject(raw);
   rejectUnknownFields(body, FIELDS);
   const quickstart = body.tiers !== undefined || body.reference !== undefined;
@@ -43,6 +54,8 @@ export function createSessionInput(raw: unknown): Record<string, unknown> {
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
     throw invalid('metadata must be an object');
   }
+  // The check above makes it an object; JSON gives it string keys.
+  const fields = metadata as Record<string, unknown> | undefined;
 
   return {
     flowId,
@@ -51,6 +64,6 @@ export function createSessionInput(raw: unknown): Record<string, unknown> {
     redirectUrl: optionalString(body, 'redirect_url'),
     locale: optionalString(body, 'locale'),
     userSub: optionalString(body, 'user_sub'),
-    metadata,
+    metadata: fields,
   };
 }

@@ -16,9 +16,10 @@ import { RetentionResolver } from './retention.resolver';
 import { DsrJobResolver } from './dsr-job.resolver';
 import { DataRightsResolver } from './data-rights.resolver';
 import { SessionDecisionResolver } from './session-decision.resolver';
+import { BulkImportResolver } from './bulk-import.resolver';
 import { assertAcceptableInput } from '../src/validation/input-limits';
 
-export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver, FlowResolver, AccountsResolver, AuditResolver, RetentionResolver, DsrJobResolver, DataRightsResolver, SessionDecisionResolver] as const;
+export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver, FlowResolver, AccountsResolver, AuditResolver, RetentionResolver, DsrJobResolver, DataRightsResolver, SessionDecisionResolver, BulkImportResolver] as const;
 
 /** Resolver instances, built by the composition root with their services. */
 export type ResolverInstances = { get(cls: unknown): unknown };

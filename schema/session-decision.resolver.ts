@@ -28,7 +28,7 @@ export class SessionDecisionResolver {
     const actor = requireTenantKey(ctx.actor, 'sessions:review');
     const { session, decision } = await this.sessions.decide(actor, id, input);
     const evidence = this.evidence;
-    return { decision: toSessionDecision(decision), session: toSession(session, null, undefined, evidence ? (ids) => evidence.urlsFor(ids) : undefined) };
+    return { decision: toSessionDecision(decision), session: toSession(session, { evidence: evidence ? (ids) => evidence.urlsFor(ids) : undefined }) };
   }
 }
 

@@ -30,6 +30,6 @@ export class SessionSubscriptionResolver {
   ): Session {
     // The watch ended because the session may no longer be read (e.g. user_restricted): the client gets the error, then `complete`.
     if (isRefusal(event)) throw event.error;
-    return toSession(viewOfSnapshot(event.session), null);
+    return toSession(viewOfSnapshot(event.session));
   }
 }

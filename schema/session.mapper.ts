@@ -6,13 +6,16 @@ import { Result, SanctionsHit, Session } from './session.type';
 export type EvidenceSigner = (artifactIds: readonly string[] | undefined) => string[];
 
 /**
- * What a caller may see of a session -> GraphQL object; the GraphQL type is public API, the entity is not.
- * `hostedUrl` is given by the create answer only (issue #25 finding 4): every other read has null.
+ * What only some answers carry: the hosted URL and client secret (the create answer only, issue #25
+ * finding 4), and evidence links (reads with a tenant key).
  */
-export function toSession(s: SessionView, hostedUrl: string | null, clientSecret?: string, evidence?: EvidenceSigner): Session {
+export type SessionExtras = { hostedUrl?: string; clientSecret?: string; evidence?: EvidenceSigner };
+
+/** What a caller may see of a session -> GraphQL object; the GraphQL type is public API, the entity is not. */
+export function toSession(s: SessionView, { hostedUrl, clientSecret, evidence }: SessionExtras = {}): Session {
   return {
     id: s.id,
-    hostedUrl,
+    hostedUrl: hostedUrl ?? null,
     status: s.status,
     tier: s.tier,
     referenceId: s.referenceId ?? undefined,

@@ -30,14 +30,14 @@ export class SessionResolver {
     if (!ctx.actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
     if (ctx.actor.kind === 'tenant_key') requireTenantKey(ctx.actor, 'sessions:read');
     const s = await this.sessionService.find(ctx.actor, id);
-    return s ? toSession(s, null, undefined, this.signerFor(ctx)) : null;
+    return s ? toSession(s, { evidence: this.signerFor(ctx) }) : null;
   }
 
   @Query(() => SessionConnection, { description: 'Sessions of this key\'s tenant and mode, newest first.' })
   async sessions(@Args() args: SessionsArgs, @Ctx() ctx: RequestContext): Promise<SessionConnection> {
     const actor = requireTenantKey(ctx.actor, 'sessions:read');
     const page = await this.sessionService.list(actor, args);
-    const edges = page.sessions.map((s) => ({ cursor: encodeCursor(s), node: toSession(s, null, undefined, this.signerFor(ctx)) }));
+    const edges = page.sessions.map((s) => ({ cursor: encodeCursor(s), node: toSession(s, { evidence: this.signerFor(ctx) }) }));
     return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
   }
 
@@ -45,7 +45,7 @@ export class SessionResolver {
   async createSession(@Arg('input', () => CreateSessionInput) input: CreateSessionInput, @Ctx() ctx: RequestContext): Promise<Session> {
     const actor = requireTenantKey(ctx.actor, 'sessions:write');
     const { session, clientSecret } = await this.sessionService.create(actor, input);
-    return toSession(session, this.links.url(session.id), clientSecret);
+    return toSession(session, { hostedUrl: this.links.url(session.id), clientSecret });
   }
 
   @Mutation(() => Session, { description: 'The manual-review override for a session in MANUAL_REVIEW (scope sessions:review).' })
@@ -55,12 +55,12 @@ export class SessionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Session> {
     const actor = requireTenantKey(ctx.actor, 'sessions:review');
-    return toSession(await this.sessionService.review(actor, id, input), null, undefined, this.signerFor(ctx));
+    return toSession(await this.sessionService.review(actor, id, input), { evidence: this.signerFor(ctx) });
   }
 
   @Mutation(() => Session, { description: 'Cancels a session that has not reached a terminal status (it becomes WITHDRAWN).' })
   async cancelSession(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Session> {
     const actor = requireTenantKey(ctx.actor, 'sessions:write');
-    return toSession(await this.sessionService.cancel(actor, id), null, undefined, this.signerFor(ctx));
+    return toSession(await this.sessionService.cancel(actor, id), { evidence: this.signerFor(ctx) });
   }
 }

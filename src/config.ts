@@ -49,6 +49,10 @@ const ConfigSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** How often workers poll the job queue, in seconds (test-mode timing depends on it). */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(0.5),
+  /** Bulk import (docs/api-behaviour.md, "Bulk import"): records per transaction (one multi-row INSERT of sessions each). */
+  BULK_IMPORT_BATCH_SIZE: z.coerce.number().int().min(10).max(2000).default(500),
+  /** Seconds a bulk-import job run holds its job: it works for a quarter of it, then queues its continuation; a run whose process died is taken back after it. */
+  BULK_IMPORT_LEASE_SECONDS: z.coerce.number().int().min(4).max(3600).default(60),
   /** How often pg-boss reclaims jobs whose worker died (e.g. kill -9 mid-delivery), in seconds. */
   JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   /** Base64 of 32 bytes: the AES-256-GCM key for webhook signing secrets at rest. Unset: one generated and kept in instance_settings. */
@@ -208,6 +212,7 @@ export type Config = {
   jobPollSeconds: number;
   jobSuperviseSeconds: number;
   jobRetryScale: number;
+  bulkImport: { batchSize: number; leaseSeconds: number };
   webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number; allowPrivateTargets: boolean };
   jobSchema: string;
   vault: { masterKey: string | undefined; mobileAppLink: string };
@@ -273,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollSeconds: c.JOB_POLL_SECONDS,
     jobSuperviseSeconds: c.JOB_SUPERVISE_SECONDS,
     jobRetryScale: c.JOB_RETRY_SCALE,
+    bulkImport: { batchSize: c.BULK_IMPORT_BATCH_SIZE, leaseSeconds: c.BULK_IMPORT_LEASE_SECONDS },
     webhooks: {
       secretKey: c.WEBHOOK_SECRET_KEY,
       retryScale: c.WEBHOOK_RETRY_SCALE,

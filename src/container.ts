@@ -21,6 +21,9 @@ import { ContextFactory } from './context';
 import { Database, openDatabase } from './db/database';
 import { HostedLinks } from './hosted/hosted-links';
 import { JobQueue } from './jobs/job-queue';
+import { BulkImportService, BULK_IMPORT_JOB } from './bulk-import/bulk-import.service';
+import { BulkImportJob } from './bulk-import/bulk-import.job';
+import { BulkImportResolver } from '../schema/bulk-import.resolver';
 import { startWorkers } from './jobs/workers';
 import type { Logger } from './logger';
 import { RateLimitOverrides } from './rate-limit/rate-limit-overrides';
@@ -139,6 +142,8 @@ export type Container = {
   console: ConsoleServices;
   /** The console's queue, cases, decisions and settings pages (docs/console.md). */
   review: ReviewServices;
+  /** Sessions created in bulk from an uploaded file (docs/api-behaviour.md, "Bulk import"). */
+  bulkImports: BulkImportService;
   close(): Promise<void>;
 };
 
@@ -223,6 +228,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   // Evidence links are their own credential: the rule is asked when one is opened, so a restriction or an erasure ends them at once.
   evidence.guardReads((sessionId) => userRights.gate.refusalForSession(sessionId, 'Evidence'));
   sessions.bindable = (userId) => userRights.gate.assertProcessable(userId); // no session is bound to a restricted user
+  await jobs.ensureQueue(BULK_IMPORT_JOB, { notify: true }); // sent to inside the transaction that stores an import
+  const bulkImports = new BulkImportService(db, accounts.box, jobs, config.bulkImport.leaseSeconds);
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
@@ -246,6 +253,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     [DsrJobResolver, new DsrJobResolver(dsrJobs)],
     [DataRightsResolver, new DataRightsResolver(userRights, accounts.userTokens)],
     [SessionDecisionResolver, new SessionDecisionResolver(new DecisionHistory(db), sessions, evidence)],
+    [BulkImportResolver, new BulkImportResolver(bulkImports)],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
@@ -258,6 +266,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
         concurrency: config.webhooks.concurrency,
       },
       retentionRuns,
+      bulkImport: new BulkImportJob(db, accounts.box, sessions, accounts.mail, (id) => links.url(id), jobs, logger, config.bulkImport),
       auditReplicator: new AuditReplicator(db, wormStoreFor(config), await loadAuditSigningKey(db, config.audit.signingKey), audit),
       sanctions: {
         screening: sanctionsScreening,
@@ -313,6 +322,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     keepVerification,
     console: buildConsoleServices(db, config, accounts, audit),
     review: buildReviewServices(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows }),
+    bulkImports,
     close: async () => {
       accounts.mail.close();
       sanctionsScreening.stop();

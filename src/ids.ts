@@ -24,7 +24,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export type IdPrefix = 'vses' | 'ten' | 'flow' | 'key' | 'whk' | 'evt' | 'dlv' | 'dsr' | 'usr' | 'vdec' | 'mbr' | 'minv' | 'pkey';
+export type IdPrefix = 'vses' | 'ten' | 'flow' | 'key' | 'whk' | 'evt' | 'dlv' | 'dsr' | 'usr' | 'vdec' | 'bimp' | 'mbr' | 'minv' | 'pkey';
 
 /** Ids per docs/api-behaviour.md, "Shapes": a prefix and 24 base62 characters. */
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(24)}`;

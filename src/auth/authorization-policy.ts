@@ -16,7 +16,7 @@ import { USER_CAPABILITIES, type UserCapability } from './user-token.policy';
 /** What the route takes as its credential; each kind answers every credential by `answerOf` below. */
 export type Guard =
   /** A tenant secret key with `scope`. `owns`: what the path names, which belongs to one tenant and one mode (another's is 404, D6). */
-  | { kind: 'tenant_key'; scope: Scope; owns: 'session' | 'webhook' | 'tenant' | null }
+  | { kind: 'tenant_key'; scope: Scope; owns: 'session' | 'webhook' | 'tenant' | 'bulk_import' | null }
   /** A tenant key with `scope`, or the `client_secret` of the session the path names (D6: read and watch that session, and submit its chip). */
   | { kind: 'tenant_key_or_client_secret'; scope: Scope; owns: 'session' }
   /** Only the `client_secret` of the session the path names (the chip is read on the user's device, by the mobile SDK). */
@@ -34,7 +34,7 @@ export type Guard =
 
 export type RoutePolicy = { method: string; path: string; guard: Guard };
 
-const key = (scope: Scope, owns: 'session' | 'webhook' | 'tenant' | null = null): Guard => ({ kind: 'tenant_key', scope, owns });
+const key = (scope: Scope, owns: 'session' | 'webhook' | 'tenant' | 'bulk_import' | null = null): Guard => ({ kind: 'tenant_key', scope, owns });
 const user = (capability: UserCapability, owns?: 'session'): Guard => ({ kind: 'user_token', capability, ...(owns ? { owns } : {}) });
 const page: Guard = { kind: 'page_credential' };
 const own = (credential: string): Guard => ({ kind: 'own_credential', credential });
@@ -53,6 +53,10 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
   // Webhooks (D7)
   { method: 'POST', path: '/v1/verify/webhooks', guard: key('webhooks:manage') },
   { method: 'POST', path: '/v1/developer/webhooks/:id/replay', guard: key('webhooks:manage', 'webhook') },
+  // Bulk import (D17): the results carry hosted links, which only a key that may create sessions sees
+  { method: 'POST', path: '/v1/admin/bulk-import', guard: key('sessions:write') },
+  { method: 'GET', path: '/v1/admin/bulk-import/:id', guard: key('sessions:write', 'bulk_import') },
+  { method: 'GET', path: '/v1/admin/bulk-import/:id/results', guard: key('sessions:write', 'bulk_import') },
   // Delegated data requests (D15)
   { method: 'POST', path: '/v1/developer/dsr/initiate', guard: key('dsr:manage') },
   // The end user's own account (D14, D15, D20)
@@ -217,7 +221,7 @@ function tenantKeyAnswer(guard: Extract<Guard, { kind: 'tenant_key' | 'tenant_ke
       return allowed;
     // Test and live data never mix (D4): a live key finds none of A's test-mode sessions or endpoints; its tenant's own settings it reaches.
     case 'live_key':
-      return guard.owns === 'session' || guard.owns === 'webhook' ? NOT_FOUND : allowed;
+      return guard.owns === 'session' || guard.owns === 'webhook' || guard.owns === 'bulk_import' ? NOT_FOUND : allowed;
     case 'other_tenant_key':
       return guard.owns ? NOT_FOUND : allowed;
     case 'key_without_scope':

@@ -1,3 +1,4 @@
+import { NATIONAL_REGISTER, REGISTRY_CHECK_NAMES } from '../registries/business-registry';
 import { biometricPolicy } from './policy/biometric-policy';
 import type { Check, CheckStatus, Decision, Signal } from '../sessions/session-result';
 import type { SessionStatus } from '../sessions/session-status';
@@ -8,10 +9,6 @@ import type { CheckVerdict } from './check-providers';
 /** One check's outcome as the pipeline saw it: the engine's verdict, or `skipped` when it did not run. */
 export type CheckOutcome = { name: string; verdict: CheckVerdict | 'skipped'; score?: number; reason?: string; source?: string; details?: Record<string, unknown> };
 
-/** The T4 registry checks: a registry whose identifier was not given is `skipped`, which never fails a business. */
-export const REGISTRY_CHECK_NAMES: readonly string[] = ['lei_registry', 'sec_filings', 'uk_company_register', 'au_business_register'];
-/** The national register of a business's country, which must pass when the country was given. */
-export const NATIONAL_REGISTER: Readonly<Record<string, string>> = { GB: 'uk_company_register', AU: 'au_business_register', US: 'sec_filings' };
 
 export type PolicyDecision = {
   status: SessionStatus;

@@ -20,7 +20,8 @@ import type { EvidenceVault } from '../vault/evidence-vault';
 import { CheckProviders, DocumentReading, ImageInput, LivenessChallenge, LivenessFrame, ProviderResult, signalSource } from './check-providers';
 import { CheckEnginesBusyError } from './check-worker.pool';
 import { liveSanctionsCheck } from './identity-screening';
-import { CheckOutcome, decide, LIVE_POLICY_VERSION, REGISTRY_CHECK_NAMES, TEST_MODE_POLICY_VERSION } from './decision-policy';
+import { CheckOutcome, decide, LIVE_POLICY_VERSION, TEST_MODE_POLICY_VERSION } from './decision-policy';
+import { REGISTRY_CHECK_NAMES } from '../registries/business-registry';
 import { automatedDecision } from '../sessions/decision-history';
 import { testModeCheckProviders } from './test-mode-providers';
 import type { BusinessDetails } from '../hosted-flow/business-identifiers';
@@ -47,9 +48,9 @@ export class RunChecksJob {
     private readonly vault: EvidenceVault,
     private readonly liveProviders: CheckProviders,
     private readonly logger: Logger,
-    private readonly sanctions?: SanctionsScreeningService,
-    /** The T4 registry checks (src/registries); unset: they answer `error`, as with no provider. */
-    private readonly business?: BusinessChecksService,
+    private readonly sanctions: SanctionsScreeningService | undefined,
+    /** The live T4 registry checks (src/registries): a registry without its credential answers `error` with that reason. */
+    private readonly business: BusinessChecksService,
   ) {
     this.captures = new HostedCaptureRepository(db);
   }
@@ -68,8 +69,12 @@ export class RunChecksJob {
     const details = tier === 'T3' || tier === 'T4' ? await this.captures.tierDetails(s.id) : { business: null, identitySealed: null };
     const businessDetails = checksForTier(tier).some((c) => REGISTRY_CHECK_NAMES.includes(c)) ? details.business : null;
     const registryRun = businessDetails ? this.runRegistries(s, businessDetails) : null;
-    registryRun?.catch(() => undefined); // awaited below; a capture check that throws first must not leave it unhandled
-    const { outcomes: captureOutcomes, sanctionsHits, crossChecks } = await this.runCaptureChecks(s, tier, artifacts, providers, details.identitySealed);
+    // A spent registry budget ends this run and queues another (src/checks/busy-requeue.ts), which runs the
+    // capture checks again: it is known within a call's time, so the capture checks stop at the next check
+    // rather than run to the end for nothing. (Awaited below; a capture check that throws first must not leave it unhandled.)
+    let registriesBusy: RegistryBusyError | null = null;
+    registryRun?.catch((err) => void (registriesBusy = err instanceof RegistryBusyError ? err : null));
+    const { outcomes: captureOutcomes, sanctionsHits, crossChecks } = await this.runCaptureChecks(s, tier, artifacts, providers, details.identitySealed, () => registriesBusy);
     const registries = registryRun ? await registryRun : null;
     const outcomes = checksForTier(tier).map(
       (name) =>
@@ -104,6 +109,8 @@ export class RunChecksJob {
     artifacts: ArtifactRecord[],
     p: CheckProviders,
     identitySealed: string | null,
+    /** An error that ends the run before its next check (a spent registry budget), or null to go on. */
+    stopBefore: () => Error | null = () => null,
   ): Promise<{ outcomes: CheckOutcome[]; sanctionsHits: SanctionsHits; crossChecks?: { mrz: CrossCheck; portrait: CrossCheck } }> {
     let sanctionsHits: SanctionsHits = [];
     let crossChecks: { mrz: CrossCheck; portrait: CrossCheck } | undefined;
@@ -133,6 +140,8 @@ export class RunChecksJob {
       (liveness ??= this.captures.find(s.id).then(async (c) => ({ challenge: c?.challenge ?? null, frames: await this.frames(artifacts, c?.challenge?.id) })));
     for (const name of checksForTier(tier)) {
       if (REGISTRY_CHECK_NAMES.includes(name)) continue; // run by runRegistries, never skipped after a failure
+      const stop = stopBefore();
+      if (stop) throw stop;
       if (failed) {
         outcomes.push({ name, verdict: 'skipped', reason: 'Not run after a failed check' });
         continue;
@@ -206,7 +215,6 @@ export class RunChecksJob {
     }
     const submitted: BusinessSubmission = { ...details, legal_name: details.legal_name };
     if (!s.livemode) return new BusinessChecksService(testModeRegistries(submitted), null, null).run(submitted);
-    if (!this.business) return { outcomes: REGISTRY_CHECK_NAMES.map((name) => ({ name, verdict: 'error' as const, reason: `No ${name} provider is configured on this service` })), evidence: [] };
     try {
       return await this.business.run(submitted);
     } catch (err) {

@@ -3,6 +3,7 @@ import { DsrJobEntity } from '../../entities';
 import type { JsonObject } from '../../entities/dsr-job.entity';
 import type { TenantScope } from '../auth/actor';
 import type { AuditEntryInput } from '../audit/audit-log.service';
+import { updatedRows } from '../db/updated-rows';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { addDays } from './business-days';
@@ -173,6 +174,21 @@ export class DsrJobService {
   /** Records what a running job has so far (e.g. an export's link) without settling it. */
   async recordResult(id: string, result: JsonObject, within?: EntityManager): Promise<void> {
     await (within ?? this.db.manager).query(`UPDATE dsr_jobs SET result = $2, updated_at = $3 WHERE id = $1`, [id, JSON.stringify(result), this.now()]);
+  }
+
+  /**
+   * Marks an export's document key shown to its user, in the statement that decides it was not yet:
+   * true for the one call that marked it (two tabs cannot both be first).
+   */
+  async markDocumentKeyShown(id: string, userId: string, at: Date): Promise<boolean> {
+    const marked = updatedRows<{ id: string }>(
+      await this.db.query(
+        `UPDATE dsr_jobs SET result = coalesce(result, '{}'::jsonb) || jsonb_build_object('document_key_shown_at', $3::text)
+          WHERE id = $1 AND user_id = $2 AND (result->>'document_key_shown_at') IS NULL RETURNING id`,
+        [id, userId, at.toISOString()],
+      ),
+    );
+    return marked.length > 0;
   }
 
   async get(id: string, within?: EntityManager): Promise<DsrJob | null> {

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { SecretBox } from '../crypto/secret-box';
-import { DomainError } from '../errors';
+import { DomainError, FieldsError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { DsrJobService } from './dsr-job.service';
 import { assertNotDeleted, lockUser, updateReturning } from './user-state';
@@ -157,20 +157,22 @@ function validatePatch(patch: unknown): { self: Record<string, unknown>; verifie
   for (const k of Object.keys(body)) if (!known.includes(k)) throw new DomainError('invalid_request', `Unknown field: ${k}`);
   if (Object.keys(body).length === 0) throw new DomainError('invalid_request', `Give at least one of: ${known.join(', ')}`);
   const self: Record<string, unknown> = {};
+  // The field travels with the error, so a form can mark it without reading the message.
+  const invalid = (field: string, message: string) => new FieldsError(message, [{ field, code: 'invalid', message }]);
   const text = (k: string, max: number, v: unknown) => {
-    if (v !== null && (typeof v !== 'string' || v.length > max)) throw new DomainError('invalid_request', `${k} must be a string of at most ${max} characters, or null`);
+    if (v !== null && (typeof v !== 'string' || v.length > max)) throw invalid(k, `${k} must be a string of at most ${max} characters, or null`);
     return v === null ? null : (v as string).trim() || null;
   };
   if ('display_name' in body) self.display_name = text('display_name', 100, body.display_name);
   if ('bio' in body) self.bio = text('bio', 1000, body.bio);
   if ('handle' in body) {
     const h = body.handle;
-    if (h !== null && (typeof h !== 'string' || !HANDLE.test(h))) throw new DomainError('invalid_request', 'handle must be 3 to 30 lower-case letters, digits or underscores, or null');
+    if (h !== null && (typeof h !== 'string' || !HANDLE.test(h))) throw invalid('handle', 'handle must be 3 to 30 lower-case letters, digits or underscores, or null');
     self.handle = h;
   }
   if ('public_links' in body) {
     const links = body.public_links;
-    if (!Array.isArray(links) || links.length > 10) throw new DomainError('invalid_request', 'public_links must be an array of at most 10 https URLs');
+    if (!Array.isArray(links) || links.length > 10) throw invalid('public_links', 'public_links must be an array of at most 10 https URLs');
     for (const l of links) {
       let ok = false;
       try {
@@ -178,7 +180,7 @@ function validatePatch(patch: unknown): { self: Record<string, unknown>; verifie
       } catch {
         ok = false;
       }
-      if (!ok) throw new DomainError('invalid_request', 'public_links must be an array of at most 10 https URLs');
+      if (!ok) throw invalid('public_links', 'public_links must be an array of at most 10 https URLs');
     }
     self.public_links = links;
   }

@@ -46,6 +46,9 @@ const verificationNotFound = () => new DomainError('not_found', 'Verification no
  * leaves the session as it is; approving or rejecting re-decides it (SessionService.redecide), which
  * sends the verification event again. The user follows the job and the case.
  */
+/** The statuses of a decided verification: the ones a user may ask a person to review. */
+export const REVIEWABLE_STATUSES: readonly string[] = ['success', 'failed', 'manual_review'];
+
 export class ReviewCaseService {
   constructor(
     private readonly db: DataSource,
@@ -70,7 +73,7 @@ export class ReviewCaseService {
         tenantSlice,
       ]);
       if (!owned[0]) throw verificationNotFound();
-      if (!['success', 'failed', 'manual_review'].includes(owned[0].status)) throw new DomainError('invalid_state', `Only a decided verification can be reviewed; this one is ${owned[0].status}`);
+      if (!REVIEWABLE_STATUSES.includes(owned[0].status)) throw new DomainError('invalid_state', `Only a decided verification can be reviewed; this one is ${owned[0].status}`);
       const open: Row[] = await m.query(`SELECT * FROM review_cases WHERE user_id = $1 AND session_id = $2 AND status = 'open'`, [userId, sessionId]);
       if (open[0]) return { job: (await this.dsr.get(open[0].dsr_job_id, m))!, reviewCase: toCase(open[0]) };
       const id = `rvc_${randomBase62(24)}`;

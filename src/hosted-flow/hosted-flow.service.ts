@@ -218,9 +218,8 @@ export class HostedFlowService {
     if (capture?.submittedAt) return this.view(s.id);
     this.assertCapturing(s);
     await this.assertComplete(s, capture?.challenge ?? null, ['mobile_handoff']);
-    const keepSecret = `hks_${randomBase62(32)}`;
-    const minted = await this.markCapturesSubmitted(s, sha256Hex(keepSecret));
-    return minted ? { ...(await this.view(s.id)), keep_secret: keepSecret } : this.view(s.id);
+    const keepSecret = await this.markCapturesSubmitted(s);
+    return keepSecret ? { ...(await this.view(s.id)), keep_secret: keepSecret } : this.view(s.id);
   }
 
   /** The keep secret handed to the browser that submitted, not yet spent (src/users/keep-verification.service.ts). */
@@ -233,8 +232,12 @@ export class HostedFlowService {
     return this.captures.spendKeepSecret(sessionId, this.now(), completedAfter);
   }
 
-  /** True when this call submitted (a concurrent submit may have won). */
-  private async markCapturesSubmitted(s: SessionEntity, keepSecretHash: string): Promise<boolean> {
+  /**
+   * Marks the captures submitted and mints the keep secret (only its hash is kept). Returns the secret when
+   * this call submitted, null when a concurrent submit won.
+   */
+  private async markCapturesSubmitted(s: SessionEntity): Promise<string | null> {
+    const keepSecret = `hks_${randomBase62(32)}`;
     const at = this.now();
     let complete = false;
     let minted = false;
@@ -249,17 +252,17 @@ export class HostedFlowService {
         unless: async (m, cur) => cur.status !== 'in_progress' || Boolean((await this.captures.find(s.id, m))?.submittedAt),
         within: async (m) => {
           await this.captures.start(m, s.id, at);
-          minted = await this.captures.markSubmitted(m, s.id, at, keepSecretHash);
+          minted = await this.captures.markSubmitted(m, s.id, at, sha256Hex(keepSecret));
           if (complete) await queueChecks(this.jobs, m, s.id);
         },
       },
     );
     if (!moved) {
       const again = await this.captures.find(s.id);
-      if (again?.submittedAt) return false; // a concurrent submit won
+      if (again?.submittedAt) return null; // a concurrent submit won
       throw closed((await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id })).status);
     }
-    return minted;
+    return minted ? keepSecret : null;
   }
 
   /** T4: the business identifiers, checked (check digits, shapes) and kept with the session for the registry checks. */
@@ -295,14 +298,13 @@ export class HostedFlowService {
     await this.assertComplete(s, capture?.challenge ?? null, ['mobile_handoff']);
     // The web steps are done: they count as submitted, and decide the session now if the chip came first.
     // This browser captured: it gets the keep secret, as a submit would give it.
-    const keepSecret = `hks_${randomBase62(32)}`;
-    const minted = !capture?.submittedAt && (await this.markCapturesSubmitted(s, sha256Hex(keepSecret)));
+    const keepSecret = capture?.submittedAt ? null : await this.markCapturesSubmitted(s);
     const secret = newClientSecret(s.id);
     await this.db.getRepository(SessionEntity).update({ id: s.id }, { appClientSecretHash: sha256Hex(secret) });
     const params = new URLSearchParams({ session_id: s.id, client_secret: secret }).toString();
     const url = new URL(appLink);
     const link = url.protocol === 'https:' ? `${url.origin}${url.pathname}${url.search}#${params}` : `${appLink}${appLink.includes('?') ? '&' : '?'}${params}`;
-    return minted ? { link, keep_secret: keepSecret } : { link };
+    return keepSecret ? { link, keep_secret: keepSecret } : { link };
   }
 
   private assertStep(s: SessionEntity, step: FlowStep): void {

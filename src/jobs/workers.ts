@@ -15,6 +15,8 @@ import { RETENTION_NIGHTLY_CRON, RETENTION_NIGHTLY_JOB, RETENTION_PURGE_CRON, RE
 import { AUDIT_REPLICATE_CRON, AUDIT_REPLICATE_JOB, type AuditReplicator } from '../audit/audit-replicator';
 
 import { dropOldMail, MAIL_SWEEP_CRON, MAIL_SWEEP_JOB } from '../mail/mail-outbox';
+import { BULK_IMPORT_JOB } from '../bulk-import/bulk-import.service';
+import type { BulkImportData, BulkImportJob } from '../bulk-import/bulk-import.job';
 
 export const EXPIRE_SESSIONS_JOB = 'expire-sessions';
 
@@ -31,6 +33,7 @@ export async function startWorkers(
     sanctions?: { screening: SanctionsScreeningService; refresh: RefreshSanctionsJob; cron: string };
     retentionRuns?: RetentionRunService;
     auditReplicator?: AuditReplicator;
+    bulkImport?: BulkImportJob;
   },
 ): Promise<void> {
   const testMode = new TestModeAdvanceJob(deps.db, deps.sessions, deps.sanctions?.screening);
@@ -46,6 +49,9 @@ export async function startWorkers(
   // Mail is kept for delivery and a short look back, not for ever (docs/accounts-and-oidc.md, "Mail").
   await jobs.work(MAIL_SWEEP_JOB, async () => void (await dropOldMail(deps.db)));
   await jobs.schedule(MAIL_SWEEP_JOB, deps.mailSweepCron ?? MAIL_SWEEP_CRON);
+  const bulkImport = deps.bulkImport;
+  // One import at a time per process: its batches are CPU- and database-bound, more at once only queue.
+  if (bulkImport) await jobs.work<BulkImportData>(BULK_IMPORT_JOB, (data) => bulkImport.run(data), { batchSize: 1, localConcurrency: 1 });
   const retentionRuns = deps.retentionRuns;
   if (retentionRuns) {
     // docs/retention-and-audit.md: the nightly pass (reclassify, purge) and the hourly purge.

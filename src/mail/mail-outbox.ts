@@ -32,20 +32,38 @@ export class MailOutbox {
 
   /** `id` is null when the address belongs to a deleted (or purged) account: its owner asked us to stop. */
   async send(message: MailMessage): Promise<{ id: string | null }> {
-    const to = normaliseEmail(message.to);
-    const toHash = emailLookupHash(this.box, to);
-    const deleted: unknown[] = await this.db.query(`SELECT 1 FROM users WHERE email_hash = $1 AND state IN ('soft_deleted', 'purged')`, [toHash]);
-    if (deleted.length) return { id: null };
-    const id = `mail_${newId('evt').slice(4)}`;
-    await this.db.query(
-      `INSERT INTO mail_messages (id, to_hash, to_sealed, subject_sealed, text_sealed, transport) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, toHash, this.box.seal(to), this.box.seal(message.subject), this.box.seal(message.text), this.transport ? 'smtp' : 'stored'],
-    );
-    if (this.transport) {
-      await this.transport.sendMail({ from: this.options.from, to, subject: message.subject, text: message.text });
-      await this.db.query(`UPDATE mail_messages SET sent_at = now() WHERE id = $1`, [id]);
+    return (await this.sendMany([message]))[0];
+  }
+
+  /**
+   * `send` for many messages (a bulk import's links): one read of the deleted accounts and one INSERT
+   * for all of them; with SMTP each is then sent in turn. In the order given.
+   */
+  async sendMany(messages: MailMessage[]): Promise<{ id: string | null }[]> {
+    if (messages.length === 0) return [];
+    const prepared = messages.map((m) => {
+      const to = normaliseEmail(m.to);
+      return { ...m, to, toHash: emailLookupHash(this.box, to) };
+    });
+    const deletedRows: { email_hash: string }[] = await this.db.query(`SELECT email_hash FROM users WHERE email_hash = ANY($1::text[]) AND state IN ('soft_deleted', 'purged')`, [
+      [...new Set(prepared.map((p) => p.toHash))],
+    ]);
+    const deleted = new Set(deletedRows.map((r) => r.email_hash));
+    const ids = prepared.map((p) => (deleted.has(p.toHash) ? null : `mail_${newId('evt').slice(4)}`));
+    const kept = prepared.flatMap((p, i) => (ids[i] ? [{ ...p, id: ids[i] }] : []));
+    if (kept.length) {
+      await this.db.query(
+        `INSERT INTO mail_messages (id, to_hash, to_sealed, subject_sealed, text_sealed, transport) SELECT *, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
+        [kept.map((k) => k.id), kept.map((k) => k.toHash), kept.map((k) => this.box.seal(k.to)), kept.map((k) => this.box.seal(k.subject)), kept.map((k) => this.box.seal(k.text)), this.transport ? 'smtp' : 'stored'],
+      );
     }
-    return { id };
+    if (this.transport) {
+      for (const k of kept) {
+        await this.transport.sendMail({ from: this.options.from, to: k.to, subject: k.subject, text: k.text });
+        await this.db.query(`UPDATE mail_messages SET sent_at = now() WHERE id = $1`, [k.id]);
+      }
+    }
+    return ids.map((id) => ({ id }));
   }
 
   /** Newest first; `to` narrows to one recipient. */

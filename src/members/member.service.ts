@@ -127,15 +127,16 @@ export class MemberService {
 
   /** Locks the tenant's members (one change at a time, so two removals never leave it without an owner) and finds the target. */
   private async lockTenant(m: EntityManager, tenantId: string, memberId: string): Promise<{ target: MemberRow; owners: number }> {
-    const rows: MemberRow[] = await m.query(
-      `SELECT m.id, m.tenant_id, m.user_id, m.role, u.email_sealed, m.created_at
+    const rows: (MemberRow & { live: boolean })[] = await m.query(
+      `SELECT m.id, m.tenant_id, m.user_id, m.role, u.email_sealed, m.created_at, ${LIVE_USER} AS live
          FROM members m JOIN users u ON u.id = m.user_id
         WHERE m.tenant_id = $1 ORDER BY m.id FOR UPDATE OF m`,
       [tenantId],
     );
-    const target = rows.find((r) => r.id === memberId);
+    const target = rows.find((r) => r.id === memberId && r.live);
     if (!target) throw new DomainError('not_found', 'Member not found');
-    return { target, owners: rows.filter((r) => r.role === 'owner').length };
+    // An erased account's membership keeps no one in charge: only owners who can still sign in count.
+    return { target, owners: rows.filter((r) => r.role === 'owner' && r.live).length };
   }
 
   private toMember(r: MemberRow): Member {

@@ -79,6 +79,7 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   screenIdentity: 'default',
   viewer: 'default',
   dsrJobs: 'default',
+  bulkImport: 'default',
   myProfile: 'default',
   profileChanges: 'default',
   reviewCases: 'default',

@@ -11,8 +11,6 @@ export type RegistryEvidence = { registry: RegistryName; identifier: string; rec
 
 export type BusinessCheckRun = { outcomes: CheckOutcome[]; evidence: RegistryEvidence[] };
 
-const FIELD_LABEL: Record<RegistryName, string> = { gleif: 'LEI', sec_edgar: 'CIK', uk_ch: 'UK company number', au_abr: 'ABN' };
-
 /**
  * The four T4 registry checks of one session, run together and all of them whatever the other checks
  * found (a reviewer sees every record). A registry whose identifier was not given is `skipped`; one
@@ -40,7 +38,7 @@ export class BusinessChecksService {
   private async one(name: RegistryName, submitted: BusinessSubmission, registry: BusinessRegistry): Promise<{ outcome: CheckOutcome; evidence?: RegistryEvidence }> {
     const { check, field } = REGISTRY_CHECKS[name];
     const identifier = submitted[field];
-    if (!identifier) return { outcome: { name: check, verdict: 'skipped', reason: `No ${FIELD_LABEL[name]} was given, so ${REGISTRY_CHECKS[name].label} was not asked` } };
+    if (!identifier) return { outcome: { name: check, verdict: 'skipped', reason: `No ${REGISTRY_CHECKS[name].fieldLabel} was given, so ${REGISTRY_CHECKS[name].label} was not asked` } };
     let answer: RegistryAnswer | null = this.cache?.get(name, identifier) ?? null;
     const cached = !!answer;
     if (!answer) {

@@ -144,6 +144,16 @@ describe('the four registry checks', () => {
     expect(reg.hits.ch.length - before).toBe(6);
   });
 
+  it('keeps the cache within its bytes, dropping the oldest answers first', () => {
+    const cache = new RegistryCache(undefined, 100);
+    const notFound = (raw: string) => ({ kind: 'not_found' as const, reason: 'none', sourceUrl: 'https://x', raw, contentType: 'application/json' });
+    cache.put('gleif', 'A', notFound('a'.repeat(40)));
+    cache.put('gleif', 'B', notFound('b'.repeat(40)));
+    cache.put('gleif', 'C', notFound('c'.repeat(40)));
+    cache.put('gleif', 'D', notFound('d'.repeat(101)));
+    expect(['A', 'B', 'C', 'D'].map((id) => cache.get('gleif', id) !== null)).toEqual([false, true, true, false]);
+  });
+
   it('throws RegistryBusyError (the job waits in the queue) on a 429, never a fail', async () => {
     reg.override('gleif', '529900T8BM49AURSDO55', { status: 429, body: '' });
     await expect(service().run({ legal_name: 'X', lei: '529900T8BM49AURSDO55' })).rejects.toBeInstanceOf(RegistryBusyError);
@@ -168,7 +178,27 @@ describe('the rate limiter', () => {
   });
 });
 
-// With REDIS_URL (the CI pass), two instances' limiters share one log.
+describe('the rate limiter when Redis does not answer', () => {
+  it('keeps checks going with this instance\'s own spacing, and says so once', async () => {
+    const limits = { gleif: { n: 2, windowMs: 100 }, sec_edgar: { n: 1, windowMs: 10 }, uk_ch: { n: 1, windowMs: 10 }, au_abr: { n: 1, windowMs: 10 } };
+    const outages: string[] = [];
+    // Nothing listens on port 1: every Redis call fails at once.
+    const limiter = new RedisRegistryRateLimiter('redis://127.0.0.1:1', (n) => `down:${n}`, limits, 2000, (err) => outages.push(err.message));
+    try {
+      const times: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        await limiter.acquire('gleif');
+        times.push(Date.now());
+      }
+      for (let i = 2; i < times.length; i++) expect(times[i] - times[i - 2]).toBeGreaterThanOrEqual(100);
+      expect(outages).toHaveLength(1);
+    } finally {
+      await limiter.close();
+    }
+  });
+});
+
+// With REDIS_URL (the CI pass), two instances' limiters share one budget.
 (process.env.REDIS_URL ? describe : describe.skip)('the rate limiter over Redis', () => {
   it('shares one budget between instances: a call one took is not the other\'s to take', async () => {
     const limits = { gleif: { n: 2, windowMs: 200 }, sec_edgar: { n: 1, windowMs: 10 }, uk_ch: { n: 1, windowMs: 10 }, au_abr: { n: 1, windowMs: 10 } };

@@ -8,13 +8,24 @@
 export const REGISTRY_NAMES = ['gleif', 'sec_edgar', 'uk_ch', 'au_abr'] as const;
 export type RegistryName = (typeof REGISTRY_NAMES)[number];
 
-/** The T4 check each registry answers, and the business-step field that names its identifier. */
-export const REGISTRY_CHECKS: Record<RegistryName, { check: string; field: 'lei' | 'cik' | 'uk_company_number' | 'abn'; label: string }> = {
-  gleif: { check: 'lei_registry', field: 'lei', label: 'GLEIF' },
-  sec_edgar: { check: 'sec_filings', field: 'cik', label: 'SEC EDGAR' },
-  uk_ch: { check: 'uk_company_register', field: 'uk_company_number', label: 'Companies House' },
-  au_abr: { check: 'au_business_register', field: 'abn', label: 'ABN Lookup' },
+/**
+ * The one table of the registries: the T4 check each answers, the business-step field that names its
+ * identifier (and how a person calls it), and the country whose national register it is (GLEIF is global).
+ */
+export const REGISTRY_CHECKS: Record<RegistryName, { check: string; field: 'lei' | 'cik' | 'uk_company_number' | 'abn'; fieldLabel: string; label: string; home: string | null }> = {
+  gleif: { check: 'lei_registry', field: 'lei', fieldLabel: 'LEI', label: 'GLEIF', home: null },
+  sec_edgar: { check: 'sec_filings', field: 'cik', fieldLabel: 'CIK', label: 'SEC EDGAR', home: 'US' },
+  uk_ch: { check: 'uk_company_register', field: 'uk_company_number', fieldLabel: 'UK company number', label: 'Companies House', home: 'GB' },
+  au_abr: { check: 'au_business_register', field: 'abn', fieldLabel: 'ABN', label: 'ABN Lookup', home: 'AU' },
 };
+
+/** The T4 registry checks: a registry whose identifier was not given is `skipped`, which never fails a business. */
+export const REGISTRY_CHECK_NAMES: readonly string[] = REGISTRY_NAMES.map((n) => REGISTRY_CHECKS[n].check);
+
+/** The national register of a business's country (GB, AU, US), which must pass when the country was given. */
+export const NATIONAL_REGISTER: Readonly<Record<string, string>> = Object.fromEntries(
+  REGISTRY_NAMES.flatMap((n) => (REGISTRY_CHECKS[n].home ? [[REGISTRY_CHECKS[n].home, REGISTRY_CHECKS[n].check]] : [])),
+);
 
 export type RegisteredAddress = { lines: string[]; city: string | null; region: string | null; postal_code: string | null; country: string | null };
 

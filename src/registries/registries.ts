@@ -63,7 +63,8 @@ export function createBusinessRegistries(c: RegistriesConfig, logger: Logger): B
   // Companies House counts per key, so its budget is per key; the others per registry (the SEC's is global).
   const keyHash = c.companiesHouseApiKey ? createHash('sha256').update(c.companiesHouseApiKey).digest('hex').slice(0, 12) : 'none';
   const limiter: RegistryRateLimiter = c.redisUrl
-    ? new RedisRegistryRateLimiter(c.redisUrl, (name) => `${c.redisPrefix}:registry:${name}${name === 'uk_ch' ? `:${keyHash}` : ''}`)
+    ? new RedisRegistryRateLimiter(c.redisUrl, (name) => `${c.redisPrefix}:registry-slot:${name}${name === 'uk_ch' ? `:${keyHash}` : ''}`, undefined, undefined, (err) =>
+        logger.warn({ err: err.message }, 'registry rate limiter: Redis does not answer; this instance spaces its own calls until it does'))
     : new MemoryRegistryRateLimiter();
   logger.info({ registries: REGISTRY_NAMES.map((n) => `${n}:${health[n].enabled ? 'on' : 'off'}`).join(' ') }, 'business registries');
   return { checks: new BusinessChecksService(registries, limiter, new RegistryCache()), health: () => health, close: () => limiter.close() };

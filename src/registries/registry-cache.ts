@@ -10,16 +10,20 @@ export const REGISTRY_CACHE_TTL_MS = 6 * 3600 * 1000;
  */
 export const REGISTRY_NOT_FOUND_TTL_MS = 5 * 60 * 1000;
 
+/** The cache's memory, counted as the raw bodies it keeps (an SEC submissions file reaches ~1 MiB; most are a few KiB). */
+export const REGISTRY_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
 /**
- * Answers per registry and identifier, per process, bounded: a found record for 6 hours, a not-found
- * for 5 minutes; an error or a 429 is never kept. The records are public registry data, the same for
+ * Answers per registry and identifier, per process, bounded by the bytes of the raw bodies kept (the
+ * oldest go first): a found record for 6 hours, a not-found for 5 minutes; an error or a 429 is never kept. The records are public registry data, the same for
  * every tenant; the evidence stored with a session says whether it came from the cache.
  */
 export class RegistryCache {
   private readonly entries = new Map<string, { at: number; answer: Kept }>();
+  private bytes = 0;
   constructor(
     private readonly ttlMs = REGISTRY_CACHE_TTL_MS,
-    private readonly maxEntries = 10_000,
+    private readonly maxBytes = REGISTRY_CACHE_MAX_BYTES,
     private readonly now: () => number = Date.now,
     private readonly notFoundTtlMs = REGISTRY_NOT_FOUND_TTL_MS,
   ) {}
@@ -29,7 +33,7 @@ export class RegistryCache {
     const e = this.entries.get(key);
     if (!e) return null;
     if (this.now() - e.at > (e.answer.kind === 'found' ? this.ttlMs : this.notFoundTtlMs)) {
-      this.entries.delete(key);
+      this.remove(key);
       return null;
     }
     return e.answer;
@@ -37,7 +41,22 @@ export class RegistryCache {
 
   put(registry: RegistryName, identifier: string, answer: RegistryAnswer): void {
     if (answer.kind !== 'found' && answer.kind !== 'not_found') return;
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(`${registry}:${identifier}`, { at: this.now(), answer });
+    const key = `${registry}:${identifier}`;
+    this.remove(key);
+    if (answer.raw.length > this.maxBytes) return;
+    // A Map iterates in insertion order: the first keys are the oldest answers.
+    for (const oldest of this.entries.keys()) {
+      if (this.bytes + answer.raw.length <= this.maxBytes) break;
+      this.remove(oldest);
+    }
+    this.entries.set(key, { at: this.now(), answer });
+    this.bytes += answer.raw.length;
+  }
+
+  private remove(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    this.bytes -= e.answer.raw.length;
   }
 }

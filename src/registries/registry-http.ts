@@ -1,3 +1,4 @@
+import { BodyTooLargeError, readCappedBody } from '../net/capped-body';
 import { parseRetryAfter } from '../webhooks/retry.schedule';
 
 /** What one HTTP call to a registry returned, before any parsing (a non-2xx body is never parsed as JSON). */
@@ -17,15 +18,10 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 export async function registryGet(url: string, headers: Record<string, string>, timeoutMs = REGISTRY_TIMEOUT_MS): Promise<RegistryResponse> {
   try {
     const res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
-    const length = Number(res.headers.get('content-length') ?? 0);
-    if (length > MAX_BODY_BYTES) {
-      await res.body?.cancel();
-      throw new RegistryUnreachableError(`the answer is too large (${length} bytes)`);
-    }
-    const body = await res.text();
+    const body = (await readCappedBody(res, MAX_BODY_BYTES)).toString('utf8');
     return { status: res.status, body, contentType: res.headers.get('content-type') ?? '', retryAfterMs: parseRetryAfter(res.headers.get('retry-after') ?? undefined), url };
   } catch (err) {
-    if (err instanceof RegistryUnreachableError) throw err;
+    if (err instanceof BodyTooLargeError) throw new RegistryUnreachableError(err.message);
     const name = (err as Error).name;
     if (name === 'TimeoutError' || name === 'AbortError') throw new RegistryUnreachableError(`no answer within ${Math.round(timeoutMs / 100) / 10} s`);
     throw new RegistryUnreachableError(`it could not be reached (${(err as Error).message})`);

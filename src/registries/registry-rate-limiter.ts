@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import type { RegistryName } from './business-registry';
 
@@ -48,13 +47,12 @@ export interface RegistryRateLimiter {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * A sliding log: the time of every call in the last window (and its guard) is kept, and a call goes out only
- * while the window ending now holds fewer than the limit, and no sooner than the window's share of one call
- * after the previous one (bursts would pile up in front of the registry and arrive together). The time is taken when the call is allowed, just before it
- * is made, so a timer that fires late cannot let two calls into one window's last place (a spacing or a
- * fixed window could). `tryTake` answers 0 (taken) or how long until the oldest call leaves the window.
+ * Calls spaced evenly: one call per `(window + guard) / n`, so any window of the registry's, wherever it
+ * starts, holds at most `n` calls, and a burst never piles up in front of the registry to arrive together.
+ * The time is taken when the call is allowed, just before it is made, so a timer that fires late cannot
+ * let two calls into one slot. `tryTake` answers 0 (taken) or how long until the next slot.
  */
-abstract class SlidingLogLimiter implements RegistryRateLimiter {
+abstract class SpacedCallsLimiter implements RegistryRateLimiter {
   constructor(
     protected readonly limits: Record<RegistryName, RegistryLimit>,
     private readonly maxWaitMs: number,
@@ -75,66 +73,82 @@ abstract class SlidingLogLimiter implements RegistryRateLimiter {
   }
 }
 
-/** One process's log: enough for a single instance (the embedded default). */
-export class MemoryRegistryRateLimiter extends SlidingLogLimiter {
-  private readonly log = new Map<RegistryName, number[]>();
+/** The gap between two calls to a registry under `limit`. */
+export const spacingMs = ({ n, windowMs }: RegistryLimit): number => (windowMs + guardMs(windowMs)) / n;
+
+/** One process's slots: enough for a single instance (the embedded default). */
+export class MemoryRegistryRateLimiter extends SpacedCallsLimiter {
+  private readonly lastCall = new Map<string, number>();
   constructor(limits: Record<RegistryName, RegistryLimit> = REGISTRY_LIMITS, maxWaitMs = 20_000) {
     super(limits, maxWaitMs);
   }
 
   protected async tryTake(registry: RegistryName): Promise<number> {
-    const { n, windowMs } = this.limits[registry];
+    return this.takeSlot(registry, registry);
+  }
+
+  /** `key`: the budget's name (a registry, or a registry and a credential); `registry`: whose limit it follows. */
+  takeSlot(key: string, registry: RegistryName): number {
+    const gap = spacingMs(this.limits[registry]);
     const now = Date.now();
-    const span = windowMs + guardMs(windowMs);
-    const times = (this.log.get(registry) ?? []).filter((t) => t > now - span);
-    this.log.set(registry, times);
-    const last = times.at(-1);
-    if (last !== undefined && now - last < span / n) return Math.ceil(last + span / n - now);
-    if (times.length < n) {
-      times.push(now);
-      return 0;
-    }
-    return times[0] + span - now + 1;
+    const last = this.lastCall.get(key);
+    if (last !== undefined && now - last < gap) return Math.ceil(last + gap - now);
+    this.lastCall.set(key, now);
+    return 0;
   }
 
   async close(): Promise<void> {}
 }
 
 /**
- * The same log in a Redis sorted set, read and written atomically on Redis's clock, so every instance
- * sharing REDIS_URL shares one budget per registry (and per Companies House key).
+ * The same slots in Redis, read and written atomically on Redis's clock, so every instance sharing
+ * REDIS_URL shares one budget per registry (and per Companies House key).
  */
 const TAKE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local window = tonumber(ARGV[2])
-local n = tonumber(ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-if last[2] and now - tonumber(last[2]) < window / n then return math.ceil(tonumber(last[2]) + window / n - now) end
-if redis.call('ZCARD', KEYS[1]) < n then
-  redis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], window + 1000)
-  return 0
-end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return tonumber(oldest[2]) + window - now + 1`;
+local gap = tonumber(ARGV[1])
+local last = tonumber(redis.call('GET', KEYS[1]))
+if last and now - last < gap then return math.ceil(last + gap - now) end
+redis.call('SET', KEYS[1], now, 'PX', math.ceil(gap) + 1000)
+return 0`;
 
-export class RedisRegistryRateLimiter extends SlidingLogLimiter {
+/**
+ * Shared slots in Redis. When Redis does not answer, a call takes this process's own slot instead (the
+ * limiter of a single instance), so checks go on rather than fail; several instances then each keep their own
+ * spacing, which can go past the registry's limit until Redis is back (docs/checks.md). Logged once per outage.
+ */
+export class RedisRegistryRateLimiter extends SpacedCallsLimiter {
   private readonly redis: Redis;
+  private readonly fallback: MemoryRegistryRateLimiter;
+  private redisDown = false;
+  private connected: Promise<void> | null = null;
   constructor(
     redisUrl: string,
     private readonly keyOf: (registry: RegistryName) => string,
     limits: Record<RegistryName, RegistryLimit> = REGISTRY_LIMITS,
     maxWaitMs = 20_000,
+    private readonly onRedisDown: (err: Error) => void = () => {},
   ) {
     super(limits, maxWaitMs);
-    this.redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    this.fallback = new MemoryRegistryRateLimiter(limits, maxWaitMs);
+    // Fail fast while Redis is down: a queued command would hold the check until the reconnect.
+    this.redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 1000 });
+    this.redis.on('error', () => {});
   }
 
   protected async tryTake(registry: RegistryName): Promise<number> {
-    const { n, windowMs } = this.limits[registry];
-    return Number(await this.redis.eval(TAKE, 1, this.keyOf(registry), n, windowMs + guardMs(windowMs), randomBytes(6).toString('hex')));
+    try {
+      // Connected once, on first use; after that ioredis reconnects by itself, and a call while it does fails at once.
+      await (this.connected ??= this.redis.connect().catch(() => {}));
+      const wait = Number(await this.redis.eval(TAKE, 1, this.keyOf(registry), spacingMs(this.limits[registry])));
+      this.redisDown = false;
+      return wait;
+    } catch (err) {
+      if (!this.redisDown) this.onRedisDown(err as Error);
+      this.redisDown = true;
+      return this.fallback.takeSlot(this.keyOf(registry), registry);
+    }
   }
 
   async close(): Promise<void> {

@@ -13,7 +13,6 @@ export const TEST_IDENTIFIERS: Record<RegistryName, { inactive: string; not_foun
   au_abr: { inactive: '99999990350', not_found: '99999990382', error: '99999990431' },
 };
 
-const HOME: Record<RegistryName, string | null> = { gleif: null, sec_edgar: 'US', uk_ch: 'GB', au_abr: 'AU' };
 const TEST_SOURCE = 'https://registries.test.invalid';
 
 /** The four registries of one test-mode session, answering from the identifier alone. */
@@ -36,7 +35,7 @@ export function testModeRegistries(submitted: BusinessSubmission, now: () => Dat
           legal_name: submitted.legal_name,
           // SEC EDGAR has no status in live mode either.
           status: name === 'sec_edgar' ? 'unknown' : identifier === special.inactive ? 'inactive' : 'active',
-          jurisdiction: HOME[name] ?? submitted.country ?? null,
+          jurisdiction: REGISTRY_CHECKS[name].home ?? submitted.country ?? null,
           registered_address: null,
           incorporated_on: null,
           source_url: sourceUrl,

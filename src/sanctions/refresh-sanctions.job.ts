@@ -1,3 +1,4 @@
+import { readCappedBody } from '../net/capped-body';
 import type { JobQueue } from '../jobs/job-queue';
 import type { Logger } from '../logger';
 import { SanctionsLoadError } from './sanctions-load.error';
@@ -134,16 +135,7 @@ export class RefreshSanctionsJob {
   private async download(url: string): Promise<Buffer> {
     const res = await fetch(url, { signal: AbortSignal.timeout(this.opts.timeoutMs), redirect: 'follow' });
     if (!res.ok) throw new Error(`HTTP ${res.status} from ${url}`);
-    const declared = Number(res.headers.get('content-length') ?? 0);
-    if (declared > this.opts.maxBytes) throw new Error(`download of ${declared} bytes exceeds the ${this.opts.maxBytes}-byte limit`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body ?? []) {
-      size += (chunk as Uint8Array).byteLength;
-      if (size > this.opts.maxBytes) throw new Error(`download exceeds the ${this.opts.maxBytes}-byte limit`);
-      chunks.push(Buffer.from(chunk as Uint8Array));
-    }
-    return Buffer.concat(chunks);
+    return readCappedBody(res, this.opts.maxBytes);
   }
 }
 

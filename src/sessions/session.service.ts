@@ -95,7 +95,7 @@ export class SessionService {
   constructor(
     private readonly db: DataSource,
     sql: PreparedSql,
-    private readonly jobs: Pick<JobQueue, 'send'>,
+    private readonly jobs: Pick<JobQueue, 'send'> & Partial<Pick<JobQueue, 'sendMany'>>,
     private readonly now: Clock = () => new Date(),
   ) {
     this.reader = new SessionReader(db, sql);
@@ -184,6 +184,22 @@ export class SessionService {
   }
 
   async create(actor: TenantKeyActor, cmd: CreateSessionCommand): Promise<{ session: SessionEntity; clientSecret: string }> {
+    const built = await this.newSession(actor, cmd);
+    const events = await this.db.transaction((m) => this.insertNew(m, [built.session]));
+    this.announce(events, built.session);
+    return built;
+  }
+
+  /**
+   * Validates a create command and builds the new session's row, writing nothing: the one set of
+   * create rules, used by `create` and by bulk import (src/bulk-import). `flows` lets a caller
+   * building many sessions look each flow up once; `createdAt` gives a batch one creation time.
+   */
+  async newSession(
+    actor: TenantKeyActor,
+    cmd: CreateSessionCommand,
+    opts: { flows?: Map<string, Promise<FlowEntity>>; createdAt?: Date } = {},
+  ): Promise<{ session: SessionEntity; clientSecret: string }> {
     if (!isTier(cmd.tier)) throw new DomainError('invalid_request', 'tier must be one of T0..T6');
     if (!AVAILABLE_TIERS.includes(cmd.tier)) throw new DomainError('tier_not_available', `Tier ${cmd.tier} is not available yet`);
     const metadata = cmd.metadata ?? {};
@@ -197,7 +213,13 @@ export class SessionService {
     if (cmd.redirectUrl != null) assertReturnUrl(cmd.redirectUrl, 'redirect_url', actor.livemode);
     if (cmd.locale != null && !LOCALE_PATTERN.test(cmd.locale)) throw new DomainError('invalid_request', 'locale must be a BCP 47 tag such as en-US');
 
-    const flow = await this.findFlow(actor.tenantId, cmd.flowId ?? 'default');
+    const flowId = cmd.flowId ?? 'default';
+    let lookup = opts.flows?.get(flowId);
+    if (!lookup) {
+      lookup = this.findFlow(actor.tenantId, flowId);
+      opts.flows?.set(flowId, lookup);
+    }
+    const flow = await lookup;
     if (tierRank(cmd.tier) > tierRank(flow.maxTier as Tier)) {
       throw new DomainError('invalid_request', `Flow ${cmd.flowId ?? 'default'} allows tiers up to ${flow.maxTier}`);
     }
@@ -206,7 +228,7 @@ export class SessionService {
     const userId = cmd.userSub == null ? null : await this.userOfSubject(actor.tenantId, cmd.userSub);
     const id = newId('vses');
     const clientSecret = newClientSecret(id);
-    const createdAt = this.now();
+    const createdAt = opts.createdAt ?? this.now();
     const session = Object.assign(new SessionEntity(), {
       id,
       tenantId: actor.tenantId,
@@ -227,26 +249,59 @@ export class SessionService {
       userId,
       userSub: cmd.userSub ?? null,
     } satisfies SessionEntity);
+    return { session, clientSecret };
+  }
 
-    const events = await this.db.transaction(async (m) => {
-      // jsonb columns defeat TypeORM's deep-partial typing; the entity is complete here.
-      await m.insert(SessionEntity, session as QueryDeepPartialEntity<SessionEntity>);
-      const rows = outboxEventsForTransition(session, null, createdAt);
-      await insertOutboxEvents(m, rows);
-      await this.handleOutbox(m, rows);
-      if (!session.livemode) {
+  /**
+   * Writes sessions built by `newSession` in the caller's transaction: the rows, their outbox rows
+   * and the outbox handlers' work with one INSERT each, and the test-mode clock's jobs (D4).
+   * Returns the outbox rows; the caller announces them after its commit (`announceCreated`).
+   */
+  async insertNew(m: EntityManager, sessions: SessionEntity[]): Promise<OutboxEventEntity[]> {
+    if (sessions.length === 0) return [];
+    // jsonb columns defeat TypeORM's deep-partial typing; the entities are complete here.
+    await m.insert(SessionEntity, sessions as QueryDeepPartialEntity<SessionEntity>[]);
+    const rows = sessions.flatMap((s) => outboxEventsForTransition(s, null, s.createdAt));
+    await insertOutboxEvents(m, rows);
+    await this.handleOutbox(m, rows);
+    const test = sessions.filter((s) => !s.livemode);
+    if (test.length === 1) {
+      const [s] = test;
+      for (const { step, afterMs } of TEST_MODE_STEPS) {
+        await this.jobs.send(TEST_MODE_JOB, { sessionId: s.id, step }, { startAfter: new Date(s.createdAt.getTime() + afterMs), singletonKey: `${s.id}:${step}`, within: m });
+      }
+    } else if (test.length > 1) {
+      if (!this.jobs.sendMany) throw new Error('SessionService needs JobQueue.sendMany to create several test-mode sessions at once');
+      // One INSERT per step and creation time (a batch shares one), instead of three per session.
+      const byTime = new Map<number, SessionEntity[]>();
+      for (const s of test) {
+        const group = byTime.get(s.createdAt.getTime());
+        if (group) group.push(s);
+        else byTime.set(s.createdAt.getTime(), [s]);
+      }
+      for (const [at, group] of byTime) {
         for (const { step, afterMs } of TEST_MODE_STEPS) {
-          await this.jobs.send(
-            TEST_MODE_JOB,
-            { sessionId: id, step },
-            { startAfter: new Date(createdAt.getTime() + afterMs), singletonKey: `${id}:${step}`, within: m },
-          );
+          await this.jobs.sendMany(TEST_MODE_JOB, group.map((s) => ({ sessionId: s.id, step })), { startAfter: new Date(at + afterMs), within: m });
         }
       }
-      return rows;
-    });
-    this.announce(events, session);
-    return { session, clientSecret };
+    }
+    return rows;
+  }
+
+  /** Tells the listeners (subscriptions) of sessions written by `insertNew`, once their transaction has committed. */
+  announceCreated(events: OutboxEventEntity[], sessions: SessionEntity[]): void {
+    const byId = new Map(sessions.map((s) => [s.id, s]));
+    const bySession = new Map<string, OutboxEventEntity[]>();
+    for (const e of events) {
+      if (!e.sessionId) continue;
+      const list = bySession.get(e.sessionId);
+      if (list) list.push(e);
+      else bySession.set(e.sessionId, [e]);
+    }
+    for (const [id, evs] of bySession) {
+      const s = byId.get(id);
+      if (s) this.announce(evs, s);
+    }
   }
 
   /** Reads one session the actor may see; anything else is `not_found`, never a hint that it exists. */

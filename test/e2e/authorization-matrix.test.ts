@@ -34,6 +34,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/me/verifications/:id/review': { reason: 'please look again' },
   'POST /v1/me/object': { processing: 'feed_ranking' },
   'PATCH /v1/me/profile': { bio: 'from the matrix' },
+  'POST /v1/admin/bulk-import': { records: [{ flow_id: 'default', tier: 'T0', reference_id: 'matrix-bulk' }] },
 };
 
 type Cell = { route: string; method: string; path: string; credential: CredentialKind; expected: Answer | 'same_as_none' };
@@ -131,7 +132,9 @@ describe('authorization matrix: every route against every credential', () => {
       json: { user_sub: signedInA.tokens.claims().sub, purpose: 'access', delegated_by_tenant: true, callback_url: 'http://127.0.0.1:9/dsr' },
     });
     if (dsr.status !== 202) throw new Error(`dsr: ${dsr.status} ${dsr.text}`);
-    Object.assign(fixtures, { session: sessionA.id, webhook: webhook.body.id, tenant: acme.tenant_id, dsr: dsr.body.id });
+    const bulk = await http(server, 'POST', '/v1/admin/bulk-import', { key: acme.test_api_key, json: BODIES['POST /v1/admin/bulk-import'] });
+    if (bulk.status !== 202) throw new Error(`bulk import: ${bulk.status} ${bulk.text}`);
+    Object.assign(fixtures, { session: sessionA.id, webhook: webhook.body.id, tenant: acme.tenant_id, dsr: dsr.body.id, bulkImport: bulk.body.id });
     const staleIn = staleSince + (WINDOW_SECONDS + 1) * 1000 - Date.now();
     if (staleIn > 0) await new Promise((r) => setTimeout(r, staleIn));
   }, 180_000);
@@ -150,6 +153,7 @@ describe('authorization matrix: every route against every credential', () => {
     return path
       .replace(/\/v1\/developer\/webhooks\/:id/, `/v1/developer/webhooks/${fixtures.webhook}`)
       .replace(/\/v1\/me\/requests\/:id/, `/v1/me/requests/${fixtures.dsr}`)
+      .replace(/\/v1\/admin\/bulk-import\/:id/, `/v1/admin/bulk-import/${fixtures.bulkImport}`)
       .replace(/\/v1\/exports\/:id/, `/v1/exports/${fixtures.dsr}`)
       .replace(/\/v1\/evidence\/:id/, '/v1/evidence/art_0000000000000000')
       .replace(':tenantId', fixtures.tenant)

@@ -51,6 +51,30 @@ describe('/openapi.yaml', () => {
     expectToMatchContract('POST', '/v1/verify/manual-review/{id}', await review({ decision: 'reject', reason: 'document expired' }, 'vses_AAAAAAAAAAAAAAAAAAAAAAAA'));
   });
 
+  it('describes the bulk-import operations: the job, its progress, each result line, and the refusals', async () => {
+    const ndjson = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n');
+    const post = (body: string, type = 'application/x-ndjson', key: string | undefined = acme.test_api_key) =>
+      http(server, 'POST', '/v1/admin/bulk-import', { key, body, headers: { 'content-type': type } });
+    const started = await post(ndjson([{ flow_id: 'default', tier: 'T1', reference_id: 'contract-1', email: 'contract@example.com' }, { flow_id: 'default', tier: 'T1', reference_id: 'contract-1' }, { tier: 'T6', flow_id: 'default' }]));
+    expectToMatchContract('POST', '/v1/admin/bulk-import', started);
+    expectToMatchContract('POST', '/v1/admin/bulk-import', await post(JSON.stringify({ records: [{ tiers: ['T2'], reference: 'contract-2' }] }), 'application/json'));
+    expectToMatchContract('POST', '/v1/admin/bulk-import', await post('', 'application/x-ndjson'));
+    expectToMatchContract('POST', '/v1/admin/bulk-import', await post('tier', 'text/csv'));
+    expectToMatchContract('POST', '/v1/admin/bulk-import', await post('{}', 'application/x-ndjson', undefined));
+    const done = await eventually(async () => {
+      const r = await http(server, 'GET', `/v1/admin/bulk-import/${started.body.id}`, { key: acme.test_api_key });
+      return r.body.status === 'completed' ? r : undefined;
+    });
+    expectToMatchContract('GET', '/v1/admin/bulk-import/{id}', done);
+    expectToMatchContract('GET', '/v1/admin/bulk-import/{id}', await http(server, 'GET', '/v1/admin/bulk-import/bimp_AAAAAAAAAAAAAAAAAAAAAAAA', { key: acme.test_api_key }));
+    const results = await http(server, 'GET', `/v1/admin/bulk-import/${started.body.id}/results`, { key: acme.test_api_key });
+    const lines = results.text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { outcome: string });
+    expect(lines.map((l) => l.outcome)).toEqual(['created', 'duplicate', 'rejected']);
+    // The document describes one line of the stream.
+    for (const line of lines) expectToMatchContract('GET', '/v1/admin/bulk-import/{id}/results', { status: results.status, headers: results.headers, body: line });
+    expectToMatchContract('GET', '/v1/admin/bulk-import/{id}/results', await http(server, 'GET', '/v1/admin/bulk-import/bimp_AAAAAAAAAAAAAAAAAAAAAAAA/results', { key: acme.test_api_key }));
+  });
+
   it('describes /healthz', async () => {
     expectToMatchContract('GET', '/healthz', await http(server, 'GET', '/healthz'));
   });

@@ -1,3 +1,4 @@
+import { REVIEWABLE_STATUSES } from '../../src/data-rights/review-case.service';
 import { escapeHtml } from '../../http/html';
 import type { ConnectedApp } from '../../src/oidc/connected-apps.service';
 import type { UserVerification } from '../../src/users/user-verifications.service';
@@ -69,7 +70,7 @@ ${summaryRow(pm.legalName, pr.legal_name, pm.notSet)}${summaryRow(pm.dateOfBirth
   const verifications = o.verifications.length
     ? `<ul class="cards">${o.verifications
         .map((v) => {
-          const decided = ['success', 'failed', 'manual_review'].includes(v.status);
+          const decided = REVIEWABLE_STATUSES.includes(v.status);
           return `<li class="card"><h3 class="card__title">${esc(v.tenantName)}${v.livemode ? '' : ` <span class="hint">${esc(pm.testMode)}</span>`}</h3><dl class="summary">
 ${summaryRow(pm.colStatus, word(pm, `status_${v.status}`, v.status), pm.notSet)}${summaryRow(pm.colLevel, v.tier, pm.notSet)}${summaryRow(pm.colDate, dateOf(p, v.completedAt ?? v.createdAt), pm.notSet)}</dl>
 ${decided ? `<p><a href="/account/verifications/${esc(v.id)}/review">${esc(fill(pm.askReview, { app: v.tenantName }))}</a></p>` : ''}</li>`;

@@ -4,7 +4,7 @@ import { PORTAL_USER_SCOPES, UserTokenRefusal, type UserCapability, type UserTok
 import type { DataRightsServices } from '../../src/data-rights/data-rights.services';
 import type { DsrJobService } from '../../src/data-rights/dsr-job.service';
 import type { DataExportService } from '../../src/data-rights/export/data-export.service';
-import { DomainError } from '../../src/errors';
+import { DomainError, FieldsError } from '../../src/errors';
 import { SESSION_ID_PATTERN } from '../../src/ids';
 import type { ConnectedAppsService } from '../../src/oidc/connected-apps.service';
 import { ACCOUNT_PAGES_PATH, FIRST_PARTY_CLIENT_ID, type SignedIn } from '../../src/oidc/first-party-sign-in';
@@ -210,7 +210,8 @@ export function portalRoutes(router: Router, d: PortalDeps): void {
         });
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
-        const field = (['display_name', 'handle', 'bio', 'public_links'] as const).find((f) => err.message.startsWith(f));
+        const named = err instanceof FieldsError ? err.fields[0]?.field : undefined;
+        const field = (['display_name', 'handle', 'bio', 'public_links'] as const).find((f) => f === named);
         if (err.code === 'invalid_state') return refuse(p.pm.handleTaken, 'handle');
         const message = { display_name: p.pm.badDisplayName, handle: p.pm.badHandle, bio: p.pm.badBio, public_links: p.pm.badLinks };
         return refuse(field ? message[field] : p.pm.tryLater, field);
@@ -222,7 +223,7 @@ export function portalRoutes(router: Router, d: PortalDeps): void {
   const reviewPath = (id: string) => `${ACCOUNT_PAGES_PATH}/verifications/${id}/review`;
   async function showReview(req: Request, res: Response, who: SignedIn, o: { reason: string; error: string | null; status: number }): Promise<void> {
     const id = String(req.params.id);
-    const found = SESSION_ID_PATTERN.test(id) ? (await d.verifications.list(who.userId)).find((v) => v.id === id) : undefined;
+    const found = SESSION_ID_PATTERN.test(id) ? await d.verifications.get(who.userId, id) : undefined;
     if (!found) return sendProblem(res, pageOf(req), 'not_found');
     res
       .status(o.status)

@@ -94,12 +94,7 @@ export class DataExportService {
     const delivery = await this.delivery(job);
     if (!delivery.download_url) return { job, delivery: { ...delivery, document_key: '' }, keyShownNow: false, keyShownAt: null };
     const now = new Date();
-    const marked: unknown[] = await this.db.query(
-      `UPDATE dsr_jobs SET result = coalesce(result, '{}'::jsonb) || jsonb_build_object('document_key_shown_at', $3::text)
-        WHERE id = $1 AND user_id = $2 AND (result->>'document_key_shown_at') IS NULL RETURNING id`,
-      [dsrId, userId, now.toISOString()],
-    );
-    if (rowCount(marked) > 0) return { job, delivery, keyShownNow: true, keyShownAt: now };
+    if (await this.dsrJobs.markDocumentKeyShown(dsrId, userId, now)) return { job, delivery, keyShownNow: true, keyShownAt: now };
     const shownAt = typeof job.result?.document_key_shown_at === 'string' ? new Date(job.result.document_key_shown_at) : now;
     return { job, delivery: { ...delivery, document_key: '' }, keyShownNow: false, keyShownAt: shownAt };
   }
@@ -152,10 +147,4 @@ export class DataExportService {
       throw new DomainError('gone', 'This export is no longer kept; ask for a new export');
     }
   }
-}
-
-/** TypeORM's `query` answers an UPDATE ... RETURNING with [rows, count] on PostgreSQL and rows on some drivers. */
-function rowCount(result: unknown[]): number {
-  if (result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[1];
-  return result.length;
 }

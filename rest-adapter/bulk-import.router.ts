@@ -1,0 +1,85 @@
+import express, { NextFunction, Request, Response, Router } from 'express';
+import { BULK_IMPORT_MAX_BYTES, type BulkImportService } from '../src/bulk-import/bulk-import.service';
+import { requireTenantKey } from '../src/auth/auth.service';
+import { answeringDomainErrors, sendError } from '../http/error-response';
+import { authenticationOf } from '../http/authenticate.middleware';
+import { bulkRecordsOf } from './bulk-import.request';
+import { presentBulkImport, presentBulkResult } from './bulk-import.presenter';
+
+const NDJSON = ['application/x-ndjson', 'application/jsonl', 'application/json-seq'];
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+const readRaw = express.raw({ limit: BULK_IMPORT_MAX_BYTES, type: () => true });
+
+/** The body as bytes, up to 25 MiB (D8: 413 past it), of one of the two accepted types (415 otherwise). */
+function bulkBody(req: Request, res: Response, next: NextFunction): void {
+  if (!req.is([...NDJSON, ...JSON_TYPES])) return sendError(res, 'unsupported_media_type', 'Send the records as application/x-ndjson or as application/json {"records": [...]}');
+  readRaw(req, res, (err?: unknown) => {
+    if (!err) return next();
+    if ((err as { type?: string }).type === 'entity.too.large') return sendError(res, 'payload_too_large', `A bulk import body is at most ${BULK_IMPORT_MAX_BYTES} bytes (25 MiB)`);
+    next(err);
+  });
+}
+
+/**
+ * /v1/admin/bulk-import (DECISIONS.md D17). Not GraphQL operations: the body is up to 25 MiB of
+ * records and the results are a stream; the service does the work, these routes read and present.
+ */
+export function bulkImportRouter(service: BulkImportService, hostedUrl: (sessionId: string) => string, router: Router = Router()): Router {
+  router.post(
+    '/admin/bulk-import',
+    bulkBody,
+    answeringDomainErrors(async (req, res) => {
+      const actor = requireTenantKey(authenticationOf(res).context?.actor ?? null, 'sessions:write');
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      if (body.length === 0) return sendError(res, 'invalid_request', 'The request body is empty: send 1 to 10,000 records');
+      const records = bulkRecordsOf(body, req.is(NDJSON) ? 'ndjson' : 'json');
+      const job = await service.start(actor, records);
+      res.status(202).json(presentBulkImport(job));
+    }),
+  );
+
+  router.get(
+    '/admin/bulk-import/:id',
+    answeringDomainErrors(async (req, res) => {
+      const actor = requireTenantKey(authenticationOf(res).context?.actor ?? null, 'sessions:write');
+      res.json(presentBulkImport(await service.get(actor, String(req.params.id))));
+    }),
+  );
+
+  router.get(
+    '/admin/bulk-import/:id/results',
+    answeringDomainErrors(async (req, res) => {
+      const actor = requireTenantKey(authenticationOf(res).context?.actor ?? null, 'sessions:write');
+      const id = String(req.params.id);
+      await service.get(actor, id); // 404 before the stream starts
+      res.status(200).type('application/x-ndjson');
+      try {
+        for await (const r of service.results(actor, id)) {
+          if (!res.write(`${JSON.stringify(presentBulkResult(r, hostedUrl))}\n`)) await drained(res);
+          if (res.destroyed) return;
+        }
+        res.end();
+      } catch (err) {
+        // Headers are out: the client sees a cut stream, the log says why.
+        req.log.error({ err }, 'bulk import results stream failed');
+        res.destroy();
+      }
+    }),
+  );
+
+  return router;
+}
+
+/** The socket took the buffered lines, or the client went away (then `res.destroyed` ends the loop). */
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
