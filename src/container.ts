@@ -81,6 +81,7 @@ import { withBusyRequeue } from './checks/busy-requeue';
 import { ServiceActorIssuer } from './gateway/service-actor';
 import { createBusinessRegistries, type BusinessRegistries } from './registries/registries';
 import { buildConsoleServices, type ConsoleServices } from './members/console-services';
+import { buildReviewServices, type ReviewServices } from './review/review-services';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -139,6 +140,8 @@ export type Container = {
   keepVerification: KeepVerificationService;
   /** Tenant staff, their invitations, console sign-ins and second factors (docs/console.md). */
   console: ConsoleServices;
+  /** The console's queue, cases, decisions and settings pages (docs/console.md). */
+  review: ReviewServices;
   /** Sessions created in bulk from an uploaded file (docs/api-behaviour.md, "Bulk import"). */
   bulkImports: BulkImportService;
   close(): Promise<void>;
@@ -318,6 +321,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     userRights,
     keepVerification,
     console: buildConsoleServices(db, config, accounts, audit),
+    review: buildReviewServices(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows }),
     bulkImports,
     close: async () => {
       accounts.mail.close();

@@ -36,7 +36,7 @@ export class UserAccessGate {
   }
 
   /** Null when the session must read as absent; the session itself when it may be read; throws `user_restricted`. */
-  async filter<S extends { userId?: string | null }>(actor: Actor, session: S | null): Promise<S | null> {
+  async filter<S extends { userId?: string | null }>(actor: Pick<Actor, 'kind'> | { kind: 'console_member' }, session: S | null): Promise<S | null> {
     if (!session?.userId || actor.kind === 'end_user') return session;
     const refusal = await this.refusalFor(session.userId);
     if (refusal?.code === 'not_found') return null;

@@ -1,8 +1,13 @@
 import { DataSource } from 'typeorm';
 import { FlowEntity } from '../../entities';
 import { DomainError } from '../errors';
+import { newId } from '../ids';
+import { AVAILABLE_TIERS } from '../sessions/tiers';
 
 export type UpdateFlowCommand = {
+  name?: string;
+  /** The highest tier a session of this flow may ask for (DECISIONS.md D2). */
+  maxTier?: string;
   displayName?: string;
   logoUrl?: string | null;
   primaryColor?: string;
@@ -61,8 +66,37 @@ export class FlowService {
     return flow;
   }
 
+  /** A tenant's flows, the default first (D2: one default, and those the tenant created). */
+  async list(tenantId: string): Promise<FlowEntity[]> {
+    return this.db.getRepository(FlowEntity).find({ where: { tenantId }, order: { isDefault: 'DESC', createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** A new flow of the tenant, from the default flow's branding, then `cmd` (the same rules as update). */
+  async create(tenantId: string, cmd: UpdateFlowCommand & { name: string }): Promise<FlowEntity> {
+    const base = await this.get(tenantId, 'default');
+    const flow = Object.assign(new FlowEntity(), { ...base, id: newId('flow'), isDefault: false, name: '', createdAt: new Date() });
+    this.apply(flow, cmd);
+    if (!flow.name) throw new DomainError('invalid_request', 'name must be 1 to 80 characters');
+    await this.db.getRepository(FlowEntity).insert(flow);
+    return flow;
+  }
+
   async update(tenantId: string, flowId: string, cmd: UpdateFlowCommand): Promise<FlowEntity> {
     const flow = await this.get(tenantId, flowId);
+    this.apply(flow, cmd);
+    await this.db.getRepository(FlowEntity).save(flow);
+    return flow;
+  }
+
+  private apply(flow: FlowEntity, cmd: UpdateFlowCommand): void {
+    if (cmd.name !== undefined) {
+      if (typeof cmd.name !== 'string' || cmd.name.trim().length < 1 || cmd.name.length > 80) throw new DomainError('invalid_request', 'name must be 1 to 80 characters');
+      flow.name = cmd.name.trim();
+    }
+    if (cmd.maxTier !== undefined) {
+      if (!(AVAILABLE_TIERS as readonly string[]).includes(cmd.maxTier)) throw new DomainError('invalid_request', `max_tier must be one of ${AVAILABLE_TIERS.join(', ')}`);
+      flow.maxTier = cmd.maxTier;
+    }
     if (cmd.displayName !== undefined) {
       if (cmd.displayName.trim().length < 1 || cmd.displayName.length > 80) throw new DomainError('invalid_request', 'display_name must be 1 to 80 characters');
       flow.displayName = cmd.displayName.trim();
@@ -87,7 +121,5 @@ export class FlowService {
       if (cmd.allowedOrigins.length > MAX_ALLOWED_ORIGINS) throw new DomainError('invalid_request', `allowed_origins holds at most ${MAX_ALLOWED_ORIGINS} origins`);
       flow.allowedOrigins = [...new Set(cmd.allowedOrigins.map(parseOrigin))];
     }
-    await this.db.getRepository(FlowEntity).save(flow);
-    return flow;
   }
 }

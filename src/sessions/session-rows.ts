@@ -30,6 +30,12 @@ export class SessionReader {
     }, (id) => id);
   }
 
+  /** The session `id` when it is the tenant's (of either mode: the tenant's own staff in the console), else null. */
+  async ofTenant(tenantId: string, id: string): Promise<SessionEntity | null> {
+    const s = await this.reader.read(id);
+    return s && s.tenantId === tenantId ? s : null;
+  }
+
   /** The sessions of `ids` the actor may see, in order; null for the others. */
   async visible(actor: Actor, ids: readonly string[]): Promise<(SessionEntity | null)[]> {
     const found = await Promise.all(ids.map((id) => this.reader.read(id)));

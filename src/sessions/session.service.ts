@@ -5,7 +5,7 @@ import { FlowEntity, OutboxEventEntity, SessionEntity } from '../../entities';
 import { Actor, TenantKeyActor, TenantScope } from '../auth/actor';
 import { newClientSecret } from '../auth/secrets';
 import { DomainError, notFound } from '../errors';
-import { newId, sha256Hex } from '../ids';
+import { newId, SESSION_ID_PATTERN, sha256Hex } from '../ids';
 import type { AuditEntryInput } from '../audit/audit-log.service';
 import type { JobQueue } from '../jobs/job-queue';
 import type { PreparedSql } from '../db/prepared-sql';
@@ -73,7 +73,15 @@ const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
  * A rule applied to every read of a session by id after its visibility (e.g. the data-rights
  * rule of src/data-rights/user-access.gate.ts): returns the session, null to hide it, or throws.
  */
-export type SessionReadGuard = (actor: Actor, s: SessionEntity | null) => Promise<SessionEntity | null>;
+export type SessionReadGuard = (actor: Actor | MemberDecider, s: SessionEntity | null) => Promise<SessionEntity | null>;
+
+/**
+ * A member of the tenant's staff deciding in the console (src/review, docs/console.md): the tenant's
+ * sessions of both modes; the member's id is the decision's reviewer and is audited with it.
+ */
+export type MemberDecider = { kind: 'console_member'; memberId: string; tenantId: string };
+/** Who may decide a session (DECISIONS.md D16): a tenant key with `sessions:review`, or a console member. */
+export type Decider = TenantKeyActor | MemberDecider;
 
 export class SessionService {
   private readonly listeners: CommittedEventsListener[] = [];
@@ -310,6 +318,13 @@ export class SessionService {
     return this.readGuard ? this.readGuard(actor, s) : s;
   }
 
+  /** One session of the tenant, of either mode, for its own staff in the console (src/review), under the same read guard; or null. */
+  async findOfTenant(member: MemberDecider, id: string): Promise<SessionEntity | null> {
+    if (!SESSION_ID_PATTERN.test(id)) return null;
+    const s = await this.reader.ofTenant(member.tenantId, id);
+    return this.readGuard ? this.readGuard(member, s) : s;
+  }
+
   async list(scope: TenantScope, q: ListSessionsQuery): Promise<SessionPage> {
     if (!Number.isInteger(q.first) || q.first < 1 || q.first > 100) throw new DomainError('invalid_request', 'first must be between 1 and 100');
     const qb = this.db
@@ -348,14 +363,18 @@ export class SessionService {
    * decision it reverses (`reverses`) is refused when another decision came in between.
    */
   async decide(
-    actor: TenantKeyActor,
+    actor: Decider,
     id: string,
     input: { decision: 'approve' | 'decline' | 'reverse'; reason: string; reviewerId?: string | null; reverses?: string | null },
   ): Promise<{ session: SessionEntity; decision: SessionDecision }> {
     if (!['approve', 'decline', 'reverse'].includes(input.decision)) throw new DomainError('invalid_request', 'decision must be approve, decline or reverse');
     if (typeof input.reason !== 'string' || input.reason.trim().length < 3) throw new DomainError('invalid_request', 'reason must be at least 3 characters');
-    await this.get(actor, id); // visibility first: another tenant's session is a 404, not a 409
+    // Visibility first: another tenant's session is a 404, not a 409.
+    if (!(actor.kind === 'tenant_key' ? await this.find(actor, id) : await this.findOfTenant(actor, id))) throw notFound();
     const reason = input.reason.trim();
+    // A console member is the reviewer: the id is the member's, never one the page was given.
+    const reviewerId = actor.kind === 'console_member' ? actor.memberId : (input.reviewerId ?? null);
+    const by: Record<string, string> = actor.kind === 'console_member' ? { member_id: actor.memberId } : { key_id: actor.keyId };
     let decision: SessionDecision | undefined;
     const outcome = await this.db.transaction(async (m: EntityManager) => {
       const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
@@ -367,10 +386,10 @@ export class SessionService {
         if (!s.completedAt || now.getTime() - s.completedAt.getTime() > REVERSAL_WINDOW_MS) throw new DomainError('invalid_state', 'A decision can be reversed within 90 days of the session\'s completion; this one is older');
         const latest = await latestDecision(m, s.id);
         if (input.reverses && latest?.id !== input.reverses) throw new DomainError('invalid_state', `Decision ${input.reverses} is not this session's latest decision; read the history again`);
-        const events = this.flip(s, from === 'failed', { decision: from === 'failed' ? 'approve' : 'reject', reason, reviewer_id: input.reviewerId ?? null }, now);
+        const events = this.flip(s, from === 'failed', { decision: from === 'failed' ? 'approve' : 'reject', reason, reviewer_id: reviewerId }, now);
         await this.commitTransitions(m, [s], events);
-        decision = await recordDecision(m, s, { source: 'human', decision: 'reverse', reason, reviewer_id: input.reviewerId ?? null, requested_by: 'tenant', from_status: from, to_status: s.status as SessionStatus }, now);
-        await this.auditDecision('session.reversed', s, input, { key_id: actor.keyId }, m);
+        decision = await recordDecision(m, s, { source: 'human', decision: 'reverse', reason, reviewer_id: reviewerId, requested_by: 'tenant', from_status: from, to_status: s.status as SessionStatus }, now);
+        await this.auditDecision('session.reversed', s, { ...input, reviewerId }, by, m);
         return { s, events };
       }
       if (from !== 'manual_review') throw new DomainError('invalid_state', `Only a session in manual_review can be approved or declined; this one is ${s.status}`);
@@ -381,15 +400,15 @@ export class SessionService {
         (row) => {
           // A reviewer's approval vouches for the requested tier, so it carries that tier's badges.
           const approved = approve ? { achieved_tier: row.tier as Tier, badges: badgesForPassedChecks(new Set(checksForTier(row.tier as Tier))) } : {};
-          const review = { decision: approve ? ('approve' as const) : ('reject' as const), reason, reviewer_id: input.reviewerId ?? null, reviewed_at: now.toISOString() };
+          const review = { decision: approve ? ('approve' as const) : ('reject' as const), reason, reviewer_id: reviewerId, reviewed_at: now.toISOString() };
           return { result: { ...row.result!, ...approved, decision: approve ? 'approved' : 'declined', review } };
         },
         false,
         now,
       )!;
       await this.commitTransitions(m, [s], events);
-      decision = await recordDecision(m, s, { source: 'human', decision: input.decision, reason, reviewer_id: input.reviewerId ?? null, requested_by: 'tenant', from_status: from, to_status: s.status as SessionStatus }, now);
-      await this.auditDecision('session.reviewed', s, { ...input, decision: approve ? 'approve' : 'reject' }, { key_id: actor.keyId }, m);
+      decision = await recordDecision(m, s, { source: 'human', decision: input.decision, reason, reviewer_id: reviewerId, requested_by: 'tenant', from_status: from, to_status: s.status as SessionStatus }, now);
+      await this.auditDecision('session.reviewed', s, { ...input, reviewerId, decision: approve ? 'approve' : 'reject' }, by, m);
       return { s, events };
     });
     this.announce(outcome.events, outcome.s);

@@ -6,6 +6,9 @@ import type { EvidenceVault } from './evidence-vault';
 
 export type OpenedEvidence = { contentType: string; bytes: Buffer; sha256: string };
 
+/** A console member opening evidence of their tenant (docs/console.md): another tenant's artifact is refused like a bad link, and the open is audited with the member. */
+export type EvidenceViewer = { memberId: string; tenantId: string };
+
 /**
  * The data-rights rule on a session's evidence, asked each time a link is opened: null when it may
  * be read, else the error a tenant's read of the session would get now (`user_restricted`, or
@@ -30,7 +33,12 @@ export class EvidenceAccessService {
     this.guard = guard;
   }
 
-  /** Fresh links for a tenant-key read; a client_secret read never calls this. */
+  /** A fresh link's signature for the console's evidence route (the member's sign-in is checked there as well). */
+  signedQuery(artifactId: string): string {
+    return this.links.query(artifactId);
+  }
+
+    /** Fresh links for a tenant-key read; a client_secret read never calls this. */
   urlsFor(artifactIds: readonly string[] | undefined): string[] {
     return (artifactIds ?? []).map((id) => this.links.url(id));
   }
@@ -41,11 +49,12 @@ export class EvidenceAccessService {
    * returns bytes or `gone` is written to the tenant's audit log. A valid link to the evidence of a
    * restricted or deleted user gets that refusal (the guard), and nothing is read.
    */
-  async open(artifactId: string, expires: string | undefined, sig: string | undefined, requestId: string): Promise<OpenedEvidence | 'forbidden' | 'gone' | DomainError> {
+  async open(artifactId: string, expires: string | undefined, sig: string | undefined, requestId: string, viewer?: EvidenceViewer): Promise<OpenedEvidence | 'forbidden' | 'gone' | DomainError> {
     if (!/^art_[A-Za-z0-9]{16,}$/.test(artifactId)) return 'forbidden';
     if (this.links.check(artifactId, expires, sig) !== 'valid') return 'forbidden';
     const record = await this.vault.find(artifactId);
     if (!record || !EVIDENCE_CLASSES.includes(record.class)) return 'forbidden';
+    if (viewer && record.tenantId !== viewer.tenantId) return 'forbidden';
     const refusal = await this.guard(record.sessionId);
     if (refusal) return refusal;
     const { bytes } = await this.vault.open(record);
@@ -54,7 +63,7 @@ export class EvidenceAccessService {
       livemode: record.livemode,
       action: bytes ? 'evidence.opened' : 'evidence.open_after_purge',
       subjectId: record.id,
-      detail: { session_id: record.sessionId, class: record.class, request_id: requestId },
+      detail: { session_id: record.sessionId, class: record.class, request_id: requestId, ...(viewer ? { member_id: viewer.memberId } : {}) },
       at: this.now(),
     });
     if (!bytes) return 'gone';

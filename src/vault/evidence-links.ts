@@ -37,8 +37,13 @@ export class EvidenceLinks {
   }
 
   url(artifactId: string): string {
+    return `${this.publicBaseUrl}/v1/evidence/${artifactId}?${this.query(artifactId)}`;
+  }
+
+  /** The signature part of a link (`expires=...&sig=...`), also used by the console's own evidence route (docs/console.md). */
+  query(artifactId: string): string {
     const expires = Math.floor(this.now().getTime() / 1000) + EVIDENCE_URL_TTL_SECONDS;
-    return `${this.publicBaseUrl}/v1/evidence/${artifactId}?expires=${expires}&sig=${this.sign(artifactId, expires)}`;
+    return `expires=${expires}&sig=${this.sign(artifactId, expires)}`;
   }
 
   check(artifactId: string, expires: string | undefined, sig: string | undefined): LinkCheck {

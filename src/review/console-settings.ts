@@ -1,0 +1,128 @@
+import type { DataSource } from 'typeorm';
+import type { FlowEntity } from '../../entities';
+import type { AuditLogService } from '../audit/audit-log.service';
+import type { TenantScope } from '../auth/actor';
+import { DomainError } from '../errors';
+import type { FlowService, UpdateFlowCommand } from '../flows/flow.service';
+import type { OidcClients } from '../oidc/oidc-clients';
+import type { RetentionRecord, RetentionService } from '../retention/retention.service';
+import type { IssuedKey, TenantService } from '../tenants/tenant.service';
+import type { WebhookService } from '../webhooks/webhook.service';
+import { SUBSCRIBABLE_EVENTS } from '../webhooks/webhook-event';
+
+export type ApiKeySummary = { id: string; livemode: boolean; last4: string; scopes: string[]; createdAt: Date; revokedAt: Date | null };
+export type WebhookSummary = { id: string; livemode: boolean; url: string; status: string; events: string[] };
+export type DeliveryAttempt = { eventId: string; attempt: number; succeeded: boolean; statusCode: number | null; error: string | null; at: Date };
+export type RedirectUris = { clientId: string; livemode: boolean; redirectUris: string[] };
+
+/** Who changes a setting: a member of the tenant, owner or admin (the console's guard checks the role). */
+export type SettingsEditor = { memberId: string; tenantId: string };
+
+const REPLAY_WINDOW_MS = 24 * 3600_000;
+
+/**
+ * The tenant's settings as the console shows and changes them (docs/console.md, "Settings"). Each
+ * change is the existing service's own use case (TenantService keys, WebhookService, RetentionService,
+ * OidcClients, FlowService), in the tenant's scope, followed by one `console.settings_changed` entry
+ * naming the member, so every change made in the console is in the audit chain with who made it.
+ */
+export class ConsoleSettings {
+  constructor(
+    private readonly db: DataSource,
+    private readonly d: { tenants: TenantService; webhooks: WebhookService; retention: RetentionService; clients: OidcClients; flows: FlowService; audit: Pick<AuditLogService, 'append'> },
+  ) {}
+
+  private async changed(e: SettingsEditor, livemode: boolean, setting: string, subjectId: string, detail: Record<string, unknown> = {}): Promise<void> {
+    await this.d.audit.append({ tenantId: e.tenantId, livemode, action: 'console.settings_changed', subjectId, detail: { member_id: e.memberId, setting, ...detail } });
+  }
+
+  async keys(tenantId: string): Promise<ApiKeySummary[]> {
+    const rows: { id: string; livemode: boolean; last4: string; scopes: string[]; created_at: Date; revoked_at: Date | null }[] = await this.db.query(
+      `SELECT id, livemode, last4, scopes, created_at, revoked_at FROM api_keys WHERE tenant_id = $1 ORDER BY revoked_at IS NOT NULL, livemode, created_at DESC LIMIT 200`,
+      [tenantId],
+    );
+    return rows.map((r) => ({ id: r.id, livemode: r.livemode, last4: r.last4, scopes: r.scopes, createdAt: new Date(r.created_at), revokedAt: r.revoked_at ? new Date(r.revoked_at) : null }));
+  }
+
+  /** The key is returned once, here; only its hash is stored. */
+  async createKey(e: SettingsEditor, livemode: boolean, scopes: string[]): Promise<IssuedKey> {
+    const issued = await this.d.tenants.createKey(e.tenantId, livemode, scopes);
+    await this.changed(e, livemode, 'api_key.created', issued.id, { scopes: issued.scopes });
+    return issued;
+  }
+
+  async revokeKey(e: SettingsEditor, keyId: string): Promise<void> {
+    const rows: { livemode: boolean }[] = await this.db.query(`SELECT livemode FROM api_keys WHERE id = $1 AND tenant_id = $2`, [keyId, e.tenantId]);
+    if (!rows[0]) throw new DomainError('not_found', 'Active key not found');
+    await this.d.tenants.revokeKey(keyId, { tenantId: e.tenantId, livemode: rows[0].livemode });
+    await this.changed(e, rows[0].livemode, 'api_key.revoked', keyId);
+  }
+
+  async webhooks(tenantId: string): Promise<WebhookSummary[]> {
+    const both = await Promise.all([true, false].map((livemode) => this.d.webhooks.list({ tenantId, livemode })));
+    return both.flat().map((w) => ({ id: w.id, livemode: w.livemode, url: w.url, status: w.status, events: w.events }));
+  }
+
+  /** The endpoint receives the three verification events; the signing secret is returned once. */
+  async createWebhook(e: SettingsEditor, livemode: boolean, url: string): Promise<{ id: string; signingSecret: string }> {
+    const { endpoint, signingSecret } = await this.d.webhooks.create({ tenantId: e.tenantId, livemode }, { url, events: [...SUBSCRIBABLE_EVENTS] });
+    await this.changed(e, livemode, 'webhook.created', endpoint.id);
+    return { id: endpoint.id, signingSecret };
+  }
+
+  async deliveries(tenantId: string, livemode: boolean, endpointId: string): Promise<DeliveryAttempt[]> {
+    const attempts = await this.d.webhooks.attempts({ tenantId, livemode }, { endpointId, first: 20 });
+    return attempts.map((a) => ({ eventId: a.eventId, attempt: a.attempt, succeeded: a.succeeded, statusCode: a.statusCode, error: a.error, at: new Date(a.startedAt) }));
+  }
+
+  /** Queues again every event of the last 24 hours for this endpoint (signed afresh). */
+  async replay(e: SettingsEditor, livemode: boolean, endpointId: string, now = new Date()): Promise<number> {
+    const count = await this.d.webhooks.replay({ tenantId: e.tenantId, livemode }, endpointId, { since: new Date(now.getTime() - REPLAY_WINDOW_MS), until: now });
+    await this.changed(e, livemode, 'webhook.replayed', endpointId, { events: count });
+    return count;
+  }
+
+  async retention(tenantId: string): Promise<RetentionRecord[]> {
+    return Promise.all([true, false].map((livemode) => this.d.retention.get({ tenantId, livemode }, tenantId)));
+  }
+
+  /** Out-of-range values are the service's 400 naming the field (D13). */
+  async updateRetention(e: SettingsEditor, livemode: boolean, patch: Record<string, number>): Promise<RetentionRecord> {
+    const scope: TenantScope = { tenantId: e.tenantId, livemode };
+    const updated = await this.d.retention.update(scope, e.tenantId, patch);
+    await this.changed(e, livemode, 'retention.updated', e.tenantId);
+    return updated;
+  }
+
+  async redirectUris(tenantId: string): Promise<RedirectUris[]> {
+    const rows: { client_id: string; livemode: boolean; redirect_uris: string[] }[] = await this.db.query(
+      `SELECT client_id, livemode, redirect_uris FROM oidc_clients WHERE tenant_id = $1 ORDER BY livemode`,
+      [tenantId],
+    );
+    return rows.map((r) => ({ clientId: r.client_id, livemode: r.livemode, redirectUris: r.redirect_uris }));
+  }
+
+  /** Sets the client's redirect URIs to exactly `uris` (OidcClients checks each one: https in live mode). */
+  async setRedirectUris(e: SettingsEditor, livemode: boolean, uris: string[]): Promise<void> {
+    const current = (await this.redirectUris(e.tenantId)).find((c) => c.livemode === livemode);
+    if (!current) throw new DomainError('not_found', 'This tenant has no OIDC client in that mode');
+    await this.d.clients.updateRedirectUris(e.tenantId, livemode ? 'live' : 'test', { add: uris, remove: current.redirectUris.filter((u) => !uris.includes(u)) });
+    await this.changed(e, livemode, 'oidc.redirect_uris', current.clientId, { count: uris.length });
+  }
+
+  flows(tenantId: string): Promise<FlowEntity[]> {
+    return this.d.flows.list(tenantId);
+  }
+
+  async createFlow(e: SettingsEditor, cmd: UpdateFlowCommand & { name: string }): Promise<FlowEntity> {
+    const flow = await this.d.flows.create(e.tenantId, cmd);
+    await this.changed(e, true, 'flow.created', flow.id);
+    return flow;
+  }
+
+  async updateFlow(e: SettingsEditor, flowId: string, cmd: UpdateFlowCommand): Promise<FlowEntity> {
+    const flow = await this.d.flows.update(e.tenantId, flowId, cmd);
+    await this.changed(e, true, 'flow.updated', flow.id);
+    return flow;
+  }
+}

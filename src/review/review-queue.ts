@@ -1,0 +1,133 @@
+import type { EntityManager } from 'typeorm';
+import { DomainError } from '../errors';
+import { LISTABLE_SESSION_SQL } from '../data-rights/user-access.gate';
+import type { Check } from '../sessions/session-result';
+import { isTier, type Tier } from '../sessions/tiers';
+
+/**
+ * Why a session waits for a person (docs/console.md, "Queue"):
+ * - `check_review`: a check is short of a pass without failing (a borderline score; shown as `fail`);
+ * - `check_error`: a check could not run or could not tell (an engine error, a missing capture);
+ * - `review_request`: the end user asked for a human review (deadline: 7 business days, D15).
+ */
+export const QUEUE_REASONS = ['check_review', 'check_error', 'review_request'] as const;
+export type QueueReason = (typeof QUEUE_REASONS)[number];
+export const isQueueReason = (v: unknown): v is QueueReason => typeof v === 'string' && (QUEUE_REASONS as readonly string[]).includes(v);
+
+export type QueueFilter = { tier?: Tier | null; reason?: QueueReason | null; livemode?: boolean | null };
+
+export type QueueItem = {
+  sessionId: string;
+  livemode: boolean;
+  tier: Tier;
+  referenceId: string | null;
+  /** When the session entered manual_review: the queue's order, and its age. */
+  waitingSince: Date;
+  reasons: QueueReason[];
+  /** The checks that put it here, by name. */
+  flaggedChecks: string[];
+  /** The end user's review request's deadline (its DSR job's `expected_by`), when one is open. */
+  deadline: Date | null;
+  /** A decline proposed by one member, waiting for a second (docs/console.md, "Second reviewer"). */
+  pendingDecline: boolean;
+};
+
+export type QueuePage = { items: QueueItem[]; nextCursor: string | null };
+
+export const QUEUE_PAGE_SIZE = 50;
+
+type Row = {
+  id: string;
+  livemode: boolean;
+  tier: string;
+  reference_id: string | null;
+  completed_at: Date;
+  at_text: string;
+  checks: Check[] | string | null;
+  deadline: Date | null;
+  pending: boolean;
+};
+
+/** Containment tests on `result.checks` (jsonb): the same words as reasonsOf below, in SQL, for the filter. */
+const REASON_SQL: Record<QueueReason, string> = {
+  check_review: `s.result->'checks' @> '[{"status":"fail"}]'`,
+  check_error: `s.result->'checks' @> '[{"status":"error"}]'`,
+  review_request: `rv.expected_by IS NOT NULL`,
+};
+
+// One statement for every filter (absent ones are NULL), walking sessions_review_queue in order:
+// the LIMIT ends the walk, so a page costs the same with 10 or 10,000 cases waiting.
+const QUEUE_SQL = (reason: QueueReason | null) => `
+  SELECT s.id, s.livemode, s.tier, s.reference_id, s.completed_at, s.completed_at::text AS at_text, s.result->'checks' AS checks,
+         rv.expected_by AS deadline, (pd.session_id IS NOT NULL) AS pending
+    FROM sessions s
+    LEFT JOIN LATERAL (
+      SELECT j.expected_by FROM review_cases rc JOIN dsr_jobs j ON j.id = rc.dsr_job_id
+       WHERE rc.session_id = s.id AND rc.status = 'open' ORDER BY j.expected_by LIMIT 1
+    ) rv ON true
+    LEFT JOIN pending_declines pd ON pd.session_id = s.id
+   WHERE s.tenant_id = $1 AND s.status = 'manual_review'
+     AND ($2::boolean IS NULL OR s.livemode = $2)
+     AND ($3::text IS NULL OR s.tier = $3)
+     AND ($4::timestamptz IS NULL OR (s.completed_at, s.id) > ($4::timestamptz, $5::text))
+     AND ${LISTABLE_SESSION_SQL}
+     ${reason ? `AND ${REASON_SQL[reason]}` : ''}
+   ORDER BY s.completed_at, s.id
+   LIMIT $6`;
+
+/** Why the checks put a session in manual_review, in the words of QUEUE_REASONS. */
+export function reasonsOf(checks: readonly Check[], reviewRequested: boolean): QueueReason[] {
+  const out: QueueReason[] = [];
+  if (checks.some((c) => c.status === 'fail')) out.push('check_review');
+  if (checks.some((c) => c.status === 'error')) out.push('check_error');
+  if (reviewRequested) out.push('review_request');
+  return out;
+}
+
+export function encodeQueueCursor(atText: string, id: string): string {
+  return Buffer.from(JSON.stringify([atText, id]), 'utf8').toString('base64url');
+}
+
+export function decodeQueueCursor(cursor: string): { at: string; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at)) && id.length <= 64) return { at, id };
+  } catch {
+    /* answered below */
+  }
+  throw new DomainError('invalid_request', 'after is not a cursor of this queue');
+}
+
+/**
+ * The console's review queue (issue 27): a tenant's sessions in manual_review, of both modes unless
+ * filtered, oldest first, a page at a time (keyset on when each entered manual_review). Sessions of
+ * a deleted or restricted user are left out, as from the tenant's session list.
+ */
+export class ReviewQueue {
+  constructor(private readonly db: Pick<EntityManager, 'query'>) {}
+
+  async page(tenantId: string, filter: QueueFilter, after: string | null = null, first = QUEUE_PAGE_SIZE): Promise<QueuePage> {
+    if (filter.tier != null && !isTier(filter.tier)) throw new DomainError('invalid_request', 'tier is not a tier');
+    if (filter.reason != null && !isQueueReason(filter.reason)) throw new DomainError('invalid_request', `reason must be one of ${QUEUE_REASONS.join(', ')}`);
+    const cursor = after ? decodeQueueCursor(after) : null;
+    const rows: Row[] = await this.db.query(QUEUE_SQL(filter.reason ?? null), [tenantId, filter.livemode ?? null, filter.tier ?? null, cursor?.at ?? null, cursor?.id ?? null, first + 1]);
+    const items = rows.slice(0, first).map(toItem);
+    const last = rows.length > first ? rows[first - 1] : null;
+    return { items, nextCursor: last ? encodeQueueCursor(last.at_text, last.id) : null };
+  }
+}
+
+function toItem(r: Row): QueueItem {
+  const checks = (typeof r.checks === 'string' ? (JSON.parse(r.checks) as Check[]) : r.checks) ?? [];
+  return {
+    sessionId: r.id,
+    livemode: r.livemode,
+    tier: r.tier as Tier,
+    referenceId: r.reference_id,
+    waitingSince: new Date(r.completed_at),
+    reasons: reasonsOf(checks, r.deadline !== null),
+    flaggedChecks: checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.name),
+    deadline: r.deadline ? new Date(r.deadline) : null,
+    pendingDecline: r.pending,
+  };
+}

@@ -1,0 +1,45 @@
+import type { DataSource } from 'typeorm';
+import type { AuditLogService } from '../audit/audit-log.service';
+import { HostedCaptureRepository } from '../hosted-flow/hosted-capture.repository';
+import { DecisionHistory } from '../sessions/decision-history';
+import type { SessionService } from '../sessions/session.service';
+import type { EvidenceVault } from '../vault/evidence-vault';
+import { CaseFiles } from './case-file';
+import { ConsoleDecisions } from './console-decisions';
+import { ReviewQueue } from './review-queue';
+import { ReviewSettings } from './review-settings';
+import { ConsoleSettings } from './console-settings';
+import type { TenantService } from '../tenants/tenant.service';
+import type { WebhookService } from '../webhooks/webhook.service';
+import type { RetentionService } from '../retention/retention.service';
+import type { OidcClients } from '../oidc/oidc-clients';
+import type { FlowService } from '../flows/flow.service';
+
+/** What the console's queue, case and decision pages call (docs/console.md). */
+export type ReviewServices = {
+  queue: ReviewQueue;
+  cases: CaseFiles;
+  decisions: ConsoleDecisions;
+  settings: ReviewSettings;
+  /** The tenant's settings pages: keys, webhooks, retention, redirect URIs, flows. */
+  tenantSettings: ConsoleSettings;
+};
+
+export type SettingsOwners = { tenants: TenantService; webhooks: WebhookService; retention: RetentionService; clients: OidcClients; flows: FlowService };
+
+export function buildReviewServices(db: DataSource, sessions: SessionService, vault: EvidenceVault, audit: AuditLogService, owners: SettingsOwners): ReviewServices {
+  const settings = new ReviewSettings(db, audit);
+  const decisions = new ConsoleDecisions(db, sessions, settings, audit);
+  const captures = new HostedCaptureRepository(db);
+  const cases = new CaseFiles({
+    sessions,
+    vault,
+    history: new DecisionHistory(db),
+    audit,
+    db,
+    businessOf: async (id) => (await captures.tierDetails(id)).business,
+    challengeActions: async (id) => (await captures.find(id))?.challenge?.steps.map((s) => s.action) ?? [],
+    pendingDecline: (tenantId, id) => decisions.pendingDecline(tenantId, id),
+  });
+  return { queue: new ReviewQueue(db), cases, decisions, settings, tenantSettings: new ConsoleSettings(db, { ...owners, audit }) };
+}

@@ -1,0 +1,121 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { reviewPageOf, type ConsoleAccess } from './console-access';
+import { roleAtLeast } from '../../src/members/member';
+import { DomainError } from '../../src/errors';
+import { isQueueReason, type QueueFilter } from '../../src/review/review-queue';
+import type { ReviewServices } from '../../src/review/review-services';
+import { isTier } from '../../src/sessions/tiers';
+import { SESSION_ID_PATTERN } from '../../src/ids';
+import { evidenceError, type EvidenceAccessService } from '../../src/vault/evidence-access.service';
+import { wrap } from '../accounts/wrap';
+import { caseNotFoundPage, casePage, type DecideForm } from './case-page';
+import { casePath, QUEUE_PATH, queuePage } from './queue-page';
+import { fill, word } from './review-html';
+
+export const CONSOLE_EVIDENCE_PATH = '/console/evidence';
+/** One purpose for every decision form: the token binds the POST to this sign-in (CSRF); which session is the service's question (404 for another tenant's). */
+const DECIDE_PURPOSE = 'review:decide';
+
+/**
+ * The queue, the case and its decision form, and the case's images (docs/console.md): thin callers
+ * of src/review. Everyone signed in reads; a reviewer or above decides; a viewer's POST is a 403.
+ */
+export function reviewRoutes(router: Router, d: { access: ConsoleAccess; review: ReviewServices; evidence: EvidenceAccessService; now?: () => Date }): void {
+  const { access } = d;
+  const now = d.now ?? (() => new Date());
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const pageOf = (req: Request, res: Response) => reviewPageOf(access, req, res);
+
+  router.get(
+    '/queue',
+    access.require('viewer'),
+    wrap(async (req, res) => {
+      const member = access.memberOf(res);
+      const q = req.query as Record<string, unknown>;
+      const filter: QueueFilter = {
+        tier: typeof q.tier === 'string' && isTier(q.tier) ? q.tier : null,
+        reason: isQueueReason(q.reason) ? q.reason : null,
+        livemode: q.mode === 'live' ? true : q.mode === 'test' ? false : null,
+      };
+      const after = typeof q.after === 'string' && q.after ? q.after : null;
+      let page;
+      try {
+        page = await d.review.queue.page(member.tenantId, filter, after);
+      } catch (err) {
+        if (!(err instanceof DomainError && err.code === 'invalid_request')) throw err;
+        return void res.redirect(303, QUEUE_PATH); // a cursor that is not ours: the first page
+      }
+      access.send(req, res, { ...queuePage(pageOf(req, res), { filter, page, paged: after !== null, now: now() }), active: 'queue' });
+    }),
+  );
+
+  async function showCase(req: Request, res: Response, formState: Omit<DecideForm, 'formToken'>, status = 200): Promise<void> {
+    const member = access.memberOf(res);
+    const p = pageOf(req, res);
+    const id = String(req.params.id);
+    const file = SESSION_ID_PATTERN.test(id) ? await d.review.cases.open(member, id, req.id, { evidence: roleAtLeast(member.role, 'reviewer') }).catch((err: unknown) => (err instanceof DomainError && err.code === 'not_found' ? null : Promise.reject(err))) : null;
+    if (!file) return access.send(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
+    const formToken = roleAtLeast(member.role, 'reviewer') ? access.formToken(req, res, DECIDE_PURPOSE) : null;
+    const evidence = (artifactId: string) => `${CONSOLE_EVIDENCE_PATH}/${artifactId}?${d.evidence.signedQuery(artifactId)}`;
+    access.send(req, res, { ...casePage(p, file, { form: { ...formState, formToken }, evidence }), status, active: 'queue' });
+  }
+
+  router.get(
+    '/cases/:id',
+    access.require('viewer'),
+    wrap(async (req, res) => {
+      const done = typeof req.query.done === 'string' ? req.query.done : null;
+      const p = pageOf(req, res);
+      const text = done === 'decline_pending' ? p.rm.declinePending : done && /^(approve|decline|reverse)$/.test(done) ? fill(p.rm.decided, { decision: word(p.rm, `decision_${done}`, done) }) : null;
+      await showCase(req, res, { errors: [], done: text });
+    }),
+  );
+
+  // The third action: the form posts here; on success the browser goes back to the case with its notice.
+  router.post(
+    '/cases/:id/decisions',
+    access.require('reviewer'),
+    form,
+    wrap(async (req, res) => {
+      const member = access.memberOf(res);
+      const id = String(req.params.id);
+      if (!access.checkFormToken(req, res, DECIDE_PURPOSE, req.body?.form_token)) return void res.redirect(303, casePath(id));
+      const p = pageOf(req, res);
+      const decision: unknown = req.body?.decision;
+      const reason: unknown = req.body?.reason;
+      const errors: { field: string; text: string }[] = [];
+      if (decision !== 'approve' && decision !== 'decline' && decision !== 'reverse') errors.push({ field: 'decision', text: p.rm.badDecision });
+      if (typeof reason !== 'string' || reason.trim().length < 3 || reason.length > 2000) errors.push({ field: 'reason', text: p.rm.badReason });
+      const kept = { chosen: typeof decision === 'string' ? decision : undefined, reason: typeof reason === 'string' ? reason.slice(0, 2000) : undefined };
+      if (errors.length) return showCase(req, res, { ...kept, errors }, 400);
+      try {
+        const outcome = await d.review.decisions.decide(member, id, { decision, reason });
+        res.redirect(303, `${casePath(id)}?done=${outcome.kind === 'decline_pending' ? 'decline_pending' : String(decision)}`);
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'not_found') return access.send(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
+        if (err instanceof DomainError && (err.code === 'invalid_state' || err.code === 'invalid_request' || err.code === 'user_restricted')) {
+          return showCase(req, res, { ...kept, errors: [{ field: 'decision', text: fill(p.rm.decisionConflict, { message: err.message }) }] }, 409);
+        }
+        throw err;
+      }
+    }),
+  );
+
+  // A case's images: the signed query of an evidence link plus the member's sign-in; audited with the member.
+  router.get(
+    '/evidence/:artifactId',
+    access.require('reviewer'),
+    wrap(async (req, res) => {
+      const member = access.memberOf(res);
+      const q = req.query as Record<string, string | undefined>;
+      const opened = await d.evidence.open(String(req.params.artifactId), q.expires, q.sig, req.id, { memberId: member.memberId, tenantId: member.tenantId });
+      res.setHeader('cache-control', 'private, no-store');
+      if (opened instanceof DomainError || opened === 'forbidden' || opened === 'gone') {
+        const err = opened instanceof DomainError ? opened : evidenceError(opened);
+        return void res.status(err.code === 'gone' ? 410 : err.code === 'user_restricted' ? 409 : 403).type('text/plain').send(err.message);
+      }
+      res.setHeader('x-content-type-options', 'nosniff');
+      res.type(opened.contentType).send(opened.bytes);
+    }),
+  );
+}
