@@ -10,6 +10,7 @@ import {
 } from '../../src/oidc/first-party-sign-in';
 import { accountLocale, messagesFor } from './account-messages';
 import type { Page } from './account-pages';
+import { PageCookies } from '../page-cookies';
 
 const FLOW_COOKIE = 'account_flow';
 const ACCOUNT_COOKIE = 'account_session';
@@ -21,33 +22,37 @@ const ACCOUNT_COOKIE = 'account_session';
  * back is a top-level GET), Secure when the service is served over https, and only sent to /account.
  */
 export class AccountSession {
+  private readonly cookies: PageCookies;
+
   constructor(
     private readonly signIn: FirstPartySignIn,
-    private readonly secure: boolean,
-  ) {}
+    secure: boolean,
+  ) {
+    this.cookies = new PageCookies(ACCOUNT_PAGES_PATH, secure);
+  }
 
   who(req: Request): SignedIn | null {
-    return this.signIn.signedIn(readCookie(req, ACCOUNT_COOKIE));
+    return this.signIn.signedIn(this.cookies.read(req, ACCOUNT_COOKIE));
   }
 
   /** Sends the browser to the provider's sign-in pages; it comes back to `returnTo` (a path of the account pages). */
   signInThen(res: Response, o: { returnTo: string; locale: string; keep?: string; maxAge?: number }): void {
     const { authorizationUrl, flowCookie } = this.signIn.begin({ returnTo: o.returnTo, uiLocales: o.locale, keep: o.keep, maxAge: o.maxAge });
-    this.setCookie(res, FLOW_COOKIE, flowCookie, SIGN_IN_FLOW_TTL_SECONDS);
+    this.cookies.set(res, FLOW_COOKIE, flowCookie, SIGN_IN_FLOW_TTL_SECONDS);
     res.redirect(303, authorizationUrl);
   }
 
   /** The callback: the flow cookie is spent either way; on success the account cookie names the user. */
   async complete(req: Request, res: Response): Promise<CompletedSignIn | { refused: SignInRefusal }> {
-    const outcome = await this.signIn.complete(readCookie(req, FLOW_COOKIE), req.query as Record<string, unknown>);
-    this.setCookie(res, FLOW_COOKIE, '', 0);
-    if ('accountCookie' in outcome) this.setCookie(res, ACCOUNT_COOKIE, outcome.accountCookie, ACCOUNT_SESSION_TTL_SECONDS);
+    const outcome = await this.signIn.complete(this.cookies.read(req, FLOW_COOKIE), req.query as Record<string, unknown>);
+    this.cookies.set(res, FLOW_COOKIE, '', 0);
+    if ('accountCookie' in outcome) this.cookies.set(res, ACCOUNT_COOKIE, outcome.accountCookie, ACCOUNT_SESSION_TTL_SECONDS);
     return outcome;
   }
 
   /** Forgets who signed in (the account was deleted, or the person signs out of the portal). */
   signOut(res: Response): void {
-    this.setCookie(res, ACCOUNT_COOKIE, '', 0);
+    this.cookies.set(res, ACCOUNT_COOKIE, '', 0);
   }
 
   formToken(who: SignedIn, purpose: string): string {
@@ -58,19 +63,8 @@ export class AccountSession {
     return this.signIn.checkFormToken(who, purpose, given);
   }
 
-  private setCookie(res: Response, name: string, value: string, maxAgeSeconds: number): void {
-    const attrs = [`${name}=${value}`, `Path=${ACCOUNT_PAGES_PATH}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(this.secure ? ['Secure'] : [])];
-    res.append('set-cookie', attrs.join('; '));
-  }
 }
 
-function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 /**
  * A path the account pages may send a browser back to after signing in: one of their own, never

@@ -7,6 +7,7 @@ import { fill } from '../accounts/account-messages';
 import { anonymousChrome, sendConsolePage, type ConsoleChrome } from './console-layout';
 import { roleName } from './console-messages';
 import { sendConsoleProblem } from './console-problems';
+import { PageCookies } from '../page-cookies';
 
 export const CONSOLE_COOKIE = 'console_session';
 const FLOW_COOKIE = 'console_flow';
@@ -24,10 +25,14 @@ export function isConsolePath(value: unknown): value is string {
  * `res.locals.consoleChrome` (the shell's header) are set.
  */
 export class ConsoleGate {
+  private readonly cookies: PageCookies;
+
   constructor(
     readonly services: ConsoleServices,
-    private readonly secure: boolean,
-  ) {}
+    secure: boolean,
+  ) {
+    this.cookies = new PageCookies(CONSOLE_PATH, secure);
+  }
 
   /** Pages for members of at least `minRole`, past their second factor when their role needs one. */
   requireConsoleMember(minRole: MemberRole): RequestHandler {
@@ -56,29 +61,29 @@ export class ConsoleGate {
   /** Sends the browser to the provider's sign-in pages; it comes back to `returnTo`. `invitation`: a token to accept once signed in. */
   signInThen(req: Request, res: Response, o: { returnTo: string; invitation?: string }): void {
     const { authorizationUrl, flowCookie } = this.services.signIn.begin({ returnTo: o.returnTo, uiLocales: anonymousChrome(req).locale, keep: o.invitation });
-    this.setCookie(res, FLOW_COOKIE, flowCookie, SIGN_IN_FLOW_TTL_SECONDS);
+    this.cookies.set(res, FLOW_COOKIE, flowCookie, SIGN_IN_FLOW_TTL_SECONDS);
     res.redirect(303, authorizationUrl);
   }
 
   /** The callback: the flow cookie is spent either way. */
   async completeSignIn(req: Request, res: Response): ReturnType<ConsoleServices['signIn']['complete']> {
-    const outcome = await this.services.signIn.complete(readCookie(req, FLOW_COOKIE), req.query as Record<string, unknown>);
-    this.setCookie(res, FLOW_COOKIE, '', 0);
+    const outcome = await this.services.signIn.complete(this.cookies.read(req, FLOW_COOKIE), req.query as Record<string, unknown>);
+    this.cookies.set(res, FLOW_COOKIE, '', 0);
     return outcome;
   }
 
   async startSession(res: Response, userId: string, tenantId: string | null): Promise<void> {
     const { token } = await this.services.sessions.start(userId, tenantId);
     // A session cookie for the browser; the server's row keeps the 12-hour and idle limits.
-    this.setCookie(res, CONSOLE_COOKIE, token, this.services.sessions.limits.absoluteSeconds);
+    this.cookies.set(res, CONSOLE_COOKIE, token, this.services.sessions.limits.absoluteSeconds);
   }
 
   async currentSession(req: Request): Promise<ConsoleSession | null> {
-    return this.services.sessions.resolve(readCookie(req, CONSOLE_COOKIE));
+    return this.services.sessions.resolve(this.cookies.read(req, CONSOLE_COOKIE));
   }
 
   clearSession(res: Response): void {
-    this.setCookie(res, CONSOLE_COOKIE, '', 0);
+    this.cookies.set(res, CONSOLE_COOKIE, '', 0);
   }
 
   private signedInOf(res: Response): SignedIn {
@@ -129,16 +134,5 @@ export class ConsoleGate {
     };
   }
 
-  private setCookie(res: Response, name: string, value: string, maxAgeSeconds: number): void {
-    const attrs = [`${name}=${value}`, `Path=${CONSOLE_PATH}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(this.secure ? ['Secure'] : [])];
-    res.append('set-cookie', attrs.join('; '));
-  }
 }
 
-function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
