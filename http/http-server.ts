@@ -100,6 +100,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     schema: c.schema,
     contexts: c.contexts,
     hub: c.statusHub,
+    bulkImports: c.bulkImports,
     auth: c.auth,
     logger: c.logger,
     limits: c.config.subscriptions,

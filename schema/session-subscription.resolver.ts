@@ -1,4 +1,5 @@
 import { Arg, ID, Resolver, Root, Subscription } from 'type-graphql';
+import type { BulkImportService } from '../src/bulk-import/bulk-import.service';
 import type { RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
 import { isRefusal, viewOfSnapshot, type SessionWatchItem } from '../src/sessions/session-status-event';
@@ -7,7 +8,9 @@ import { Session } from './session.type';
 
 /** What the WebSocket transport adds to the request context: the status feed, bound to this connection. */
 export type SessionStatusSource = { watch(id: string | null | undefined): Promise<AsyncIterableIterator<SessionWatchItem>> };
-export type SubscriptionContext = RequestContext & { sessionStatus?: SessionStatusSource };
+/** Bulk imports' progress (src/bulk-import/bulk-import.service.ts), read by the `bulkImport` subscription. */
+export type BulkImportProgressSource = Pick<BulkImportService, 'find' | 'progress'>;
+export type SubscriptionContext = RequestContext & { sessionStatus?: SessionStatusSource; bulkImports?: BulkImportProgressSource };
 
 type SessionStatusArgs = { id?: string | null };
 

@@ -4,7 +4,7 @@ import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type Do
 import type { Context as WsContext } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { SubscriptionContext } from '../schema/session-subscription.resolver';
+import type { BulkImportProgressSource, SubscriptionContext } from '../schema/session-subscription.resolver';
 import { formatGraphQLError } from '../schema/graphql-errors';
 import type { Actor } from '../src/auth/actor';
 import type { AuthService } from '../src/auth/auth.service';
@@ -33,6 +33,8 @@ export type SubscriptionServerOptions = {
   schema: GraphQLSchema;
   contexts: ContextFactory;
   hub: SessionStatusHub;
+  /** Progress of bulk imports, for the `bulkImport` subscription. */
+  bulkImports: BulkImportProgressSource;
   /** Re-checks the keys of open connections (revocations made anywhere reach them through the database). */
   auth: Pick<AuthService, 'revokedKeyIds'>;
   logger: Logger;
@@ -190,6 +192,7 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
         const contextValue: SubscriptionContext = {
           ...request,
           sessionStatus: { watch: (id) => o.hub.watch(request.actor, id ?? null, c.budget) },
+          bulkImports: o.bulkImports,
         };
         sinks.set(contextValue, { prefix: `{"id":${JSON.stringify(id)},"type":"next","payload":`, write: (message) => writeNext(c.socket, c.budget, message) });
         return { schema: o.schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };

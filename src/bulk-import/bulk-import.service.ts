@@ -68,6 +68,9 @@ const RESULTS_PAGE = 1_000;
  * import is always processed, after a restart too. Reads are scoped to the tenant and mode of the
  * key: another tenant's import, or the other mode's, is `not_found`.
  */
+/** How often a progress reader reads its import's counters. */
+const PROGRESS_POLL_MS = 250;
+
 export class BulkImportService {
   constructor(
     private readonly db: DataSource,
@@ -109,6 +112,23 @@ export class BulkImportService {
     const found = await this.find(scope, id);
     if (!found) throw notFound('Bulk import');
     return found;
+  }
+
+  /**
+   * The import as it is, then again whenever its counters or status change, until it completes (the
+   * `bulkImport` subscription). Read from the database every PROGRESS_POLL_MS, so every instance reports
+   * the same progress whichever one runs the job.
+   */
+  async *progress(scope: TenantScope, first: BulkImport): AsyncGenerator<BulkImport> {
+    let last = first;
+    yield first;
+    while (last.status !== 'completed') {
+      await new Promise((r) => setTimeout(r, PROGRESS_POLL_MS));
+      const now = await this.find(scope, first.id);
+      if (!now) return;
+      if (now.status !== last.status || now.created !== last.created || now.duplicates !== last.duplicates || now.rejected !== last.rejected) yield now;
+      last = now;
+    }
   }
 
   async find(scope: TenantScope, id: string): Promise<BulkImport | null> {
