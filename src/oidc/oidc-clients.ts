@@ -72,6 +72,15 @@ export class OidcClients {
     return { clientId: rows[0].client_id, redirectUris, postLogoutRedirectUris: postLogout };
   }
 
+  /** The tenant's clients (one per mode) with their redirect URIs. */
+  async clientsOf(tenantId: string): Promise<{ clientId: string; livemode: boolean; redirectUris: string[] }[]> {
+    const rows: { client_id: string; livemode: boolean; redirect_uris: string[] }[] = await this.db.query(
+      `SELECT client_id, livemode, redirect_uris FROM oidc_clients WHERE tenant_id = $1 ORDER BY livemode`,
+      [tenantId],
+    );
+    return rows.map((r) => ({ clientId: r.client_id, livemode: r.livemode, redirectUris: r.redirect_uris }));
+  }
+
   async tenantOf(clientId: string): Promise<{ tenantId: string; livemode: boolean } | null> {
     const cached = this.tenants.get(clientId);
     if (cached) return cached;

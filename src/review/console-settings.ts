@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import type { FlowEntity } from '../../entities';
 import type { AuditLogService } from '../audit/audit-log.service';
 import type { TenantScope } from '../auth/actor';
@@ -6,11 +5,10 @@ import { DomainError } from '../errors';
 import type { FlowService, UpdateFlowCommand } from '../flows/flow.service';
 import type { OidcClients } from '../oidc/oidc-clients';
 import type { RetentionRecord, RetentionService } from '../retention/retention.service';
-import type { IssuedKey, TenantService } from '../tenants/tenant.service';
+import type { ApiKeySummary, IssuedKey, TenantService } from '../tenants/tenant.service';
 import type { WebhookService } from '../webhooks/webhook.service';
 import { SUBSCRIBABLE_EVENTS } from '../webhooks/webhook-event';
 
-export type ApiKeySummary = { id: string; livemode: boolean; last4: string; scopes: string[]; createdAt: Date; revokedAt: Date | null };
 export type WebhookSummary = { id: string; livemode: boolean; url: string; status: string; events: string[] };
 export type DeliveryAttempt = { eventId: string; attempt: number; succeeded: boolean; statusCode: number | null; error: string | null; at: Date };
 export type RedirectUris = { clientId: string; livemode: boolean; redirectUris: string[] };
@@ -28,7 +26,6 @@ const REPLAY_WINDOW_MS = 24 * 3600_000;
  */
 export class ConsoleSettings {
   constructor(
-    private readonly db: DataSource,
     private readonly d: { tenants: TenantService; webhooks: WebhookService; retention: RetentionService; clients: OidcClients; flows: FlowService; audit: Pick<AuditLogService, 'append'> },
   ) {}
 
@@ -36,12 +33,8 @@ export class ConsoleSettings {
     await this.d.audit.append({ tenantId: e.tenantId, livemode, action: 'console.settings_changed', subjectId, detail: { member_id: e.memberId, setting, ...detail } });
   }
 
-  async keys(tenantId: string): Promise<ApiKeySummary[]> {
-    const rows: { id: string; livemode: boolean; last4: string; scopes: string[]; created_at: Date; revoked_at: Date | null }[] = await this.db.query(
-      `SELECT id, livemode, last4, scopes, created_at, revoked_at FROM api_keys WHERE tenant_id = $1 ORDER BY revoked_at IS NOT NULL, livemode, created_at DESC LIMIT 200`,
-      [tenantId],
-    );
-    return rows.map((r) => ({ id: r.id, livemode: r.livemode, last4: r.last4, scopes: r.scopes, createdAt: new Date(r.created_at), revokedAt: r.revoked_at ? new Date(r.revoked_at) : null }));
+  keys(tenantId: string): Promise<ApiKeySummary[]> {
+    return this.d.tenants.keysOf(tenantId);
   }
 
   /** The key is returned once, here; only its hash is stored. */
@@ -52,10 +45,10 @@ export class ConsoleSettings {
   }
 
   async revokeKey(e: SettingsEditor, keyId: string): Promise<void> {
-    const rows: { livemode: boolean }[] = await this.db.query(`SELECT livemode FROM api_keys WHERE id = $1 AND tenant_id = $2`, [keyId, e.tenantId]);
-    if (!rows[0]) throw new DomainError('not_found', 'Active key not found');
-    await this.d.tenants.revokeKey(keyId, { tenantId: e.tenantId, livemode: rows[0].livemode });
-    await this.changed(e, rows[0].livemode, 'api_key.revoked', keyId);
+    const livemode = await this.d.tenants.keyModeOf(e.tenantId, keyId);
+    if (livemode === null) throw new DomainError('not_found', 'Active key not found');
+    await this.d.tenants.revokeKey(keyId, { tenantId: e.tenantId, livemode });
+    await this.changed(e, livemode, 'api_key.revoked', keyId);
   }
 
   async webhooks(tenantId: string): Promise<WebhookSummary[]> {
@@ -94,12 +87,8 @@ export class ConsoleSettings {
     return updated;
   }
 
-  async redirectUris(tenantId: string): Promise<RedirectUris[]> {
-    const rows: { client_id: string; livemode: boolean; redirect_uris: string[] }[] = await this.db.query(
-      `SELECT client_id, livemode, redirect_uris FROM oidc_clients WHERE tenant_id = $1 ORDER BY livemode`,
-      [tenantId],
-    );
-    return rows.map((r) => ({ clientId: r.client_id, livemode: r.livemode, redirectUris: r.redirect_uris }));
+  redirectUris(tenantId: string): Promise<RedirectUris[]> {
+    return this.d.clients.clientsOf(tenantId);
   }
 
   /** Sets the client's redirect URIs to exactly `uris` (OidcClients checks each one: https in live mode). */

@@ -41,5 +41,5 @@ export function buildReviewServices(db: DataSource, sessions: SessionService, va
     challengeActions: async (id) => (await captures.find(id))?.challenge?.steps.map((s) => s.action) ?? [],
     pendingDecline: (tenantId, id) => decisions.pendingDecline(tenantId, id),
   });
-  return { queue: new ReviewQueue(db), cases, decisions, settings, tenantSettings: new ConsoleSettings(db, { ...owners, audit }) };
+  return { queue: new ReviewQueue(db), cases, decisions, settings, tenantSettings: new ConsoleSettings({ ...owners, audit }) };
 }

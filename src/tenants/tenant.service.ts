@@ -7,6 +7,8 @@ import { newId, sha256Hex } from '../ids';
 import { AuditLogService } from '../audit/audit-log.service';
 
 export type IssuedKey = { id: string; key: string; livemode: boolean; scopes: Scope[] };
+/** A key as its tenant's settings list it: never the key itself, which is shown once at creation. */
+export type ApiKeySummary = { id: string; livemode: boolean; last4: string; scopes: string[]; createdAt: Date; revokedAt: Date | null };
 export type TenantSummary = { id: string; name: string; createdAt: Date; activeKeys: number };
 
 /** Tenants and their secret keys. Keys are returned once here and stored only as a hash (docs/api-behaviour.md, "Credentials"). */
@@ -49,6 +51,21 @@ export class TenantService {
         GROUP BY t.id ORDER BY t.created_at, t.id`,
     );
     return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at), activeKeys: Number(r.active_keys) }));
+  }
+
+  /** The tenant's keys of both modes, active first (at most 200). */
+  async keysOf(tenantId: string): Promise<ApiKeySummary[]> {
+    const rows: { id: string; livemode: boolean; last4: string; scopes: string[]; created_at: Date; revoked_at: Date | null }[] = await this.db.query(
+      `SELECT id, livemode, last4, scopes, created_at, revoked_at FROM api_keys WHERE tenant_id = $1 ORDER BY revoked_at IS NOT NULL, livemode, created_at DESC LIMIT 200`,
+      [tenantId],
+    );
+    return rows.map((r) => ({ id: r.id, livemode: r.livemode, last4: r.last4, scopes: r.scopes, createdAt: new Date(r.created_at), revokedAt: r.revoked_at ? new Date(r.revoked_at) : null }));
+  }
+
+  /** The mode of one of the tenant's keys, or null when the tenant has no such key. */
+  async keyModeOf(tenantId: string, keyId: string): Promise<boolean | null> {
+    const rows: { livemode: boolean }[] = await this.db.query(`SELECT livemode FROM api_keys WHERE id = $1 AND tenant_id = $2`, [keyId, tenantId]);
+    return rows[0]?.livemode ?? null;
   }
 
   /** A key without scopes has them all (docs/api-behaviour.md, "Credentials"). */

@@ -326,7 +326,7 @@ describe('console review', () => {
     expect(business).toContain('Screened: no list entry matched.');
   }, 60_000);
 
-  it('lets an admin change settings (a key shown once, a flow, retention in range, a webhook replay from its delivery log) and refuses a reviewer at the route', async () => {
+  it('lets an admin change settings (a key shown once and revoked, redirect URIs, a flow, retention in range, a webhook replay from its delivery log) and refuses a reviewer at the route', async () => {
     const page = await (await get(admin, '/console/settings')).text();
     const token = tokenIn(page, '/console/settings/keys');
     const created = await post(admin, '/console/settings/keys', { form_token: token, mode: 'test', scopes: ['sessions:read'] });
@@ -334,6 +334,19 @@ describe('console review', () => {
     const key = /<p class="key">(sk_test_[A-Za-z0-9]+)<\/p>/.exec(await created.text())![1];
     expect((await http(server, 'GET', `/v1/verify/sessions/${queued.t1b}`, { key })).status).toBe(200);
     expect(await (await get(admin, '/console/settings')).text()).not.toContain(key);
+    // Revoked from the console: the key stops working at once.
+    const keyId = /action="\/console\/settings\/keys\/(key_[A-Za-z0-9]+)\/revoke"/.exec(await (await get(admin, '/console/settings')).text())?.[1];
+    expect(keyId).toBeDefined();
+    const revoked = await post(admin, `/console/settings/keys/${keyId}/revoke`, { form_token: token });
+    expect(revoked.status).toBe(303);
+    expect((await http(server, 'GET', `/v1/verify/sessions/${queued.t1b}`, { key })).status).toBe(401);
+
+    // The test client's redirect URIs, set to exactly what the form holds.
+    const uris = await post(admin, '/console/settings/redirect-uris', { form_token: token, mode: 'test', uris: 'https://app.acme.test/callback\nhttp://localhost:3000/cb' });
+    expect(uris.status).toBe(303);
+    const settings = await (await get(viewer, '/console/settings')).text();
+    expect(settings).toContain('https://app.acme.test/callback');
+    expect(settings).toContain('http://localhost:3000/cb');
 
     const flow = await post(admin, '/console/settings/flows', { form_token: token, name: 'Onboarding DE', max_tier: 'T2', display_name: 'Acme DE', primary_color: '#004488', locale: 'de-DE', logo_url: '', redirect_url: '' });
     expect(flow.status).toBe(303);
@@ -363,7 +376,7 @@ describe('console review', () => {
     const db = await dbClient(server);
     try {
       const changes = await db.query(`SELECT detail->>'setting' AS setting, detail->>'member_id' AS member FROM audit_log WHERE action = 'console.settings_changed' AND tenant_id = $1 ORDER BY log_seq`, [acme.tenant_id]);
-      expect(changes.rows).toEqual(expect.arrayContaining([{ setting: 'api_key.created', member: admin.memberId }, { setting: 'flow.created', member: admin.memberId }, { setting: 'retention.updated', member: admin.memberId }]));
+      expect(changes.rows).toEqual(expect.arrayContaining([{ setting: 'api_key.created', member: admin.memberId }, { setting: 'flow.created', member: admin.memberId }, { setting: 'retention.updated', member: admin.memberId }, { setting: 'api_key.revoked', member: admin.memberId }, { setting: 'oidc.redirect_uris', member: admin.memberId }]));
     } finally {
       await db.end();
     }

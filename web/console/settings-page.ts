@@ -1,6 +1,7 @@
 import type { FlowEntity } from '../../entities';
 import { ALL_SCOPES } from '../../src/auth/actor';
-import type { ApiKeySummary, DeliveryAttempt, RedirectUris, WebhookSummary } from '../../src/review/console-settings';
+import type { DeliveryAttempt, RedirectUris, WebhookSummary } from '../../src/review/console-settings';
+import type { ApiKeySummary } from '../../src/tenants/tenant.service';
 import type { ReviewSettingsValues } from '../../src/review/review-settings';
 import { RETENTION_FIELDS } from '../../src/retention/retention-policy';
 import type { RetentionRecord } from '../../src/retention/retention.service';
