@@ -173,8 +173,10 @@ describe('csca import through the CLI', () => {
     const listed = await cli(offline.env, ['csca', 'list', '--country', 'NL', '--json']);
     expect(listed.code).toBe(0);
     const certificates = listed.json!.certificates as { country: string; source: string }[];
-    expect(certificates.length).toBeGreaterThan(0);
-    expect(certificates.every((c) => c.country === 'NL' && c.source === 'master_list')).toBe(true);
+    // Every certificate listed is Dutch, and the master list's are among them. (On the CI's shared database
+    // another test file trusts a Dutch CSCA of its own, one certificate at a time: not from a master list.)
+    expect(certificates.every((c) => c.country === 'NL')).toBe(true);
+    expect(certificates.filter((c) => c.source === 'master_list').length).toBeGreaterThan(0);
   });
 });
 
