@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import { BULK_IMPORT_MAX_BYTES, type BulkImportService } from '../src/bulk-import/bulk-import.service';
 import { requireTenantKey } from '../src/auth/auth.service';
@@ -51,35 +53,18 @@ export function bulkImportRouter(service: BulkImportService, hostedUrl: (session
     '/admin/bulk-import/:id/results',
     answeringDomainErrors(async (req, res) => {
       const actor = requireTenantKey(authenticationOf(res).context?.actor ?? null, 'sessions:write');
-      const id = String(req.params.id);
-      await service.get(actor, id); // 404 before the stream starts
+      const results = await service.results(actor, String(req.params.id)); // 404 before the stream starts
       res.status(200).type('application/x-ndjson');
-      try {
-        for await (const r of service.results(actor, id)) {
-          if (!res.write(`${JSON.stringify(presentBulkResult(r, hostedUrl))}\n`)) await drained(res);
-          if (res.destroyed) return;
-        }
-        res.end();
-      } catch (err) {
+      const lines = Readable.from((async function* () {
+        for await (const r of results) yield `${JSON.stringify(presentBulkResult(r, hostedUrl))}\n`;
+      })());
+      // pipeline waits for the socket to take each line, and stops reading when the client goes away.
+      await pipeline(lines, res).catch((err: unknown) => {
         // Headers are out: the client sees a cut stream, the log says why.
-        req.log.error({ err }, 'bulk import results stream failed');
-        res.destroy();
-      }
+        if ((err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') req.log.error({ err }, 'bulk import results stream failed');
+      });
     }),
   );
 
   return router;
-}
-
-/** The socket took the buffered lines, or the client went away (then `res.destroyed` ends the loop). */
-function drained(res: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }

@@ -142,10 +142,15 @@ export class BulkImportService {
 
   /**
    * Every record's result in line order, read page by page (keyset on the line), so a 10,000-line
-   * stream never sits whole in memory. Records not yet processed have a null outcome.
+   * stream never sits whole in memory. Records not yet processed have a null outcome. The import is
+   * found (or `not_found` thrown) before this resolves, so a caller can answer 404 before it streams.
    */
-  async *results(scope: TenantScope, id: string): AsyncGenerator<BulkRecordResult> {
+  async results(scope: TenantScope, id: string): Promise<AsyncGenerator<BulkRecordResult>> {
     await this.get(scope, id);
+    return this.resultPages(id);
+  }
+
+  private async *resultPages(id: string): AsyncGenerator<BulkRecordResult> {
     let after = 0;
     for (;;) {
       const page: { line: number; reference_id: string | null; outcome: BulkRecordOutcome | null; session_id: string | null; error_code: string | null; error_message: string | null }[] = await this.db.query(
