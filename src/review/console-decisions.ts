@@ -2,13 +2,9 @@ import type { DataSource } from 'typeorm';
 import type { AuditLogService } from '../audit/audit-log.service';
 import { DomainError, notFound } from '../errors';
 import { sha256Hex } from '../ids';
-import type { SessionDecision } from '../sessions/decision-history';
+import { checkedHumanDecision, type SessionDecision } from '../sessions/decision-history';
 import type { MemberDecider, SessionService } from '../sessions/session.service';
 import type { ReviewSettings } from './review-settings';
-
-export const CONSOLE_DECISIONS = ['approve', 'decline', 'reverse'] as const;
-export type ConsoleDecision = (typeof CONSOLE_DECISIONS)[number];
-export const isConsoleDecision = (v: unknown): v is ConsoleDecision => typeof v === 'string' && (CONSOLE_DECISIONS as readonly string[]).includes(v);
 
 /** What a member's decision did: decided the session, or (a decline under the second-reviewer rule) waits for a second member. */
 export type ConsoleDecisionOutcome = { kind: 'decided'; decision: SessionDecision } | { kind: 'decline_pending' };
@@ -37,15 +33,13 @@ export class ConsoleDecisions {
   }
 
   async decide(member: { memberId: string; tenantId: string }, sessionId: string, input: { decision: unknown; reason: unknown }): Promise<ConsoleDecisionOutcome> {
-    if (!isConsoleDecision(input.decision)) throw new DomainError('invalid_request', 'decision must be approve, decline or reverse');
-    if (typeof input.reason !== 'string' || input.reason.trim().length < 3) throw new DomainError('invalid_request', 'reason must be at least 3 characters');
+    const { decision: chosen, reason } = checkedHumanDecision(input);
     const decider: MemberDecider = { kind: 'console_member', memberId: member.memberId, tenantId: member.tenantId };
-    const reason = input.reason.trim();
-    if (input.decision === 'decline' && (await this.settings.of(member.tenantId)).secondReviewerForDeclines) {
+    if (chosen === 'decline' && (await this.settings.of(member.tenantId)).secondReviewerForDeclines) {
       const proposed = await this.proposeDecline(decider, sessionId, reason);
       if (proposed) return { kind: 'decline_pending' };
     }
-    const { decision } = await this.sessions.decide(decider, sessionId, { decision: input.decision, reason });
+    const { decision } = await this.sessions.decide(decider, sessionId, { decision: chosen, reason });
     await this.db.query(`DELETE FROM pending_declines WHERE session_id = $1`, [sessionId]);
     return { kind: 'decided', decision };
   }

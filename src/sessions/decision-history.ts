@@ -1,11 +1,29 @@
 import type { EntityManager } from 'typeorm';
 import { CoalescingReader } from '../db/coalescing-reader';
+import { FieldsError } from '../errors';
 import { newId } from '../ids';
 import type { Check, SessionResult } from './session-result';
 import type { SessionStatus } from './session-status';
 
 /** What a decision did (DECISIONS.md D16): a person's approve / decline / reverse, or the pipeline's approve / decline / review. */
 export type DecisionKind = 'approve' | 'decline' | 'reverse' | 'review';
+/** What a person may decide about a session (D16). */
+export const HUMAN_DECISIONS = ['approve', 'decline', 'reverse'] as const;
+export type HumanDecision = (typeof HUMAN_DECISIONS)[number];
+
+/**
+ * A person's decision as given (REST, GraphQL, the console's form), checked once for everyone: a known
+ * decision and a reason of at least 3 characters. A FieldsError names each field that is wrong; its
+ * message is the first one's.
+ */
+export function checkedHumanDecision(input: { decision: unknown; reason: unknown }): { decision: HumanDecision; reason: string } {
+  const fields: { field: string; code: string; message: string }[] = [];
+  if (!(HUMAN_DECISIONS as readonly unknown[]).includes(input.decision)) fields.push({ field: 'decision', code: 'invalid', message: 'decision must be approve, decline or reverse' });
+  if (typeof input.reason !== 'string' || input.reason.trim().length < 3) fields.push({ field: 'reason', code: 'invalid', message: 'reason must be at least 3 characters' });
+  if (fields.length) throw new FieldsError(fields[0].message, fields);
+  return { decision: input.decision as HumanDecision, reason: (input.reason as string).trim() };
+}
+
 export type DecisionSource = 'automated' | 'human';
 
 /** One entry of a session's decision history, in the API's shape. */

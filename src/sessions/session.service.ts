@@ -10,7 +10,7 @@ import type { AuditEntryInput } from '../audit/audit-log.service';
 import type { JobQueue } from '../jobs/job-queue';
 import type { PreparedSql } from '../db/prepared-sql';
 import { SessionResult } from './session-result';
-import { latestDecision, recordDecision, type SessionDecision } from './decision-history';
+import { checkedHumanDecision, latestDecision, recordDecision, type SessionDecision } from './decision-history';
 import { SessionReader } from './session-rows';
 import { mayName } from './session-visibility';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
@@ -367,11 +367,9 @@ export class SessionService {
     id: string,
     input: { decision: 'approve' | 'decline' | 'reverse'; reason: string; reviewerId?: string | null; reverses?: string | null },
   ): Promise<{ session: SessionEntity; decision: SessionDecision }> {
-    if (!['approve', 'decline', 'reverse'].includes(input.decision)) throw new DomainError('invalid_request', 'decision must be approve, decline or reverse');
-    if (typeof input.reason !== 'string' || input.reason.trim().length < 3) throw new DomainError('invalid_request', 'reason must be at least 3 characters');
+    const { reason } = checkedHumanDecision(input);
     // Visibility first: another tenant's session is a 404, not a 409.
     if (!(actor.kind === 'tenant_key' ? await this.find(actor, id) : await this.findOfTenant(actor, id))) throw notFound();
-    const reason = input.reason.trim();
     // A console member is the reviewer: the id is the member's, never one the page was given.
     const reviewerId = actor.kind === 'console_member' ? actor.memberId : (input.reviewerId ?? null);
     const by: Record<string, string> = actor.kind === 'console_member' ? { member_id: actor.memberId } : { key_id: actor.keyId };

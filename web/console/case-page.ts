@@ -1,5 +1,5 @@
 import type { CaseFile, CaseImage } from '../../src/review/case-file';
-import type { ConsoleDecision } from '../../src/review/console-decisions';
+import type { HumanDecision } from '../../src/sessions/decision-history';
 import { dateTime, errorSummary, esc, fill, hidden, notice, type PageContent, type ReviewPage, summaryRow, table, word } from './review-html';
 import { casePath, QUEUE_PATH } from './queue-page';
 
@@ -16,7 +16,7 @@ export type DecideForm = {
 };
 
 /** Which decisions a session in this status takes (DECISIONS.md D16). */
-export function decisionsFor(status: string): ConsoleDecision[] {
+export function decisionsFor(status: string): HumanDecision[] {
   if (status === 'manual_review') return ['approve', 'decline'];
   if (status === 'success' || status === 'failed') return ['reverse'];
   return [];

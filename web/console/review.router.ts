@@ -1,7 +1,8 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { reviewPageOf, type ConsoleAccess } from './console-access';
 import { roleAtLeast } from '../../src/members/member';
-import { DomainError } from '../../src/errors';
+import { DomainError, FieldsError } from '../../src/errors';
+import { checkedHumanDecision } from '../../src/sessions/decision-history';
 import { isQueueReason, type QueueFilter } from '../../src/review/review-queue';
 import type { ReviewServices } from '../../src/review/review-services';
 import { isTier } from '../../src/sessions/tiers';
@@ -83,11 +84,11 @@ export function reviewRoutes(router: Router, d: { access: ConsoleAccess; review:
       const p = pageOf(req, res);
       const decision: unknown = req.body?.decision;
       const reason: unknown = req.body?.reason;
-      const errors: { field: string; text: string }[] = [];
-      if (decision !== 'approve' && decision !== 'decline' && decision !== 'reverse') errors.push({ field: 'decision', text: p.rm.badDecision });
-      if (typeof reason !== 'string' || reason.trim().length < 3 || reason.length > 2000) errors.push({ field: 'reason', text: p.rm.badReason });
       const kept = { chosen: typeof decision === 'string' ? decision : undefined, reason: typeof reason === 'string' ? reason.slice(0, 2000) : undefined };
-      if (errors.length) return showCase(req, res, { ...kept, errors }, 400);
+      // What makes a decision valid is the service's rule (checkedHumanDecision); the form adds its own bound on a reason's length.
+      const wrong = fieldsRefusedBy(() => checkedHumanDecision({ decision, reason }));
+      if (typeof reason === 'string' && reason.length > 2000 && !wrong.includes('reason')) wrong.push('reason');
+      if (wrong.length) return showCase(req, res, { ...kept, errors: wrong.map((field) => ({ field, text: field === 'decision' ? p.rm.badDecision : p.rm.badReason })) }, 400);
       try {
         const outcome = await d.review.decisions.decide(member, id, { decision, reason });
         res.redirect(303, `${casePath(id)}?done=${outcome.kind === 'decline_pending' ? 'decline_pending' : String(decision)}`);
@@ -118,4 +119,15 @@ export function reviewRoutes(router: Router, d: { access: ConsoleAccess; review:
       res.type(opened.contentType).send(opened.bytes);
     }),
   );
+}
+
+/** The fields a check refuses (its FieldsError), in its order; none when it passes. */
+function fieldsRefusedBy(check: () => unknown): string[] {
+  try {
+    check();
+    return [];
+  } catch (err) {
+    if (err instanceof FieldsError) return err.fields.map((f) => f.field);
+    throw err;
+  }
 }
