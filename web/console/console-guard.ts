@@ -49,6 +49,11 @@ export class ConsoleGate {
     return res.locals.consoleSession as ConsoleSession;
   }
 
+  /** The member a guarded page acts as (set by requireConsoleMember). */
+  memberOf(res: Response): ConsoleMember {
+    return res.locals.consoleMember as ConsoleMember;
+  }
+
   /** A form's anti-forgery token, bound to this sign-in and to what the form does (e.g. `members:invite`). */
   formToken(res: Response, purpose: string): string {
     return this.services.signIn.formToken(this.signedInOf(res), purpose);

@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { DomainError } from '../../src/errors';
-import { isMemberRole, MEMBER_ID_PATTERN, roleAtLeast, type ConsoleMember, type MemberRole } from '../../src/members/member';
+import { isMemberRole, MEMBER_ID_PATTERN, roleAtLeast, type MemberRole } from '../../src/members/member';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
 import { wrap } from '../accounts/wrap';
 import type { ConsoleGate } from './console-guard';
@@ -20,7 +20,7 @@ const NOTICES = ['invited', 'roleChanged', 'removed'] as const;
 export function membersRoutes(router: Router, gate: ConsoleGate): void {
   const s = gate.services;
   const form = express.urlencoded({ extended: false, limit: '8kb' });
-  const me = (res: Response) => res.locals.consoleMember as ConsoleMember;
+  const me = (res: Response) => gate.memberOf(res);
 
   async function show(req: Request, res: Response, o: { status?: number; error?: { text: string; field?: string }; values?: { email: string; role: MemberRole } } = {}): Promise<void> {
     const { m, locale } = chromeOf(req, res);

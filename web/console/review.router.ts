@@ -1,5 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { reviewPageOf, type ConsoleAccess } from './console-access';
+import { reviewPageOf } from './console-access';
+import type { ConsoleGate } from './console-guard';
+import { sendConsolePage } from './console-layout';
 import { roleAtLeast } from '../../src/members/member';
 import { DomainError, FieldsError } from '../../src/errors';
 import { checkedHumanDecision } from '../../src/sessions/decision-history';
@@ -21,17 +23,17 @@ const DECIDE_PURPOSE = 'review:decide';
  * The queue, the case and its decision form, and the case's images (docs/console.md): thin callers
  * of src/review. Everyone signed in reads; a reviewer or above decides; a viewer's POST is a 403.
  */
-export function reviewRoutes(router: Router, d: { access: ConsoleAccess; review: ReviewServices; evidence: EvidenceAccessService; now?: () => Date }): void {
-  const { access } = d;
+export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: ReviewServices; evidence: EvidenceAccessService; now?: () => Date }): void {
+  const { gate } = d;
   const now = d.now ?? (() => new Date());
   const form = express.urlencoded({ extended: false, limit: '16kb' });
-  const pageOf = (req: Request, res: Response) => reviewPageOf(access, req, res);
+  const pageOf = (req: Request, res: Response) => reviewPageOf(gate, req, res);
 
   router.get(
     '/queue',
-    access.require('viewer'),
+    gate.requireConsoleMember('viewer'),
     wrap(async (req, res) => {
-      const member = access.memberOf(res);
+      const member = gate.memberOf(res);
       const q = req.query as Record<string, unknown>;
       const filter: QueueFilter = {
         tier: typeof q.tier === 'string' && isTier(q.tier) ? q.tier : null,
@@ -46,24 +48,24 @@ export function reviewRoutes(router: Router, d: { access: ConsoleAccess; review:
         if (!(err instanceof DomainError && err.code === 'invalid_request')) throw err;
         return void res.redirect(303, QUEUE_PATH); // a cursor that is not ours: the first page
       }
-      access.send(req, res, { ...queuePage(pageOf(req, res), { filter, page, paged: after !== null, now: now() }), active: 'queue' });
+      sendConsolePage(req, res, { ...queuePage(pageOf(req, res), { filter, page, paged: after !== null, now: now() }), active: 'queue' });
     }),
   );
 
   async function showCase(req: Request, res: Response, formState: Omit<DecideForm, 'formToken'>, status = 200): Promise<void> {
-    const member = access.memberOf(res);
+    const member = gate.memberOf(res);
     const p = pageOf(req, res);
     const id = String(req.params.id);
     const file = SESSION_ID_PATTERN.test(id) ? await d.review.cases.open(member, id, req.id, { evidence: roleAtLeast(member.role, 'reviewer') }).catch((err: unknown) => (err instanceof DomainError && err.code === 'not_found' ? null : Promise.reject(err))) : null;
-    if (!file) return access.send(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
-    const formToken = roleAtLeast(member.role, 'reviewer') ? access.formToken(req, res, DECIDE_PURPOSE) : null;
+    if (!file) return sendConsolePage(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
+    const formToken = roleAtLeast(member.role, 'reviewer') ? gate.formToken(res, DECIDE_PURPOSE) : null;
     const evidence = (artifactId: string) => `${CONSOLE_EVIDENCE_PATH}/${artifactId}?${d.evidence.signedQuery(artifactId)}`;
-    access.send(req, res, { ...casePage(p, file, { form: { ...formState, formToken }, evidence }), status, active: 'queue' });
+    sendConsolePage(req, res, { ...casePage(p, file, { form: { ...formState, formToken }, evidence }), status, active: 'queue' });
   }
 
   router.get(
     '/cases/:id',
-    access.require('viewer'),
+    gate.requireConsoleMember('viewer'),
     wrap(async (req, res) => {
       const done = typeof req.query.done === 'string' ? req.query.done : null;
       const p = pageOf(req, res);
@@ -75,12 +77,12 @@ export function reviewRoutes(router: Router, d: { access: ConsoleAccess; review:
   // The third action: the form posts here; on success the browser goes back to the case with its notice.
   router.post(
     '/cases/:id/decisions',
-    access.require('reviewer'),
+    gate.requireConsoleMember('reviewer'),
     form,
     wrap(async (req, res) => {
-      const member = access.memberOf(res);
+      const member = gate.memberOf(res);
       const id = String(req.params.id);
-      if (!access.checkFormToken(req, res, DECIDE_PURPOSE, req.body?.form_token)) return void res.redirect(303, casePath(id));
+      if (!gate.checkFormToken(res, DECIDE_PURPOSE, req.body?.form_token)) return void res.redirect(303, casePath(id));
       const p = pageOf(req, res);
       const decision: unknown = req.body?.decision;
       const reason: unknown = req.body?.reason;
@@ -93,7 +95,7 @@ export function reviewRoutes(router: Router, d: { access: ConsoleAccess; review:
         const outcome = await d.review.decisions.decide(member, id, { decision, reason });
         res.redirect(303, `${casePath(id)}?done=${outcome.kind === 'decline_pending' ? 'decline_pending' : String(decision)}`);
       } catch (err) {
-        if (err instanceof DomainError && err.code === 'not_found') return access.send(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
+        if (err instanceof DomainError && err.code === 'not_found') return sendConsolePage(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
         if (err instanceof DomainError && (err.code === 'invalid_state' || err.code === 'invalid_request' || err.code === 'user_restricted')) {
           return showCase(req, res, { ...kept, errors: [{ field: 'decision', text: fill(p.rm.decisionConflict, { message: err.message }) }] }, 409);
         }
@@ -105,9 +107,9 @@ export function reviewRoutes(router: Router, d: { access: ConsoleAccess; review:
   // A case's images: the signed query of an evidence link plus the member's sign-in; audited with the member.
   router.get(
     '/evidence/:artifactId',
-    access.require('reviewer'),
+    gate.requireConsoleMember('reviewer'),
     wrap(async (req, res) => {
-      const member = access.memberOf(res);
+      const member = gate.memberOf(res);
       const q = req.query as Record<string, string | undefined>;
       const opened = await d.evidence.open(String(req.params.artifactId), q.expires, q.sig, req.id, { memberId: member.memberId, tenantId: member.tenantId });
       res.setHeader('cache-control', 'private, no-store');

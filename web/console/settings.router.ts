@@ -5,7 +5,9 @@ import type { ConsoleSettings } from '../../src/review/console-settings';
 import type { ReviewSettings } from '../../src/review/review-settings';
 import { RETENTION_FIELDS } from '../../src/retention/retention-policy';
 import { wrap } from '../accounts/wrap';
-import { reviewPageOf, type ConsoleAccess } from './console-access';
+import { reviewPageOf } from './console-access';
+import type { ConsoleGate } from './console-guard';
+import { sendConsolePage } from './console-layout';
 import { fill } from './review-html';
 import { deliveriesPage, SETTINGS_PATH, settingsPage, type SettingsView } from './settings-page';
 
@@ -16,19 +18,19 @@ const PURPOSE = 'console:settings';
  * change them, each change a POST with the sign-in's form token, answered by the page again (a key
  * or a signing secret is shown once, in that answer) or by a redirect with a notice.
  */
-export function settingsRoutes(router: Router, d: { access: ConsoleAccess; settings: ConsoleSettings; review: ReviewSettings }): void {
-  const { access } = d;
+export function settingsRoutes(router: Router, d: { gate: ConsoleGate; settings: ConsoleSettings; review: ReviewSettings }): void {
+  const { gate } = d;
   const form = express.urlencoded({ extended: false, limit: '32kb' });
   const editorOf = (res: Response) => {
-    const m = access.memberOf(res);
+    const m = gate.memberOf(res);
     return { memberId: m.memberId, tenantId: m.tenantId };
   };
-  const mayEdit = (res: Response) => roleAtLeast(access.memberOf(res).role, 'admin');
+  const mayEdit = (res: Response) => roleAtLeast(gate.memberOf(res).role, 'admin');
   const modeOf = (req: Request): boolean => req.body?.mode === 'live';
   const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
   async function show(req: Request, res: Response, extra: Pick<SettingsView, 'secret' | 'done' | 'error'> = {}, status = 200): Promise<void> {
-    const { tenantId } = access.memberOf(res);
+    const { tenantId } = gate.memberOf(res);
     const [review, keys, webhooks, retention, redirects, flows] = await Promise.all([
       d.review.of(tenantId),
       d.settings.keys(tenantId),
@@ -37,15 +39,15 @@ export function settingsRoutes(router: Router, d: { access: ConsoleAccess; setti
       d.settings.redirectUris(tenantId),
       d.settings.flows(tenantId),
     ]);
-    const formToken = mayEdit(res) ? access.formToken(req, res, PURPOSE) : null;
-    access.send(req, res, { ...settingsPage(reviewPageOf(access, req, res), { formToken, review, keys, webhooks, retention, redirects, flows, ...extra }), status, active: 'settings' });
+    const formToken = mayEdit(res) ? gate.formToken(res, PURPOSE) : null;
+    sendConsolePage(req, res, { ...settingsPage(reviewPageOf(gate, req, res), { formToken, review, keys, webhooks, retention, redirects, flows, ...extra }), status, active: 'settings' });
   }
 
   router.get(
     '/settings',
-    access.require('viewer'),
+    gate.requireConsoleMember('viewer'),
     wrap(async (req, res) => {
-      const p = reviewPageOf(access, req, res);
+      const p = reviewPageOf(gate, req, res);
       await show(req, res, { done: req.query.done === 'saved' ? p.rm.saved : null });
     }),
   );
@@ -54,17 +56,17 @@ export function settingsRoutes(router: Router, d: { access: ConsoleAccess; setti
   const change = (path: string, run: (req: Request, res: Response) => Promise<Pick<SettingsView, 'secret' | 'done'> | void>) =>
     router.post(
       path,
-      access.require('admin'),
+      gate.requireConsoleMember('admin'),
       form,
       wrap(async (req, res) => {
-        if (!access.checkFormToken(req, res, PURPOSE, req.body?.form_token)) return void res.redirect(303, SETTINGS_PATH);
+        if (!gate.checkFormToken(res, PURPOSE, req.body?.form_token)) return void res.redirect(303, SETTINGS_PATH);
         try {
           const shown = await run(req, res);
           if (shown) return show(req, res, shown);
           res.redirect(303, `${SETTINGS_PATH}?done=saved`);
         } catch (err) {
           if (err instanceof DomainError && ['invalid_request', 'not_found', 'invalid_state', 'insufficient_scope'].includes(err.code)) {
-            const p = reviewPageOf(access, req, res);
+            const p = reviewPageOf(gate, req, res);
             return show(req, res, { error: { field: 'main', text: fill(p.rm.badInput, { message: err.message }) } }, err.code === 'not_found' ? 404 : 400);
           }
           throw err;
@@ -73,19 +75,19 @@ export function settingsRoutes(router: Router, d: { access: ConsoleAccess; setti
     );
 
   change('/settings/review', async (req, res) => {
-    await d.review.update(access.memberOf(res).tenantId, access.memberOf(res).memberId, { secondReviewerForDeclines: req.body?.second_reviewer === 'on' });
+    await d.review.update(gate.memberOf(res).tenantId, gate.memberOf(res).memberId, { secondReviewerForDeclines: req.body?.second_reviewer === 'on' });
   });
   change('/settings/keys', async (req, res) => {
     const scopes = ([] as unknown[]).concat(req.body?.scopes ?? []).filter((s): s is string => typeof s === 'string');
     const issued = await d.settings.createKey(editorOf(res), modeOf(req), scopes);
-    return { secret: { label: reviewPageOf(access, req, res).rm.keyShownOnce, value: issued.key }, done: null };
+    return { secret: { label: reviewPageOf(gate, req, res).rm.keyShownOnce, value: issued.key }, done: null };
   });
   change('/settings/keys/:id/revoke', async (req, res) => {
     await d.settings.revokeKey(editorOf(res), String(req.params.id));
   });
   change('/settings/webhooks', async (req, res) => {
     const created = await d.settings.createWebhook(editorOf(res), modeOf(req), text(req.body?.url));
-    const p = reviewPageOf(access, req, res);
+    const p = reviewPageOf(gate, req, res);
     return { secret: { label: p.rm.webhookSecretOnce, value: created.signingSecret }, done: null };
   });
   change('/settings/webhooks/:id/replay', async (req, res) => {
@@ -121,16 +123,16 @@ export function settingsRoutes(router: Router, d: { access: ConsoleAccess; setti
 
   router.get(
     '/settings/webhooks/:id',
-    access.require('viewer'),
+    gate.requireConsoleMember('viewer'),
     wrap(async (req, res) => {
-      const { tenantId } = access.memberOf(res);
+      const { tenantId } = gate.memberOf(res);
       const livemode = req.query.mode === 'live';
       const webhook = (await d.settings.webhooks(tenantId)).find((w) => w.id === String(req.params.id) && w.livemode === livemode);
-      const p = reviewPageOf(access, req, res);
+      const p = reviewPageOf(gate, req, res);
       if (!webhook) return void res.redirect(303, SETTINGS_PATH);
       const attempts = await d.settings.deliveries(tenantId, livemode, webhook.id);
       const replayed = typeof req.query.replayed === 'string' && /^\d+$/.test(req.query.replayed) ? fill(p.rm.replayed, { count: req.query.replayed }) : null;
-      access.send(req, res, { ...deliveriesPage(p, { webhook, attempts, formToken: mayEdit(res) ? access.formToken(req, res, PURPOSE) : null, done: replayed }), active: 'settings' });
+      sendConsolePage(req, res, { ...deliveriesPage(p, { webhook, attempts, formToken: mayEdit(res) ? gate.formToken(res, PURPOSE) : null, done: replayed }), active: 'settings' });
     }),
   );
 }
