@@ -1,6 +1,6 @@
 import type { CaseFile, CaseImage } from '../../src/review/case-file';
 import type { HumanDecision } from '../../src/sessions/decision-history';
-import { dateTime, errorSummary, esc, fill, hidden, notice, type PageContent, type ReviewPage, summaryRow, table, word } from './review-html';
+import { dateTime, errorSummary, esc, fill, hidden, notice, type PageContent, type ReviewPage, section, summaryRow, table, word } from './review-html';
 import { casePath, QUEUE_PATH } from './queue-page';
 
 /** The console's route that opens one artifact of a case (signed like an evidence link, audited with the member). */
@@ -23,8 +23,6 @@ export function decisionsFor(status: string): HumanDecision[] {
 }
 
 const notRun = (p: ReviewPage): string => `<p class="hint">${esc(p.rm.notRun)}</p>`;
-const section = (id: string, heading: string, body: string): string => `<section aria-labelledby="${id}"><h2 id="${id}">${esc(heading)}</h2>${body}</section>`;
-
 function img(p: ReviewPage, href: EvidenceHref, i: CaseImage, alt: string): string {
   if (i.purged) return `<p class="hint">${esc(p.rm.purged)}</p>`;
   return `<img class="evidence" src="${esc(href(i.artifactId))}" alt="${esc(alt)}">`;

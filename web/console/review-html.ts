@@ -35,6 +35,9 @@ export function errorSummary(p: ReviewPage, errors: { field: string; text: strin
     .join('')}</ul></div>`;
 }
 
+/** A page section named by its heading (for screen readers' landmarks). */
+export const section = (id: string, heading: string, body: string): string => `<section aria-labelledby="${id}"><h2 id="${id}">${esc(heading)}</h2>${body}</section>`;
+
 export const notice = (text: string): string => `<div class="notice" role="status"><p>${esc(text)}</p></div>`;
 
 /** A table that may be wider than a phone: it scrolls inside a labelled, focusable region (so a keyboard can scroll it too). */

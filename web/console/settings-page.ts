@@ -6,7 +6,7 @@ import type { ReviewSettingsValues } from '../../src/review/review-settings';
 import { RETENTION_FIELDS } from '../../src/retention/retention-policy';
 import type { RetentionRecord } from '../../src/retention/retention.service';
 import { AVAILABLE_TIERS } from '../../src/sessions/tiers';
-import { dateTime, errorSummary, esc, fill, hidden, notice, type PageContent, type ReviewPage, select, summaryRow, table, word } from './review-html';
+import { dateTime, errorSummary, esc, fill, hidden, notice, type PageContent, type ReviewPage, section, select, summaryRow, table, word } from './review-html';
 
 export const SETTINGS_PATH = '/console/settings';
 
@@ -26,8 +26,6 @@ export type SettingsView = {
 };
 
 const modeName = (p: ReviewPage, livemode: boolean) => (livemode ? p.rm.live : p.rm.test);
-const section = (id: string, heading: string, body: string): string => `<section aria-labelledby="${id}"><h2 id="${id}">${esc(heading)}</h2>${body}</section>`;
-
 function input(id: string, name: string, label: string, value: string, o: { type?: string; hint?: string; required?: boolean } = {}): string {
   const hint = o.hint ? `<p class="hint" id="${id}-hint">${esc(o.hint)}</p>` : '';
   return `<div class="field"><label class="label" for="${id}">${esc(label)}</label>${hint}<input class="text-input" id="${id}" name="${name}" type="${o.type ?? 'text'}" value="${esc(value)}"${o.hint ? ` aria-describedby="${id}-hint"` : ''}${o.required ? ' required' : ''}></div>`;
