@@ -6,6 +6,8 @@ import { requireTenantKey } from '../src/auth/auth.service';
 import { answeringDomainErrors, sendError } from '../http/error-response';
 import { authenticationOf } from '../http/authenticate.middleware';
 import { bulkRecordsOf } from './bulk-import.request';
+import { restRoute } from './rest-route';
+import { DomainError } from '../src/errors';
 import { presentBulkImport, presentBulkResult } from './bulk-import.presenter';
 
 const NDJSON = ['application/x-ndjson', 'application/jsonl', 'application/json-seq'];
@@ -31,22 +33,18 @@ export function bulkImportRouter(service: BulkImportService, hostedUrl: (session
   router.post(
     '/admin/bulk-import',
     bulkBody,
-    answeringDomainErrors(async (req, res) => {
-      const actor = requireTenantKey(authenticationOf(res).context?.actor ?? null, 'sessions:write');
+    restRoute(async (req, ctx) => {
+      const actor = requireTenantKey(ctx.actor, 'sessions:write');
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      if (body.length === 0) return sendError(res, 'invalid_request', 'The request body is empty: send 1 to 10,000 records');
+      if (body.length === 0) throw new DomainError('invalid_request', 'The request body is empty: send 1 to 10,000 records');
       const records = bulkRecordsOf(body, req.is(NDJSON) ? 'ndjson' : 'json');
-      const job = await service.start(actor, records);
-      res.status(202).json(presentBulkImport(job));
+      return { status: 202, body: presentBulkImport(await service.start(actor, records)) };
     }),
   );
 
   router.get(
     '/admin/bulk-import/:id',
-    answeringDomainErrors(async (req, res) => {
-      const actor = requireTenantKey(authenticationOf(res).context?.actor ?? null, 'sessions:write');
-      res.json(presentBulkImport(await service.get(actor, String(req.params.id))));
-    }),
+    restRoute(async (req, ctx) => ({ status: 200, body: presentBulkImport(await service.get(requireTenantKey(ctx.actor, 'sessions:write'), String(req.params.id))) })),
   );
 
   router.get(
