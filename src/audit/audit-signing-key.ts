@@ -1,6 +1,6 @@
 import { createPrivateKey, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InstanceSettingEntity } from '../../entities';
+import { instanceSecret } from '../crypto/instance-secret';
 
 const SETTING_KEY = 'audit_signing_key';
 
@@ -16,9 +16,5 @@ export async function loadAuditSigningKey(db: DataSource, configured: string | u
     if (key.asymmetricKeyType !== 'ed25519') throw new Error('AUDIT_SIGNING_KEY must be an Ed25519 private key');
     return key;
   }
-  const repo = db.getRepository(InstanceSettingEntity);
-  const generated = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  await repo.createQueryBuilder().insert().values({ key: SETTING_KEY, value: generated }).orIgnore().execute();
-  const row = await repo.findOneByOrFail({ key: SETTING_KEY });
-  return createPrivateKey(row.value);
+  return createPrivateKey(await instanceSecret(db, SETTING_KEY, () => generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()));
 }

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InstanceSettingEntity } from '../../entities';
+import { instanceSecret } from './instance-secret';
 
 const VERSION = 'v1';
 
@@ -19,10 +19,8 @@ export class SecretBox {
 
   static async load(db: DataSource, settingKey: string, configured: string | undefined, envName: string): Promise<SecretBox> {
     if (configured) return new SecretBox(decodeKey(configured, envName));
-    const repo = db.getRepository(InstanceSettingEntity);
-    await repo.createQueryBuilder().insert().values({ key: settingKey, value: randomBytes(32).toString('base64') }).orIgnore().execute();
-    const row = await repo.findOneByOrFail({ key: settingKey });
-    return new SecretBox(decodeKey(row.value, settingKey));
+    const secret = await instanceSecret(db, settingKey, () => randomBytes(32).toString('base64'));
+    return new SecretBox(decodeKey(secret, settingKey));
   }
 
   static fromKey(key: Buffer): SecretBox {

@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject, type JsonWebKey } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { InstanceSettingEntity } from '../../entities';
+import { instanceSecret } from '../crypto/instance-secret';
 
 const SETTING_KEY = 'gateway_signing_key';
 
@@ -27,10 +27,8 @@ export class GatewaySigningKey {
   }
 
   static async load(db: DataSource): Promise<GatewaySigningKey> {
-    const repo = db.getRepository(InstanceSettingEntity);
-    const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    await repo.createQueryBuilder().insert().values({ key: SETTING_KEY, value: pem }).orIgnore().execute();
-    return new GatewaySigningKey(createPrivateKey((await repo.findOneByOrFail({ key: SETTING_KEY })).value));
+    const pem = await instanceSecret(db, SETTING_KEY, () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+    return new GatewaySigningKey(createPrivateKey(pem));
   }
 
   /** A compact ES256 JWT (RFC 7519, `typ: service-actor+jwt`) with these claims, valid for `lifetimeSeconds`. */

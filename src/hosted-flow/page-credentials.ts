@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InstanceSettingEntity } from '../../entities';
 import { DomainError } from '../errors';
 import { randomBase62, SESSION_ID_PATTERN } from '../ids';
+import { instanceSecret } from '../crypto/instance-secret';
 
 const SETTING_KEY = 'page_credential_key';
 export const PAGE_CREDENTIAL_TTL_MS = 60 * 60 * 1000;
@@ -23,10 +23,8 @@ export class PageCredentials {
   ) {}
 
   static async load(db: DataSource, now: Clock = () => new Date()): Promise<PageCredentials> {
-    const repo = db.getRepository(InstanceSettingEntity);
-    await repo.createQueryBuilder().insert().values({ key: SETTING_KEY, value: randomBase62(48) }).orIgnore().execute();
-    const row = await repo.findOneByOrFail({ key: SETTING_KEY });
-    return new PageCredentials(Buffer.from(row.value, 'utf8'), now);
+    const secret = await instanceSecret(db, SETTING_KEY, () => randomBase62(48));
+    return new PageCredentials(Buffer.from(secret, 'utf8'), now);
   }
 
   private mac(body: string): string {

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InstanceSettingEntity } from '../../entities';
 import { randomBase62 } from '../ids';
 import { TERMINAL_STATUSES, type SessionStatus } from '../sessions/session-status';
+import { instanceSecret } from '../crypto/instance-secret';
 
 /** How long the hosted URL (and the page's credential) still works after the session's terminal state (issue #25 finding 4). */
 export const HOSTED_LINK_AFTER_END_MS = 60 * 60 * 1000;
@@ -32,10 +32,8 @@ export class HostedLinks {
   ) {}
 
   static async load(db: DataSource, publicBaseUrl: string): Promise<HostedLinks> {
-    const repo = db.getRepository(InstanceSettingEntity);
-    await repo.createQueryBuilder().insert().values({ key: SETTING_KEY, value: randomBase62(48) }).orIgnore().execute();
-    const row = await repo.findOneByOrFail({ key: SETTING_KEY });
-    return new HostedLinks(publicBaseUrl, Buffer.from(row.value, 'utf8'));
+    const secret = await instanceSecret(db, SETTING_KEY, () => randomBase62(48));
+    return new HostedLinks(publicBaseUrl, Buffer.from(secret, 'utf8'));
   }
 
   private token(sessionId: string): string {

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InstanceSettingEntity } from '../../entities';
 import { randomBase62 } from '../ids';
 import type { Clock } from './evidence-vault';
+import { instanceSecret } from '../crypto/instance-secret';
 
 const SETTING_KEY = 'evidence_url_key';
 export const EVIDENCE_URL_TTL_SECONDS = 15 * 60;
@@ -22,10 +22,8 @@ export class EvidenceLinks {
   ) {}
 
   static async load(db: DataSource, publicBaseUrl: string, now: Clock = () => new Date()): Promise<EvidenceLinks> {
-    const repo = db.getRepository(InstanceSettingEntity);
-    await repo.createQueryBuilder().insert().values({ key: SETTING_KEY, value: randomBase62(48) }).orIgnore().execute();
-    const row = await repo.findOneByOrFail({ key: SETTING_KEY });
-    return new EvidenceLinks(publicBaseUrl, Buffer.from(row.value, 'utf8'), now);
+    const secret = await instanceSecret(db, SETTING_KEY, () => randomBase62(48));
+    return new EvidenceLinks(publicBaseUrl, Buffer.from(secret, 'utf8'), now);
   }
 
   static withKey(publicBaseUrl: string, key: Buffer, now: Clock): EvidenceLinks {

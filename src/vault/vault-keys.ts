@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InstanceSettingEntity } from '../../entities';
+import { instanceSecret } from '../crypto/instance-secret';
 
 const MASTER_SETTING = 'vault_master_key';
 const WRAP_VERSION = 'v1';
@@ -22,10 +22,8 @@ export class VaultKeys {
 
   static async load(db: DataSource, configured: string | undefined): Promise<VaultKeys> {
     if (configured) return new VaultKeys(db, decodeKey(configured, 'VAULT_MASTER_KEY'));
-    const repo = db.getRepository(InstanceSettingEntity);
-    await repo.createQueryBuilder().insert().values({ key: MASTER_SETTING, value: randomBytes(32).toString('base64') }).orIgnore().execute();
-    const row = await repo.findOneByOrFail({ key: MASTER_SETTING });
-    return new VaultKeys(db, decodeKey(row.value, MASTER_SETTING));
+    const secret = await instanceSecret(db, MASTER_SETTING, () => randomBytes(32).toString('base64'));
+    return new VaultKeys(db, decodeKey(secret, MASTER_SETTING));
   }
 
   /** The tenant's data key, created (and wrapped) on first use; concurrent first uses agree on one. */

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { InstanceSettingEntity } from '../../../entities';
 import type { Actor } from '../../auth/actor';
 import { requireTenantKey } from '../../auth/auth.service';
+import { instanceSecret } from '../../crypto/instance-secret';
 import { DomainError } from '../../errors';
 import { randomBase62 } from '../../ids';
 import type { RetryPolicy, SendOptions } from '../../jobs/job-queue';
@@ -55,10 +55,8 @@ export class DelegatedRequestService {
     deps: { dsrJobs: DsrJobService; exports: DataExportService; users: UserService; mail: { send(m: MailMessage): Promise<unknown> }; queue: Queue },
     opts: { publicBaseUrl: string; allowPrivateTargets: boolean; resolver?: Resolver },
   ): Promise<DelegatedRequestService> {
-    const repo = db.getRepository(InstanceSettingEntity);
-    await repo.createQueryBuilder().insert().values({ key: SETTING_KEY, value: randomBase62(48) }).orIgnore().execute();
-    const row = await repo.findOneByOrFail({ key: SETTING_KEY });
-    return new DelegatedRequestService(db, deps.dsrJobs, deps.exports, deps.users, deps.mail, deps.queue, Buffer.from(row.value, 'utf8'), opts);
+    const secret = await instanceSecret(db, SETTING_KEY, () => randomBase62(48));
+    return new DelegatedRequestService(db, deps.dsrJobs, deps.exports, deps.users, deps.mail, deps.queue, Buffer.from(secret, 'utf8'), opts);
   }
 
   /** `POST /v1/developer/dsr/initiate`: 202 with the job and, shown once, the secret that signs its callback. */

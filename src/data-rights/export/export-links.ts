@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InstanceSettingEntity } from '../../../entities';
 import { randomBase62 } from '../../ids';
 import type { LinkCheck } from '../../vault/evidence-links';
+import { instanceSecret } from '../../crypto/instance-secret';
 
 const SETTING_KEY = 'export_url_key';
 /** How long a bundle's download link works (and the bundle is kept). */
@@ -21,10 +21,8 @@ export class ExportLinks {
   ) {}
 
   static async load(db: DataSource, publicBaseUrl: string, now: () => Date = () => new Date()): Promise<ExportLinks> {
-    const repo = db.getRepository(InstanceSettingEntity);
-    await repo.createQueryBuilder().insert().values({ key: SETTING_KEY, value: randomBase62(48) }).orIgnore().execute();
-    const row = await repo.findOneByOrFail({ key: SETTING_KEY });
-    return new ExportLinks(publicBaseUrl, Buffer.from(row.value, 'utf8'), now);
+    const secret = await instanceSecret(db, SETTING_KEY, () => randomBase62(48));
+    return new ExportLinks(publicBaseUrl, Buffer.from(secret, 'utf8'), now);
   }
 
   private sign(dsrId: string, expires: number): string {

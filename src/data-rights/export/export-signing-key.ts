@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject, sign } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InstanceSettingEntity } from '../../../entities';
+import { instanceSecret } from '../../crypto/instance-secret';
 
 const SETTING_KEY = 'export_signing_key';
 
@@ -26,11 +26,8 @@ export class ExportSigningKey {
   }
 
   static async load(db: DataSource): Promise<ExportSigningKey> {
-    const repo = db.getRepository(InstanceSettingEntity);
-    const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    await repo.createQueryBuilder().insert().values({ key: SETTING_KEY, value: pem }).orIgnore().execute();
-    const row = await repo.findOneByOrFail({ key: SETTING_KEY });
-    return new ExportSigningKey(createPrivateKey(row.value));
+    const pem = await instanceSecret(db, SETTING_KEY, () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+    return new ExportSigningKey(createPrivateKey(pem));
   }
 
   static generate(): ExportSigningKey {
