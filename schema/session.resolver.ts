@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { requireTenantKey } from '../src/auth/auth.service';
 import type { RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
-import { HostedLinks } from '../src/hosted/hosted-links';
+import type { SignedLinks } from '../src/links/signed-links';
 import { encodeCursor, SessionService } from '../src/sessions/session.service';
 import { CreateSessionInput, ReviewSessionInput, SessionsArgs } from './session.inputs';
 import type { EvidenceAccessService } from '../src/vault/evidence-access.service';
@@ -15,7 +15,7 @@ import { Session } from './session.type';
 export class SessionResolver {
   constructor(
     private readonly sessionService: SessionService,
-    private readonly links: HostedLinks,
+    private readonly links: SignedLinks,
     private readonly evidence?: EvidenceAccessService,
   ) {}
 

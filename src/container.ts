@@ -19,7 +19,7 @@ import { PostgresCscaTrustStore } from './chip/postgres-csca.trust-store';
 import type { Config } from './config';
 import { ContextFactory } from './context';
 import { Database, openDatabase } from './db/database';
-import { HostedLinks } from './hosted/hosted-links';
+import { EVIDENCE_LINK, HOSTED_PAGE_LINK, SignedLinks } from './links/signed-links';
 import { JobQueue } from './jobs/job-queue';
 import { BulkImportService, BULK_IMPORT_JOB } from './bulk-import/bulk-import.service';
 import { BulkImportJob } from './bulk-import/bulk-import.job';
@@ -46,7 +46,6 @@ import { HostedCaptureRepository } from './hosted-flow/hosted-capture.repository
 import { T5DecisionGate } from './hosted-flow/t5-decision';
 import { PageCredentials } from './hosted-flow/page-credentials';
 import { EvidenceAccessService } from './vault/evidence-access.service';
-import { EvidenceLinks } from './vault/evidence-links';
 import { EvidenceVault } from './vault/evidence-vault';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { VaultKeys } from './vault/vault-keys';
@@ -96,7 +95,7 @@ export type Container = {
   webhooks: WebhookService;
   cscaTrustStore: PostgresCscaTrustStore;
   chip: ChipSubmissionService;
-  links: HostedLinks;
+  links: SignedLinks;
   /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (DECISIONS.md D18). */
   serviceActors: ServiceActorIssuer;
   /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
@@ -160,7 +159,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const auth = new AuthService(db, database.sql);
   const tenants = new TenantService(db);
   const sessions = new SessionService(db, database.sql, jobs);
-  const links = await HostedLinks.load(db, config.publicBaseUrl);
+  const links = await SignedLinks.load(db, HOSTED_PAGE_LINK, config.publicBaseUrl);
   const serviceActors = new ServiceActorIssuer(await GatewaySigningKey.load(db), config.publicBaseUrl, config.dataRights.socialUpstreamUrl ?? config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
   const sessionWatches = new SessionWatchService(db);
@@ -190,7 +189,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher);
   sessions.registerOutboxHandler(purger.onOutbox); // 0-day artifacts go in the transaction that ends their session
   const retentionRuns = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit);
-  const evidence = new EvidenceAccessService(audit, vault, await EvidenceLinks.load(db, config.publicBaseUrl));
+  const evidence = new EvidenceAccessService(audit, vault, await SignedLinks.load(db, EVIDENCE_LINK, config.publicBaseUrl));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
   const flows = new FlowService(db);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs);

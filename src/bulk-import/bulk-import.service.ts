@@ -43,7 +43,7 @@ export type BulkRecordInput = {
 
 export type BulkRecordOutcome = 'created' | 'duplicate' | 'rejected';
 
-/** One line of the results stream (`GET /v1/admin/bulk-import/{id}/results`); `url` is built by the caller (HostedLinks). */
+/** One line of the results stream (`GET /v1/admin/bulk-import/{id}/results`); `url` is built by the caller (the hosted page's SignedLinks). */
 export type BulkRecordResult = {
   line: number;
   referenceId: string | null;

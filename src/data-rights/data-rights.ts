@@ -9,7 +9,7 @@ import { AccountExportData } from './export/account-export-data';
 import { BuildExportData, BuildExportJob } from './export/build-export.job';
 import { DataExportService, EXPORT_CLEANUP_JOB, EXPORT_JOB } from './export/data-export.service';
 import { DatabaseExportSources } from './export/database-export-sources';
-import { ExportLinks } from './export/export-links';
+import { EXPORT_BUNDLE_LINK, SignedLinks } from '../links/signed-links';
 import { ExportSigningKey } from './export/export-signing-key';
 import type { ServiceActorIssuer } from '../gateway/service-actor';
 import { NoSocialUpstream, SocialDataRights } from './social-upstream';
@@ -44,7 +44,7 @@ export async function buildDataRights(deps: { db: DataSource; config: Config; lo
     : new NoSocialUpstream();
   const exportKey = await ExportSigningKey.load(db);
   await jobs.ensureQueue(EXPORT_JOB, { notify: true }); // sent to inside the request's transaction
-  const dataExports = new DataExportService(db, dsrJobs, jobs, accounts.box, await ExportLinks.load(db, config.publicBaseUrl), c.exportDir);
+  const dataExports = new DataExportService(db, dsrJobs, jobs, accounts.box, await SignedLinks.load(db, EXPORT_BUNDLE_LINK, config.publicBaseUrl), c.exportDir);
   await jobs.ensureQueue(DSR_CALLBACK_JOB, { notify: true }); // sent to inside the transaction that settles a job
   const delegated = await DelegatedRequestService.load(
     db,

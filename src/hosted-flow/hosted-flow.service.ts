@@ -6,7 +6,8 @@ import { newClientSecret } from '../auth/secrets';
 import { randomBase62, sha256Hex } from '../ids';
 import { BusinessDetails, validateBusinessDetails } from './business-identifiers';
 import { identitySealContext, validateIdentity } from './identity-confirmation';
-import { hostedLinkEnded, type HostedLinks } from '../hosted/hosted-links';
+import type { SignedLinks } from '../links/signed-links';
+import { hostedLinkEnded } from './hosted-link-ended';
 import { SESSION_ID_PATTERN } from '../ids';
 import type { JobQueue } from '../jobs/job-queue';
 import { kindOfDeclared, normalize } from '../capture/content-type';
@@ -78,7 +79,7 @@ export class HostedFlowService {
   constructor(
     private readonly db: DataSource,
     private readonly sessions: SessionService,
-    private readonly links: HostedLinks,
+    private readonly links: SignedLinks,
     private readonly credentials: PageCredentials,
     private readonly vault: EvidenceVault,
     private readonly jobs: Pick<JobQueue, 'send'>,

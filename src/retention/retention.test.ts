@@ -10,7 +10,7 @@ import { WebhookDispatcher } from '../webhooks/webhook.dispatcher';
 import { ArtifactClass } from '../vault/artifact-classes';
 import { ArtifactPurger } from '../vault/artifact-purger';
 import { EvidenceAccessService } from '../vault/evidence-access.service';
-import { EvidenceLinks } from '../vault/evidence-links';
+import { EVIDENCE_LINK, SignedLinks } from '../links/signed-links';
 import { EvidenceVault } from '../vault/evidence-vault';
 import { PostgresArtifactStore } from '../vault/postgres-artifact-store';
 import { VaultKeys } from '../vault/vault-keys';
@@ -38,7 +38,7 @@ describe('retention with an injected clock', () => {
   let runs: RetentionRunService;
   let sessions: SessionService;
   let evidence: EvidenceAccessService;
-  let links: EvidenceLinks;
+  let links: SignedLinks;
   let actor: TenantKeyActor;
 
   beforeAll(async () => {
@@ -55,7 +55,7 @@ describe('retention with an injected clock', () => {
     sessions.registerOutboxHandler(dispatcher.onOutbox);
     sessions.registerOutboxHandler(purger.onOutbox);
     runs = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit, now);
-    links = EvidenceLinks.withKey('https://verify.example', Buffer.from('k'.repeat(48)), now);
+    links = SignedLinks.withKey(EVIDENCE_LINK, 'https://verify.example', Buffer.from('k'.repeat(48)), now);
     evidence = new EvidenceAccessService(audit, vault, links, now);
     const tenant = await new TenantService(db).create('retention');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };

@@ -1,7 +1,7 @@
 import type { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../errors';
 import { EVIDENCE_CLASSES } from './artifact-classes';
-import type { EvidenceLinks } from './evidence-links';
+import type { SignedLinks } from '../links/signed-links';
 import type { EvidenceVault } from './evidence-vault';
 
 export type OpenedEvidence = { contentType: string; bytes: Buffer; sha256: string };
@@ -22,7 +22,7 @@ export class EvidenceAccessService {
   constructor(
     private readonly audit: AuditLogService,
     private readonly vault: EvidenceVault,
-    private readonly links: EvidenceLinks,
+    private readonly links: SignedLinks,
     private readonly now: () => Date = () => new Date(),
   ) {}
 

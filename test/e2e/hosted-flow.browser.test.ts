@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { dbClient } from '../helpers/hosted-client';
-import { EvidenceLinks } from '../../src/vault/evidence-links';
+import { EVIDENCE_LINK, SignedLinks } from '../../src/links/signed-links';
 import { qrSvg } from '../../src/hosted-flow/handoff-qr';
 import { cli, createTenant, eventually, http as call, ROOT, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
@@ -273,7 +273,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
     const db = await dbClient(server);
     try {
       const key = (await db.query(`SELECT value FROM instance_settings WHERE key = 'evidence_url_key'`)).rows[0].value as string;
-      const minted = (minutesAgo: number) => EvidenceLinks.withKey(server.url, Buffer.from(key, 'utf8'), () => new Date(Date.now() - minutesAgo * 60_000)).url(new URL(urls[0]).pathname.split('/').pop()!);
+      const minted = (minutesAgo: number) => SignedLinks.withKey(EVIDENCE_LINK, server.url, Buffer.from(key, 'utf8'), () => new Date(Date.now() - minutesAgo * 60_000)).url(new URL(urls[0]).pathname.split('/').pop()!);
       expect((await fetch(minted(14))).status).toBe(200);
       const expired = await fetch(minted(15));
       expect(expired.status).toBe(403);

@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import { setPageSecurityHeaders } from '../../http/security-headers';
 import { FlowService, originsFor } from '../../src/flows/flow.service';
-import { hostedLinkEnded, type HostedLinks } from '../../src/hosted/hosted-links';
+import { hostedLinkEnded } from '../../src/hosted-flow/hosted-link-ended';
+import type { SignedLinks } from '../../src/links/signed-links';
 import { SESSION_ID_PATTERN } from '../../src/ids';
 import type { SessionService } from '../../src/sessions/session.service';
 import { pickLocale, renderHostedPage } from './hosted-page';
@@ -25,7 +26,7 @@ function logoOrigin(logoUrl: string | null): string[] {
 }
 
 /** GET /hosted/:id?token=...: the page (opening it starts a live session: created -> in_progress); GET /hosted/assets/*: its bundle. */
-export function hostedRouter(flows: FlowService, sessions: SessionService, links: HostedLinks): Router {
+export function hostedRouter(flows: FlowService, sessions: SessionService, links: SignedLinks): Router {
   const router = Router();
   const assets = new Map<string, { plain: Buffer; gzip: Buffer | null }>();
   router.get('/hosted/assets/:file', (req, res) => {

@@ -6,7 +6,7 @@ import type { RetryPolicy, SendOptions } from '../../jobs/job-queue';
 import { addDays } from '../business-days';
 import type { DsrJob, DsrJobService } from '../dsr-job.service';
 import { newDocumentKey } from './document-envelope';
-import { EXPORT_LINK_DAYS, ExportLinks } from './export-links';
+import { EXPORT_LINK_DAYS, type SignedLinks } from '../../links/signed-links';
 
 export const EXPORT_JOB = 'dsr-export';
 /** A failed export run (e.g. the upstream source down) runs again after 30-60 s, then longer, up to 10 minutes apart. */
@@ -40,7 +40,7 @@ export class DataExportService {
     private readonly dsrJobs: DsrJobService,
     private readonly queue: Queue,
     private readonly box: SecretSealer,
-    private readonly links: ExportLinks,
+    private readonly links: SignedLinks,
     private readonly exportDir: string,
   ) {}
 
