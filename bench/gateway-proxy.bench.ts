@@ -1,89 +1,194 @@
 /**
  * `npm run bench:gateway`: the gateway proxy (DECISIONS.md D18) against a local upstream that answers
- * at once, through the built server started as `npm start` starts it. Baseline of the same run:
- * the same upstream called directly.
- * - latency, one connection: p50 / p99 overhead (goal: at most 2 ms / 10 ms);
- * - throughput, 16 connections: gateway req/s as a ratio of direct (goal: at least 0.7x);
- * - a 20 MiB answer streamed 5 times: the server's RSS growth (goal: under +30 MB).
+ * at once, through the built server started as `npm start` starts it (`node dist/src/main.js`,
+ * configured by env, logs to a file). Three processes that do not share an event loop: the load
+ * generator (autocannon, this process, a fixed connection count), the upstream
+ * (bench/gateway-upstream.ts) and the server (with the embedded database, its own child process).
+ * - latency, one connection: p50 / p99 overhead over calling the upstream directly (goal: at most 2 / 10 ms);
+ * - throughput, 16 connections, ROUNDS interleaved rounds (median): the gateway against the upstream
+ *   called directly (goal: at least 0.7x), the server's own authenticated answer (the same
+ *   authentication, metering and routing, answered 404 without proxying) and its cheapest public route
+ *   (no credential, no database), so each share of the gap is shown;
+ * - the CPU each process spent per request in each case (/proc/<pid>/stat), from which the cores a
+ *   gateway tier would need for 0.7x follow independently of how loaded this machine is;
+ * - 20 MiB answers (then one 100 MiB answer) streamed through: the server's RSS growth (goal: under +30 MB).
  * Rate limits are off (the social_read bucket allows 200 a minute); authentication is on.
- * BENCH_SECONDS per run (default 10).
+ * BENCH_SECONDS per run (default 5), ROUNDS (default 3).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createTenant, startServer, testEnv } from '../test/helpers/test-server';
-import { measure, printTable } from './bench-support';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+import { testEnv } from '../test/helpers/test-server';
+import { cliJson, median, startProcess } from './bench-support';
 
-const BIG = 20 * 1024 * 1024;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const CLOCK_TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
 
-function startUpstream(): Promise<http.Server> {
-  const chunk = Buffer.alloc(64 * 1024, 1);
-  const server = http.createServer((req, res) => {
-    if (req.url === '/v1/social/big') {
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(BIG) });
-      let left = BIG / chunk.length;
-      const more = () => {
-        while (left > 0) {
-          left--;
-          if (!res.write(chunk)) return void res.once('drain', more);
-        }
-        res.end();
-      };
-      return more();
+type Procs = { server: number; database: number | null; upstream: number };
+type Cpu = { server: number; database: number; upstream: number; loadGenerator: number };
+type Run = { name: string; rps: number; p50: number; p99: number; requests: number; bad: number; cpuUsPerRequest: Cpu };
+
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat. */
+function cpuSeconds(pid: number | null): number {
+  if (pid === null) return 0;
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND; // utime, stime
+}
+
+function cpuNow(p: Procs): Cpu {
+  const self = process.cpuUsage();
+  return { server: cpuSeconds(p.server), database: cpuSeconds(p.database), upstream: cpuSeconds(p.upstream), loadGenerator: (self.user + self.system) / 1e6 };
+}
+
+/** The embedded database is the server's child process; null on a PostgreSQL server. */
+function childOf(pid: number): number | null {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid) return Number(entry);
+    } catch {
+      /* gone meanwhile */
     }
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"ok":true}');
-  });
-  server.keepAliveTimeout = 60_000;
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  }
+  return null;
 }
 
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
+async function startUpstream(): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, [`${__dirname}/gateway-upstream.js`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => readline.createInterface({ input: proc.stdout! }).once('line', resolve));
+  return { url: `http://127.0.0.1:${port}`, proc };
+}
+
+/**
+ * CPU per second each process spends with no request at all (the job queue's polling, timers): subtracted
+ * from every run, so that a slow run is not charged the background work of its longer seconds.
+ */
+async function backgroundCpu(procs: Procs): Promise<Cpu> {
+  const before = cpuNow(procs);
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, 3000));
+  const after = cpuNow(procs);
+  const s = (performance.now() - t0) / 1000;
+  return { server: (after.server - before.server) / s, database: (after.database - before.database) / s, upstream: (after.upstream - before.upstream) / s, loadGenerator: 0 };
+}
+
+let background: Cpu = { server: 0, database: 0, upstream: 0, loadGenerator: 0 };
+
+async function run(name: string, procs: Procs, opts: autocannon.Options, expect2xx = true): Promise<Run> {
+  const before = cpuNow(procs);
+  const t0 = performance.now();
+  const r = await autocannon({ connections: 16, duration: SECONDS, ...opts });
+  const after = cpuNow(procs);
+  const seconds = (performance.now() - t0) / 1000;
+  const n = Math.max(1, r.requests.total);
+  const us = (k: keyof Cpu) => Math.max(0, Math.round(((after[k] - before[k] - background[k] * seconds) * 1e6) / n));
+  return {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    bad: r.errors + r.timeouts + (expect2xx ? r.non2xx : 0),
+    cpuUsPerRequest: { server: us('server'), database: us('database'), upstream: us('upstream'), loadGenerator: us('loadGenerator') },
+  };
+}
+
+/** The middle round of each case, by req/s. */
+function medianRun(runs: Run[]): Run {
+  const m = median(runs.map((r) => r.rps));
+  return runs.reduce((best, r) => (Math.abs(r.rps - m) < Math.abs(best.rps - m) ? r : best));
+}
+
+function printRuns(rows: Run[]): void {
+  console.log('| case | req/s | p50 ms | p99 ms | CPU µs per request: server | database | upstream | load generator | errors |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const c = r.cpuUsPerRequest;
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${c.server} | ${c.database} | ${c.upstream} | ${c.loadGenerator} | ${r.bad} |`);
+  }
+}
+
+async function streamGrowth(pid: number, url: string, headers: Record<string, string>, mib: number, times: number): Promise<number> {
+  const before = rssMb(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 10);
+  for (let i = 0; i < times; i++) {
+    const r = await fetch(`${url}/v1/social/big?mib=${mib}`, { headers });
+    let bytes = 0;
+    for await (const c of r.body!) bytes += (c as Uint8Array).length;
+    if (bytes !== mib * 1024 * 1024) throw new Error(`streamed ${bytes} bytes, not ${mib} MiB`);
+  }
+  clearInterval(sampler);
+  return Math.round(peak - before);
+}
+
 async function main() {
   const upstream = await startUpstream();
-  const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const server = await startServer(testEnv({ SOCIAL_UPSTREAM_URL: upstreamUrl, RATE_LIMIT_ENABLED: 'false' }));
+  const env = testEnv({ SOCIAL_UPSTREAM_URL: upstream.url, RATE_LIMIT_ENABLED: 'false' });
+  const server = await startProcess('src/main.js', env);
   try {
-    const tenant = await createTenant(server, 'bench-gateway');
-    const auth = { authorization: `Bearer ${tenant.test_api_key}` };
-    const direct = `${upstreamUrl}/v1/social/ping`;
-    const viaGateway = `${server.url}/v1/social/ping`;
-    // Warm both paths (JIT, kept-alive connections) before measuring.
-    await measure('warm-up', { url: viaGateway, headers: auth, duration: 3 });
-    const rows = [
-      await measure('direct, 1 connection', { url: direct, connections: 1 }),
-      await measure('gateway, 1 connection', { url: viaGateway, headers: auth, connections: 1 }),
-      await measure('direct, 16 connections', { url: direct, connections: 16 }),
-      await measure('gateway, 16 connections', { url: viaGateway, headers: auth, connections: 16 }),
-      // What the server costs before any proxying: the same authentication and routing, answered 404 by the server itself.
-      await measure('server alone (authenticated 404), 16 connections', { url: `${server.url}/v1/verify/nothing`, headers: auth, connections: 16, expectBody: undefined }),
-    ];
-    printTable(rows);
-
-    const pid = server.proc.pid!;
-    const before = rssMb(pid);
-    let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
-    for (let i = 0; i < 5; i++) {
-      const r = await fetch(`${server.url}/v1/social/big`, { headers: auth });
-      let bytes = 0;
-      for await (const c of r.body!) bytes += (c as Uint8Array).length;
-      if (bytes !== BIG) throw new Error(`streamed ${bytes} bytes, not ${BIG}`);
+    const key = (cliJson(env, ['tenant', 'create', '--name', 'bench-gateway']) as { test_api_key: string }).test_api_key;
+    const procs: Procs = { server: server.proc.pid!, database: childOf(server.proc.pid!), upstream: upstream.proc.pid! };
+    const headers = { authorization: `Bearer ${key}` };
+    const direct = { url: `${upstream.url}/v1/social/ping` };
+    const gateway = { url: `${server.url}/v1/social/ping`, headers };
+    const own404 = { url: `${server.url}/v1/verify/nothing`, headers };
+    const publicRoute = { url: `${server.url}/v1/.well-known/gateway-keys` };
+    for (const [c, status] of [[gateway, 200], [own404, 404], [publicRoute, 200]] as const) {
+      const r = await fetch(c.url, { headers: 'headers' in c ? c.headers : {} });
+      if (r.status !== status) throw new Error(`${c.url} answered ${r.status}, not ${status}: ${await r.text()}`);
     }
-    clearInterval(sampler);
+    background = await backgroundCpu(procs);
+    // JIT, kept-alive connections, the key cache.
+    await autocannon({ ...gateway, connections: 16, duration: 3 });
+    await autocannon({ ...own404, connections: 16, duration: 1 });
 
-    const [d1, g1, d16, g16, alone] = rows;
+    const d1 = await run('direct, 1 connection', procs, { ...direct, connections: 1 });
+    const g1 = await run('gateway, 1 connection', procs, { ...gateway, connections: 1 });
+    const cases = { direct: [] as Run[], gateway: [] as Run[], own404: [] as Run[], publicRoute: [] as Run[] };
+    for (let i = 0; i < ROUNDS; i++) {
+      cases.direct.push(await run('direct (upstream alone), 16 connections', procs, direct));
+      cases.gateway.push(await run('gateway, 16 connections', procs, gateway));
+      cases.own404.push(await run("server's own authenticated 404, 16 connections", procs, own404, false));
+      cases.publicRoute.push(await run('server, public route (gateway keys, no credential), 16 connections', procs, publicRoute));
+    }
+    const d16 = medianRun(cases.direct);
+    const g16 = medianRun(cases.gateway);
+    const a16 = medianRun(cases.own404);
+    const p16 = medianRun(cases.publicRoute);
+    printRuns([d1, g1, d16, g16, a16, p16]);
+    console.log(`rounds (req/s): ${Object.entries(cases).map(([k, runs]) => `${k} ${runs.map((r) => r.rps.toFixed(0)).join('/')}`).join('; ')}`);
+
+    // One answer in RSS: the first 5 streams after the load runs, 5 more, then one 100 MiB answer.
+    const pid = procs.server;
+    const rssBefore = Math.round(rssMb(pid));
+    const first = await streamGrowth(pid, server.url, headers, 20, 5);
+    const again = await streamGrowth(pid, server.url, headers, 20, 5);
+    const large = await streamGrowth(pid, server.url, headers, 100, 1);
+
+    const ratio = (a: Run, b: Run) => Math.round((a.rps / b.rps) * 100) / 100;
+    const gatewayCpu = g16.cpuUsPerRequest.server + g16.cpuUsPerRequest.database;
     console.log(
       JSON.stringify(
         {
           overheadMs: { p50: g1.p50 - d1.p50, p99: g1.p99 - d1.p99, goal: 'p50 <= 2, p99 <= 10' },
-          throughputRatio: Math.round((g16.rps / d16.rps) * 100) / 100,
+          throughputRatio: ratio(g16, d16),
           throughputGoal: '>= 0.7',
-          throughputRatioToServerAlone: Math.round((g16.rps / alone.rps) * 100) / 100,
-          stream20MiB: { rssBeforeMb: Math.round(before), rssPeakMb: Math.round(peak), growthMb: Math.round(peak - before), goal: '< 30' },
-          errors: rows.slice(0, 4).reduce((n, r) => n + r.errors + r.non2xx, 0),
+          ownAuthenticated404ToDirect: ratio(a16, d16),
+          publicRouteToDirect: ratio(p16, d16),
+          gatewayToOwnAuthenticated404: ratio(g16, a16),
+          // The proxying alone: what the gateway costs the server beyond its own authenticated answer.
+          proxyingCpuUsPerRequest: g16.cpuUsPerRequest.server - a16.cpuUsPerRequest.server,
+          // With the upstream on its own core answering 1e6/upstreamUs req/s, a gateway tier at 0.7x of that
+          // needs this many cores (server and database CPU per request), whatever else runs on this machine.
+          coresForPointSevenX: Math.round(((0.7 * gatewayCpu) / Math.max(1, d16.cpuUsPerRequest.upstream)) * 10) / 10,
+          stream: { rssBeforeMb: rssBefore, first5x20MiBGrowthMb: first, next5x20MiBGrowthMb: again, one100MiBGrowthMb: large, goal: '< 30' },
+          backgroundCpuPercent: { server: Math.round(background.server * 100), database: Math.round(background.database * 100) },
+          errors: [d1, g1, ...Object.values(cases).flat()].reduce((n, r) => n + r.bad, 0),
         },
         null,
         2,
@@ -91,8 +196,7 @@ async function main() {
     );
   } finally {
     await server.stop();
-    upstream.closeAllConnections();
-    upstream.close();
+    upstream.proc.kill('SIGTERM');
   }
 }
 

@@ -17,6 +17,8 @@ describe('the gateway proxy (D18)', () => {
   let upstream: http.Server;
   let upstreamUrl = '';
   const seen: Seen[] = [];
+  /** The endless answer: bytes the upstream has handed to its socket, and whether the gateway hung up on it. */
+  const endless = { written: 0, closed: false };
   let server: TestServer;
   let bare: TestServer;
   let acme: OidcTenant;
@@ -33,6 +35,20 @@ describe('the gateway proxy (D18)', () => {
         seen.push({ method: req.method!, url: req.url!, headers: req.headers, bodySha256: hash.digest('hex'), bodyBytes: bytes });
         if (req.url!.startsWith('/v1/social/slow')) return; // never answers: the gateway's timeout
         if (req.url!.startsWith('/v1/network/reset')) return void req.socket.destroy();
+        if (req.url!.startsWith('/v1/social/endless')) {
+          // 256 MiB, written only as fast as the gateway takes it (the upstream itself never buffers more than a chunk).
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          res.on('close', () => (endless.closed = true));
+          const chunk = Buffer.alloc(1024 * 1024, 9);
+          const more = () => {
+            while (endless.written < 256 * 1024 * 1024 && !res.destroyed) {
+              endless.written += chunk.length;
+              if (!res.write(chunk)) return void res.once('drain', more);
+            }
+            res.end();
+          };
+          return more();
+        }
         if (req.url!.startsWith('/v1/social/big')) {
           res.writeHead(200, { 'content-type': 'application/octet-stream' });
           let left = 20;
@@ -140,6 +156,26 @@ describe('the gateway proxy (D18)', () => {
     const bytes = Buffer.from(await down.arrayBuffer());
     expect(bytes.length).toBe(20 * 1024 * 1024);
     expect(bytes.every((b) => b === 7)).toBe(true);
+  }, 60_000);
+
+  it('reads from the upstream only as fast as the caller reads, and hangs up on the upstream when the caller goes away', async () => {
+    const url = new URL(`${server.url}/v1/social/endless`);
+    const caller = http.get(url, { headers: { authorization: `Bearer ${acme.test_api_key}` } });
+    const res = await new Promise<http.IncomingMessage>((resolve) => caller.once('response', resolve));
+    expect(res.statusCode).toBe(200);
+    res.pause(); // the caller stops reading after the headers
+    // Wait until the upstream stalls: nothing more leaves it for half a second.
+    let last = -1;
+    while (endless.written !== last) {
+      last = endless.written;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    // What the socket buffers of both hops hold (a few MiB each on loopback), not the 256 MiB answer.
+    expect(endless.written).toBeLessThan(64 * 1024 * 1024);
+    caller.destroy();
+    for (let i = 0; i < 100 && !endless.closed; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(endless.closed).toBe(true);
+    expect(endless.written).toBeLessThan(256 * 1024 * 1024);
   }, 60_000);
 
   it('answers an upstream that stays silent with 504, one that drops the connection with 502, and no upstream with 503, each as the error body', async () => {
