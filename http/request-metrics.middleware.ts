@@ -1,6 +1,7 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import { match } from 'path-to-regexp';
 import type { PrometheusMetrics } from '../src/metrics/prometheus-metrics';
+import { ALL_ROUTE_POLICY } from '../src/auth/authorization-policy';
 import { inventoryRoutes } from './route-inventory';
 
 /** The label of a request outside every mounted surface: raw paths never become label values (unbounded, and they carry ids). */
@@ -17,7 +18,7 @@ type Templates = {
 
 /**
  * Times every request into `ivs_http_request_duration_seconds`, labelled with the route template
- * of the route inventory (http/route-inventory.ts): `/v1/verify/sessions/:id`, never the id. The
+ * of the route inventory (http/route-inventory.ts) and the authorization policy's mount paths: `/v1/verify/sessions/:id`, never the id. The
  * template is the route express matched; for a request answered before routing (a rate-limit
  * refusal, a wrong credential) it is the inventory's template that matches its path; a request a
  * mounted handler answered (GraphQL, the OpenID Provider), or that matched nothing under a mount,
@@ -30,7 +31,10 @@ export function requestMetrics(app: Express, metrics: Pick<PrometheusMetrics, 'h
   const known = (): Templates => {
     if (templates) return templates;
     const routes = inventoryRoutes(app);
-    const mounts = routes.filter((r) => r.method === 'ALL' && r.path !== '/').map((r) => r.path).sort((a, b) => b.length - a.length);
+    // A surface mounted as middleware (GraphQL behind its body parser and authentication) is no
+    // endpoint of the inventory, but the authorization policy names its mount path.
+    const allPaths = [...routes, ...ALL_ROUTE_POLICY].filter((r) => r.method === 'ALL' && r.path !== '/').map((r) => r.path);
+    const mounts = [...new Set(allPaths)].sort((a, b) => b.length - a.length);
     const byMount = new Map<string, Template[]>();
     for (const r of routes.filter((x) => x.method !== 'ALL')) {
       const matcher = match(r.path, { decode: false });

@@ -9,8 +9,10 @@ let withToken: TestServer;
 let withPort: TestServer;
 
 beforeAll(async () => {
-  [withToken, withPort] = await Promise.all([startServer(testEnv({ METRICS_TOKEN: TOKEN })), startServer(testEnv({ METRICS_PORT: '0' }))]);
-}, 180_000);
+  // One after the other: two embedded databases starting at once on a loaded 2-core machine can outlast startServer's wait.
+  withToken = await startServer(testEnv({ METRICS_TOKEN: TOKEN }));
+  withPort = await startServer(testEnv({ METRICS_PORT: '0' }));
+}, 240_000);
 afterAll(async () => {
   await Promise.all([withToken?.stop(), withPort?.stop()]);
 });
@@ -56,6 +58,8 @@ describe('GET /metrics behind METRICS_TOKEN', () => {
     expect(text).toMatch(/^ivs_http_request_duration_seconds_count\{method="GET",route="\/v1\/verify\/sessions\/:id",status="404"\} 1$/m);
     expect(text).toMatch(/^ivs_http_request_duration_seconds_count\{method="POST",route="\/v1\/verify\/sessions",status="429"\} 1$/m);
     expect(text).not.toContain(id);
+    expect((await http(withToken, 'POST', '/graphql', { key: tenant.test_api_key, json: { query: '{ __typename }' } })).status).toBe(200);
+    expect((await scrape(withToken)).text).toMatch(/^ivs_http_request_duration_seconds_count\{method="POST",route="\/graphql",status="200"\} 1$/m);
     expect(text).toMatch(/^ivs_rate_limit_refusals_total\{bucket="verify_create"\} 1$/m);
   });
 

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import readline from 'node:readline';
 import { jpegBytes, openPage, pageCall } from '../helpers/hosted-client';
-import { createTenant, eventually, http as call, ROOT, startServer, TestServer, testEnv } from '../helpers/test-server';
+import { createTenant, eventually, http as call, ROOT, startServer, testEnv } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 import { RawGraphQLWs } from '../helpers/ws-client';
 
@@ -129,8 +129,7 @@ it('exits within 25 s of SIGTERM after its parent died, with slow uploads, a sub
   expect(await msToExitAfterSigterm(server.pid)).toBeLessThan(EXIT_BUDGET_MS);
 
   // The delivery that was running is made by the next server on the same data.
-  const again: TestServer = await startServer(env);
-  cleanups.push(() => again.stop());
+  await startUnderParent(env);
   const [held, redelivered] = await eventually(async () => (receiver.at('/held').length >= 2 ? receiver.at('/held') : undefined), 60_000, 200);
   expect(redelivered.headers['service-event-id']).toBe(held.headers['service-event-id']);
 }, 300_000);
