@@ -9,10 +9,8 @@ let withToken: TestServer;
 let withPort: TestServer;
 
 beforeAll(async () => {
-  // One after the other: two embedded databases starting at once on a loaded 2-core machine can outlast startServer's wait.
-  withToken = await startServer(testEnv({ METRICS_TOKEN: TOKEN }));
-  withPort = await startServer(testEnv({ METRICS_PORT: '0' }));
-}, 240_000);
+  [withToken, withPort] = await Promise.all([startServer(testEnv({ METRICS_TOKEN: TOKEN })), startServer(testEnv({ METRICS_PORT: '0' }))]);
+}, 360_000); // two embedded databases starting on a loaded 2-core machine
 afterAll(async () => {
   await Promise.all([withToken?.stop(), withPort?.stop()]);
 });
