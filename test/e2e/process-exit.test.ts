@@ -7,17 +7,19 @@ import { ROOT } from '../helpers/test-server';
  * The exit that hung (issue 30, item 5): pino flushes its buffered lines synchronously at exit,
  * and sonic-boom retries a write that fails with EPIPE forever, with the main thread asleep. Here
  * a process logs and exits at once after the parent that read its stdout died. exitProcess
- * (src/process-exit.ts) exits; a plain process.exit stays up, which is the control.
+ * (src/process-exit.ts) exits. With a plain process.exit in its place the same process stayed up,
+ * asleep in the flush, in most runs; not in all (the log's 200 ms flush can meet the EPIPE first and
+ * pino then drops the stream), so that control is not kept as a test.
  */
 const DIST = path.join(ROOT, 'dist', 'src');
-const CHILD = (exit: 'exitProcess' | 'process.exit') => `
+const CHILD = `
 const { createLogger } = require(${JSON.stringify(path.join(DIST, 'logger.js'))});
 const { exitProcess } = require(${JSON.stringify(path.join(DIST, 'process-exit.js'))});
 const logger = createLogger('info');
 logger.info('up');
 process.on('SIGTERM', () => {
   logger.info('stopping');
-  ${exit === 'exitProcess' ? 'exitProcess(logger, 0)' : 'process.exit(0)'};
+  exitProcess(logger, 0);
 });
 setInterval(() => undefined, 1000);
 `;
@@ -37,8 +39,8 @@ const alive = (pid: number): boolean => {
   }
 };
 
-async function exitsAfterParentDied(exit: 'exitProcess' | 'process.exit'): Promise<boolean> {
-  const parent = spawn(process.execPath, ['-e', PARENT, CHILD(exit)], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function exitsAfterParentDied(): Promise<boolean> {
+  const parent = spawn(process.execPath, ['-e', PARENT, CHILD], { stdio: ['ignore', 'pipe', 'inherit'] });
   const pid = await new Promise<number>((resolve) => readline.createInterface({ input: parent.stdout! }).once('line', (l) => resolve(Number(l))));
   parent.kill('SIGKILL');
   await new Promise((r) => parent.once('exit', r));
@@ -51,9 +53,5 @@ async function exitsAfterParentDied(exit: 'exitProcess' | 'process.exit'): Promi
 }
 
 it('exits when the log cannot be written because the parent reading stdout died', async () => {
-  expect(await exitsAfterParentDied('exitProcess')).toBe(true);
-}, 20_000);
-
-it('stays up on a plain process.exit in the same case (the bug exitProcess avoids)', async () => {
-  expect(await exitsAfterParentDied('process.exit')).toBe(false);
+  expect(await exitsAfterParentDied()).toBe(true);
 }, 20_000);
