@@ -45,6 +45,9 @@ import { AccountSession } from '../web/accounts/account-session';
 import { ACCOUNT_PAGES_PATH, CONSOLE_PATH } from '../src/oidc/first-party-sign-in';
 import { consoleRouter } from '../web/console/console.router';
 import { inventoryRoutes } from './route-inventory';
+import { healthRoutes } from './health.routes';
+import { liveness } from '../src/health/liveness';
+import { requestMetrics } from './request-metrics.middleware';
 import { tenantRouteGate } from './policy-gate.middleware';
 import { policyOf } from '../src/auth/authorization-policy';
 
@@ -78,7 +81,8 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     plugins: [
       ...armor.plugins,
       httpStatusFromErrorCode,
-      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      // A shutdown lets running requests finish for this long, then cuts them (docs/operations.md, "Shutdown").
+      ApolloServerPluginDrainHttpServer({ httpServer: server, stopGracePeriodMillis: HTTP_DRAIN_MS }),
       // Nothing here is cacheable by a CDN (every answer depends on the Authorization header), and the
       // default cache-control plugin wraps every field resolver to compute hints no one reads.
       ApolloServerPluginCacheControlDisabled(),
@@ -108,6 +112,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     beforeSubscribe: c.rateLimits ? subscriptionStartMeter(c.rateLimits) : undefined,
   });
 
+  app.use(requestMetrics(app, c.metrics));
   app.use(requestContext(app, c.logger));
   // Rate limiting covers /v1 and /graphql (GraphiQL included) only: health, the OpenAPI document, error pages and the
   // end-user hosted page are unmetered (docs/rate-limits.md).
@@ -195,13 +200,18 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.use('/v1', v1);
 
   // The unmetered platform routes, after the API surfaces: the hot /v1 and /graphql paths are matched first.
-  app.get('/healthz', async (_req, res) => {
-    try {
-      await c.db.query('SELECT 1');
-      res.json({ status: 'ok', environment: c.config.environment, database: 'up', check_engines: c.checkProviders.health(), business_registries: c.businessRegistries.health(), sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
-    } catch {
-      res.status(503).json({ status: 'degraded', environment: c.config.environment, database: 'down', sanctions_lists: sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls) });
-    }
+  healthRoutes(app, {
+    liveness: () =>
+      liveness({
+        environment: c.config.environment,
+        database: () => c.db.query('SELECT 1'),
+        checkEngines: () => c.checkProviders.health(),
+        businessRegistries: () => c.businessRegistries.health(),
+        sanctionsLists: () => sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls),
+      }),
+    readiness: c.readiness,
+    metrics: c.metrics,
+    metricsToken: c.config.metrics.port === undefined ? c.config.metrics.token : undefined,
   });
   const openapi = withServers(fs.readFileSync(path.join(PROJECT_ROOT, 'openapi.yaml'), 'utf8'), c.config.publicBaseUrl, c.config.stagingBaseUrl);
   app.get('/openapi.yaml', (_req, res) => {
@@ -232,6 +242,9 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   c.logger.debug({ routes: routes.map((r) => `${r.method} ${r.path}`) }, 'routes inventoried');
   return { app, server, apollo, subscriptions };
 }
+
+/** How long a shutdown waits for running requests (a slow upload) before cutting them; part of the 24 s budget of src/process-exit.ts. */
+export const HTTP_DRAIN_MS = 8_000;
 
 /** The document as served names this deployment's production and staging servers (DECISIONS.md D19). */
 function withServers(openapi: string, production: string, staging: string): string {

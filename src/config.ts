@@ -47,6 +47,10 @@ const ConfigSchema = z.object({
     .transform((v) => v === 'true'),
   /** Express `trust proxy` setting: hop count or comma-separated addresses/subnets. Unset trusts no proxy. */
   TRUST_PROXY: z.string().optional(),
+  /** GET /metrics on the main port behind `Authorization: Bearer <token>` (docs/operations.md, "Metrics"); unset (and no METRICS_PORT): /metrics is 404. */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16).optional()),
+  /** GET /metrics alone on this port, with no token (for a scraper on a private network); wins over METRICS_TOKEN. */
+  METRICS_PORT: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   /** How often workers poll the job queue, in seconds (test-mode timing depends on it). */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(0.5),
   /** Bulk import (docs/api-behaviour.md, "Bulk import"): records per transaction (one multi-row INSERT of sessions each). */
@@ -209,6 +213,8 @@ export type Config = {
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   workerEnabled: boolean;
   trustProxy: string | undefined;
+  /** Where GET /metrics is served (docs/operations.md, "Metrics"). */
+  metrics: { token: string | undefined; port: number | undefined };
   jobPollSeconds: number;
   jobSuperviseSeconds: number;
   jobRetryScale: number;
@@ -275,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.LOG_LEVEL,
     workerEnabled: c.WORKER_ENABLED,
     trustProxy: c.TRUST_PROXY,
+    metrics: { token: c.METRICS_TOKEN, port: c.METRICS_PORT },
     jobPollSeconds: c.JOB_POLL_SECONDS,
     jobSuperviseSeconds: c.JOB_SUPERVISE_SECONDS,
     jobRetryScale: c.JOB_RETRY_SCALE,

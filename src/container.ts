@@ -20,6 +20,10 @@ import type { Config } from './config';
 import { ContextFactory } from './context';
 import { Database, openDatabase } from './db/database';
 import { EVIDENCE_LINK, HOSTED_PAGE_LINK, SignedLinks } from './links/signed-links';
+import { PrometheusMetrics } from './metrics/prometheus-metrics';
+import { Readiness } from './health/readiness';
+import { readinessChecks } from './health/readiness-checks';
+import { measuredCheckProviders } from './checks/measured-check-providers';
 import { JobQueue } from './jobs/job-queue';
 import { BulkImportService, BULK_IMPORT_JOB } from './bulk-import/bulk-import.service';
 import { BulkImportJob } from './bulk-import/bulk-import.job';
@@ -143,6 +147,10 @@ export type Container = {
   review: ReviewServices;
   /** Sessions created in bulk from an uploaded file (docs/api-behaviour.md, "Bulk import"). */
   bulkImports: BulkImportService;
+  /** The Prometheus registry of this process, and the port the services report to (docs/operations.md, "Metrics"). */
+  metrics: PrometheusMetrics;
+  /** What /readyz waits for; `drain()` at shutdown. */
+  readiness: Readiness;
   close(): Promise<void>;
 };
 
@@ -157,6 +165,9 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     throw err;
   }
   const auth = new AuthService(db, database.sql);
+  // Filled in below, once the sanctions screening exists; the queues are read at each scrape.
+  let sanctionsAges: () => Record<string, number | null> = () => ({});
+  const metrics = new PrometheusMetrics({ queues: () => jobs.stats(), sanctionsListAges: () => sanctionsAges() });
   const tenants = new TenantService(db);
   const sessions = new SessionService(db, database.sql, jobs);
   const links = await SignedLinks.load(db, HOSTED_PAGE_LINK, config.publicBaseUrl);
@@ -192,10 +203,10 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const evidence = new EvidenceAccessService(audit, vault, await SignedLinks.load(db, EVIDENCE_LINK, config.publicBaseUrl));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
   const flows = new FlowService(db);
-  const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs);
+  const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, undefined, metrics);
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
   // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check.
-  const checkProviders = createLiveCheckProviders(config.checks, logger);
+  const checkProviders = measuredCheckProviders(createLiveCheckProviders(config.checks, logger), config.checks.engines, metrics);
   const businessRegistries = createBusinessRegistries(config.registries, logger);
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore, vault, new T5DecisionGate(new HostedCaptureRepository(db)), jobs);
@@ -231,12 +242,13 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const bulkImports = new BulkImportService(db, accounts.box, jobs, config.bulkImport.leaseSeconds);
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
-    ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix })
+    ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix, metrics })
     : null;
   const sanctionsRepo = new SanctionsListRepository(db);
   const sanctionsLists = new SanctionsListService(sanctionsRepo);
   const sanctionsScreening = new SanctionsScreeningService(sanctionsRepo, logger, config.sanctions.pollMs);
   sanctionsScreening.start();
+  sanctionsAges = () => Object.fromEntries(Object.entries(sanctionsScreening.health()).map(([list, h]) => [list, h?.age_seconds ?? null]));
   const resolvers = new Map<unknown, unknown>([
     [SessionResolver, new SessionResolver(sessions, links, evidence)],
     [SessionSubscriptionResolver, new SessionSubscriptionResolver()],
@@ -261,7 +273,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       mailSweepCron: config.accounts.mailSweepCron,
       runChecks: withRestrictionPause(withBusyRequeue(new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening, businessRegistries.checks), jobs, logger), db, userRights.gate, jobs),
       webhookDelivery: {
-        job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit),
+        job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit, metrics),
         concurrency: config.webhooks.concurrency,
       },
       retentionRuns,
@@ -322,6 +334,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     console: buildConsoleServices(db, config, accounts, audit),
     review: buildReviewServices(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows }),
     bulkImports,
+    metrics,
+    readiness: new Readiness(readinessChecks({ db, jobs, engines: config.workerEnabled ? checkProviders : null })),
     close: async () => {
       accounts.mail.close();
       sanctionsScreening.stop();

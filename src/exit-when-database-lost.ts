@@ -1,5 +1,6 @@
 import type { Database } from './db/database';
 import type { Logger } from './logger';
+import { exitProcess } from './process-exit';
 
 /**
  * Without its database a process can only fail its work: the server and the worker exit 1 when the
@@ -8,6 +9,6 @@ import type { Logger } from './logger';
 export function exitWhenDatabaseLost(database: Database, logger: Logger): void {
   void database.lost.then((reason) => {
     logger.error({ reason }, 'database lost; exiting');
-    process.exit(1);
+    exitProcess(logger, 1);
   });
 }

@@ -1,9 +1,16 @@
 import 'reflect-metadata';
 import { loadConfig } from './config';
 import { buildContainer } from './container';
+import type { Server } from 'node:http';
 import { createHttpServer } from '../http/http-server';
+import { metricsServer } from '../http/health.routes';
 import { exitWhenDatabaseLost } from './exit-when-database-lost';
 import { createLogger } from './logger';
+import { exitOnSignals, exitProcess } from './process-exit';
+import type { Logger } from './logger';
+
+/** The log, once there is one: a start-up failure exits without waiting on it (src/process-exit.ts). */
+let startedLogger: Logger | undefined;
 
 /**
  * The runtime the project pins (the node@22 devDependency, package.json engines). Older ones start,
@@ -15,6 +22,7 @@ const SUPPORTED_NODE_MAJOR = 22;
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  startedLogger = logger;
   const nodeMajor = Number(process.versions.node.split('.')[0]);
   if (nodeMajor < SUPPORTED_NODE_MAJOR) logger.warn({ node: process.versions.node, supported: `${SUPPORTED_NODE_MAJOR} LTS` }, 'running on an older Node than the supported one; use the project\'s (npm start, npx)');
   const container = await buildContainer(config, logger);
@@ -24,33 +32,42 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ host: config.host, port, embedded: container.database.embedded, redis: Boolean(config.redisUrl) }, 'listening');
+  const metrics = config.metrics.port === undefined ? null : await listenForScrapes(metricsServer(container.metrics), config.metrics.port, config.host);
+  if (metrics) logger.info({ metrics_port: metrics.port }, 'metrics listening');
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 20_000);
-    force.unref();
-    try {
-      await subscriptions.close(); // completes every subscription, then closes the WebSockets
-      await apollo.stop(); // drains in-flight HTTP requests and closes the server
-      logger.info('http drained');
-      await container.close();
-      logger.info('stopped');
-      process.exit(0);
-    } catch (err) {
-      logger.error({ err }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Each step is bounded so that together they end well before the deadline (src/process-exit.ts):
+  // subscriptions 3 s, HTTP drain HTTP_DRAIN_MS, then the jobs (pg-boss hands running jobs back after 10 s).
+  exitOnSignals(logger, async () => {
+    container.readiness.drain();
+    await settledWithin(SUBSCRIPTIONS_CLOSE_MS, subscriptions.close()); // completes every subscription, then closes the WebSockets
+    await apollo.stop(); // drains in-flight HTTP requests, then cuts the ones still running (uploads at a crawl) and closes the server
+    metrics?.server.closeAllConnections();
+    await new Promise((resolve) => (metrics ? metrics.server.close(resolve) : resolve(undefined)));
+    logger.info('http drained');
+    await container.close();
+  });
+}
+
+async function listenForScrapes(server: Server, port: number, host: string): Promise<{ server: Server; port: number }> {
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address ? address.port : port };
+}
+
+/** How long open subscriptions get to receive `complete` and close; a client that never answers the close is cut by the HTTP drain. */
+const SUBSCRIPTIONS_CLOSE_MS = 3_000;
+
+/** Waits for `work`, but no longer than `ms`: a step that overruns leaves the rest of the shutdown its time. */
+async function settledWithin(ms: number, work: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 main().catch((err: unknown) => {
   // Start-up failures (bad config, unreachable database) exit non-zero with one clear line.
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`fatal: ${message}\n`);
+  if (startedLogger) exitProcess(startedLogger, 1);
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import { loadConfig } from './config';
 import { buildContainer } from './container';
 import { exitWhenDatabaseLost } from './exit-when-database-lost';
 import { createLogger } from './logger';
+import { exitOnSignals } from './process-exit';
 
 /** Background jobs only, no HTTP: `npm run worker`, beside API instances started with WORKER_ENABLED=false. */
 async function main(): Promise<void> {
@@ -11,12 +12,8 @@ async function main(): Promise<void> {
   const container = await buildContainer(config, logger);
   exitWhenDatabaseLost(container.database, logger);
   logger.info('worker started');
-  const stop = async () => {
-    await container.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop());
-  process.on('SIGINT', () => void stop());
+  // Running jobs get pg-boss's graceful stop, then go back to the queue; the deadline ends the rest (src/process-exit.ts).
+  exitOnSignals(logger, () => container.close());
 }
 
 main().catch((err: unknown) => {

@@ -120,6 +120,8 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
 export const OUTSIDE_V1_POLICY: readonly RoutePolicy[] = [
   { method: 'ALL', path: '/graphql', guard: own('the Authorization header, judged per operation by the resolvers (not in this table)') },
   { method: 'GET', path: '/healthz', guard: own('none') },
+  { method: 'GET', path: '/readyz', guard: own('none') },
+  { method: 'GET', path: '/metrics', guard: own('METRICS_TOKEN as a Bearer token (served here only when it is set)') },
   { method: 'GET', path: '/openapi.yaml', guard: own('none') },
   { method: 'GET', path: '/errors/:code', guard: own('none') },
   { method: 'GET', path: '/hosted/assets/:file', guard: own('none') },

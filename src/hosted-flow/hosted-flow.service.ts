@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { NO_METRICS, type Metrics } from '../metrics/metrics';
 import { FlowEntity, SessionEntity } from '../../entities';
 import type { LivenessChallenge } from '../checks/check-providers';
 import { DomainError, FieldsError } from '../errors';
@@ -84,6 +85,7 @@ export class HostedFlowService {
     private readonly vault: EvidenceVault,
     private readonly jobs: Pick<JobQueue, 'send'>,
     private readonly now: Clock = () => new Date(),
+    private readonly metrics: Pick<Metrics, 'uploadFinished'> = NO_METRICS,
   ) {
     this.captures = new HostedCaptureRepository(db);
     this.gate = new T5DecisionGate(this.captures);
@@ -189,7 +191,7 @@ export class HostedFlowService {
     this.assertCapturing(s);
     await this.assertNotSubmitted(s);
     const details = await this.detailsFor(s, req);
-    return this.vault.put({
+    const input: Parameters<EvidenceVault['put']>[0] = {
       session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode },
       class: req.class,
       declaredType: req.contentType!,
@@ -200,7 +202,21 @@ export class HostedFlowService {
       details,
       openStatuses: CAPTURING,
       maxPerClass: limits.maxPerSession,
-    });
+    };
+    return this.measuredUpload(() => this.vault.put(input));
+  }
+
+  /** Times the body's way into the vault (docs/operations.md, "Metrics"); a refused body counts as `refused`. */
+  private async measuredUpload(store: () => Promise<ArtifactRecord>): Promise<ArtifactRecord> {
+    const started = performance.now();
+    try {
+      const stored = await store();
+      this.metrics.uploadFinished('stored', stored.sizeBytes, (performance.now() - started) / 1000);
+      return stored;
+    } catch (err) {
+      this.metrics.uploadFinished('refused', 0, (performance.now() - started) / 1000);
+      throw err;
+    }
   }
 
   /**

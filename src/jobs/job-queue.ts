@@ -2,6 +2,7 @@ import { PgBoss, type SendOptions as PgBossSendOptions } from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { pgConnectionOptions, PostgresTarget } from '../../ormconfig';
 import type { Logger } from '../logger';
+import type { QueueStat } from '../metrics/prometheus-metrics';
 import { DEFAULT_RETRY, pgBossRetryOptions, type PgBossRetryOptions, type RetryPolicy } from './retry-policy';
 
 export { DEFAULT_RETRY, type RetryPolicy } from './retry-policy';
@@ -46,6 +47,7 @@ export class JobQueue {
     private readonly logger: Logger,
     /** JOB_RETRY_SCALE: multiplies every retry delay (tests only; 1 in production). */
     private readonly retryScale: number,
+    private readonly schema: string,
   ) {}
 
   static async start(
@@ -69,7 +71,7 @@ export class JobQueue {
     boss.on('error', (err: Error) => logger.error({ err }, 'job queue error'));
     await boss.start();
     if (opts.appRole) await grantJobSchema(boss, opts.schema ?? 'pgboss', opts.appRole);
-    return new JobQueue(boss, opts.pollSeconds, logger, opts.retryScale ?? 1);
+    return new JobQueue(boss, opts.pollSeconds, logger, opts.retryScale ?? 1, opts.schema ?? 'pgboss');
   }
 
   /**
@@ -168,10 +170,39 @@ export class JobQueue {
     await this.boss.schedule(name, cron, {});
   }
 
+  /**
+   * Per queue: jobs waiting, jobs running, and how long the oldest due job has waited since it
+   * became due (null: none due). One statement over the unfinished jobs, for the metrics scrape.
+   */
+  async stats(): Promise<QueueStat[]> {
+    const s = quoteIdent(this.schema);
+    const { rows } = await this.boss.getDb().executeSql(
+      `SELECT q.name,
+              count(j.id) FILTER (WHERE j.state IN ('created', 'retry'))::int AS queued,
+              count(j.id) FILTER (WHERE j.state = 'active')::int AS active,
+              EXTRACT(EPOCH FROM now() - min(j.start_after) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now()))::float8 AS oldest
+         FROM ${s}.queue q LEFT JOIN ${s}.job j ON j.name = q.name AND j.state IN ('created', 'retry', 'active')
+        GROUP BY q.name ORDER BY q.name`,
+    );
+    return (rows as { name: string; queued: number; active: number; oldest: number | null }[]).map((r) => ({ name: r.name, queued: r.queued, active: r.active, oldestQueuedSeconds: r.oldest }));
+  }
+
+  /** Answers when pg-boss is up and its tables answer: /readyz asks this. */
+  async ready(): Promise<void> {
+    await this.boss.getDb().executeSql(`SELECT 1 FROM ${quoteIdent(this.schema)}.queue LIMIT 1`);
+  }
+
+  /**
+   * Waits up to 10 s for running jobs to finish; pg-boss then fails the ones still running
+   * ("pg-boss shut down while active"), so they go back to the queue and are retried by the next
+   * worker after their retry delay (src/jobs/retry-policy.ts): a job is never lost by a shutdown.
+   */
   async stop(): Promise<void> {
     await this.boss.stop({ graceful: true, timeout: 10_000, close: true });
   }
 }
+
+const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** pg-boss's database seam bound to a TypeORM transaction, so a job commits with that transaction. */
 function dbOf(within: EntityManager | undefined): { db?: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } } {

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { NO_METRICS, type Metrics } from '../metrics/metrics';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Actor } from '../auth/actor';
 import { DomainError } from '../errors';
@@ -27,6 +28,8 @@ export type RateLimitOptions = {
   /** Redis key prefix; instances that must share counts use the same one. */
   keyPrefix?: string;
   clock?: Clock;
+  /** Where refusals are counted per bucket (docs/operations.md, "Metrics"). */
+  metrics?: Pick<Metrics, 'rateLimitRefused'>;
 };
 
 export function subjectOf(actor: Actor): Subject {
@@ -52,6 +55,7 @@ export class RateLimitService {
     store: SliceStore,
     redis: Redis | null,
     clock: Clock,
+    private readonly metrics: Pick<Metrics, 'rateLimitRefused'> = NO_METRICS,
   ) {
     this.redis = redis;
     this.window = new SlidingWindow(store, clock);
@@ -61,7 +65,7 @@ export class RateLimitService {
     const clock = opts.clock ?? Date.now;
     const duration = STORE_DURATION_S;
     const memory = new RateLimiterMemory({ points: STORE_POINTS, duration, keyPrefix: 'rl' });
-    if (!opts.redisUrl) return new RateLimitService(overrides, new RateLimiterSliceStore(memory), null, clock);
+    if (!opts.redisUrl) return new RateLimitService(overrides, new RateLimiterSliceStore(memory), null, clock, opts.metrics);
 
     // Its own client: rate-limiter-flexible defines a Lua command on it. No offline queue and a
     // short command timeout, so an outage switches to the insurance limiter at once instead of
@@ -86,7 +90,7 @@ export class RateLimitService {
     const keyPrefix = opts.keyPrefix ?? 'rl';
     const withInsurance = new RateLimiterRedis({ storeClient: redis, points: STORE_POINTS, duration, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory });
     const store = new RedisSliceStore(redis, keyPrefix, duration, new RateLimiterSliceStore(withInsurance));
-    return new RateLimitService(overrides, store, redis, clock);
+    return new RateLimitService(overrides, store, redis, clock, opts.metrics);
   }
 
   /**
@@ -100,12 +104,18 @@ export class RateLimitService {
     const limit = this.overrides.cachedLimitFor(tenantOf(subject), bucket);
     if (limit === undefined) return this.chargeAfterLimit(bucket, subject, id);
     const state = this.window.consume(id, limit);
-    return state instanceof Promise ? state.then((s) => decisionOf(bucket, subject, s)) : Promise.resolve(decisionOf(bucket, subject, state));
+    return state instanceof Promise ? state.then((s) => this.decided(bucket, subject, s)) : Promise.resolve(this.decided(bucket, subject, state));
+  }
+
+  /** Every charge's decision passes here: a refusal is counted once, in the bucket that refused. */
+  private decided(bucket: BucketName, subject: Subject, s: WindowState): Decision {
+    if (!s.allowed) this.metrics.rateLimitRefused(bucket);
+    return decisionOf(bucket, subject, s);
   }
 
   private async chargeAfterLimit(bucket: BucketName, subject: Subject, id: string): Promise<Decision> {
     const limit = await this.overrides.limitFor(tenantOf(subject), bucket);
-    return decisionOf(bucket, subject, await this.window.consume(id, limit));
+    return this.decided(bucket, subject, await this.window.consume(id, limit));
   }
 
   /** Would one more unit pass? Charges nothing. */

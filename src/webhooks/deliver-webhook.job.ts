@@ -1,4 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { NO_METRICS, type Metrics } from '../metrics/metrics';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OutboxEventEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from '../../entities';
 import { DomainError } from '../errors';
@@ -79,6 +80,7 @@ export class DeliverWebhookJob {
     private readonly logger: Logger,
     private readonly opts: DeliverWebhookOptions,
     private readonly audit: AuditLogService,
+    private readonly metrics: Pick<Metrics, 'webhookAttempted'> = NO_METRICS,
   ) {}
 
   get queue(): string {
@@ -115,6 +117,7 @@ export class DeliverWebhookJob {
         }
         const startedAt = this.now();
         const result = storable(await this.attempt(endpoint, event, attempt));
+        this.metrics.webhookAttempted(isSuccess(result) ? 'succeeded' : 'failed', (startedAt.getTime() - new Date(event.createdAt).getTime()) / 1000);
         if (isSuccess(result) && !endpoint.failingSince) {
           succeeded.push({ deliveryId, attempt, startedAt, result });
           return;

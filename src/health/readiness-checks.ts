@@ -1,0 +1,36 @@
+import type { DataSource } from 'typeorm';
+import type { CheckEnginesHealth } from '../checks/live-providers';
+import type { ReadinessCheck } from './readiness';
+
+/**
+ * What this process needs before it takes traffic: its database, the schema at the migrations this
+ * build carries, the job queue, and, where this process runs the checks (WORKER_ENABLED), engines
+ * that have not failed to start. The embedded models load on the first live check by design
+ * (src/checks/live-providers.ts), so `idle` and `loading` count as ready; `failed` does not.
+ */
+export function readinessChecks(deps: {
+  db: DataSource;
+  jobs: { ready(): Promise<void> };
+  engines: { health(): CheckEnginesHealth } | null;
+}): ReadinessCheck[] {
+  const checks: ReadinessCheck[] = [
+    { name: 'database', check: async () => void (await deps.db.query('SELECT 1')) },
+    {
+      name: 'migrations',
+      check: async () => {
+        if (await deps.db.showMigrations()) throw new Error('migrations of this build are not applied yet');
+      },
+    },
+    { name: 'job_queue', check: () => deps.jobs.ready() },
+  ];
+  const engines = deps.engines;
+  if (engines) {
+    checks.push({
+      name: 'check_engines',
+      check: async () => {
+        if (engines.health().embedded_models === 'failed') throw new Error('the embedded check engines failed to start');
+      },
+    });
+  }
+  return checks;
+}
