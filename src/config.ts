@@ -129,8 +129,11 @@ const ConfigSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
-  /** Worker threads that run the offline check engines (OCR, face models); unset: one per core. Each holds ~300 MB of models. */
-  CHECK_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * Worker threads that run the offline check engines (OCR, face models); unset: one per core. Each holds ~300 MB of models.
+   * 0: this process runs no check engines (an API instance beside `npm run worker` processes); allowed only with WORKER_ENABLED=false.
+   */
+  CHECK_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   /** Check tasks allowed to wait for a worker before new ones are refused (the job queue retries them): bounds memory. */
   CHECK_QUEUE_LIMIT: z.coerce.number().int().min(1).max(10_000).default(64),
   /** A check task (one engine call) that takes longer is answered `error`. */
@@ -252,7 +255,7 @@ export type CheckEngineChoice = (typeof CHECK_ENGINE_CHOICES)[number];
 
 /** How the live check engines run (docs/checks.md). */
 export type ChecksConfig = {
-  /** Unset: one per core. */
+  /** Unset: one per core; 0: none in this process (it runs no jobs, `npm run worker` processes run the checks). */
   workers: number | undefined;
   queueLimit: number;
   timeoutMs: number;
@@ -270,6 +273,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const c = parsed.data;
+  // A process that runs jobs runs the check jobs, and they need engines to run on (docs/operations.md, "Workers").
+  if (c.CHECK_WORKERS === 0 && c.WORKER_ENABLED) {
+    throw new ConfigError('Invalid configuration: CHECK_WORKERS: 0 (no check engines) is only allowed where no jobs run: set WORKER_ENABLED=false, and run the checks in `npm run worker` processes');
+  }
   return {
     port: c.PORT,
     host: c.HOST,

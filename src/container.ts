@@ -173,6 +173,10 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const links = await SignedLinks.load(db, HOSTED_PAGE_LINK, config.publicBaseUrl);
   const serviceActors = new ServiceActorIssuer(await GatewaySigningKey.load(db), config.publicBaseUrl, config.dataRights.socialUpstreamUrl ?? config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
+  if (!config.workerEnabled && !config.redisUrl) {
+    // Decisions are committed by the workers, and published on their own in-process bus (docs/operations.md, "Workers").
+    logger.warn('WORKER_ENABLED=false without REDIS_URL: status changes the workers commit reach webhooks and reads, but not this instance\'s WebSocket subscribers');
+  }
   const sessionWatches = new SessionWatchService(db);
   const statusHub = new SessionStatusHub(statusBus, sessionWatches, logger);
   try {
@@ -205,8 +209,9 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const flows = new FlowService(db);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, undefined, metrics);
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
-  // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check.
-  const checkProviders = measuredCheckProviders(createLiveCheckProviders(config.checks, logger), config.checks.engines, metrics);
+  // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check,
+  // and never in an instance that runs no jobs: its sessions are decided by `npm run worker` processes.
+  const checkProviders = measuredCheckProviders(createLiveCheckProviders(config.checks, logger, { runsChecks: config.workerEnabled }), config.checks.engines, metrics);
   const businessRegistries = createBusinessRegistries(config.registries, logger);
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore, vault, new T5DecisionGate(new HostedCaptureRepository(db)), jobs);

@@ -3,11 +3,9 @@ import type { CheckEngineChoice, ChecksConfig } from '../config';
 import type { CheckProviders, DocumentReader, FaceMatcher, LivenessVerifier, ModelRef, PresentationAttackDetector, ProviderResult } from './check-providers';
 import { CheckEnginesBusyError, CheckWorkerPool } from './check-worker.pool';
 import type { CheckTaskKind, CheckTaskMap } from './check-task';
-import { MRZ_OCR_MODEL } from './engines/mrz-ocr';
-import { HUMAN_FACE_MODEL } from './engines/human-face.analyzer';
+import { EMBEDDED_ANTI_SPOOF_MODEL, HUMAN_FACE_MODEL, MRZ_OCR_MODEL } from './engines/embedded-models';
 import { createAwsProviders } from './aws/aws-providers';
 
-const EMBEDDED_ANTI_SPOOF_MODEL: ModelRef = { provider: 'embedded', model: 'human-antispoof', version: '3.3.6' };
 const SWITCHED_OFF: ModelRef = { provider: 'off', model: 'none', version: '0' };
 
 /** What `/healthz` says of the engines: the choice per check, and whether the offline models are loaded. */
@@ -16,12 +14,20 @@ export type CheckEnginesHealth = {
   face_match: CheckEngineChoice;
   liveness: CheckEngineChoice;
   anti_spoof: CheckEngineChoice;
-  /** `idle` until the first live check needs the embedded models (they load then, once), `none` when no check uses them. */
-  embedded_models: 'none' | 'idle' | 'loading' | 'ready' | 'failed';
+  /**
+   * `idle` until the first live check needs the embedded models (they load then, once), `none` when no check uses them,
+   * `in_workers` on an instance that runs no checks (WORKER_ENABLED=false): the `npm run worker` processes load them.
+   */
+  embedded_models: 'none' | 'idle' | 'loading' | 'ready' | 'failed' | 'in_workers';
   embedded_workers?: number;
 };
 
-export type LiveCheckProviders = CheckProviders & { health(): CheckEnginesHealth; close(): Promise<void> };
+export type LiveCheckProviders = CheckProviders & {
+  health(): CheckEnginesHealth;
+  /** Loads the offline models now rather than on the first live check (a worker process, before it says it started). */
+  warm(): Promise<void>;
+  close(): Promise<void>;
+};
 
 /**
  * The worker-thread pool of the offline engines, started on the first live check that needs it.
@@ -89,8 +95,9 @@ class LazyPool {
  * Runs one engine call in the pool. A failure or timeout is the check's `error` (never a pass); a full
  * queue is thrown as CheckEnginesBusyError so the pipeline's job is retried later by the job queue.
  */
-async function pooled<K extends CheckTaskKind>(pool: LazyPool, kind: K, input: CheckTaskMap[K]['input'], model: ModelRef): Promise<CheckTaskMap[K]['output']> {
+async function pooled<K extends CheckTaskKind>(pool: LazyPool | undefined, kind: K, input: CheckTaskMap[K]['input'], model: ModelRef): Promise<CheckTaskMap[K]['output']> {
   try {
+    if (!pool) throw new Error('this process runs no check engines (WORKER_ENABLED=false); the worker processes run the checks');
     return await (await pool.get()).run(kind, input);
   } catch (e) {
     if (e instanceof CheckEnginesBusyError) throw e;
@@ -112,24 +119,26 @@ const switchedOff = (check: string, setting: string): ProviderResult => ({
  * answers `error` with the reason. Built once, in the composition root (src/container.ts). `close()` stops
  * the pool.
  */
-export function createLiveCheckProviders(config: ChecksConfig, logger: Logger): LiveCheckProviders {
+export function createLiveCheckProviders(config: ChecksConfig, logger: Logger, opts: { runsChecks: boolean } = { runsChecks: true }): LiveCheckProviders {
   const e = config.engines;
   const choices = [e.document, e.faceMatch, e.liveness, e.antiSpoof];
-  const pool = choices.includes('embedded') ? new LazyPool(config, logger) : undefined;
+  const embedded = choices.includes('embedded');
+  // An instance that runs no check jobs (WORKER_ENABLED=false) never starts the pool: its engines are in the workers.
+  const pool = embedded && opts.runsChecks ? new LazyPool(config, logger) : undefined;
   const aws = choices.includes('aws') ? createAwsProviders(config.aws) : undefined;
 
   const documentReader: DocumentReader =
-    e.document === 'aws' ? aws!.documentReader : e.document === 'off' ? { read: async () => switchedOff('document', 'CHECK_DOCUMENT_ENGINE') } : { read: (input) => pooled(pool!, 'document', input, MRZ_OCR_MODEL) };
+    e.document === 'aws' ? aws!.documentReader : e.document === 'off' ? { read: async () => switchedOff('document', 'CHECK_DOCUMENT_ENGINE') } : { read: (input) => pooled(pool, 'document', input, MRZ_OCR_MODEL) };
   const faceMatcher: FaceMatcher =
-    e.faceMatch === 'aws' ? aws!.faceMatcher : e.faceMatch === 'off' ? { match: async () => switchedOff('face match', 'CHECK_FACE_MATCH_ENGINE') } : { match: (input) => pooled(pool!, 'face', input, HUMAN_FACE_MODEL) };
+    e.faceMatch === 'aws' ? aws!.faceMatcher : e.faceMatch === 'off' ? { match: async () => switchedOff('face match', 'CHECK_FACE_MATCH_ENGINE') } : { match: (input) => pooled(pool, 'face', input, HUMAN_FACE_MODEL) };
   const livenessVerifier: LivenessVerifier =
-    e.liveness === 'aws' ? aws!.livenessVerifier : e.liveness === 'off' ? { verify: async () => switchedOff('liveness', 'CHECK_LIVENESS_ENGINE') } : { verify: (input) => pooled(pool!, 'liveness', input, HUMAN_FACE_MODEL) };
+    e.liveness === 'aws' ? aws!.livenessVerifier : e.liveness === 'off' ? { verify: async () => switchedOff('liveness', 'CHECK_LIVENESS_ENGINE') } : { verify: (input) => pooled(pool, 'liveness', input, HUMAN_FACE_MODEL) };
   const presentationAttackDetector: PresentationAttackDetector =
     e.antiSpoof === 'aws'
       ? aws!.presentationAttackDetector
       : e.antiSpoof === 'off'
         ? { detect: async () => switchedOff('anti-spoof', 'CHECK_ANTI_SPOOF_ENGINE') }
-        : { detect: (input) => pooled(pool!, 'antiSpoof', input, EMBEDDED_ANTI_SPOOF_MODEL) };
+        : { detect: (input) => pooled(pool, 'antiSpoof', input, EMBEDDED_ANTI_SPOOF_MODEL) };
 
   return {
     documentReader,
@@ -141,9 +150,10 @@ export function createLiveCheckProviders(config: ChecksConfig, logger: Logger): 
       face_match: e.faceMatch,
       liveness: e.liveness,
       anti_spoof: e.antiSpoof,
-      embedded_models: pool ? pool.state : 'none',
+      embedded_models: pool ? pool.state : embedded ? 'in_workers' : 'none',
       ...(pool?.size ? { embedded_workers: pool.size } : {}),
     }),
+    warm: async () => void (await pool?.get()),
     close: async () => {
       await pool?.close();
       aws?.close();

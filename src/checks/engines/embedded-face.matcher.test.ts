@@ -1,5 +1,6 @@
 import { EmbeddedFaceMatcher } from './embedded-face.matcher';
-import { HUMAN_FACE_MODEL, HumanFaceAnalyzer } from './human-face.analyzer';
+import { HumanFaceAnalyzer } from './human-face.analyzer';
+import { HUMAN_FACE_MODEL } from './embedded-models';
 import { biometricPolicy } from '../policy/biometric-policy';
 import { blurred, documentStyle, packageImage, sideBySide } from '../../../bench/checks/face-images';
 

@@ -1,13 +1,10 @@
 import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { createCanvas } from '@napi-rs/canvas';
-import type { ImageInput, ModelRef } from '../check-providers';
+import type { ImageInput } from '../check-providers';
 import type { DetectedFace, FaceAnalysis, FaceAnalyzer } from './face-analysis';
 import { decodeImage, greyOf, laplacianVariance, toCanvas } from './image-tools';
 import { registerFileModelLoader } from './tfjs-file-loader';
-
-/** The face model every offline face score comes from. */
-export const HUMAN_FACE_MODEL: ModelRef = { provider: 'embedded', model: 'human-faceres', version: '3.3.6' };
 
 /** Larger photos are scaled down first: the detector works at 256 px, and this bounds a worker's memory. */
 const MAX_SIDE = 1280;

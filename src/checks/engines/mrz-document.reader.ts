@@ -1,7 +1,7 @@
 import type { DocumentReader, DocumentReading, ImageInput, ModelRef } from '../check-providers';
 import { decodeImage } from './image-tools';
 import { locateMrz } from './mrz-locator';
-import { MRZ_OCR_MODEL } from './mrz-ocr';
+import { MRZ_OCR_MODEL } from './embedded-models';
 import { combineReadings, type MrzConsensus } from './mrz-readings';
 import { stripVariants } from './mrz-strip-variants';
 import { judgeMrzText } from './mrz-text';

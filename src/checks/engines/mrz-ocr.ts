@@ -9,8 +9,6 @@ export function ocrModelDir(): string {
   return __dirname.includes(`${path.sep}dist${path.sep}`) ? fromDist : fromSrc;
 }
 
-export const MRZ_OCR_MODEL = { provider: 'embedded', model: 'tesseract.js-mrz', version: '7.0.0+tesseractMRZ' } as const;
-
 /**
  * One tesseract.js worker holding the MRZ model, created once per check worker. Reads text restricted
  * to the MRZ alphabet; nothing is fetched or cached (langPath on disk, cacheMethod 'none').

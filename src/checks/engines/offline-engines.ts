@@ -3,7 +3,8 @@ import { biometricPolicy } from '../policy/biometric-policy';
 import { EmbeddedAttackDetector } from './embedded-attack.detector';
 import { EmbeddedFaceMatcher } from './embedded-face.matcher';
 import { EmbeddedLivenessVerifier } from './embedded-liveness.verifier';
-import { HUMAN_FACE_MODEL, HumanFaceAnalyzer } from './human-face.analyzer';
+import { HumanFaceAnalyzer } from './human-face.analyzer';
+import { EMBEDDED_ANTI_SPOOF_MODEL, HUMAN_FACE_MODEL } from './embedded-models';
 import { MrzDocumentReader } from './mrz-document.reader';
 import { MrzOcr } from './mrz-ocr';
 
@@ -22,7 +23,7 @@ export async function startOfflineEngines(): Promise<OfflineEngines> {
     documentReader: new MrzDocumentReader(ocr),
     faceMatcher: new EmbeddedFaceMatcher(faces, biometricPolicy, HUMAN_FACE_MODEL),
     livenessVerifier: new EmbeddedLivenessVerifier(faces, biometricPolicy, HUMAN_FACE_MODEL),
-    presentationAttackDetector: new EmbeddedAttackDetector(faces, { provider: 'embedded', model: 'human-antispoof', version: '3.3.6' }),
+    presentationAttackDetector: new EmbeddedAttackDetector(faces, EMBEDDED_ANTI_SPOOF_MODEL),
     close: () => ocr.close(),
   };
 }
