@@ -23,6 +23,9 @@ const STALE_LOCK_MS = 5 * 60_000;
  * its Open Sans fonts with a fonts.conf of our own (the package's names /tmp/fonts).
  */
 export async function packagedChromium(): Promise<PackagedChromium> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(`@sparticuz/chromium ships Linux x64 only; on ${process.platform}/${process.arch} set CHROMIUM_PATH to a Chromium or Chrome binary`);
+  }
   const bin = path.join(path.dirname(require.resolve('@sparticuz/chromium')), '..', 'bin');
   const { version } = JSON.parse(fs.readFileSync(path.join(bin, '..', 'package.json'), 'utf8')) as { version: string };
   const dir = path.join(os.tmpdir(), `ivs-chromium-${version}`);
@@ -35,7 +38,8 @@ export async function packagedChromium(): Promise<PackagedChromium> {
     if (fs.existsSync(dir)) return found;
     try {
       fs.mkdirSync(lock);
-    } catch {
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const held = fs.statSync(lock, { throwIfNoEntry: false });
       if (held && Date.now() - held.mtimeMs > STALE_LOCK_MS) fs.rmSync(lock, { recursive: true, force: true });
       await new Promise((resolve) => setTimeout(resolve, 250));
