@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
 import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { createOidcTenant, createUser, signInThroughPages, startOidcServer, testEmail, type OidcTenant } from '../helpers/oidc-login';
 import { cli, eventually, http, ROOT, type TestServer } from '../helpers/test-server';
@@ -12,13 +13,10 @@ import { WebhookReceiver } from '../helpers/webhook-receiver';
  * docs/data-rights.md, "Delegated requests"): driven by their labels, through the provider's real
  * sign-in pages, axe-clean at 360 px, with screenshots for docs/screenshots.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.log(`account-pages.browser: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const PHONE = { width: 360, height: 740 };
 
-(haveChromium ? describe : describe.skip)('the account pages in Chromium', () => {
+describe('the account pages in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
   let tenant: OidcTenant;
@@ -28,11 +26,7 @@ const PHONE = { width: 360, height: 740 };
     [server, browser, receiver] = await Promise.all([
       startOidcServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
       // Chromium's fake camera: the verification is captured in this browser, which alone may keep it (issue #25 finding 4).
-      chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${writeFakeCameraClip()}`, '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      }),
+      launchChromium({ args: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${writeFakeCameraClip()}`] }),
       WebhookReceiver.start(),
     ]);
     tenant = await createOidcTenant(server, 'Acme Shop');

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
 import { createOidcTenant, createUser, signInThroughPages, startOidcServer, TENANT_ACCOUNT_SCOPE, testEmail, type OidcTenant } from '../helpers/oidc-login';
 import { eventually, http, ROOT, type TestServer } from '../helpers/test-server';
 
@@ -11,14 +12,11 @@ import { eventually, http, ROOT, type TestServer } from '../helpers/test-server'
  * labels and roles through the provider's real sign-in pages, en-US and de-DE, axe-clean at 360 px
  * (0 serious or critical), with screenshots for docs/screenshots.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.log(`account-portal.browser: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const PHONE = { width: 360, height: 740 };
 const PASSWORD = 'correct horse battery';
 
-(haveChromium ? describe : describe.skip)('the account portal in Chromium', () => {
+describe('the account portal in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
   let acme: OidcTenant;
@@ -27,7 +25,7 @@ const PASSWORD = 'correct horse battery';
   beforeAll(async () => {
     [server, browser] = await Promise.all([
       startOidcServer({ RATE_LIMIT_ENABLED: 'false' }),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }),
+      launchChromium(),
     ]);
     [acme, globex] = [await createOidcTenant(server, 'Acme Shop'), await createOidcTenant(server, 'Globex Bank')];
     fs.mkdirSync(SHOTS, { recursive: true });

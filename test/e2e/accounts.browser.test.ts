@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
 import { generators } from 'openid-client';
 import { createOidcTenant, createUser, relyingParty, startOidcServer, type OidcTenant, testEmail } from '../helpers/oidc-login';
 import { cli, http, ROOT, type TestServer } from '../helpers/test-server';
@@ -11,13 +12,10 @@ import { cli, http, ROOT, type TestServer } from '../helpers/test-server';
  * The sign-up, email code, sign-in and consent pages in Chromium, driven by their labels, in
  * en-US and de-DE, axe-clean at 360 px, with screenshots for docs/screenshots (docs/accounts-and-oidc.md).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.log(`accounts.browser: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const PHONE = { width: 360, height: 740 };
 
-(haveChromium ? describe : describe.skip)('the sign-in pages in Chromium', () => {
+describe('the sign-in pages in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
   let tenant: OidcTenant;
@@ -35,7 +33,7 @@ const PHONE = { width: 360, height: 740 };
     redirectUri = `http://127.0.0.1:${(app.address() as { port: number }).port}/callback`;
     [server, browser] = await Promise.all([
       startOidcServer(),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }),
+      launchChromium(),
     ]);
     tenant = await createOidcTenant(server, 'Acme Shop', redirectUri);
     fs.mkdirSync(SHOTS, { recursive: true });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
 import { addConsoleCookie, CONSOLE_PASSWORD, createConsoleMember, invitationLinkFor } from '../helpers/console-login';
 import { freePort, testEmail } from '../helpers/oidc-login';
 import { cli, createTenant, ROOT, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
@@ -13,14 +14,11 @@ import { cli, createTenant, ROOT, startServer, testEnv, type Tenant, type TestSe
  * the Members page in en-US and de-DE. axe-core: 0 serious or critical at 360 px and 1440 px.
  * WebAuthn needs a domain for its relying party, so this server's public address is http://localhost.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.log(`console-identity.browser: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1440, height: 900 };
 
-(haveChromium ? describe : describe.skip)('the console in Chromium', () => {
+describe('the console in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
   let acme: Tenant;
@@ -29,7 +27,7 @@ const DESKTOP = { width: 1440, height: 900 };
     const port = await freePort();
     [server, browser] = await Promise.all([
       startServer(testEnv({ PORT: String(port), PUBLIC_BASE_URL: `http://localhost:${port}`, RATE_LIMIT_ENABLED: 'false' })),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }),
+      launchChromium(),
     ]);
     server.url = `http://localhost:${port}`;
     acme = await createTenant(server, 'Acme Shop');

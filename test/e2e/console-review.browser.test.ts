@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
 import { addConsoleCookie, createConsoleMember, type ConsoleLogin } from '../helpers/console-login';
 import { openPage, pageCall, pngBytes, upload } from '../helpers/hosted-client';
 import { startOidcServer } from '../helpers/oidc-login';
@@ -15,14 +16,11 @@ import { WebhookReceiver } from '../helpers/webhook-receiver';
  * settings, a viewer's case, German) has 0 serious or critical axe violations at 360 px and 1440 px;
  * screenshots go to docs/screenshots/console-*.png.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.log(`console-review.browser: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1440, height: 900 };
 
-(haveChromium ? describe : describe.skip)('the console review pages in Chromium', () => {
+describe('the console review pages in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
   let receiver: WebhookReceiver;
@@ -40,7 +38,7 @@ const DESKTOP = { width: 1440, height: 900 };
     receiver = await WebhookReceiver.start();
     [server, browser] = await Promise.all([
       startOidcServer({ RATE_LIMIT_ENABLED: 'false', WEBHOOK_RETRY_SCALE: '0.001', CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' }),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }),
+      launchChromium(),
     ]);
     acme = await createTenant(server, 'Acme Shop');
     expect((await http(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/acme'), events: ['verification.completed', 'verification.failed', 'verification.manual_review'] } })).status).toBe(201);

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
 import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { dbClient } from '../helpers/hosted-client';
 import { EVIDENCE_LINK, SignedLinks } from '../../src/links/signed-links';
@@ -14,13 +15,10 @@ import { cli, createTenant, eventually, http as call, ROOT, startServer, Tenant,
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
- * The hosted flow in Debian's Chromium (playwright-core, no browser download) with a fake camera
+ * The hosted flow in headless Chromium (test/helpers/browser.ts: Debian's or the packaged one) with a fake camera
  * fed from a clip this test draws: a T2 session completed in redirect, popup and iframe mode, axe at
  * 360 px and desktop on every step, and a screenshot of every step for docs/screenshots.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.log(`hosted-flow.browser: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
 const SHOTS = path.join(ROOT, 'docs', 'screenshots');
 const PHONE = { width: 360, height: 740 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -47,7 +45,7 @@ async function tenantSite(): Promise<{ origin: string; close: () => Promise<void
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-(haveChromium ? describe : describe.skip)('the hosted flow in Chromium', () => {
+describe('the hosted flow in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
   let acme: Tenant;
@@ -61,11 +59,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
       // The engines are switched off on purpose: the camera here is Chromium's fake device, and this file is
       // about the page; a live session goes to manual review with every check's reason saying so.
       startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' })),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--ignore-certificate-errors', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${clip}`, '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      }),
+      launchChromium({ args: ['--ignore-certificate-errors', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${clip}`] }),
       tenantSite(),
       tenantSite(),
       WebhookReceiver.start(),

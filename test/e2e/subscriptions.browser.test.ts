@@ -1,29 +1,21 @@
 // page.evaluate callbacks run in Chromium: they use the DOM types.
 /// <reference lib="dom" />
-import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser';
 import { createTenant, http, startServer, TestServer } from '../helpers/test-server';
 
 /**
- * The copyable example page (examples/session-status.html) in a real headless Chromium: the Debian
- * `chromium` package, driven by playwright-core (no browser download). CI installs it.
+ * The copyable example page (examples/session-status.html) in a real headless Chromium, driven by
+ * playwright-core (test/helpers/browser.ts picks Debian's or the packaged one).
  */
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.log(`subscriptions.browser: skipped, ${CHROMIUM} is missing (apt-get install chromium)`);
-
-(haveChromium ? describe : describe.skip)('examples/session-status.html in Chromium', () => {
+describe('examples/session-status.html in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([
       startServer(),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      }),
+      launchChromium(),
     ]);
   });
   afterAll(async () => {
