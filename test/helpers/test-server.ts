@@ -97,7 +97,11 @@ export async function startServer(env: NodeJS.ProcessEnv = testEnv()): Promise<T
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   proc.stderr!.on('data', (d: Buffer) => logs.push(d.toString()));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join('')}`)), 180_000); // a start on a loaded 2-core machine has taken 75 s
+    const timer = setTimeout(() => {
+      // Not left running: a server that never said it listens would outlive the test run.
+      proc.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${logs.join('')}`));
+    }, 180_000); // a start on a loaded 2-core machine has taken 75 s
     readline.createInterface({ input: proc.stdout! }).on('line', (line) => {
       logs.push(line);
       try {
