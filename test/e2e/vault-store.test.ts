@@ -24,6 +24,18 @@ async function captured(server: TestServer, tenant: Tenant, doc: Buffer, selfie:
   return { id: s.id, urls: done.result.evidence_urls as string[] };
 }
 
+/** The embedded database goes down with its server: a client of the old one is dead after a restart. */
+async function reconnected(db: Client, server: TestServer): Promise<Client> {
+  await db.end().catch(() => undefined);
+  return quiet(await dbClient(server));
+}
+
+/** A client of the embedded database sees its connection drop when the server stops: expected here. */
+function quiet(db: Client): Client {
+  db.on('error', () => undefined);
+  return db;
+}
+
 async function download(server: TestServer, url: string): Promise<{ status: number; bytes: Buffer; length: string | null }> {
   const res = await fetch(url.replace(/^https?:\/\/[^/]+/, server.url));
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), length: res.headers.get('content-length') };
@@ -39,10 +51,10 @@ describe('the filesystem vault (the default store)', () => {
   beforeAll(async () => {
     server = await startServer(testEnv(ENGINES_OFF));
     acme = await createTenant(server, 'vault-fs');
-    db = await dbClient(server);
+    db = quiet(await dbClient(server));
   }, 120_000);
   afterAll(async () => {
-    await db?.end();
+    await db?.end().catch(() => undefined);
     await server?.stop();
   });
 
@@ -68,6 +80,7 @@ describe('the filesystem vault (the default store)', () => {
     // A restart on the same DATA_DIR: the same links return the same bytes.
     await server.stop();
     server = await startServer({ ...server.env, PORT: '0' });
+    db = await reconnected(db, server);
     const again = await Promise.all(urls.map((u) => download(server, u)));
     expect(again.map((r) => sha256(r.bytes)).sort()).toEqual([sha256(doc), sha256(selfie)].sort());
 
@@ -101,7 +114,7 @@ describe('vault migrate', () => {
   let db: Client;
 
   afterAll(async () => {
-    await db?.end();
+    await db?.end().catch(() => undefined);
     await server?.stop();
   });
 
@@ -109,7 +122,7 @@ describe('vault migrate', () => {
     // Stored the way every artifact was before the blob store: bytea in artifact_blobs.
     server = await startServer(testEnv({ ...ENGINES_OFF, VAULT_STORE: 'postgres' }));
     const tenant = await createTenant(server, 'vault-migrate');
-    db = await dbClient(server);
+    db = quiet(await dbClient(server));
     const doc = jpegBytes(700_000, 3);
     const selfie = jpegBytes(90_000, 4);
     const { id, urls } = await captured(server, tenant, doc, selfie);
@@ -121,6 +134,7 @@ describe('vault migrate', () => {
     await server.stop();
     const env = { ...server.env, PORT: '0', VAULT_STORE: 'fs' };
     server = await startServer(env);
+    db = await reconnected(db, server);
     expect((await Promise.all(urls.map((u) => download(server, u)))).map((r) => sha256(r.bytes)).sort()).toEqual([sha256(doc), sha256(selfie)].sort());
 
     const refused = await cli({ ...server.env, VAULT_STORE: 'fs' }, ['vault', 'migrate', '--to', 's3', '--json']);
