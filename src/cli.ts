@@ -8,6 +8,9 @@ import { TenantService } from './tenants/tenant.service';
 import { FlowService } from './flows/flow.service';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { ArtifactPurger } from './vault/artifact-purger';
+import { BlobReaper, VAULT_DELETE_BLOBS_JOB } from './vault/blob-reaper';
+import { createBlobStore } from './vault/create-blob-store';
+import { migrateToBlobStore, terminalProgress } from './vault/vault-migrate.command';
 import { AuditLogService } from './audit/audit-log.service';
 import { RetentionService } from './retention/retention.service';
 import { auditReplicateCommand, auditVerifyCommand } from './audit/audit.cli';
@@ -63,6 +66,8 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               a flow's branding and the origins that may embed it
                                               (--allowed-origins "" clears them)
   vault purge-expired [--json]                delete the bytes of every artifact past its retain_until
+  vault migrate --to fs|s3 [--json]           move artifacts stored in the database (bytea) to the blob
+                                              store VAULT_STORE names; resumable (docs/operations.md)
   dsr purge-due [--as-of <ISO date>] [--json] queue the hard purge of deleted users due by that date
                                               (default now), run as of it (docs/data-rights.md)
   tenant set-threshold --tenant <id> --threshold <0.3..1> [--json]
@@ -131,7 +136,7 @@ async function run(argv: string[]): Promise<unknown> {
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'vault migrate', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
   // Offline by design: it reads segment files and the public key in them, never the database.
   if (command === 'audit verify') return auditVerifyCommand(args.positionals.slice(2));
@@ -197,6 +202,8 @@ async function run(argv: string[]): Promise<unknown> {
       case 'vault purge-expired': {
         return await purgeExpiredCommand(config, database);
       }
+      case 'vault migrate':
+        return await vaultMigrateCommand(config, database, args);
       case 'dsr purge-due': {
         const asOf = typeof args.values['as-of'] === 'string' ? new Date(args.values['as-of']) : new Date();
         if (Number.isNaN(asOf.getTime())) throw new UsageError('--as-of must be an ISO 8601 date');
@@ -230,12 +237,27 @@ async function purgeExpiredCommand(config: Config, database: Database): Promise<
   try {
     const dispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
     await jobs.ensureQueue(dispatcher.queue, { notify: true });
-    const purger = new ArtifactPurger(db, new PostgresArtifactStore(db), new AuditLogService(db), dispatcher);
+    const store = new PostgresArtifactStore(db);
+    const blobs = createBlobStore(config);
+    // Blobs of committed batches are deleted here at once; the job queued with each batch is the fallback.
+    if (blobs) await jobs.ensureQueue(VAULT_DELETE_BLOBS_JOB);
+    const purger = new ArtifactPurger(db, store, new AuditLogService(db), dispatcher, undefined, blobs ? new BlobReaper(store, blobs, jobs) : null);
     const outcome = await purger.purgeExpired(1_000_000);
     return { purged: outcome.purged, by_class: outcome.byClass };
   } finally {
     await jobs.stop();
   }
+}
+
+/** Moves bytea artifacts to the configured blob store; `--to` must name it, so the servers read what it writes. */
+async function vaultMigrateCommand(config: Config, database: Database, args: Args): Promise<unknown> {
+  const to = required(args, 'to');
+  if (to !== 'fs' && to !== 's3') throw new UsageError('--to is fs or s3');
+  if (config.vault.store !== to) throw new UsageError(`VAULT_STORE is ${config.vault.store}: set VAULT_STORE=${to} (here and on every server, so new uploads go there too) before moving artifacts to ${to}`);
+  const blobs = createBlobStore(config)!;
+  const tty = !args.values.json && process.stderr.isTTY;
+  const outcome = await migrateToBlobStore(new PostgresArtifactStore(database.dataSource), blobs, tty ? terminalProgress(process.stderr) : undefined);
+  return { to, moved: outcome.moved, bytes: outcome.bytes, skipped: outcome.skipped };
 }
 
 async function limitsCommand(command: string, overrides: RateLimitOverrides, args: Args): Promise<unknown> {

@@ -63,6 +63,19 @@ const ConfigSchema = z.object({
   WEBHOOK_SECRET_KEY: z.string().optional(),
   /** Base64 of 32 bytes: the master key that wraps each tenant's evidence-vault data key (docs/hosted-flow.md). Unset: one generated and kept in instance_settings. */
   VAULT_MASTER_KEY: z.string().optional(),
+  /**
+   * Where artifact ciphertext is kept (docs/operations.md, "Evidence vault"): `fs` files under VAULT_DIR
+   * (the embedded default), `s3` an S3-compatible bucket (the default when VAULT_S3_BUCKET is set),
+   * `postgres` the bytea column of before issue 30 (each body then held whole until its transaction).
+   */
+  VAULT_STORE: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.enum(['fs', 's3', 'postgres']).optional()),
+  /** The filesystem store's directory; several instances need a shared volume. Default: DATA_DIR/vault. */
+  VAULT_DIR: optionalString,
+  /** The S3-compatible store: bucket, endpoint (unset: AWS), region and key prefix; credentials come from the SDK's usual chain. */
+  VAULT_S3_BUCKET: optionalString,
+  VAULT_S3_ENDPOINT: optionalUrl,
+  VAULT_S3_REGION: z.string().min(1).default('us-east-1'),
+  VAULT_S3_PREFIX: z.string().default('vault/'),
   /** Audit replication (docs/retention-and-audit.md): a directory (default DATA_DIR/audit-archive), or S3 with Object Lock when AUDIT_S3_BUCKET is set. */
   AUDIT_ARCHIVE_DIR: z.string().optional(),
   AUDIT_S3_BUCKET: z.string().optional(),
@@ -224,7 +237,14 @@ export type Config = {
   bulkImport: { batchSize: number; leaseSeconds: number };
   webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number; allowPrivateTargets: boolean };
   jobSchema: string;
-  vault: { masterKey: string | undefined; mobileAppLink: string };
+  vault: {
+    masterKey: string | undefined;
+    mobileAppLink: string;
+    /** Which blob store keeps artifact ciphertext (src/vault/create-blob-store.ts). */
+    store: 'fs' | 's3' | 'postgres';
+    dir: string;
+    s3: { bucket: string; endpoint: string | undefined; region: string; prefix: string } | null;
+  };
   audit: { archiveDir: string; s3: { bucket: string; region: string; prefix: string; endpoint?: string; retentionYears: number } | null; signingKey: string | undefined };
   rateLimit: { enabled: boolean; redisPrefix: string };
   adminApiKey: string | undefined;
@@ -277,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (c.CHECK_WORKERS === 0 && c.WORKER_ENABLED) {
     throw new ConfigError('Invalid configuration: CHECK_WORKERS: 0 (no check engines) is only allowed where no jobs run: set WORKER_ENABLED=false, and run the checks in `npm run worker` processes');
   }
+  if (c.VAULT_STORE === 's3' && !c.VAULT_S3_BUCKET) throw new ConfigError('Invalid configuration: VAULT_S3_BUCKET: required when VAULT_STORE is s3');
   return {
     port: c.PORT,
     host: c.HOST,
@@ -306,7 +327,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       s3: c.AUDIT_S3_BUCKET ? { bucket: c.AUDIT_S3_BUCKET, region: c.AUDIT_S3_REGION, prefix: c.AUDIT_S3_PREFIX, endpoint: c.AUDIT_S3_ENDPOINT, retentionYears: c.AUDIT_S3_RETENTION_YEARS } : null,
       signingKey: c.AUDIT_SIGNING_KEY,
     },
-    vault: { masterKey: c.VAULT_MASTER_KEY, mobileAppLink: c.MOBILE_APP_LINK },
+    vault: {
+      masterKey: c.VAULT_MASTER_KEY,
+      mobileAppLink: c.MOBILE_APP_LINK,
+      store: c.VAULT_STORE ?? (c.VAULT_S3_BUCKET ? 's3' : 'fs'),
+      dir: path.resolve(c.VAULT_DIR ?? path.join(c.DATA_DIR, 'vault')),
+      s3: c.VAULT_S3_BUCKET ? { bucket: c.VAULT_S3_BUCKET, endpoint: c.VAULT_S3_ENDPOINT, region: c.VAULT_S3_REGION, prefix: c.VAULT_S3_PREFIX } : null,
+    },
     rateLimit: { enabled: c.RATE_LIMIT_ENABLED, redisPrefix: c.RATE_LIMIT_REDIS_PREFIX },
     adminApiKey: c.ADMIN_API_KEY,
     subscriptions: {

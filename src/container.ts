@@ -52,6 +52,8 @@ import { PageCredentials } from './hosted-flow/page-credentials';
 import { EvidenceAccessService } from './vault/evidence-access.service';
 import { EvidenceVault } from './vault/evidence-vault';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
+import { BlobReaper, VAULT_DELETE_BLOBS_JOB } from './vault/blob-reaper';
+import { createBlobStore } from './vault/create-blob-store';
 import { VaultKeys } from './vault/vault-keys';
 import { buildAccounts, type Accounts } from './users/accounts';
 import { updateServiceVerification } from './users/service-verification.updater';
@@ -200,8 +202,12 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
   const artifactStore = new PostgresArtifactStore(db);
   const retention = new RetentionService(db, audit);
-  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), undefined, retention);
-  const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher);
+  // Where artifact ciphertext lives (VAULT_STORE); null keeps it in artifact_blobs.
+  const blobs = createBlobStore(config);
+  const blobReaper = blobs ? new BlobReaper(artifactStore, blobs, jobs) : null;
+  if (blobReaper) await jobs.ensureQueue(VAULT_DELETE_BLOBS_JOB); // sent to inside purge transactions
+  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), undefined, retention, blobs);
+  const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher, undefined, blobReaper);
   sessions.registerOutboxHandler(purger.onOutbox); // 0-day artifacts go in the transaction that ends their session
   const retentionRuns = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit);
   const evidence = new EvidenceAccessService(audit, vault, await SignedLinks.load(db, EVIDENCE_LINK, config.publicBaseUrl));
@@ -282,6 +288,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
         concurrency: config.webhooks.concurrency,
       },
       retentionRuns,
+      blobReaper: blobReaper ?? undefined,
       bulkImport: new BulkImportJob(db, accounts.box, sessions, accounts.mail, (id) => links.url(id), jobs, logger, config.bulkImport),
       auditReplicator: new AuditReplicator(db, wormStoreFor(config), await loadAuditSigningKey(db, config.audit.signingKey), audit),
       sanctions: {

@@ -17,19 +17,30 @@ export async function* atMinimumRate<T extends Buffer | string>(
   const it = source[Symbol.asyncIterator]();
   const started = now();
   let received = 0;
-  for (;;) {
-    const deadline = started + Math.max(opts.graceMs, (received / opts.bytesPerSecond) * 1000);
-    let timer: NodeJS.Timeout | undefined;
-    const tooSlow = new Promise<'too_slow'>((resolve) => {
-      timer = setTimeout(() => resolve('too_slow'), Math.max(0, deadline - now()));
-    });
-    const next = await Promise.race([it.next(), tooSlow]).finally(() => clearTimeout(timer));
-    if (next === 'too_slow') {
-      const kib = Math.round(received / 1024);
-      throw new DomainError('upload_too_slow', `The upload was cut: ${kib} KiB in ${Math.round((now() - started) / 1000)} s is below the minimum of ${opts.bytesPerSecond / 1024} KiB/s`);
+  let pending = false;
+  try {
+    for (;;) {
+      const deadline = started + Math.max(opts.graceMs, (received / opts.bytesPerSecond) * 1000);
+      let timer: NodeJS.Timeout | undefined;
+      const tooSlow = new Promise<'too_slow'>((resolve) => {
+        timer = setTimeout(() => resolve('too_slow'), Math.max(0, deadline - now()));
+      });
+      pending = true;
+      const next = await Promise.race([it.next().finally(() => (pending = false)), tooSlow]).finally(() => clearTimeout(timer));
+      if (next === 'too_slow') {
+        const kib = Math.round(received / 1024);
+        throw new DomainError('upload_too_slow', `The upload was cut: ${kib} KiB in ${Math.round((now() - started) / 1000)} s is below the minimum of ${opts.bytesPerSecond / 1024} KiB/s`);
+      }
+      if (next.done) return;
+      received += next.value.length;
+      yield next.value;
     }
-    if (next.done) return;
-    received += next.value.length;
-    yield next.value;
+  } finally {
+    // A reader that stops early (a refusal mid-body) hands the source back: a request's iterator then
+    // drops its 'readable' listener, without which the rest of the body could not be drained for a
+    // clean error answer. With a read still waiting (a client too slow), that return runs once it ends.
+    const done = it.return?.();
+    if (!pending) await done;
+    else void done?.catch(() => undefined);
   }
 }

@@ -17,6 +17,7 @@ import { AUDIT_REPLICATE_CRON, AUDIT_REPLICATE_JOB, type AuditReplicator } from 
 import { dropOldMail, MAIL_SWEEP_CRON, MAIL_SWEEP_JOB } from '../mail/mail-outbox';
 import { BULK_IMPORT_JOB } from '../bulk-import/bulk-import.service';
 import type { BulkImportData, BulkImportJob } from '../bulk-import/bulk-import.job';
+import { type BlobReaper, type DeleteBlobsData, VAULT_DELETE_BLOBS_JOB, VAULT_SWEEP_CRON, VAULT_SWEEP_JOB } from '../vault/blob-reaper';
 
 export const EXPIRE_SESSIONS_JOB = 'expire-sessions';
 
@@ -34,6 +35,8 @@ export async function startWorkers(
     retentionRuns?: RetentionRunService;
     auditReplicator?: AuditReplicator;
     bulkImport?: BulkImportJob;
+    /** Deletes purged and orphaned artifact blobs (unset with VAULT_STORE=postgres). */
+    blobReaper?: BlobReaper;
   },
 ): Promise<void> {
   const testMode = new TestModeAdvanceJob(deps.db, deps.sessions, deps.sanctions?.screening);
@@ -59,6 +62,13 @@ export async function startWorkers(
     await jobs.schedule(RETENTION_NIGHTLY_JOB, RETENTION_NIGHTLY_CRON);
     await jobs.work(RETENTION_PURGE_JOB, async () => void (await retentionRuns.hourly()));
     await jobs.schedule(RETENTION_PURGE_JOB, RETENTION_PURGE_CRON);
+  }
+  const reaper = deps.blobReaper;
+  if (reaper) {
+    // docs/operations.md, "Evidence vault": blobs of committed purges, and the hourly orphan sweep.
+    await jobs.work<DeleteBlobsData>(VAULT_DELETE_BLOBS_JOB, async (data) => void (await reaper.deleteUnreferenced(data.keys)), { batchSize: 4 });
+    await jobs.work(VAULT_SWEEP_JOB, async () => void (await reaper.sweep()));
+    await jobs.schedule(VAULT_SWEEP_JOB, VAULT_SWEEP_CRON);
   }
   const replicator = deps.auditReplicator;
   if (replicator) {

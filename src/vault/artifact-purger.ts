@@ -5,6 +5,7 @@ import type { AuditEntryInput, AuditLogService } from '../audit/audit-log.servic
 import type { ObligationEvent, WebhookDispatcher } from '../webhooks/webhook.dispatcher';
 import { ArtifactClass, isBiometricClass } from './artifact-classes';
 import type { ArtifactStore, PurgedArtifact } from './artifact-store';
+import type { BlobReaper } from './blob-reaper';
 import type { Clock } from './evidence-vault';
 
 /** Why artifacts were purged: written to the audit log (never free text). */
@@ -19,9 +20,11 @@ export type PurgeOutcome = {
   eventIds: string[];
   /** The same counts per tenant and mode (`<tenant_id>:<livemode>`), for the retention run report. */
   byScope: Record<string, { tenantId: string; livemode: boolean; byClass: Partial<Record<ArtifactClass, number>> }>;
+  /** Blobs the purged rows named: deleted once the purge's transaction commits. */
+  blobKeys: string[];
 };
 
-const empty = (): PurgeOutcome => ({ purged: 0, byClass: {}, bySession: {}, eventIds: [], byScope: {} });
+const empty = (): PurgeOutcome => ({ purged: 0, byClass: {}, bySession: {}, eventIds: [], byScope: {}, blobKeys: [] });
 
 const BATCH = 500;
 
@@ -34,6 +37,10 @@ const ENDED_STATUSES: readonly string[] = ['success', 'failed', 'expired', 'with
  * tenant audit entry per session, and for the biometric classes enqueues `biometric.purged` per
  * session and class (an obligation: every endpoint of the tenant receives it) and appends it to
  * the tenant's and the service's audit logs. Purging an already purged artifact does nothing.
+ *
+ * The blobs go after the commit: at once when the purger runs its own transactions, and through a
+ * job queued in the transaction otherwise (a caller's, e.g. the one that completes a session). A
+ * crash in between leaves blobs no row names, which the orphan sweep deletes (src/vault/blob-reaper.ts).
  */
 export class ArtifactPurger {
   constructor(
@@ -42,12 +49,20 @@ export class ArtifactPurger {
     private readonly audit: AuditLogService,
     private readonly dispatcher: WebhookDispatcher,
     private readonly now: Clock = () => new Date(),
+    private readonly reaper: BlobReaper | null = null,
   ) {}
+
+  /** Runs `work` in its own transaction, then deletes the blobs it purged. */
+  private async committed(work: (m: EntityManager) => Promise<PurgeOutcome>): Promise<PurgeOutcome> {
+    const part = await this.db.transaction(work);
+    if (this.reaper && part.blobKeys.length) await this.reaper.deleteUnreferenced(part.blobKeys);
+    return part;
+  }
 
   async purge(artifactIds: readonly string[], reason: PurgeReason): Promise<PurgeOutcome> {
     const total = empty();
     for (let i = 0; i < artifactIds.length; i += BATCH) {
-      const part = await this.db.transaction((m) => this.purgeIn(m, artifactIds.slice(i, i + BATCH), reason));
+      const part = await this.committed((m) => this.purgeIn(m, artifactIds.slice(i, i + BATCH), reason));
       add(total, part);
     }
     return total;
@@ -72,7 +87,7 @@ export class ArtifactPurger {
     while (total.purged < limit) {
       const due = await this.store.due(this.now(), Math.min(BATCH, limit - total.purged));
       if (due.length === 0) break;
-      const part = await this.db.transaction((m) => this.purgeIn(m, due, 'retention_expired'));
+      const part = await this.committed((m) => this.purgeIn(m, due, 'retention_expired'));
       add(total, part);
       if (part.purged === 0) break;
     }
@@ -92,7 +107,7 @@ export class ArtifactPurger {
         [ENDED_STATUSES, Math.min(BATCH, limit - total.purged)],
       );
       if (rows.length === 0) break;
-      const part = await this.db.transaction((m) =>
+      const part = await this.committed((m) =>
         this.purgeIn(
           m,
           rows.map((r) => r.id),
@@ -125,8 +140,9 @@ export class ArtifactPurger {
   async purgeIn(m: EntityManager, artifactIds: readonly string[], reason: PurgeReason): Promise<PurgeOutcome> {
     const at = this.now();
     const purged = await this.store.purgeMany(artifactIds, at, m);
-    const outcome: PurgeOutcome = { ...empty(), purged: purged.length };
+    const outcome: PurgeOutcome = { ...empty(), purged: purged.length, blobKeys: purged.flatMap((a) => (a.blobKey ? [a.blobKey] : [])) };
     if (purged.length === 0) return outcome;
+    await this.reaper?.deleteAfterCommit(m, outcome.blobKeys);
     // Every event of the batch is enqueued in one go; the audit entries that name them follow.
     const purges: { tenantId: string; livemode: boolean; sessionId: string; classes: Partial<Record<ArtifactClass, number>>; artifactIds: string[] }[] = [];
     const events: ObligationEvent[] = [];
@@ -175,6 +191,7 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
 function add(total: PurgeOutcome, part: PurgeOutcome): void {
   total.purged += part.purged;
   total.eventIds.push(...part.eventIds);
+  total.blobKeys.push(...part.blobKeys);
   for (const [id, n] of Object.entries(part.bySession)) total.bySession[id] = (total.bySession[id] ?? 0) + n;
   for (const [cls, n] of Object.entries(part.byClass) as [ArtifactClass, number][]) total.byClass[cls] = (total.byClass[cls] ?? 0) + n;
   for (const [key, p] of Object.entries(part.byScope)) {

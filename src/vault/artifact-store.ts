@@ -16,6 +16,8 @@ export type ArtifactRecord = {
   details: Record<string, unknown>;
   iv: Buffer;
   authTag: Buffer;
+  /** Where the ciphertext is in the blob store (src/vault/blob-store.ts); null when it sits in `artifact_blobs` (VAULT_STORE=postgres, or stored before issue 30). */
+  blobKey: string | null;
   storedAt: Date;
   retainUntil: Date;
   /** A 0-day class: purged when the session completes (docs/retention-and-audit.md). */
@@ -24,7 +26,7 @@ export type ArtifactRecord = {
 };
 
 /** What a purge tells the purger about each artifact it purged. */
-export type PurgedArtifact = { id: string; sessionId: string; tenantId: string; livemode: boolean; class: ArtifactClass };
+export type PurgedArtifact = { id: string; sessionId: string; tenantId: string; livemode: boolean; class: ArtifactClass; /** The blob the row named until now, to delete once the purge commits. */ blobKey: string | null };
 
 /** Why an insert was refused: the session no longer takes captures, or the class is full. */
 export type InsertRefusal = { refused: 'session_state'; status: string } | { refused: 'class_full'; max: number } | { refused: 'no_session' };
@@ -35,16 +37,18 @@ export type InsertRefusal = { refused: 'session_state'; status: string } | { ref
  */
 export interface ArtifactStore {
   /**
-   * Inserts the row and its ciphertext together, or nothing: in one transaction that holds the
-   * session row, refusing when the session's status is not one of `openStatuses` or the session
-   * already has `maxPerClass` artifacts of this class.
+   * Inserts the row, or nothing: in one transaction that holds the session row, refusing when the
+   * session's status is not one of `openStatuses` or the session already has `maxPerClass` artifacts
+   * of this class. The row names its blob (`blobKey`, already durable), or `ciphertext` goes into
+   * `artifact_blobs` in the same transaction (VAULT_STORE=postgres).
    */
-  insert(row: ArtifactRecord, ciphertext: Buffer, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null>;
+  insert(row: ArtifactRecord, ciphertext: Buffer | null, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null>;
   find(id: string): Promise<ArtifactRecord | null>;
   listBySession(sessionId: string): Promise<ArtifactRecord[]>;
+  /** The ciphertext kept in `artifact_blobs` (a row without a blob key). */
   ciphertext(id: string): Promise<Buffer | null>;
-  /** Deletes the bytes, keeps the row with `purged_at`; false when already purged or unknown. */
-  purge(id: string, at: Date): Promise<boolean>;
+  /** Which of these blob keys some artifact row still names: the orphan sweep deletes the others. */
+  blobKeysInUse(keys: readonly string[]): Promise<Set<string>>;
   /**
    * Deletes the bytes of these artifacts inside the caller's transaction and keeps their rows with
    * `purged_at`, without capture details or user binding. Returns the rows it purged now (already

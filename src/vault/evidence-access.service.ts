@@ -1,10 +1,12 @@
+import type { Readable } from 'node:stream';
 import type { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../errors';
 import { EVIDENCE_CLASSES } from './artifact-classes';
 import type { SignedLinks } from '../links/signed-links';
 import type { EvidenceVault } from './evidence-vault';
 
-export type OpenedEvidence = { contentType: string; bytes: Buffer; sha256: string };
+/** An opened artifact: its clear bytes stream from the store (`sizeBytes` long), decrypted on the way. */
+export type OpenedEvidence = { contentType: string; body: Readable; sizeBytes: number; sha256: string };
 
 /** A console member opening evidence of their tenant (docs/console.md): another tenant's artifact is refused like a bad link, and the open is audited with the member. */
 export type EvidenceViewer = { memberId: string; tenantId: string };
@@ -57,17 +59,22 @@ export class EvidenceAccessService {
     if (viewer && record.tenantId !== viewer.tenantId) return 'forbidden';
     const refusal = await this.guard(record.sessionId);
     if (refusal) return refusal;
-    const { bytes } = await this.vault.open(record);
-    await this.audit.append({
+    const { body } = await this.vault.stream(record);
+    await this.audit
+      .append({
       tenantId: record.tenantId,
       livemode: record.livemode,
-      action: bytes ? 'evidence.opened' : 'evidence.open_after_purge',
+      action: body ? 'evidence.opened' : 'evidence.open_after_purge',
       subjectId: record.id,
       detail: { session_id: record.sessionId, class: record.class, request_id: requestId, ...(viewer ? { member_id: viewer.memberId } : {}) },
       at: this.now(),
-    });
-    if (!bytes) return 'gone';
-    return { contentType: record.contentType, bytes, sha256: record.sha256 };
+      })
+      .catch((err: unknown) => {
+        body?.destroy();
+        throw err;
+      });
+    if (!body) return 'gone';
+    return { contentType: record.contentType, body, sizeBytes: record.sizeBytes, sha256: record.sha256 };
   }
 }
 

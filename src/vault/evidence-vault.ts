@@ -1,18 +1,22 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { Cipher, createCipheriv, createDecipheriv, createHash, Hash, randomBytes } from 'node:crypto';
+import { pipeline, Readable } from 'node:stream';
 import { normalize, sniff, SNIFF_BYTES } from '../capture/content-type';
 import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { ArtifactClass } from './artifact-classes';
 import { DEFAULT_POLICY, retentionFor, RetentionPolicy } from '../retention/retention-policy';
-import type { ArtifactRecord, ArtifactStore } from './artifact-store';
+import type { ArtifactRecord, ArtifactStore, InsertRefusal } from './artifact-store';
+import type { BlobLocation, BlobStore } from './blob-store';
 import { UploadGate } from './upload-gate';
 import type { VaultKeys } from './vault-keys';
 
 /**
- * Upload bodies read at once (each up to 25 MiB, held as ciphertext until its transaction), and the
- * share of them one tenant and one session may hold (src/vault/upload-gate.ts).
+ * Upload bodies read at once, and the share of them one tenant and one session may hold
+ * (src/vault/upload-gate.ts). Streamed to a blob store, a body in flight costs a few socket and file
+ * buffers, so many may run; held whole for VAULT_STORE=postgres (up to 25 MiB each), 16.
  */
-const UPLOAD_LIMITS = { slots: 16, perTenant: 8, perSession: 2 };
+const STREAMED_UPLOAD_LIMITS = { slots: 256, perTenant: 64, perSession: 2 };
+const BUFFERED_UPLOAD_LIMITS = { slots: 16, perTenant: 8, perSession: 2 };
 
 export type Clock = () => Date;
 
@@ -37,14 +41,18 @@ export type StoreArtifactInput = {
 };
 
 export type OpenedArtifact = { record: ArtifactRecord; bytes: Buffer | null };
+/** An artifact's clear bytes as a stream; `body` is null once purged. */
+export type StreamedArtifact = { record: ArtifactRecord; body: Readable | null };
 
 export const newArtifactId = (): string => `art_${randomBase62(24)}`;
 
 /**
  * Encrypts artifacts on their way in (AES-256-GCM under the tenant's data key, the artifact id as
  * associated data so ciphertext cannot be moved to another row) and decrypts them on the way out.
- * A body is read once as it arrives: hashed, checked and encrypted chunk by chunk, so only its
- * ciphertext is held until the one transaction that stores row and bytes together.
+ * A body is read once as it arrives: checked, hashed and encrypted chunk by chunk and streamed to
+ * the blob store with back-pressure (a slow disk slows the socket, nothing piles up); the row goes
+ * in after the blob is durable, and a refused row deletes its blob. Without a blob store
+ * (VAULT_STORE=postgres) the ciphertext is held until the one transaction that stores row and bytes.
  */
 export class EvidenceVault {
   constructor(
@@ -52,9 +60,12 @@ export class EvidenceVault {
     private readonly keys: VaultKeys,
     private readonly now: Clock = () => new Date(),
     private readonly retention: RetentionSource = DEFAULTS,
-  ) {}
+    private readonly blobs: BlobStore | null = null,
+  ) {
+    this.gate = new UploadGate(blobs ? STREAMED_UPLOAD_LIMITS : BUFFERED_UPLOAD_LIMITS);
+  }
 
-  private readonly gate = new UploadGate(UPLOAD_LIMITS);
+  private readonly gate: UploadGate;
 
   put(input: StoreArtifactInput): Promise<ArtifactRecord> {
     return this.gate.run({ tenantId: input.session.tenantId, sessionId: input.session.id }, () => this.read(input));
@@ -63,40 +74,49 @@ export class EvidenceVault {
   private async read(input: StoreArtifactInput): Promise<ArtifactRecord> {
     const id = newArtifactId();
     const declared = normalize(input.declaredType);
-    const key = await this.keys.dataKey(input.session.tenantId);
     const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const cipher = createCipheriv('aes-256-gcm', await this.keys.dataKey(input.session.tenantId), iv);
     cipher.setAAD(Buffer.from(id, 'utf8'));
     const hash = createHash('sha256');
-    const ciphertext = new CiphertextBuffer(input.expectedBytes !== undefined && input.expectedBytes <= input.maxBytes ? input.expectedBytes : undefined);
-    let size = 0;
-    let head = Buffer.alloc(0);
-    let sniffed = false;
-    const checkType = () => {
-      sniffed = true;
-      const actual = sniff(head);
-      if (actual !== declared) throw new DomainError('unsupported_media_type', `The bytes are ${actual ?? 'not an accepted type'}, not ${declared}`);
-    };
-    for await (const raw of input.body) {
-      const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
-      size += chunk.length;
-      if (size > input.maxBytes) throw new DomainError('payload_too_large', `A ${input.class} is at most ${input.maxBytes} bytes`);
-      if (!sniffed) {
-        head = Buffer.concat([head, chunk]);
-        if (head.length >= SNIFF_BYTES) checkType();
-      }
-      hash.update(chunk);
-      ciphertext.push(cipher.update(chunk));
-    }
-    if (size === 0) throw new DomainError('invalid_request', 'The upload is empty');
-    if (!sniffed) checkType();
-    ciphertext.push(cipher.final());
-    const record = await this.newRecord(id, input.session, input.class, { contentType: declared, sizeBytes: size, sha256: hash.digest('hex'), details: input.details ?? {}, iv, authTag: cipher.getAuthTag() });
-    const refusal = await this.store.insert(record, ciphertext.bytes(), { openStatuses: input.openStatuses, maxPerClass: input.maxPerClass });
+    const seen = { size: 0 };
+    const ciphertext = Readable.from(encrypting(input, declared, cipher, hash, seen), { objectMode: false });
+    const stored = await this.keep(id, ciphertext, input.expectedBytes !== undefined && input.expectedBytes <= input.maxBytes ? input.expectedBytes : undefined);
+    const record = await this.newRecord(id, input.session, input.class, {
+      contentType: declared,
+      sizeBytes: seen.size,
+      sha256: hash.digest('hex'),
+      details: input.details ?? {},
+      iv,
+      authTag: cipher.getAuthTag(),
+      blobKey: stored.blob?.key ?? null,
+    });
+    const refusal = await this.insert(record, stored, { openStatuses: input.openStatuses, maxPerClass: input.maxPerClass });
     if (refusal?.refused === 'no_session') throw new DomainError('not_found', 'Session not found');
     if (refusal?.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes captures (it is ${refusal.status})`);
     if (refusal?.refused === 'class_full') throw new DomainError('invalid_request', `A session holds at most ${refusal.max} ${input.class} artifacts`);
     return record;
+  }
+
+  /** The ciphertext made durable in the blob store, or (without one) gathered for the row's transaction. */
+  private async keep(id: string, ciphertext: Readable, expectedBytes?: number): Promise<{ blob: BlobLocation | null; bytes: Buffer | null }> {
+    if (this.blobs) return { blob: await this.blobs.put(id, ciphertext), bytes: null };
+    const gathered = new CiphertextBuffer(expectedBytes);
+    for await (const chunk of ciphertext) gathered.push(chunk as Buffer);
+    return { blob: null, bytes: gathered.bytes() };
+  }
+
+  /** Inserts the row after its blob is durable; a blob whose row is refused (or fails) is deleted again. */
+  private async insert(record: ArtifactRecord, stored: { blob: BlobLocation | null; bytes: Buffer | null }, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null> {
+    let refusal: InsertRefusal | null;
+    try {
+      refusal = await this.store.insert(record, stored.bytes, guard);
+    } catch (err) {
+      // If the row did commit after all (an error on the way back), the blob is gone and reads answer 410; the orphan sweep would have kept it otherwise.
+      if (stored.blob) await this.blobs!.delete(stored.blob.key).catch(() => undefined);
+      throw err;
+    }
+    if (refusal && stored.blob) await this.blobs!.delete(stored.blob.key);
+    return refusal;
   }
 
   /**
@@ -117,9 +137,18 @@ export class EvidenceVault {
     cipher.setAAD(Buffer.from(id, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(input.bytes), cipher.final()]);
     const sha256 = createHash('sha256').update(input.bytes).digest('hex');
-    const record = await this.newRecord(id, input.session, input.class, { contentType: input.contentType, sizeBytes: input.bytes.length, sha256, details: input.details ?? {}, iv, authTag: cipher.getAuthTag() });
+    const stored = await this.keep(id, Readable.from([ciphertext]));
+    const record = await this.newRecord(id, input.session, input.class, {
+      contentType: input.contentType,
+      sizeBytes: input.bytes.length,
+      sha256,
+      details: input.details ?? {},
+      iv,
+      authTag: cipher.getAuthTag(),
+      blobKey: stored.blob?.key ?? null,
+    });
     // A retried job stores again; the bound keeps retries from piling up.
-    const refusal = await this.store.insert(record, ciphertext, { openStatuses: input.openStatuses ?? ['processing'], maxPerClass: 8 });
+    const refusal = await this.insert(record, stored, { openStatuses: input.openStatuses ?? ['processing'], maxPerClass: 8 });
     // The checks' writes stay best effort as before; chip evidence must be there before the chip counts.
     if (input.openStatuses && refusal?.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes chip data (it is ${refusal.status})`);
   }
@@ -146,7 +175,7 @@ export class EvidenceVault {
     id: string,
     session: StoreArtifactInput['session'],
     cls: ArtifactClass,
-    bytes: Pick<ArtifactRecord, 'contentType' | 'sizeBytes' | 'sha256' | 'details' | 'iv' | 'authTag'>,
+    bytes: Pick<ArtifactRecord, 'contentType' | 'sizeBytes' | 'sha256' | 'details' | 'iv' | 'authTag' | 'blobKey'>,
   ): Promise<ArtifactRecord> {
     const storedAt = this.now();
     const { retainUntil, purgeAtCompletion } = retentionFor(await this.retention.policy(session.tenantId, session.livemode), cls, storedAt);
@@ -161,17 +190,58 @@ export class EvidenceVault {
     return this.store.listBySession(sessionId);
   }
 
-  /** The artifact with its clear bytes; `bytes` is null once purged. */
+  /** The artifact with its clear bytes, whole (the checks need whole images); `bytes` is null once purged. */
   async open(record: ArtifactRecord): Promise<OpenedArtifact> {
-    if (record.purgedAt) return { record, bytes: null };
-    const ciphertext = await this.store.ciphertext(record.id);
-    if (!ciphertext) return { record, bytes: null };
-    const d = createDecipheriv('aes-256-gcm', await this.keys.dataKey(record.tenantId), record.iv);
-    d.setAAD(Buffer.from(record.id, 'utf8'));
-    d.setAuthTag(record.authTag);
-    return { record, bytes: Buffer.concat([d.update(ciphertext), d.final()]) };
+    const { body } = await this.stream(record);
+    if (!body) return { record, bytes: null };
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    return { record, bytes: Buffer.concat(chunks) };
   }
 
+  /**
+   * The artifact's clear bytes as they are read from the store, decrypted on the way. AES-GCM checks
+   * its tag only at the end: a blob altered at rest makes the stream fail there (the reader sees an
+   * error, not a clean end), so a consumer must treat only a stream that ended cleanly as the artifact.
+   */
+  async stream(record: ArtifactRecord): Promise<StreamedArtifact> {
+    if (record.purgedAt) return { record, body: null };
+    const source = record.blobKey ? await this.blobs?.get(record.blobKey) : await this.store.ciphertext(record.id).then((b) => (b ? Readable.from([b]) : null));
+    if (!source) return { record, body: null };
+    const decipher = createDecipheriv('aes-256-gcm', await this.keys.dataKey(record.tenantId), record.iv);
+    decipher.setAAD(Buffer.from(record.id, 'utf8'));
+    decipher.setAuthTag(record.authTag);
+    return { record, body: pipeline(source, decipher, () => undefined) };
+  }
+}
+
+/**
+ * Reads an upload body once: counts it against `maxBytes`, checks its first bytes are the declared
+ * type, hashes the clear bytes and yields their ciphertext as it goes. The reader pulls, so nothing
+ * is read from the socket faster than the store writes.
+ */
+async function* encrypting(input: StoreArtifactInput, declared: string, cipher: Cipher, hash: Hash, seen: { size: number }): AsyncGenerator<Buffer> {
+  let head = Buffer.alloc(0);
+  let sniffed = false;
+  const checkType = () => {
+    sniffed = true;
+    const actual = sniff(head);
+    if (actual !== declared) throw new DomainError('unsupported_media_type', `The bytes are ${actual ?? 'not an accepted type'}, not ${declared}`);
+  };
+  for await (const raw of input.body) {
+    const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
+    seen.size += chunk.length;
+    if (seen.size > input.maxBytes) throw new DomainError('payload_too_large', `A ${input.class} is at most ${input.maxBytes} bytes`);
+    if (!sniffed) {
+      head = Buffer.concat([head, chunk]);
+      if (head.length >= SNIFF_BYTES) checkType();
+    }
+    hash.update(chunk);
+    yield cipher.update(chunk);
+  }
+  if (seen.size === 0) throw new DomainError('invalid_request', 'The upload is empty');
+  if (!sniffed) checkType();
+  yield cipher.final();
 }
 
 /**

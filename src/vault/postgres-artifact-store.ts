@@ -18,9 +18,10 @@ type Row = {
   stored_at: Date | string;
   retain_until: Date | string;
   purged_at: Date | string | null;
+  blob_key: string | null;
 };
 
-const COLUMNS = 'id, session_id, tenant_id, livemode, user_id, class, content_type, size_bytes, sha256, details, iv, auth_tag, stored_at, retain_until, purged_at';
+const COLUMNS = 'id, session_id, tenant_id, livemode, user_id, class, content_type, size_bytes, sha256, details, iv, auth_tag, stored_at, retain_until, purged_at, blob_key';
 
 const toRecord = (r: Row): ArtifactRecord => ({
   id: r.id,
@@ -38,13 +39,14 @@ const toRecord = (r: Row): ArtifactRecord => ({
   storedAt: new Date(r.stored_at),
   retainUntil: new Date(r.retain_until),
   purgedAt: r.purged_at === null ? null : new Date(r.purged_at),
+  blobKey: r.blob_key,
 });
 
-/** The default ArtifactStore: rows in `artifacts`, ciphertext in `artifact_blobs` (bytea). */
+/** The ArtifactStore: rows in `artifacts`; ciphertext in a blob store the row names, or in `artifact_blobs` (bytea) without one. */
 export class PostgresArtifactStore implements ArtifactStore {
   constructor(private readonly db: DataSource) {}
 
-  async insert(a: ArtifactRecord, ciphertext: Buffer, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null> {
+  async insert(a: ArtifactRecord, ciphertext: Buffer | null, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null> {
     return this.db.transaction(async (m) => {
       // The session row lock orders this insert against a concurrent submit and against other uploads of the class.
       const session: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 FOR UPDATE`, [a.sessionId]);
@@ -57,10 +59,10 @@ export class PostgresArtifactStore implements ArtifactStore {
       );
       if (Number(n) >= guard.maxPerClass) return { refused: 'class_full', max: guard.maxPerClass } as const;
       await m.query(
-        `INSERT INTO artifacts (${COLUMNS}, purge_at_completion) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15)`,
-        [a.id, a.sessionId, a.tenantId, a.livemode, a.userId, a.class, a.contentType, a.sizeBytes, a.sha256, JSON.stringify(a.details), a.iv, a.authTag, a.storedAt, a.retainUntil, a.purgeAtCompletion ?? false],
+        `INSERT INTO artifacts (${COLUMNS}, purge_at_completion) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15, $16)`,
+        [a.id, a.sessionId, a.tenantId, a.livemode, a.userId, a.class, a.contentType, a.sizeBytes, a.sha256, JSON.stringify(a.details), a.iv, a.authTag, a.storedAt, a.retainUntil, a.blobKey, a.purgeAtCompletion ?? false],
       );
-      await m.query(`INSERT INTO artifact_blobs (artifact_id, ciphertext) VALUES ($1, $2)`, [a.id, ciphertext]);
+      if (ciphertext) await m.query(`INSERT INTO artifact_blobs (artifact_id, ciphertext) VALUES ($1, $2)`, [a.id, ciphertext]);
       return null;
     });
   }
@@ -80,22 +82,54 @@ export class PostgresArtifactStore implements ArtifactStore {
     return rows[0] ? Buffer.from(rows[0].ciphertext) : null;
   }
 
-  async purge(id: string, at: Date): Promise<boolean> {
-    return this.db.transaction(async (m) => (await this.purgeMany([id], at, m)).length === 1);
+  async blobKeysInUse(keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const rows: { blob_key: string }[] = await this.db.query(`SELECT blob_key FROM artifacts WHERE blob_key = ANY($1::text[])`, [keys]);
+    return new Set(rows.map((r) => r.blob_key));
+  }
+
+  /** Ids of unpurged artifacts whose ciphertext is still in `artifact_blobs` (what `vault migrate` moves), in id order after `after`. */
+  async inDatabase(after: string, limit: number): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT a.id FROM artifacts a JOIN artifact_blobs b ON b.artifact_id = a.id WHERE a.blob_key IS NULL AND a.purged_at IS NULL AND a.id > $1 ORDER BY a.id LIMIT $2`,
+      [after, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async countInDatabase(): Promise<number> {
+    const [{ n }]: { n: string }[] = await this.db.query(`SELECT count(*) AS n FROM artifacts a JOIN artifact_blobs b ON b.artifact_id = a.id WHERE a.blob_key IS NULL AND a.purged_at IS NULL`);
+    return Number(n);
+  }
+
+  /**
+   * Points the row at its blob and drops its bytea, in one transaction; false when the row was
+   * purged or moved meanwhile (the caller then deletes the blob it wrote).
+   */
+  async movedToBlob(id: string, blobKey: string): Promise<boolean> {
+    return this.db.transaction(async (m) => {
+      const rows: { id: string }[] = await m.query(`SELECT id FROM artifacts WHERE id = $1 AND blob_key IS NULL AND purged_at IS NULL FOR UPDATE`, [id]);
+      if (rows.length === 0) return false;
+      await m.query(`UPDATE artifacts SET blob_key = $2 WHERE id = $1`, [id, blobKey]);
+      await m.query(`DELETE FROM artifact_blobs WHERE artifact_id = $1`, [id]);
+      return true;
+    });
   }
 
   async purgeMany(ids: readonly string[], at: Date, m: EntityManager): Promise<PurgedArtifact[]> {
     if (ids.length === 0) return [];
     // A SELECT around the UPDATE: TypeORM hands an UPDATE's returned rows back as [rows, count].
-    const rows: { id: string; session_id: string; tenant_id: string; livemode: boolean; class: string }[] = await m.query(
+    // The row stops naming its blob here; the blob itself is deleted once this transaction commits (ArtifactPurger).
+    const rows: { id: string; session_id: string; tenant_id: string; livemode: boolean; class: string; blob_key: string | null }[] = await m.query(
       `WITH purged AS (
-         UPDATE artifacts SET purged_at = $2, details = NULL, user_id = NULL WHERE id = ANY($1::text[]) AND purged_at IS NULL
-         RETURNING id, session_id, tenant_id, livemode, class
+         UPDATE artifacts a SET purged_at = $2, details = NULL, user_id = NULL, blob_key = NULL
+           FROM artifacts was WHERE was.id = a.id AND a.id = ANY($1::text[]) AND a.purged_at IS NULL
+         RETURNING a.id, a.session_id, a.tenant_id, a.livemode, a.class, was.blob_key
        ) SELECT * FROM purged ORDER BY id`,
       [ids, at],
     );
     if (rows.length) await m.query(`DELETE FROM artifact_blobs WHERE artifact_id = ANY($1::text[])`, [rows.map((r) => r.id)]);
-    return rows.map((r) => ({ id: r.id, sessionId: r.session_id, tenantId: r.tenant_id, livemode: r.livemode, class: r.class as ArtifactClass }));
+    return rows.map((r) => ({ id: r.id, sessionId: r.session_id, tenantId: r.tenant_id, livemode: r.livemode, class: r.class as ArtifactClass, blobKey: r.blob_key }));
   }
 
   async due(now: Date, limit: number): Promise<string[]> {

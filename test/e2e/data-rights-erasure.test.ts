@@ -1,3 +1,5 @@
+import path from 'node:path';
+import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Client } from 'pg';
 import { boundSession, boundSessionWithCaptures, Delivered, deliveredTo, operatorGraphql, registerEndpoint, signedInUser, SignedInUser } from '../helpers/data-rights-fixtures';
@@ -72,7 +74,14 @@ describe('POST /v1/me/delete', () => {
     expect(r.body.error.code).toBe('user_token_required');
   });
 
+  /** The blob files of the user's artifacts, as they were before the deletion request (the store's side of the erasure scan). */
+  let blobFiles: string[] = [];
+
   it('soft-deletes at once: 202 with the erasure job, tenant reads of the user are 404, notices reach the tenant that verified the user', async () => {
+    const keys = await db.query(`SELECT blob_key FROM artifacts WHERE session_id = ANY($1) AND blob_key IS NOT NULL`, [sessionIds]);
+    blobFiles = keys.rows.map((r: { blob_key: string }) => path.join(server.env.DATA_DIR!, 'vault', 'blobs', r.blob_key.slice(0, 2), r.blob_key.slice(2, 4), r.blob_key));
+    expect(blobFiles.length).toBeGreaterThan(0);
+    expect(blobFiles.filter((f) => fs.existsSync(f))).toEqual(blobFiles);
     const before = Date.now();
     const r = await http(server, 'POST', '/v1/me/delete', { key: user.accessToken });
     expect(r.status).toBe(202);
@@ -126,6 +135,8 @@ describe('POST /v1/me/delete', () => {
     expect(hits).toEqual([]);
     const blobs = await db.query(`SELECT count(*)::int AS n FROM artifact_blobs b JOIN artifacts a ON a.id = b.artifact_id WHERE a.session_id = ANY($1)`, [sessionIds]);
     expect(blobs.rows[0].n).toBe(0);
+    // The blob store is scanned too: none of the files the user's artifacts had is left.
+    expect(blobFiles.filter((f) => fs.existsSync(f))).toEqual([]);
     const userRow = await db.query(`SELECT state, email_sealed, email_hash, display_name FROM users WHERE id = $1`, [user.userId]);
     expect(userRow.rows).toEqual([{ state: 'purged', email_sealed: null, email_hash: null, display_name: null }]);
     // The verification records stay for the tenant's books, with no personal data.

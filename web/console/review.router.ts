@@ -1,3 +1,4 @@
+import { sendEvidence } from '../../http/send-evidence';
 import express, { type Request, type Response, type Router } from 'express';
 import { reviewPageOf } from './console-access';
 import type { ConsoleGate } from './console-guard';
@@ -117,8 +118,7 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
         const err = opened instanceof DomainError ? opened : evidenceError(opened);
         return void res.status(err.code === 'gone' ? 410 : err.code === 'user_restricted' ? 409 : 403).type('text/plain').send(err.message);
       }
-      res.setHeader('x-content-type-options', 'nosniff');
-      res.type(opened.contentType).send(opened.bytes);
+      await sendEvidence(res, opened);
     }),
   );
 }

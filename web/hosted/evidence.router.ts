@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { sendError } from '../../http/error-response';
+import { sendEvidence } from '../../http/send-evidence';
 import { DomainError } from '../../src/errors';
 import { EvidenceAccessService, evidenceError } from '../../src/vault/evidence-access.service';
 
@@ -16,10 +17,9 @@ export function evidenceRouter(access: EvidenceAccessService): Router {
         const err = evidenceError(opened);
         return sendError(res, err.code, err.message);
       }
-      res.setHeader('x-content-type-options', 'nosniff');
       res.setHeader('content-disposition', 'inline');
       res.setHeader('digest', `sha-256=${Buffer.from(opened.sha256, 'hex').toString('base64')}`);
-      res.type(opened.contentType).send(opened.bytes);
+      await sendEvidence(res, opened);
     } catch (err) {
       next(err);
     }

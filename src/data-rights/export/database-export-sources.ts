@@ -69,8 +69,8 @@ export class DatabaseExportSources implements ExportSources {
     for await (const s of this.sessions(userId)) {
       for (const record of await this.vault.list(s.id)) {
         if (record.class !== 'id_document_image' || record.purgedAt) continue;
-        const { bytes } = await this.vault.open(record);
-        if (bytes) yield { id: record.id, ext: EXTENSIONS[record.contentType] ?? 'bin', contentType: record.contentType, bytes };
+        const { body } = await this.vault.stream(record);
+        if (body) yield { id: record.id, ext: EXTENSIONS[record.contentType] ?? 'bin', contentType: record.contentType, bytes: body };
       }
     }
   }

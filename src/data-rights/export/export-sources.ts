@@ -1,7 +1,8 @@
 import type { JsonObject } from '../../../entities/dsr-job.entity';
 import type { SocialDataRights } from '../social-upstream';
 
-export type ExportDocument = { id: string; ext: string; contentType: string; bytes: Buffer };
+/** A document for the export; its bytes stream from the vault as the bundle is written. */
+export type ExportDocument = { id: string; ext: string; contentType: string; bytes: AsyncIterable<Buffer> | Buffer };
 
 /**
  * Where each entry of the export bundle comes from (docs/data-rights.md, "The export bundle").

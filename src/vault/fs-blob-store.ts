@@ -1,0 +1,119 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { BlobLocation, BlobStore } from './blob-store';
+
+const BLOB_KEY = /^[0-9a-f]{64}$/;
+/** A temporary file left by a crash mid-write is listed (and swept) under this prefix. */
+const TMP_PREFIX = 'tmp/';
+const TMP_NAME = /^[0-9a-f]{32}$/;
+
+/**
+ * The embedded blob store (issue 30): ciphertext files under `dir`, named by their SHA-256 in two
+ * levels of fan-out (`blobs/ab/cd/abcd…`), so no directory grows past 65,536 entries per level.
+ * A blob is streamed to `tmp/`, fsynced, renamed into place and its directory fsynced: a crash
+ * leaves either no blob or a whole one, never a torn file under a blob's name. Two writes of the
+ * same ciphertext meet at the same name; AES-GCM under a fresh IV makes that practically never happen.
+ */
+export class FsBlobStore implements BlobStore {
+  readonly kind = 'fs';
+  private readonly blobs: string;
+  private readonly tmp: string;
+
+  constructor(dir: string) {
+    this.blobs = path.join(dir, 'blobs');
+    this.tmp = path.join(dir, 'tmp');
+  }
+
+  async put(_hint: string, body: Readable): Promise<BlobLocation> {
+    await fs.mkdir(this.tmp, { recursive: true });
+    const tmp = path.join(this.tmp, randomBytes(16).toString('hex'));
+    const hash = createHash('sha256');
+    let size = 0;
+    const counting = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      // `flush`: the file is fsynced before it is closed, so the rename below publishes durable bytes.
+      await pipeline(body, counting, createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true, highWaterMark: 256 * 1024 }));
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw err;
+    }
+    const key = hash.digest('hex');
+    const target = this.pathOf(key);
+    try {
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.rename(tmp, target);
+      await syncDir(path.dirname(target));
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw err;
+    }
+    return { key, sizeBytes: size };
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    if (!BLOB_KEY.test(key)) return null;
+    const file = await fs.open(this.pathOf(key), 'r').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
+    if (!file) return null;
+    // The open handle keeps a blob purged meanwhile readable to its end, as a file system does.
+    return file.createReadStream({ highWaterMark: 256 * 1024 });
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = BLOB_KEY.test(key) ? this.pathOf(key) : key.startsWith(TMP_PREFIX) && TMP_NAME.test(key.slice(TMP_PREFIX.length)) ? path.join(this.tmp, key.slice(TMP_PREFIX.length)) : null;
+    if (!file) return;
+    await fs.rm(file, { force: true });
+  }
+
+  /** Blobs, and temporary files a crash left behind (as `tmp/<name>`), last modified before `before`. */
+  async *list(before: Date): AsyncIterable<{ key: string; storedAt: Date }> {
+    for (const name of await entries(this.tmp)) {
+      const at = await mtime(path.join(this.tmp, name));
+      if (at && at < before && TMP_NAME.test(name)) yield { key: `${TMP_PREFIX}${name}`, storedAt: at };
+    }
+    for (const a of await entries(this.blobs)) {
+      for (const b of await entries(path.join(this.blobs, a))) {
+        for (const key of await entries(path.join(this.blobs, a, b))) {
+          if (!BLOB_KEY.test(key)) continue;
+          const at = await mtime(path.join(this.blobs, a, b, key));
+          if (at && at < before) yield { key, storedAt: at };
+        }
+      }
+    }
+  }
+
+  /** Where a blob's file is: `blobs/ab/cd/<key>`. */
+  pathOf(key: string): string {
+    return path.join(this.blobs, key.slice(0, 2), key.slice(2, 4), key);
+  }
+}
+
+async function entries(dir: string): Promise<string[]> {
+  return fs.readdir(dir).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : Promise.reject(err)));
+}
+
+async function mtime(file: string): Promise<Date | null> {
+  return fs.stat(file).then(
+    (s) => s.mtime,
+    () => null,
+  );
+}
+
+/** A rename is durable once its directory is synced. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

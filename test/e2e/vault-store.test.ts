@@ -1,0 +1,157 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Client } from 'pg';
+import { dbClient, jpegBytes, openPage, pageCall, sha256, upload } from '../helpers/hosted-client';
+import { cli, createTenant, eventually, http, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+
+/** The engines are off: sessions stop in manual_review with their evidence URLs, whatever the images show. */
+const ENGINES_OFF = { CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' };
+
+const blobFile = (dataDir: string, key: string) => path.join(dataDir, 'vault', 'blobs', key.slice(0, 2), key.slice(2, 4), key);
+
+/** A live T1 session captured (a document and a selfie of these bytes) and submitted; answers its evidence URLs once it waits for review. */
+async function captured(server: TestServer, tenant: Tenant, doc: Buffer, selfie: Buffer): Promise<{ id: string; urls: string[] }> {
+  const s = (await http(server, 'POST', '/v1/verify/sessions', { key: tenant.live_api_key, json: { flow_id: 'default', tier: 'T1' } })).body;
+  const page = await openPage(server, s);
+  expect((await pageCall(server, page, 'POST', 'start')).status).toBe(200);
+  expect((await upload(server, page, { class: 'id_document_image', side: 'data_page' }, doc, 'image/jpeg')).status).toBe(201);
+  expect((await upload(server, page, { class: 'selfie_image' }, selfie, 'image/jpeg')).status).toBe(201);
+  expect((await pageCall(server, page, 'POST', 'submit')).status).toBe(200);
+  const done = await eventually(async () => {
+    const r = await http(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: tenant.live_api_key });
+    return r.body.status === 'manual_review' ? r.body : undefined;
+  }, 60_000);
+  return { id: s.id, urls: done.result.evidence_urls as string[] };
+}
+
+/** The embedded database goes down with its server: a client of the old one is dead after a restart. */
+async function reconnected(db: Client, server: TestServer): Promise<Client> {
+  await db.end().catch(() => undefined);
+  return quiet(await dbClient(server));
+}
+
+/** A client of the embedded database sees its connection drop when the server stops: expected here. */
+function quiet(db: Client): Client {
+  db.on('error', () => undefined);
+  return db;
+}
+
+async function download(server: TestServer, url: string): Promise<{ status: number; bytes: Buffer; length: string | null }> {
+  const res = await fetch(url.replace(/^https?:\/\/[^/]+/, server.url));
+  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), length: res.headers.get('content-length') };
+}
+
+describe('the filesystem vault (the default store)', () => {
+  let server: TestServer;
+  let acme: Tenant;
+  let db: Client;
+  const doc = jpegBytes(3 * 1024 * 1024 + 17, 5);
+  const selfie = jpegBytes(200_000, 9);
+
+  beforeAll(async () => {
+    server = await startServer(testEnv(ENGINES_OFF));
+    acme = await createTenant(server, 'vault-fs');
+    db = quiet(await dbClient(server));
+  }, 120_000);
+  afterAll(async () => {
+    await db?.end().catch(() => undefined);
+    await server?.stop();
+  });
+
+  it('keeps uploads as ciphertext files named by their hash, reads them back, keeps them across a restart, and deletes them with the purge', async () => {
+    const { id, urls } = await captured(server, acme, doc, selfie);
+    const rows = (await db.query(`SELECT id, blob_key, size_bytes FROM artifacts WHERE session_id = $1 AND class IN ('id_document_image', 'selfie_image') ORDER BY class`, [id])).rows as { id: string; blob_key: string; size_bytes: number }[];
+    expect(rows).toHaveLength(2);
+    for (const r of rows) {
+      const file = fs.readFileSync(blobFile(server.env.DATA_DIR!, r.blob_key));
+      // AES-GCM keeps the length; the file is what its name says, and not the clear bytes.
+      expect(file.length).toBe(Number(r.size_bytes));
+      expect(sha256(file)).toBe(r.blob_key);
+      expect(file.subarray(0, 3).equals(doc.subarray(0, 3))).toBe(false);
+    }
+    const inDatabase = await db.query(`SELECT count(*)::int AS n FROM artifact_blobs WHERE artifact_id = ANY($1)`, [rows.map((r) => r.id)]);
+    expect(inDatabase.rows[0].n).toBe(0);
+
+    const read = await Promise.all(urls.map((u) => download(server, u)));
+    expect(read.map((r) => r.status)).toEqual([200, 200]);
+    expect(read.map((r) => sha256(r.bytes)).sort()).toEqual([sha256(doc), sha256(selfie)].sort());
+    expect(read.map((r) => Number(r.length)).sort((a, b) => a - b)).toEqual([selfie.length, doc.length]);
+
+    // A restart on the same DATA_DIR: the same links return the same bytes.
+    await server.stop();
+    server = await startServer({ ...server.env, PORT: '0' });
+    db = await reconnected(db, server);
+    const again = await Promise.all(urls.map((u) => download(server, u)));
+    expect(again.map((r) => sha256(r.bytes)).sort()).toEqual([sha256(doc), sha256(selfie)].sort());
+
+    // The retention purge deletes the files, not only the rows' keys.
+    await db.query(`UPDATE artifacts SET retain_until = now() - interval '1 second' WHERE session_id = $1`, [id]);
+    expect((await cli(server.env, ['vault', 'purge-expired', '--json'])).code).toBe(0);
+    for (const r of rows) expect(fs.existsSync(blobFile(server.env.DATA_DIR!, r.blob_key))).toBe(false);
+    const after = await db.query(`SELECT count(*)::int AS n FROM artifacts WHERE session_id = $1 AND (blob_key IS NOT NULL OR purged_at IS NULL)`, [id]);
+    expect(after.rows[0].n).toBe(0);
+    expect((await download(server, urls[0])).status).toBe(410);
+  }, 180_000);
+
+  it('stores nothing when an upload is refused: no row and no file', async () => {
+    const s = (await http(server, 'POST', '/v1/verify/sessions', { key: acme.live_api_key, json: { flow_id: 'default', tier: 'T1' } })).body;
+    const page = await openPage(server, s);
+    expect((await pageCall(server, page, 'POST', 'start')).status).toBe(200);
+    const files = () => fs.readdirSync(path.join(server.env.DATA_DIR!, 'vault'), { recursive: true }).filter((f) => /[0-9a-f]{64}$/.test(String(f))).length;
+    const before = files();
+    // Not a JPEG: refused at the sniff, mid-stream.
+    expect((await upload(server, page, { class: 'selfie_image' }, Buffer.alloc(300_000, 1), 'image/jpeg')).status).toBe(415);
+    // One selfie is the limit: the second one's blob is written, its row refused, the blob deleted.
+    expect((await upload(server, page, { class: 'selfie_image' }, jpegBytes(50_000, 1), 'image/jpeg')).status).toBe(201);
+    expect((await upload(server, page, { class: 'selfie_image' }, jpegBytes(50_000, 2), 'image/jpeg')).status).toBe(400);
+    expect(files()).toBe(before + 1);
+    expect(fs.readdirSync(path.join(server.env.DATA_DIR!, 'vault', 'tmp'))).toEqual([]);
+  }, 60_000);
+});
+
+describe('vault migrate', () => {
+  let server: TestServer;
+  let db: Client;
+
+  afterAll(async () => {
+    await db?.end().catch(() => undefined);
+    await server?.stop();
+  });
+
+  it('moves artifacts stored in the database to the filesystem, resumably, and they read the same', async () => {
+    // Stored the way every artifact was before the blob store: bytea in artifact_blobs.
+    server = await startServer(testEnv({ ...ENGINES_OFF, VAULT_STORE: 'postgres' }));
+    const tenant = await createTenant(server, 'vault-migrate');
+    db = quiet(await dbClient(server));
+    const doc = jpegBytes(700_000, 3);
+    const selfie = jpegBytes(90_000, 4);
+    const { id, urls } = await captured(server, tenant, doc, selfie);
+    const legacy = await db.query(`SELECT count(*)::int AS n FROM artifacts a JOIN artifact_blobs b ON b.artifact_id = a.id WHERE a.session_id = $1 AND a.blob_key IS NULL`, [id]);
+    // The two captures, and what the checks derived.
+    expect(legacy.rows[0].n).toBeGreaterThanOrEqual(2);
+
+    // The operator switches the servers to the filesystem store: rows not yet moved still read.
+    await server.stop();
+    const env = { ...server.env, PORT: '0', VAULT_STORE: 'fs' };
+    server = await startServer(env);
+    db = await reconnected(db, server);
+    expect((await Promise.all(urls.map((u) => download(server, u)))).map((r) => sha256(r.bytes)).sort()).toEqual([sha256(doc), sha256(selfie)].sort());
+
+    const refused = await cli({ ...server.env, VAULT_STORE: 'fs' }, ['vault', 'migrate', '--to', 's3', '--json']);
+    expect(refused.code).toBe(2);
+    const moved = await cli(server.env, ['vault', 'migrate', '--to', 'fs', '--json']);
+    expect(moved.code).toBe(0);
+    expect(moved.json).toMatchObject({ to: 'fs', skipped: 0 });
+    expect(moved.json!.moved).toBeGreaterThanOrEqual(2);
+    const rows = (await db.query(`SELECT a.blob_key, (SELECT count(*)::int FROM artifact_blobs b WHERE b.artifact_id = a.id) AS bytea FROM artifacts a WHERE a.session_id = $1`, [id])).rows;
+    for (const r of rows) {
+      expect(r.bytea).toBe(0);
+      expect(fs.existsSync(blobFile(server.env.DATA_DIR!, r.blob_key))).toBe(true);
+    }
+    expect((await Promise.all(urls.map((u) => download(server, u)))).map((r) => sha256(r.bytes)).sort()).toEqual([sha256(doc), sha256(selfie)].sort());
+
+    // A second run finds nothing left to move.
+    const again = await cli(server.env, ['vault', 'migrate', '--to', 'fs', '--json']);
+    expect(again.json).toMatchObject({ moved: 0, skipped: 0 });
+  }, 240_000);
+});
