@@ -7,6 +7,7 @@ import { COMPANIES_HOUSE_DEFAULT_URL } from './registries/companies-house.regist
 import { GLEIF_DEFAULT_URL } from './registries/gleif.registry';
 import { REGISTRY_URL_OFF, type RegistriesConfig } from './registries/registries';
 import { SEC_DEFAULT_URL } from './registries/sec-edgar.registry';
+import type { S3BlobStoreConfig } from './vault/s3-blob-store';
 
 /** An empty variable counts as unset, as shells and .env files produce them. */
 const optionalUrl = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.url().optional());
@@ -59,6 +60,14 @@ const ConfigSchema = z.object({
   WEBHOOK_SECRET_KEY: z.string().optional(),
   /** Base64 of 32 bytes: the master key that wraps each tenant's evidence-vault data key (docs/hosted-flow.md). Unset: one generated and kept in instance_settings. */
   VAULT_MASTER_KEY: z.string().optional(),
+  /** The vault's ciphertext in an S3-compatible bucket (docs/operations.md, "Object storage"); credentials the SDK's usual way (AWS_ACCESS_KEY_ID, profiles, roles). */
+  VAULT_S3_BUCKET: optionalString,
+  /** A custom endpoint (MinIO, Ceph, the tests' local server); unset: AWS S3 in AWS_REGION. */
+  VAULT_S3_ENDPOINT: optionalUrl,
+  /** Key prefix in the bucket: objects are `<prefix>/<artifact id>`. */
+  VAULT_S3_PREFIX: optionalString,
+  /** Path-style addressing (`endpoint/bucket/key`); unset: on exactly when VAULT_S3_ENDPOINT is set, as S3-compatible servers mostly need. */
+  VAULT_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   /** Audit replication (docs/retention-and-audit.md): a directory (default DATA_DIR/audit-archive), or S3 with Object Lock when AUDIT_S3_BUCKET is set. */
   AUDIT_ARCHIVE_DIR: z.string().optional(),
   AUDIT_S3_BUCKET: z.string().optional(),
@@ -216,6 +225,8 @@ export type Config = {
   webhooks: { secretKey: string | undefined; retryScale: number; timeoutMs: number; concurrency: number; allowPrivateTargets: boolean };
   jobSchema: string;
   vault: { masterKey: string | undefined; mobileAppLink: string };
+  /** The vault's S3 back end (src/vault/s3-blob-store.ts); null unless VAULT_S3_BUCKET is set. */
+  vaultS3: S3BlobStoreConfig | null;
   audit: { archiveDir: string; s3: { bucket: string; region: string; prefix: string; endpoint?: string; retentionYears: number } | null; signingKey: string | undefined };
   rateLimit: { enabled: boolean; redisPrefix: string };
   adminApiKey: string | undefined;
@@ -293,6 +304,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signingKey: c.AUDIT_SIGNING_KEY,
     },
     vault: { masterKey: c.VAULT_MASTER_KEY, mobileAppLink: c.MOBILE_APP_LINK },
+    vaultS3: c.VAULT_S3_BUCKET
+      ? {
+          bucket: c.VAULT_S3_BUCKET,
+          endpoint: c.VAULT_S3_ENDPOINT,
+          prefix: c.VAULT_S3_PREFIX,
+          forcePathStyle: c.VAULT_S3_FORCE_PATH_STYLE ? c.VAULT_S3_FORCE_PATH_STYLE === 'true' : c.VAULT_S3_ENDPOINT !== undefined,
+          region: c.AWS_REGION,
+        }
+      : null,
     rateLimit: { enabled: c.RATE_LIMIT_ENABLED, redisPrefix: c.RATE_LIMIT_REDIS_PREFIX },
     adminApiKey: c.ADMIN_API_KEY,
     subscriptions: {
