@@ -1,3 +1,4 @@
+/// <reference path="./s3rver.d.ts" />
 import S3rver from 's3rver';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
