@@ -74,6 +74,37 @@ describe('S3BlobStore against a local S3-compatible server (s3rver)', () => {
     store.close();
   });
 
+  it('sends a body of exactly one part as one PutObject, and a shorter one after it gets back only its own bytes', async () => {
+    const { client, sent } = recordingClient(s3);
+    const store = new S3BlobStore(client, { bucket: s3.bucket, reusedPartBuffers: 1 });
+    const whole = randomBytes(5 * MIB);
+    const short = randomBytes(1000);
+
+    const a = await store.put('art_exact', chunked(whole));
+    const b = await store.put('art_after', chunked(short));
+
+    expect(sent).toEqual(['PutObject', 'PutObject']);
+    expect([a.sizeBytes, b.sizeBytes]).toEqual([whole.length, short.length]);
+    expect((await buffer((await store.get(a.key))!)).equals(whole)).toBe(true);
+    expect((await buffer((await store.get(b.key))!)).equals(short)).toBe(true);
+    store.close();
+  });
+
+  it('fails with the body\'s own error when a small body fails before its end, storing nothing', async () => {
+    const { client, sent } = recordingClient(s3);
+    const store = new S3BlobStore(client, { bucket: s3.bucket });
+    const body = Readable.from(
+      (async function* () {
+        yield randomBytes(1000);
+        throw new Error('socket closed');
+      })(),
+    );
+
+    await expect(store.put('art_cut', body)).rejects.toThrow('S3 put of s3://vault/art_cut failed: socket closed');
+    expect(sent).toEqual([]);
+    expect(await store.get('art_cut')).toBeNull();
+  });
+
   it('answers null for a key that is not there, and deleting twice is not an error', async () => {
     // The store from the settings takes its credentials from the SDK's chain, here the environment (set in beforeAll).
     const store = s3BlobStoreFromConfig({ bucket: s3.bucket, endpoint: s3.endpoint, prefix: 'del', forcePathStyle: true, region: 'us-east-1' });

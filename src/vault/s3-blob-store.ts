@@ -1,4 +1,4 @@
-import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, paginateListObjectsV2, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { BlobLocation, BlobStore } from './blob-store';
@@ -30,9 +30,17 @@ export type S3BlobStoreOptions = {
    * @default 2
    */
   partsInFlight?: number;
+  /**
+   * First-part buffers kept for reuse between uploads (each `partSizeBytes`, so 80 MiB at most by
+   * default): on the 2-core test machine a fresh 5 MiB buffer per upload, as lib-storage allocates,
+   * cost about as much as the upload's encryption (docs/benchmarks.md, "S3 artifact store").
+   * @default 16
+   */
+  reusedPartBuffers?: number;
 };
 
 const MIB = 1024 * 1024;
+const CONTENT_TYPE = 'application/octet-stream';
 /** An artifact id as the vault makes them (`art_...`): no `/`, so a hint cannot reach outside the prefix. */
 const SAFE_HINT = /^[A-Za-z0-9_.-]{1,200}$/;
 
@@ -81,6 +89,7 @@ export class S3BlobStore implements BlobStore {
   private readonly prefix: string;
   private readonly partSizeBytes: number;
   private readonly partsInFlight: number;
+  private readonly partBuffers: PartBuffers;
 
   constructor(
     private readonly client: S3Client,
@@ -90,6 +99,7 @@ export class S3BlobStore implements BlobStore {
     this.prefix = trimmed ? `${trimmed}/` : '';
     this.partSizeBytes = Math.max(opts.partSizeBytes ?? 5 * MIB, 5 * MIB);
     this.partsInFlight = opts.partsInFlight ?? 2;
+    this.partBuffers = new PartBuffers(this.partSizeBytes, opts.reusedPartBuffers ?? 16);
   }
 
   /** Where this store would keep the artifact `hint`. */
@@ -100,21 +110,68 @@ export class S3BlobStore implements BlobStore {
 
   async put(hint: string, body: Readable): Promise<BlobLocation> {
     const key = this.keyFor(hint);
+    const first = this.partBuffers.take();
+    try {
+      // The first part is read into a reused buffer: most artifacts fit in it and go up as one
+      // PutObject; a larger body continues as a multipart upload behind it.
+      const source = body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+      let filled = 0;
+      let spill: Buffer | null = null;
+      try {
+        for (let next = await source.next(); !next.done; next = await source.next()) {
+          const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+          const room = first.length - filled;
+          chunk.copy(first, filled, 0, Math.min(room, chunk.length));
+          filled += Math.min(room, chunk.length);
+          if (chunk.length > room) {
+            spill = chunk.subarray(room);
+            break;
+          }
+        }
+      } catch (err) {
+        throw new S3BlobStoreError('put', this.opts.bucket, key, err);
+      }
+      if (!spill) return await this.putOnce(key, first.subarray(0, filled));
+      return await this.putInParts(key, first.subarray(0, filled), spill, source);
+    } finally {
+      this.partBuffers.give(first);
+    }
+  }
+
+  private async putOnce(key: string, bytes: Buffer): Promise<BlobLocation> {
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: bytes, ContentLength: bytes.length, ContentType: CONTENT_TYPE }));
+    } catch (err) {
+      throw new S3BlobStoreError('put', this.opts.bucket, key, err);
+    }
+    return { key, sizeBytes: bytes.length };
+  }
+
+  private async putInParts(key: string, head: Buffer, spill: Buffer, rest: AsyncIterator<Buffer | string>): Promise<BlobLocation> {
     let sizeBytes = 0;
     // Counted as the uploader pulls, so the size is what reached the bucket, with no second pass.
     const counted = Readable.from(
       (async function* () {
-        for await (const chunk of body) {
-          const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+        for (const bytes of [head, spill]) {
           sizeBytes += bytes.length;
           yield bytes;
+        }
+        try {
+          for (let next = await rest.next(); !next.done; next = await rest.next()) {
+            const bytes = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+            sizeBytes += bytes.length;
+            yield bytes;
+          }
+        } finally {
+          // An upload that failed stops pulling: the body is let go, as a `for await` would.
+          await rest.return?.();
         }
       })(),
       { objectMode: false, highWaterMark: 64 * 1024 },
     );
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.opts.bucket, Key: key, Body: counted, ContentType: 'application/octet-stream' },
+      params: { Bucket: this.opts.bucket, Key: key, Body: counted, ContentType: CONTENT_TYPE },
       partSize: this.partSizeBytes,
       queueSize: this.partsInFlight,
       // The store aborts the parts itself, so that the error reported is the one that failed the upload, not the abort's.
@@ -190,4 +247,21 @@ function describe(err: unknown): string {
     return code ? `${code}: ${err.message}` : err.message;
   }
   return String(err);
+}
+
+/** Part-sized buffers handed from one upload to the next; at most `keep` wait unused. They only ever hold ciphertext. */
+class PartBuffers {
+  private readonly free: Buffer[] = [];
+  constructor(
+    private readonly size: number,
+    private readonly keep: number,
+  ) {}
+
+  take(): Buffer {
+    return this.free.pop() ?? Buffer.allocUnsafeSlow(this.size);
+  }
+
+  give(buffer: Buffer): void {
+    if (this.free.length < this.keep) this.free.push(buffer);
+  }
 }
