@@ -26,7 +26,7 @@ export type S3BlobStoreOptions = {
    */
   partSizeBytes?: number;
   /**
-   * Parts of one upload in flight at once; an upload holds at most (this + 1) parts in memory.
+   * Parts of one multipart upload in flight at once; such an upload holds at most (this + 2) parts in memory.
    * @default 2
    */
   partsInFlight?: number;
@@ -79,10 +79,10 @@ export function s3BlobStoreFromConfig(config: S3BlobStoreConfig): S3BlobStore {
 
 /**
  * Artifact ciphertext in an S3-compatible bucket (issue 30), one object per artifact at
- * `<prefix>/<artifact id>`. Uploads stream through `@aws-sdk/lib-storage`: a body up to one part
- * is a single PutObject, a larger one a multipart upload that is aborted if the body or a part
- * fails, so a failed put leaves no object behind (only the listing of incomplete uploads, which a
- * lifecycle rule clears: docs/operations.md, "Object storage"). Reads are the GetObject stream.
+ * `<prefix>/<artifact id>`. A body up to one part is a single PutObject; a larger one streams on
+ * as a multipart upload (`@aws-sdk/lib-storage`) that is aborted if the body or a part fails, so a
+ * failed put leaves no object behind (if the abort fails too, a lifecycle rule clears the parts:
+ * docs/operations.md, "Object storage"). Reads are the GetObject stream.
  */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
