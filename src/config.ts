@@ -7,6 +7,7 @@ import { COMPANIES_HOUSE_DEFAULT_URL } from './registries/companies-house.regist
 import { GLEIF_DEFAULT_URL } from './registries/gleif.registry';
 import { REGISTRY_URL_OFF, type RegistriesConfig } from './registries/registries';
 import { SEC_DEFAULT_URL } from './registries/sec-edgar.registry';
+import type { S3BlobStoreConfig } from './vault/s3-blob-store';
 
 /** An empty variable counts as unset, as shells and .env files produce them. */
 const optionalUrl = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.url().optional());
@@ -71,11 +72,16 @@ const ConfigSchema = z.object({
   VAULT_STORE: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.enum(['fs', 's3', 'postgres']).optional()),
   /** The filesystem store's directory; several instances need a shared volume. Default: DATA_DIR/vault. */
   VAULT_DIR: optionalString,
-  /** The S3-compatible store: bucket, endpoint (unset: AWS), region and key prefix; credentials come from the SDK's usual chain. */
+  /** The vault's ciphertext in an S3-compatible bucket (docs/operations.md, "Object storage"); credentials the SDK's usual way (AWS_ACCESS_KEY_ID, profiles, roles). */
   VAULT_S3_BUCKET: optionalString,
+  /** A custom endpoint (MinIO, Ceph, the tests' local server); unset: AWS S3. */
   VAULT_S3_ENDPOINT: optionalUrl,
-  VAULT_S3_REGION: z.string().min(1).default('us-east-1'),
-  VAULT_S3_PREFIX: z.string().default('vault/'),
+  /** The bucket's region; unset: AWS_REGION, or us-east-1 with a custom endpoint. */
+  VAULT_S3_REGION: optionalString,
+  /** Key prefix in the bucket: objects are `<prefix>/<artifact id>`. */
+  VAULT_S3_PREFIX: optionalString,
+  /** Path-style addressing (`endpoint/bucket/key`); unset: on exactly when VAULT_S3_ENDPOINT is set, as S3-compatible servers mostly need. */
+  VAULT_S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   /** Audit replication (docs/retention-and-audit.md): a directory (default DATA_DIR/audit-archive), or S3 with Object Lock when AUDIT_S3_BUCKET is set. */
   AUDIT_ARCHIVE_DIR: z.string().optional(),
   AUDIT_S3_BUCKET: z.string().optional(),
@@ -243,7 +249,8 @@ export type Config = {
     /** Which blob store keeps artifact ciphertext (src/vault/create-blob-store.ts). */
     store: 'fs' | 's3' | 'postgres';
     dir: string;
-    s3: { bucket: string; endpoint: string | undefined; region: string; prefix: string } | null;
+    /** The S3 back end (src/vault/s3-blob-store.ts); null unless VAULT_S3_BUCKET is set. */
+    s3: S3BlobStoreConfig | null;
   };
   audit: { archiveDir: string; s3: { bucket: string; region: string; prefix: string; endpoint?: string; retentionYears: number } | null; signingKey: string | undefined };
   rateLimit: { enabled: boolean; redisPrefix: string };
@@ -332,7 +339,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mobileAppLink: c.MOBILE_APP_LINK,
       store: c.VAULT_STORE ?? (c.VAULT_S3_BUCKET ? 's3' : 'fs'),
       dir: path.resolve(c.VAULT_DIR ?? path.join(c.DATA_DIR, 'vault')),
-      s3: c.VAULT_S3_BUCKET ? { bucket: c.VAULT_S3_BUCKET, endpoint: c.VAULT_S3_ENDPOINT, region: c.VAULT_S3_REGION, prefix: c.VAULT_S3_PREFIX } : null,
+      s3: c.VAULT_S3_BUCKET
+        ? {
+            bucket: c.VAULT_S3_BUCKET,
+            endpoint: c.VAULT_S3_ENDPOINT,
+            prefix: c.VAULT_S3_PREFIX,
+            forcePathStyle: c.VAULT_S3_FORCE_PATH_STYLE ? c.VAULT_S3_FORCE_PATH_STYLE === 'true' : c.VAULT_S3_ENDPOINT !== undefined,
+            region: c.VAULT_S3_REGION ?? c.AWS_REGION,
+          }
+        : null,
     },
     rateLimit: { enabled: c.RATE_LIMIT_ENABLED, redisPrefix: c.RATE_LIMIT_REDIS_PREFIX },
     adminApiKey: c.ADMIN_API_KEY,

@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import { ConfigError } from '../config';
 import type { BlobStore } from './blob-store';
 import { FsBlobStore } from './fs-blob-store';
+import { s3BlobStoreFromConfig } from './s3-blob-store';
 
 /**
  * The blob store VAULT_STORE names (docs/operations.md, "Evidence vault"). Null for `postgres`: the
@@ -12,8 +13,9 @@ export function createBlobStore(config: Pick<Config, 'vault'>): BlobStore | null
     case 'fs':
       return new FsBlobStore(config.vault.dir);
     case 's3':
-      // The S3-compatible store (src/vault/s3-blob-store.ts) plugs in here.
-      throw new ConfigError('VAULT_STORE=s3 is not available in this build');
+      // loadConfig refuses VAULT_STORE=s3 without a bucket; this guards a hand-built config.
+      if (!config.vault.s3) throw new ConfigError('Invalid configuration: VAULT_S3_BUCKET: required when VAULT_STORE is s3');
+      return s3BlobStoreFromConfig(config.vault.s3);
     case 'postgres':
       return null;
   }

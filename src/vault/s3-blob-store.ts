@@ -1,0 +1,267 @@
+import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { Readable } from 'node:stream';
+import type { BlobLocation, BlobStore } from './blob-store';
+
+/** The vault's bucket, from VAULT_S3_* (src/config.ts); credentials come from the SDK's usual chain. */
+export type S3BlobStoreConfig = {
+  bucket: string;
+  /** A custom endpoint: MinIO, Ceph, another S3-compatible service, or the tests' local server. */
+  endpoint: string | undefined;
+  /** Objects are `<prefix>/<artifact id>`; unset: `<artifact id>` at the bucket's root. */
+  prefix: string | undefined;
+  /** `endpoint/bucket/key` instead of `bucket.endpoint/key`. */
+  forcePathStyle: boolean;
+  /** Unset: the SDK's chain (AWS_REGION, the profile); with a custom endpoint, us-east-1, which S3-compatible servers accept. */
+  region: string | undefined;
+};
+
+export type S3BlobStoreOptions = {
+  bucket: string;
+  prefix?: string;
+  /**
+   * Bytes of one multipart part: S3's minimum (5 MiB) by default. A body up to this size is one
+   * PutObject; a larger one is uploaded in parts, each buffered once while it is sent.
+   * @default 5 MiB
+   */
+  partSizeBytes?: number;
+  /**
+   * Parts of one multipart upload in flight at once; such an upload holds at most (this + 2) parts in memory.
+   * @default 2
+   */
+  partsInFlight?: number;
+  /**
+   * First-part buffers kept for reuse between uploads (each `partSizeBytes`, so 80 MiB at most by
+   * default): on the 2-core test machine a fresh 5 MiB buffer per upload, as lib-storage allocates,
+   * cost about as much as the upload's encryption (docs/benchmarks.md, "S3 artifact store").
+   * @default 16
+   */
+  reusedPartBuffers?: number;
+};
+
+const MIB = 1024 * 1024;
+const CONTENT_TYPE = 'application/octet-stream';
+/** An artifact id as the vault makes them (`art_...`): no `/`, so a hint cannot reach outside the prefix. */
+const SAFE_HINT = /^[A-Za-z0-9_.-]{1,200}$/;
+
+/** A request to the bucket failed: names the operation, the object and what the server answered. */
+export class S3BlobStoreError extends Error {
+  override readonly name = 'S3BlobStoreError';
+  constructor(
+    readonly operation: 'put' | 'get' | 'delete' | 'list',
+    readonly bucket: string,
+    readonly key: string,
+    cause: unknown,
+    /** The failed upload's parts could not be dropped either (a lifecycle rule then clears them). */
+    readonly abortFailure?: unknown,
+  ) {
+    const leftParts = abortFailure === undefined ? '' : `; its parts were left (abort failed: ${describe(abortFailure)})`;
+    super(`S3 ${operation} of s3://${bucket}/${key} failed: ${describe(cause)}${leftParts}`, { cause });
+  }
+}
+
+/** The client the vault's store uses for a config: also what the benchmark's raw baseline sends through. */
+export function s3ClientFor(config: S3BlobStoreConfig): S3Client {
+  return new S3Client({
+    region: config.region ?? (config.endpoint ? 'us-east-1' : undefined),
+    ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+    forcePathStyle: config.forcePathStyle,
+    // A bucket that does not answer must fail an upload rather than hold it; a slow reader of a
+    // download is not a dead bucket, so there is no idle timeout on the socket.
+    requestHandler: { connectionTimeout: 10_000 },
+  });
+}
+
+/** The S3 back end of the vault, from the parsed VAULT_S3_* settings. */
+export function s3BlobStoreFromConfig(config: S3BlobStoreConfig): S3BlobStore {
+  return new S3BlobStore(s3ClientFor(config), { bucket: config.bucket, prefix: config.prefix });
+}
+
+/**
+ * Artifact ciphertext in an S3-compatible bucket (issue 30), one object per artifact at
+ * `<prefix>/<artifact id>`. A body up to one part is a single PutObject; a larger one streams on
+ * as a multipart upload (`@aws-sdk/lib-storage`) that is aborted if the body or a part fails, so a
+ * failed put leaves no object behind (if the abort fails too, a lifecycle rule clears the parts:
+ * docs/operations.md, "Object storage"). Reads are the GetObject stream.
+ */
+export class S3BlobStore implements BlobStore {
+  readonly kind = 's3';
+  private readonly prefix: string;
+  private readonly partSizeBytes: number;
+  private readonly partsInFlight: number;
+  private readonly partBuffers: PartBuffers;
+
+  constructor(
+    private readonly client: S3Client,
+    private readonly opts: S3BlobStoreOptions,
+  ) {
+    const trimmed = (opts.prefix ?? '').replace(/^\/+|\/+$/g, '');
+    this.prefix = trimmed ? `${trimmed}/` : '';
+    this.partSizeBytes = Math.max(opts.partSizeBytes ?? 5 * MIB, 5 * MIB);
+    this.partsInFlight = opts.partsInFlight ?? 2;
+    this.partBuffers = new PartBuffers(this.partSizeBytes, opts.reusedPartBuffers ?? 16);
+  }
+
+  /** Where this store would keep the artifact `hint`. */
+  keyFor(hint: string): string {
+    if (!SAFE_HINT.test(hint)) throw new Error(`Not an artifact id: ${JSON.stringify(hint)}`);
+    return `${this.prefix}${hint}`;
+  }
+
+  async put(hint: string, body: Readable): Promise<BlobLocation> {
+    const key = this.keyFor(hint);
+    const first = this.partBuffers.take();
+    try {
+      // The first part is read into a reused buffer: most artifacts fit in it and go up as one
+      // PutObject; a larger body continues as a multipart upload behind it.
+      const source = body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+      let filled = 0;
+      let spill: Buffer | null = null;
+      try {
+        for (let next = await source.next(); !next.done; next = await source.next()) {
+          const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+          const room = first.length - filled;
+          chunk.copy(first, filled, 0, Math.min(room, chunk.length));
+          filled += Math.min(room, chunk.length);
+          if (chunk.length > room) {
+            spill = chunk.subarray(room);
+            break;
+          }
+        }
+      } catch (err) {
+        throw new S3BlobStoreError('put', this.opts.bucket, key, err);
+      }
+      if (!spill) return await this.putOnce(key, first.subarray(0, filled));
+      return await this.putInParts(key, first.subarray(0, filled), spill, source);
+    } finally {
+      this.partBuffers.give(first);
+    }
+  }
+
+  private async putOnce(key: string, bytes: Buffer): Promise<BlobLocation> {
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: bytes, ContentLength: bytes.length, ContentType: CONTENT_TYPE }));
+    } catch (err) {
+      throw new S3BlobStoreError('put', this.opts.bucket, key, err);
+    }
+    return { key, sizeBytes: bytes.length };
+  }
+
+  private async putInParts(key: string, head: Buffer, spill: Buffer, rest: AsyncIterator<Buffer | string>): Promise<BlobLocation> {
+    let sizeBytes = 0;
+    // Counted as the uploader pulls, so the size is what reached the bucket, with no second pass.
+    const counted = Readable.from(
+      (async function* () {
+        for (const bytes of [head, spill]) {
+          sizeBytes += bytes.length;
+          yield bytes;
+        }
+        try {
+          for (let next = await rest.next(); !next.done; next = await rest.next()) {
+            const bytes = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+            sizeBytes += bytes.length;
+            yield bytes;
+          }
+        } finally {
+          // An upload that failed stops pulling: the body is let go, as a `for await` would.
+          await rest.return?.();
+        }
+      })(),
+      { objectMode: false, highWaterMark: 64 * 1024 },
+    );
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.opts.bucket, Key: key, Body: counted, ContentType: CONTENT_TYPE },
+      partSize: this.partSizeBytes,
+      queueSize: this.partsInFlight,
+      // The store aborts the parts itself, so that the error reported is the one that failed the upload, not the abort's.
+      leavePartsOnError: true,
+    });
+    try {
+      await upload.done();
+    } catch (err) {
+      throw new S3BlobStoreError('put', this.opts.bucket, key, err, await this.abortParts(key, upload.uploadId));
+    }
+    return { key, sizeBytes };
+  }
+
+  /** Drops the parts of a failed multipart upload; answers what went wrong, if that failed too. */
+  private async abortParts(key: string, uploadId: string | undefined): Promise<unknown> {
+    if (!uploadId) return undefined;
+    try {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.opts.bucket, Key: key, UploadId: uploadId }));
+      return undefined;
+    } catch (err) {
+      return err;
+    }
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    try {
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+      // In Node the SDK answers with the response's IncomingMessage, a Readable.
+      if (!(r.Body instanceof Readable)) throw new Error('the SDK answered GetObject without a Node stream');
+      return r.Body;
+    } catch (err) {
+      if (isMissingKey(err)) return null;
+      throw new S3BlobStoreError('get', this.opts.bucket, key, err);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      // S3 answers 204 whether or not the key was there.
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+    } catch (err) {
+      if (isMissingKey(err)) return;
+      throw new S3BlobStoreError('delete', this.opts.bucket, key, err);
+    }
+  }
+
+  async *list(before: Date): AsyncIterable<{ key: string; storedAt: Date }> {
+    const pages = paginateListObjectsV2({ client: this.client, pageSize: 1000 }, { Bucket: this.opts.bucket, ...(this.prefix ? { Prefix: this.prefix } : {}) });
+    try {
+      for await (const page of pages) {
+        for (const object of page.Contents ?? []) {
+          if (object.Key && object.LastModified && object.LastModified < before) yield { key: object.Key, storedAt: object.LastModified };
+        }
+      }
+    } catch (err) {
+      throw new S3BlobStoreError('list', this.opts.bucket, this.prefix || '*', err);
+    }
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+}
+
+function isMissingKey(err: unknown): boolean {
+  return err instanceof S3ServiceException && (err.name === 'NoSuchKey' || (err.name !== 'NoSuchBucket' && err.$metadata.httpStatusCode === 404));
+}
+
+function describe(err: unknown): string {
+  if (err instanceof S3ServiceException) return `${err.name} (HTTP ${err.$metadata.httpStatusCode ?? '?'}): ${err.message}`;
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code ? `${code}: ${err.message}` : err.message;
+  }
+  return String(err);
+}
+
+/** Part-sized buffers handed from one upload to the next; at most `keep` wait unused. They only ever hold ciphertext. */
+class PartBuffers {
+  private readonly free: Buffer[] = [];
+  constructor(
+    private readonly size: number,
+    private readonly keep: number,
+  ) {}
+
+  take(): Buffer {
+    return this.free.pop() ?? Buffer.allocUnsafeSlow(this.size);
+  }
+
+  give(buffer: Buffer): void {
+    if (this.free.length < this.keep) this.free.push(buffer);
+  }
+}
