@@ -603,6 +603,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness for traffic - database, migrations, job queue and (where this process runs them) the check engines
+         * @description 503 until every dependency answers, and again from the moment a shutdown begins (`shutting_down`), so a load
+         *     balancer stops sending work. `/healthz` stays the cheap liveness probe (docs/operations.md, "Probes").
+         */
+        get: operations["readiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (text exposition format)
+         * @description Served on this port only when METRICS_TOKEN is set and METRICS_PORT is not, behind `Authorization: Bearer
+         *     <METRICS_TOKEN>`; otherwise 404 here. With METRICS_PORT it is served on that port alone, without a token.
+         *     Every metric, its labels and example alert rules: docs/operations.md, "Metrics".
+         */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.yaml": {
         parameters: {
             query?: never;
@@ -1699,19 +1742,28 @@ export interface components {
             abn?: string;
             cik?: string;
         };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+            /** @description Per part (`database`, `migrations`, `job_queue`, `check_engines`, `shutting_down`), `ready` or why not. */
+            checks: {
+                [key: string]: string;
+            };
+            not_ready: string[];
+        };
         Health: {
             /** @enum {string} */
             status: "ok" | "degraded";
             /** @enum {string} */
             database: "up" | "down";
-            /** @description The engine of each live check (CHECK_*_ENGINE; `off` means switched off on purpose, its check is `error`) and whether the offline models are loaded (they load on the first live check). */
+            /** @description The engine of each live check (CHECK_*_ENGINE; `off` means switched off on purpose, its check is `error`) and whether the offline models are loaded (they load on the first live check; `in_workers` on an API instance started with WORKER_ENABLED=false, whose live sessions the `npm run worker` processes decide). */
             check_engines?: {
                 document: components["schemas"]["CheckEngine"];
                 face_match: components["schemas"]["CheckEngine"];
                 liveness: components["schemas"]["CheckEngine"];
                 anti_spoof: components["schemas"]["CheckEngine"];
                 /** @enum {string} */
-                embedded_models: "none" | "idle" | "loading" | "ready" | "failed";
+                embedded_models: "none" | "idle" | "loading" | "ready" | "failed" | "in_workers";
                 embedded_workers?: number;
             };
             /** @description Each sanctions list's version in force and its age, as of the instance's last poll (docs/sanctions.md). A list never loaded has nulls; `source` is where the list is downloaded from (without a query string), or `off`. */
@@ -3098,6 +3150,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    readiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready; `not_ready` names each part that is not */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing or wrong metrics token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not served on this port (no METRICS_TOKEN, or METRICS_PORT is set) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
