@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { measuring } from '../net/measuring-stream';
 import type { BlobLocation, BlobStore } from './blob-store';
 
 const BLOB_KEY = /^[0-9a-f]{64}$/;
@@ -31,23 +32,15 @@ export class FsBlobStore implements BlobStore {
   async put(_hint: string, body: Readable): Promise<BlobLocation> {
     await fs.mkdir(this.tmp, { recursive: true });
     const tmp = path.join(this.tmp, randomBytes(16).toString('hex'));
-    const hash = createHash('sha256');
-    let size = 0;
-    const counting = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
+    const measured = measuring();
     try {
       // `flush`: the file is fsynced before it is closed, so the rename below publishes durable bytes.
-      await pipeline(body, counting, createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true, highWaterMark: 256 * 1024 }));
+      await pipeline(body, measured.stream, createWriteStream(tmp, { flags: 'wx', mode: 0o600, flush: true, highWaterMark: 256 * 1024 }));
     } catch (err) {
       await fs.rm(tmp, { force: true });
       throw err;
     }
-    const key = hash.digest('hex');
+    const key = measured.sha256();
     const target = this.pathOf(key);
     try {
       await fs.mkdir(path.dirname(target), { recursive: true });
@@ -57,7 +50,7 @@ export class FsBlobStore implements BlobStore {
       await fs.rm(tmp, { force: true });
       throw err;
     }
-    return { key, sizeBytes: size };
+    return { key, sizeBytes: measured.size() };
   }
 
   async get(key: string): Promise<Readable | null> {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
+import { processAlive } from '../helpers/process-alive';
 import { ROOT } from '../helpers/test-server';
 
 /**
@@ -30,14 +31,6 @@ child.stdout.once('data', () => process.stdout.write(child.pid + '\\n'));
 setInterval(() => undefined, 1000);
 `;
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function exitsAfterParentDied(): Promise<boolean> {
   const parent = spawn(process.execPath, ['-e', PARENT, CHILD], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -46,8 +39,8 @@ async function exitsAfterParentDied(): Promise<boolean> {
   await new Promise((r) => parent.once('exit', r));
   process.kill(pid, 'SIGTERM'); // before the log's 200 ms flush has written to the dead pipe
   const deadline = Date.now() + 5000;
-  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  const exited = !alive(pid);
+  while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const exited = !processAlive(pid);
   if (!exited) process.kill(pid, 'SIGKILL');
   return exited;
 }

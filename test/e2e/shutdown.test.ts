@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import readline from 'node:readline';
 import { jpegBytes, openPage, pageCall } from '../helpers/hosted-client';
+import { processAlive } from '../helpers/process-alive';
 import { createTenant, eventually, http as call, ROOT, startServer, testEnv } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 import { RawGraphQLWs } from '../helpers/ws-client';
@@ -36,22 +37,14 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Starts the built server (or `worker.js`) under a throw-away parent; resolves with both pids and the port once it is up. */
 async function startUnderParent(env: NodeJS.ProcessEnv, entry = 'main.js'): Promise<{ parentPid: number; pid: number; url: string }> {
   const parent = spawn(process.execPath, ['-e', PARENT, path.join(ROOT, 'dist', 'src', entry)], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let pid = 0;
   cleanups.push(() => {
-    if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
-    if (alive(parent.pid!)) parent.kill('SIGKILL');
+    if (pid && processAlive(pid)) process.kill(pid, 'SIGKILL');
+    if (processAlive(parent.pid!)) parent.kill('SIGKILL');
   });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server did not start')), 150_000);
@@ -92,7 +85,7 @@ function slowUpload(url: string, sessionId: string, credential: string): () => v
 async function msToExitAfterSigterm(pid: number): Promise<number> {
   const signalled = Date.now();
   process.kill(pid, 'SIGTERM');
-  await eventually(async () => (alive(pid) ? undefined : true), EXIT_BUDGET_MS + 10_000, 100);
+  await eventually(async () => (processAlive(pid) ? undefined : true), EXIT_BUDGET_MS + 10_000, 100);
   return Date.now() - signalled;
 }
 
@@ -125,7 +118,7 @@ it('exits within 25 s of SIGTERM after its parent died, with slow uploads, a sub
 
   process.kill(server.parentPid, 'SIGKILL'); // the harness dies: nobody reads the server's stdout any more
   await new Promise((r) => setTimeout(r, 2000)); // the uploads go on, and the server logs to a dead pipe
-  expect(alive(server.pid)).toBe(true);
+  expect(processAlive(server.pid)).toBe(true);
   expect(await msToExitAfterSigterm(server.pid)).toBeLessThan(EXIT_BUDGET_MS);
 
   // The delivery that was running is made by the next server on the same data.
@@ -154,7 +147,7 @@ withRealPostgres('stops `npm run worker` within 25 s of SIGTERM after its parent
   expect(await msToExitAfterSigterm(worker.pid)).toBeLessThan(EXIT_BUDGET_MS);
 
   const next = await startUnderParent(env, 'worker.js');
-  cleanups.push(() => alive(next.pid) && process.kill(next.pid, 'SIGKILL'));
+  cleanups.push(() => processAlive(next.pid) && process.kill(next.pid, 'SIGKILL'));
   const [held, redelivered] = await eventually(async () => (receiver.at('/held-by-worker').length >= 2 ? receiver.at('/held-by-worker') : undefined), 60_000, 200);
   expect(redelivered.headers['service-event-id']).toBe(held.headers['service-event-id']);
 }, 300_000);

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import { PassThrough, Readable, Transform } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
+import { measuring } from '../../net/measuring-stream';
 import { sealingStream } from './document-envelope';
 import type { ExportSigningKey } from './export-signing-key';
 
@@ -111,18 +111,4 @@ export class ExportBundleWriter {
     }), consumed]);
     this.entries.push({ name, size: measured.size(), sha256: measured.sha256() });
   }
-}
-
-/** A pass-through that hashes (sha256) and counts the bytes flowing through it, for the manifest. */
-function measuring(): { stream: Transform; sha256(): string; size(): number } {
-  const hash = createHash('sha256');
-  let size = 0;
-  const stream = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      hash.update(chunk);
-      size += chunk.length;
-      done(null, chunk);
-    },
-  });
-  return { stream, sha256: () => hash.digest('hex'), size: () => size };
 }
