@@ -8,6 +8,8 @@ import { cli, createTenant, eventually, http, ROOT, startServer, Tenant, testEnv
 import { UPLOADABLE } from '../../src/capture/upload-limits';
 
 let server: TestServer;
+/** Where the filesystem vault keeps a blob (src/vault/fs-blob-store.ts), under the server's DATA_DIR. */
+const blobFile = (key: string) => path.join(server.env.DATA_DIR!, 'vault', 'blobs', key.slice(0, 2), key.slice(2, 4), key);
 let acme: Tenant;
 let db: Client;
 
@@ -86,9 +88,11 @@ describe('uploads', () => {
     expectToMatchContract('POST', '/v1/hosted/sessions/{id}/artifacts', r);
     expect(r.body).toMatchObject({ class: 'id_document_image', content_type: 'image/png', size: bytes.length, sha256: sha256(bytes) });
     expect(r.body.id).toMatch(/^art_[A-Za-z0-9]{24}$/);
-    const row = await db.query('SELECT a.retain_until - a.stored_at AS kept, b.ciphertext FROM artifacts a JOIN artifact_blobs b ON b.artifact_id = a.id WHERE a.id = $1', [r.body.id]);
-    expect(Buffer.from(row.rows[0].ciphertext).includes(bytes.subarray(16, 40))).toBe(false);
-    expect(row.rows[0].ciphertext.length).toBe(bytes.length);
+    // The row names its blob in the vault's store (the filesystem under DATA_DIR by default); the file holds ciphertext only.
+    const row = await db.query('SELECT retain_until - stored_at AS kept, blob_key FROM artifacts WHERE id = $1', [r.body.id]);
+    const ciphertext = fs.readFileSync(blobFile(row.rows[0].blob_key));
+    expect(ciphertext.includes(bytes.subarray(16, 40))).toBe(false);
+    expect(ciphertext.length).toBe(bytes.length);
     expect(row.rows[0].kept.days ?? row.rows[0].kept.years * 365).toBeGreaterThanOrEqual(7 * 365); // ID document: 7 years
   });
 
@@ -259,6 +263,8 @@ describe('a live session through the API', () => {
     expect(((await tampered.json()) as any).error.code).toBe('link_invalid');
     const longer = await fetch(local.replace(/expires=(\d+)/, (_m, e) => `expires=${Number(e) + 3600}`));
     expect(longer.status).toBe(403);
+    const blobKeys: string[] = (await db.query(`SELECT blob_key FROM artifacts WHERE session_id = $1`, [s.id])).rows.map((r) => r.blob_key);
+    expect(blobKeys.every((k) => fs.existsSync(blobFile(k)))).toBe(true);
     await db.query(`UPDATE artifacts SET retain_until = now() - interval '1 second' WHERE session_id = $1`, [s.id]);
     const purge = await cli(server.env, ['vault', 'purge-expired', '--json']);
     expect(purge.code).toBe(0);
@@ -270,8 +276,10 @@ describe('a live session through the API', () => {
     expect(((await gone.json()) as any).error.code).toBe('gone');
     const kept = await db.query(`SELECT count(*)::int AS rows, count(purged_at)::int AS purged FROM artifacts WHERE session_id = $1`, [s.id]);
     expect(kept.rows[0].rows).toBe(kept.rows[0].purged);
-    const blobs = await db.query(`SELECT count(*)::int AS n FROM artifact_blobs b JOIN artifacts a ON a.id = b.artifact_id WHERE a.session_id = $1`, [s.id]);
-    expect(blobs.rows[0].n).toBe(0);
+    // The ciphertext went with them: the rows name no blob and the files are gone.
+    const named = await db.query(`SELECT count(blob_key)::int AS n FROM artifacts WHERE session_id = $1`, [s.id]);
+    expect(named.rows[0].n).toBe(0);
+    await eventually(async () => (blobKeys.some((k) => fs.existsSync(blobFile(k))) ? undefined : true), 10_000, 100);
   });
 });
 
