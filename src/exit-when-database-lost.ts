@@ -1,6 +1,6 @@
 import type { Database } from './db/database';
 import type { Logger } from './logger';
-import { exitProcess } from './process-exit';
+import { flushLogAndExit } from './process-exit';
 
 /**
  * Without its database a process can only fail its work: the server and the worker exit 1 when the
@@ -9,6 +9,7 @@ import { exitProcess } from './process-exit';
 export function exitWhenDatabaseLost(database: Database, logger: Logger): void {
   void database.lost.then((reason) => {
     logger.error({ reason }, 'database lost; exiting');
-    exitProcess(logger, 1);
+    // The line above is still in the log's buffer: give it its bounded second to reach a reader.
+    void flushLogAndExit(logger, 1);
   });
 }

@@ -6,7 +6,7 @@ import { createHttpServer } from '../http/http-server';
 import { metricsServer } from '../http/health.routes';
 import { exitWhenDatabaseLost } from './exit-when-database-lost';
 import { createLogger } from './logger';
-import { exitOnSignals, exitProcess } from './process-exit';
+import { exitOnSignals, flushLogAndExit } from './process-exit';
 import type { Logger } from './logger';
 
 /** The log, once there is one: a start-up failure exits without waiting on it (src/process-exit.ts). */
@@ -68,6 +68,7 @@ main().catch((err: unknown) => {
   // Start-up failures (bad config, unreachable database) exit non-zero with one clear line.
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`fatal: ${message}\n`);
-  if (startedLogger) exitProcess(startedLogger, 1);
-  process.exit(1);
+  // What was logged before the failure gets its bounded second to reach a reader (src/process-exit.ts).
+  if (startedLogger) void flushLogAndExit(startedLogger, 1);
+  else process.exit(1);
 });
