@@ -8,7 +8,7 @@ import { TenantService } from './tenants/tenant.service';
 import { FlowService } from './flows/flow.service';
 import { PostgresArtifactStore } from './vault/postgres-artifact-store';
 import { ArtifactPurger } from './vault/artifact-purger';
-import { BlobReaper, VAULT_DELETE_BLOBS_JOB } from './vault/blob-reaper';
+import { BlobReaper } from './vault/blob-reaper';
 import { createBlobStore } from './vault/create-blob-store';
 import { migrateToBlobStore, terminalProgress } from './vault/vault-migrate.command';
 import { AuditLogService } from './audit/audit-log.service';
@@ -239,8 +239,7 @@ async function purgeExpiredCommand(config: Config, database: Database): Promise<
     await jobs.ensureQueue(dispatcher.queue, { notify: true });
     const store = new PostgresArtifactStore(db);
     const blobs = createBlobStore(config);
-    // Blobs of committed batches are deleted here at once; the job queued with each batch is the fallback.
-    if (blobs) await jobs.ensureQueue(VAULT_DELETE_BLOBS_JOB);
+    // Blobs of committed batches are deleted here at once; the server's hourly sweep takes any a crash leaves.
     const purger = new ArtifactPurger(db, store, new AuditLogService(db), dispatcher, undefined, blobs ? new BlobReaper(store, blobs, jobs) : null);
     const outcome = await purger.purgeExpired(1_000_000);
     return { purged: outcome.purged, by_class: outcome.byClass };

@@ -62,7 +62,7 @@ export class ArtifactPurger {
   async purge(artifactIds: readonly string[], reason: PurgeReason): Promise<PurgeOutcome> {
     const total = empty();
     for (let i = 0; i < artifactIds.length; i += BATCH) {
-      const part = await this.committed((m) => this.purgeIn(m, artifactIds.slice(i, i + BATCH), reason));
+      const part = await this.committed((m) => this.purgeWithin(m, artifactIds.slice(i, i + BATCH), reason));
       add(total, part);
     }
     return total;
@@ -87,7 +87,7 @@ export class ArtifactPurger {
     while (total.purged < limit) {
       const due = await this.store.due(this.now(), Math.min(BATCH, limit - total.purged));
       if (due.length === 0) break;
-      const part = await this.committed((m) => this.purgeIn(m, due, 'retention_expired'));
+      const part = await this.committed((m) => this.purgeWithin(m, due, 'retention_expired'));
       add(total, part);
       if (part.purged === 0) break;
     }
@@ -108,7 +108,7 @@ export class ArtifactPurger {
       );
       if (rows.length === 0) break;
       const part = await this.committed((m) =>
-        this.purgeIn(
+        this.purgeWithin(
           m,
           rows.map((r) => r.id),
           'session_completed',
@@ -128,21 +128,22 @@ export class ArtifactPurger {
     const ended = events.filter((e) => e.type === SESSION_STATUS_CHANGED && ENDED_STATUSES.includes(String(e.payload.status))).map((e) => e.sessionId!);
     if (ended.length === 0) return;
     const rows: { id: string }[] = await m.query(`SELECT id FROM artifacts WHERE session_id = ANY($1::text[]) AND purge_at_completion AND purged_at IS NULL`, [ended]);
-    if (rows.length)
-      await this.purgeIn(
-        m,
-        rows.map((r) => r.id),
-        'session_completed',
-      );
+    if (rows.length === 0) return;
+    const outcome = await this.purgeWithin(
+      m,
+      rows.map((r) => r.id),
+      'session_completed',
+    );
+    // The caller's transaction may still roll back: the blobs go in a job that exists only if it commits.
+    await this.reaper?.deleteAfterCommit(m, outcome.blobKeys);
   };
 
-  /** Inside a caller's transaction (e.g. the one that completes a session). */
-  async purgeIn(m: EntityManager, artifactIds: readonly string[], reason: PurgeReason): Promise<PurgeOutcome> {
+  /** Purges inside `m`; the blobs the purged rows named are the caller's to delete once `m` commits (`blobKeys`). */
+  private async purgeWithin(m: EntityManager, artifactIds: readonly string[], reason: PurgeReason): Promise<PurgeOutcome> {
     const at = this.now();
     const purged = await this.store.purgeMany(artifactIds, at, m);
     const outcome: PurgeOutcome = { ...empty(), purged: purged.length, blobKeys: purged.flatMap((a) => (a.blobKey ? [a.blobKey] : [])) };
     if (purged.length === 0) return outcome;
-    await this.reaper?.deleteAfterCommit(m, outcome.blobKeys);
     // Every event of the batch is enqueued in one go; the audit entries that name them follow.
     const purges: { tenantId: string; livemode: boolean; sessionId: string; classes: Partial<Record<ArtifactClass, number>>; artifactIds: string[] }[] = [];
     const events: ObligationEvent[] = [];
