@@ -60,19 +60,19 @@ export class EvidenceAccessService {
     const refusal = await this.guard(record.sessionId);
     if (refusal) return refusal;
     const { body } = await this.vault.stream(record);
-    await this.audit
-      .append({
-      tenantId: record.tenantId,
-      livemode: record.livemode,
-      action: body ? 'evidence.opened' : 'evidence.open_after_purge',
-      subjectId: record.id,
-      detail: { session_id: record.sessionId, class: record.class, request_id: requestId, ...(viewer ? { member_id: viewer.memberId } : {}) },
-      at: this.now(),
-      })
-      .catch((err: unknown) => {
-        body?.destroy();
-        throw err;
+    try {
+      await this.audit.append({
+        tenantId: record.tenantId,
+        livemode: record.livemode,
+        action: body ? 'evidence.opened' : 'evidence.open_after_purge',
+        subjectId: record.id,
+        detail: { session_id: record.sessionId, class: record.class, request_id: requestId, ...(viewer ? { member_id: viewer.memberId } : {}) },
+        at: this.now(),
       });
+    } catch (err) {
+      body?.destroy(); // an open that is not audited is not served: let the store's stream go
+      throw err;
+    }
     if (!body) return 'gone';
     return { contentType: record.contentType, body, sizeBytes: record.sizeBytes, sha256: record.sha256 };
   }
