@@ -167,9 +167,14 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     throw err;
   }
   const auth = new AuthService(db, database.sql);
-  // Filled in below, once the sanctions screening exists; the queues are read at each scrape.
-  let sanctionsAges: () => Record<string, number | null> = () => ({});
-  const metrics = new PrometheusMetrics({ queues: () => jobs.stats(), sanctionsListAges: () => sanctionsAges() });
+  const sanctionsRepo = new SanctionsListRepository(db);
+  const sanctionsLists = new SanctionsListService(sanctionsRepo);
+  const sanctionsScreening = new SanctionsScreeningService(sanctionsRepo, logger, config.sanctions.pollMs);
+  // Read at each scrape: the queues' depth and the lists' age.
+  const metrics = new PrometheusMetrics({
+    queues: () => jobs.stats(),
+    sanctionsListAges: () => Object.fromEntries(Object.entries(sanctionsScreening.health()).map(([list, h]) => [list, h?.age_seconds ?? null])),
+  });
   const tenants = new TenantService(db);
   const sessions = new SessionService(db, database.sql, jobs);
   const links = await SignedLinks.load(db, HOSTED_PAGE_LINK, config.publicBaseUrl);
@@ -255,11 +260,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const rateLimits = config.rateLimit.enabled
     ? RateLimitService.create(rateLimitOverrides, logger, { redisUrl: config.redisUrl, keyPrefix: config.rateLimit.redisPrefix, metrics })
     : null;
-  const sanctionsRepo = new SanctionsListRepository(db);
-  const sanctionsLists = new SanctionsListService(sanctionsRepo);
-  const sanctionsScreening = new SanctionsScreeningService(sanctionsRepo, logger, config.sanctions.pollMs);
   sanctionsScreening.start();
-  sanctionsAges = () => Object.fromEntries(Object.entries(sanctionsScreening.health()).map(([list, h]) => [list, h?.age_seconds ?? null]));
   const resolvers = new Map<unknown, unknown>([
     [SessionResolver, new SessionResolver(sessions, links, evidence)],
     [SessionSubscriptionResolver, new SessionSubscriptionResolver()],
