@@ -13,12 +13,16 @@ export function readinessChecks(deps: {
   jobs: { ready(): Promise<void> };
   engines: { health(): CheckEnginesHealth } | null;
 }): ReadinessCheck[] {
+  // This build's migrations cannot be unapplied once they are in: after the first yes, a probe does not ask again.
+  let migrated = false;
   const checks: ReadinessCheck[] = [
     { name: 'database', check: async () => void (await deps.db.query('SELECT 1')) },
     {
       name: 'migrations',
       check: async () => {
+        if (migrated) return;
         if (await deps.db.showMigrations()) throw new Error('migrations of this build are not applied yet');
+        migrated = true;
       },
     },
     { name: 'job_queue', check: () => deps.jobs.ready() },

@@ -23,6 +23,7 @@ export class FsBlobStore implements BlobStore {
   readonly kind = 'fs';
   private readonly blobs: string;
   private readonly tmp: string;
+  private tmpMade: Promise<unknown> | undefined;
 
   constructor(dir: string) {
     this.blobs = path.join(dir, 'blobs');
@@ -30,7 +31,12 @@ export class FsBlobStore implements BlobStore {
   }
 
   async put(_hint: string, body: Readable): Promise<BlobLocation> {
-    await fs.mkdir(this.tmp, { recursive: true });
+    // Made once per process, not once per upload.
+    this.tmpMade ??= fs.mkdir(this.tmp, { recursive: true }).catch((err: unknown) => {
+      this.tmpMade = undefined; // tried again by the next upload
+      throw err;
+    });
+    await this.tmpMade;
     const tmp = path.join(this.tmp, randomBytes(16).toString('hex'));
     const measured = measuring();
     try {
