@@ -10,8 +10,9 @@ import { SEC_DEFAULT_URL } from './registries/sec-edgar.registry';
 import type { S3BlobStoreConfig } from './vault/s3-blob-store';
 
 /** An empty variable counts as unset, as shells and .env files produce them. */
-const optionalUrl = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.url().optional());
-const optionalString = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().optional());
+const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
+const optionalUrl = blankAsUnset(z.url().optional());
+const optionalString = blankAsUnset(z.string().optional());
 /** A registry's base URL: unset is the official host, `off` switches it off. */
 const registryUrl = (official: string) =>
   z.preprocess((v) => (v === undefined || (typeof v === 'string' && v.trim() === '') ? official : typeof v === 'string' && v.trim().toLowerCase() === REGISTRY_URL_OFF ? REGISTRY_URL_OFF : v), z.union([z.literal(REGISTRY_URL_OFF), z.url()]));
@@ -51,7 +52,7 @@ const ConfigSchema = z.object({
   /** GET /metrics on the main port behind `Authorization: Bearer <token>` (docs/operations.md, "Metrics"); unset (and no METRICS_PORT): /metrics is 404. */
   METRICS_TOKEN: optionalString.pipe(z.string().min(16).optional()),
   /** GET /metrics alone on this port, with no token (for a scraper on a private network); wins over METRICS_TOKEN. */
-  METRICS_PORT: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_PORT: blankAsUnset(z.coerce.number().int().min(0).max(65535).optional()),
   /** How often workers poll the job queue, in seconds (test-mode timing depends on it). */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(30).default(0.5),
   /** Bulk import (docs/api-behaviour.md, "Bulk import"): records per transaction (one multi-row INSERT of sessions each). */
@@ -69,7 +70,7 @@ const ConfigSchema = z.object({
    * (the embedded default), `s3` an S3-compatible bucket (the default when VAULT_S3_BUCKET is set),
    * `postgres` the bytea column of before issue 30 (each body then held whole until its transaction).
    */
-  VAULT_STORE: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.enum(['fs', 's3', 'postgres']).optional()),
+  VAULT_STORE: blankAsUnset(z.enum(['fs', 's3', 'postgres']).optional()),
   /** The filesystem store's directory; several instances need a shared volume. Default: DATA_DIR/vault. */
   VAULT_DIR: optionalString,
   /** The vault's ciphertext in an S3-compatible bucket (docs/operations.md, "Object storage"); credentials the SDK's usual way (AWS_ACCESS_KEY_ID, profiles, roles). */
@@ -186,7 +187,7 @@ const ConfigSchema = z.object({
   /** Where finished export bundles wait for their download (7 days); several instances need a shared volume. Default: DATA_DIR/exports. */
   EXPORT_DIR: z.string().min(1).optional(),
   /** Mail to end users (docs/accounts-and-oidc.md): an smtp:// or smtps:// URL; unset keeps messages in the outbox (`npm run cli -- mail list`). */
-  SMTP_URL: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().regex(/^smtps?:\/\//).optional()),
+  SMTP_URL: blankAsUnset(z.string().regex(/^smtps?:\/\//).optional()),
   MAIL_FROM: z.string().min(3).default('Identity Verification <no-reply@localhost>'),
   /** pg-boss cron (UTC) of the sweep that drops mail kept longer than 30 days. */
   MAIL_SWEEP_CRON: z.string().min(9).default('17 3 * * *'),
