@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeChunks } from '../test/helpers/write-chunks';
 
 const MIB = 1024 * 1024;
 const chunk = Buffer.alloc(64 * 1024, 1);
@@ -14,15 +15,7 @@ const server = http.createServer((req, res) => {
   if (url.pathname === '/v1/social/big') {
     const bytes = Number(url.searchParams.get('mib') ?? 20) * MIB;
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(bytes) });
-    let left = bytes / chunk.length;
-    const more = () => {
-      while (left > 0) {
-        left--;
-        if (!res.write(chunk)) return void res.once('drain', more);
-      }
-      res.end();
-    };
-    return more();
+    return writeChunks(res, chunk, bytes / chunk.length);
   }
   req.resume();
   res.writeHead(200, { 'content-type': 'application/json' });

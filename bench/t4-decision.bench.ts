@@ -1,6 +1,6 @@
 import { passportFields, passportPhoto, captureAndSubmit } from '../test/helpers/live-session';
 import { startRegistryServer } from '../test/helpers/registry-server';
-import { createTenant, http, startServer, testEnv } from '../test/helpers/test-server';
+import { createTenant, http, startServer, testEnv, ENGINES_OFF } from '../test/helpers/test-server';
 import { abn, lei, pct } from './registry-identifiers';
 
 /**
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const reg = await startRegistryServer();
   reg.delayMs = DELAY_MS;
   const server = await startServer(
-    testEnv({ ...reg.env, RATE_LIMIT_ENABLED: 'false', CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' }),
+    testEnv({ ...reg.env, RATE_LIMIT_ENABLED: 'false', ...ENGINES_OFF }),
   );
   try {
     const { live_api_key: key } = await createTenant(server, 'bench-t4');

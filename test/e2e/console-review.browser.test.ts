@@ -6,7 +6,7 @@ import { launchChromium } from '../helpers/browser';
 import { addConsoleCookie, createConsoleMember, type ConsoleLogin } from '../helpers/console-login';
 import { openPage, pageCall, pngBytes, upload } from '../helpers/hosted-client';
 import { startOidcServer } from '../helpers/oidc-login';
-import { createTenant, eventually, http, ROOT, type Tenant, type TestServer } from '../helpers/test-server';
+import { createTenant, eventually, http, ROOT, type Tenant, type TestServer, ENGINES_OFF } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
@@ -37,7 +37,7 @@ describe('the console review pages in Chromium', () => {
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     [server, browser] = await Promise.all([
-      startOidcServer({ RATE_LIMIT_ENABLED: 'false', WEBHOOK_RETRY_SCALE: '0.001', CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' }),
+      startOidcServer({ RATE_LIMIT_ENABLED: 'false', WEBHOOK_RETRY_SCALE: '0.001', ...ENGINES_OFF }),
       launchChromium(),
     ]);
     acme = await createTenant(server, 'Acme Shop');

@@ -2,7 +2,7 @@ import type { Client } from 'pg';
 import { signedInUser, type SignedInUser } from '../helpers/data-rights-fixtures';
 import { dbClient, jpegBytes, openPage, pageCall, pngBytes, upload } from '../helpers/hosted-client';
 import { createOidcTenant, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
-import { cli, eventually, http, type TestServer } from '../helpers/test-server';
+import { cli, eventually, http, type TestServer, ENGINES_OFF } from '../helpers/test-server';
 import { RawGraphQLWs } from '../helpers/ws-client';
 
 /**
@@ -21,7 +21,7 @@ describe('restriction and erasure refuse every credential at once', () => {
 
   beforeAll(async () => {
     // Engines off: a live session is decided (manual_review, evidence kept) as soon as it is submitted.
-    server = await startOidcServer({ CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' });
+    server = await startOidcServer(ENGINES_OFF);
     db = await dbClient(server);
     acme = await createOidcTenant(server, 'Acme Shop');
   }, 120_000);

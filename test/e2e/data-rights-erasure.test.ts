@@ -1,4 +1,3 @@
-import path from 'node:path';
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Client } from 'pg';
@@ -8,6 +7,7 @@ import { findPersonalData } from '../helpers/personal-data-scan';
 import { cli, eventually, graphql, http, TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 import { createOidcTenant, OidcTenant, startOidcServer } from '../helpers/oidc-login';
+import { blobFile } from '../helpers/vault-files';
 
 const ADMIN_API_KEY = 'op_admin_erasure_0123456789abcdefghijklmnopqrstuvwxyz';
 const DAY = 86_400_000;
@@ -79,7 +79,7 @@ describe('POST /v1/me/delete', () => {
 
   it('soft-deletes at once: 202 with the erasure job, tenant reads of the user are 404, notices reach the tenant that verified the user', async () => {
     const keys = await db.query(`SELECT blob_key FROM artifacts WHERE session_id = ANY($1) AND blob_key IS NOT NULL`, [sessionIds]);
-    blobFiles = keys.rows.map((r: { blob_key: string }) => path.join(server.env.DATA_DIR!, 'vault', 'blobs', r.blob_key.slice(0, 2), r.blob_key.slice(2, 4), r.blob_key));
+    blobFiles = keys.rows.map((r: { blob_key: string }) => blobFile(server.env.DATA_DIR!, r.blob_key));
     expect(blobFiles.length).toBeGreaterThan(0);
     expect(blobFiles.filter((f) => fs.existsSync(f))).toEqual(blobFiles);
     const before = Date.now();

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { expectToMatchContract } from '../helpers/openapi-contract';
 import { createOidcTenant, startOidcServer, testEmail, userAccessToken, type OidcTenant } from '../helpers/oidc-login';
 import { http as call, startServer, testEnv, type TestServer } from '../helpers/test-server';
+import { writeChunks } from '../helpers/write-chunks';
 
 /** What the local upstream saw of one request. */
 type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; bodySha256: string; bodyBytes: number };
@@ -40,27 +41,11 @@ describe('the gateway proxy (D18)', () => {
           res.writeHead(200, { 'content-type': 'application/octet-stream' });
           res.on('close', () => (endless.closed = true));
           const chunk = Buffer.alloc(1024 * 1024, 9);
-          const more = () => {
-            while (endless.written < 256 * 1024 * 1024 && !res.destroyed) {
-              endless.written += chunk.length;
-              if (!res.write(chunk)) return void res.once('drain', more);
-            }
-            res.end();
-          };
-          return more();
+          return writeChunks(res, chunk, 256, () => (endless.written += chunk.length));
         }
         if (req.url!.startsWith('/v1/social/big')) {
           res.writeHead(200, { 'content-type': 'application/octet-stream' });
-          let left = 20;
-          const chunk = Buffer.alloc(1024 * 1024, 7);
-          const more = () => {
-            while (left > 0) {
-              left--;
-              if (!res.write(chunk)) return void res.once('drain', more);
-            }
-            res.end();
-          };
-          return more();
+          return writeChunks(res, Buffer.alloc(1024 * 1024, 7), 20);
         }
         res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'keep-alive': 'timeout=5', 'x-upstream': 'yes', connection: 'keep-alive, x-private-hop', 'x-private-hop': 'secret' });
         res.end(JSON.stringify({ ok: true, path: req.url }));

@@ -4,19 +4,18 @@ import path from 'node:path';
 import type { Client } from 'pg';
 import { answerChallenge, dbClient, jpegBytes, openPage, PageSession, pageCall, pngBytes, sha256, upload } from '../helpers/hosted-client';
 import { expectToMatchContract } from '../helpers/openapi-contract';
-import { cli, createTenant, eventually, http, ROOT, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+import { cli, createTenant, eventually, http, ROOT, startServer, Tenant, testEnv, TestServer, ENGINES_OFF } from '../helpers/test-server';
 import { UPLOADABLE } from '../../src/capture/upload-limits';
+import { blobFile } from '../helpers/vault-files';
 
 let server: TestServer;
-/** Where the filesystem vault keeps a blob (src/vault/fs-blob-store.ts), under the server's DATA_DIR. */
-const blobFile = (key: string) => path.join(server.env.DATA_DIR!, 'vault', 'blobs', key.slice(0, 2), key.slice(2, 4), key);
 let acme: Tenant;
 let db: Client;
 
 beforeAll(async () => {
   // The engines are switched off on purpose here: this file is about the capture API and the evidence it
   // keeps; test/e2e/live-verification.test.ts is about what the engines decide.
-  server = await startServer(testEnv({ CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' }));
+  server = await startServer(testEnv(ENGINES_OFF));
   acme = await createTenant(server, 'acme');
   db = await dbClient(server);
 });
@@ -90,7 +89,7 @@ describe('uploads', () => {
     expect(r.body.id).toMatch(/^art_[A-Za-z0-9]{24}$/);
     // The row names its blob in the vault's store (the filesystem under DATA_DIR by default); the file holds ciphertext only.
     const row = await db.query('SELECT retain_until - stored_at AS kept, blob_key FROM artifacts WHERE id = $1', [r.body.id]);
-    const ciphertext = fs.readFileSync(blobFile(row.rows[0].blob_key));
+    const ciphertext = fs.readFileSync(blobFile(server.env.DATA_DIR!, row.rows[0].blob_key));
     expect(ciphertext.includes(bytes.subarray(16, 40))).toBe(false);
     expect(ciphertext.length).toBe(bytes.length);
     expect(row.rows[0].kept.days ?? row.rows[0].kept.years * 365).toBeGreaterThanOrEqual(7 * 365); // ID document: 7 years
@@ -264,7 +263,7 @@ describe('a live session through the API', () => {
     const longer = await fetch(local.replace(/expires=(\d+)/, (_m, e) => `expires=${Number(e) + 3600}`));
     expect(longer.status).toBe(403);
     const blobKeys: string[] = (await db.query(`SELECT blob_key FROM artifacts WHERE session_id = $1`, [s.id])).rows.map((r) => r.blob_key);
-    expect(blobKeys.every((k) => fs.existsSync(blobFile(k)))).toBe(true);
+    expect(blobKeys.every((k) => fs.existsSync(blobFile(server.env.DATA_DIR!, k)))).toBe(true);
     await db.query(`UPDATE artifacts SET retain_until = now() - interval '1 second' WHERE session_id = $1`, [s.id]);
     const purge = await cli(server.env, ['vault', 'purge-expired', '--json']);
     expect(purge.code).toBe(0);
@@ -279,7 +278,7 @@ describe('a live session through the API', () => {
     // The ciphertext went with them: the rows name no blob and the files are gone.
     const named = await db.query(`SELECT count(blob_key)::int AS n FROM artifacts WHERE session_id = $1`, [s.id]);
     expect(named.rows[0].n).toBe(0);
-    await eventually(async () => (blobKeys.some((k) => fs.existsSync(blobFile(k))) ? undefined : true), 10_000, 100);
+    await eventually(async () => (blobKeys.some((k) => fs.existsSync(blobFile(server.env.DATA_DIR!, k))) ? undefined : true), 10_000, 100);
   });
 });
 

@@ -11,7 +11,7 @@ import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { dbClient } from '../helpers/hosted-client';
 import { EVIDENCE_LINK, SignedLinks } from '../../src/links/signed-links';
 import { qrSvg } from '../../src/hosted-flow/handoff-qr';
-import { cli, createTenant, eventually, http as call, ROOT, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+import { cli, createTenant, eventually, http as call, ROOT, startServer, Tenant, testEnv, TestServer, ENGINES_OFF } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
@@ -58,7 +58,7 @@ describe('the hosted flow in Chromium', () => {
     [server, browser, site, stranger, receiver] = await Promise.all([
       // The engines are switched off on purpose: the camera here is Chromium's fake device, and this file is
       // about the page; a live session goes to manual review with every check's reason saying so.
-      startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' })),
+      startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...ENGINES_OFF })),
       launchChromium({ args: ['--ignore-certificate-errors', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${clip}`] }),
       tenantSite(),
       tenantSite(),

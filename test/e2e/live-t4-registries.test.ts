@@ -1,7 +1,7 @@
 import { dbClient, openPage, pageCall } from '../helpers/hosted-client';
 import { captureAndSubmit, checkOf, decided, passportFields, passportPhoto } from '../helpers/live-session';
 import { startRegistryServer, type RegistryServer } from '../helpers/registry-server';
-import { createTenant, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
+import { createTenant, http, startServer, testEnv, type Tenant, type TestServer, ENGINES_OFF } from '../helpers/test-server';
 import { expectToMatchContract } from '../helpers/openapi-contract';
 
 /**
@@ -21,7 +21,7 @@ beforeAll(async () => {
   reg = await startRegistryServer();
   const { ABR_GUID: _withoutGuid, ...registries } = reg.env;
   server = await startServer(
-    testEnv({ ...registries, RATE_LIMIT_ENABLED: 'false', CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' }),
+    testEnv({ ...registries, RATE_LIMIT_ENABLED: 'false', ...ENGINES_OFF }),
   );
   acme = await createTenant(server);
 });

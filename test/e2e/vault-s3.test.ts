@@ -2,7 +2,7 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import type { Client } from 'pg';
 import { answerChallenge, dbClient, jpegBytes, openPage, pageCall, pngBytes, sha256, upload } from '../helpers/hosted-client';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../helpers/local-s3';
-import { createTenant, eventually, http, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+import { createTenant, eventually, http, startServer, Tenant, testEnv, TestServer, ENGINES_OFF } from '../helpers/test-server';
 
 /**
  * The vault on an S3-compatible bucket (issue 30), through the built server configured by env only:
@@ -10,7 +10,6 @@ import { createTenant, eventually, http, startServer, Tenant, testEnv, TestServe
  * The bucket is s3rver's (test/helpers/local-s3.ts), started here.
  */
 const PREFIX = 'e2e-vault';
-const ENGINES_OFF = { CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' };
 
 let s3: LocalS3;
 let bucket: S3Client;

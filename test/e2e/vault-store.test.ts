@@ -2,12 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from 'pg';
 import { dbClient, jpegBytes, openPage, pageCall, sha256, upload } from '../helpers/hosted-client';
-import { cli, createTenant, eventually, http, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
-
-/** The engines are off: sessions stop in manual_review with their evidence URLs, whatever the images show. */
-const ENGINES_OFF = { CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' };
-
-const blobFile = (dataDir: string, key: string) => path.join(dataDir, 'vault', 'blobs', key.slice(0, 2), key.slice(2, 4), key);
+import { cli, createTenant, eventually, http, startServer, Tenant, testEnv, TestServer, ENGINES_OFF } from '../helpers/test-server';
+import { blobFile } from '../helpers/vault-files';
 
 /** A live T1 session captured (a document and a selfie of these bytes) and submitted; answers its evidence URLs once it waits for review. */
 async function captured(server: TestServer, tenant: Tenant, doc: Buffer, selfie: Buffer): Promise<{ id: string; urls: string[] }> {

@@ -46,6 +46,9 @@ const LOG_SETTLE_MS = 500;
  * The account portal's client secret in tests: a test plays the portal's backend, which redeems its
  * codes at the token endpoint for a /v1 token with `data_rights` (test/helpers/oidc-login.ts portalAccessToken).
  */
+/** Every live check engine switched off: a live session waits for a person, with its captures in the vault (no models load). */
+export const ENGINES_OFF = { CHECK_DOCUMENT_ENGINE: 'off', CHECK_FACE_MATCH_ENGINE: 'off', CHECK_LIVENESS_ENGINE: 'off', CHECK_ANTI_SPOOF_ENGINE: 'off' } as const;
+
 export const TEST_PORTAL_CLIENT_SECRET = 'portal-secret-for-tests-0123456789abcdefghijklmnop';
 /** Every SANCTIONS_URL_* switched off (test/e2e/sanctions-loading.test.ts starts servers with the defaults and with local sources). */
 export const SANCTIONS_DOWNLOADS_OFF = {
