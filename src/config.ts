@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { LIST_URL_OFF, OFFICIAL_LIST_URLS } from './sanctions/official-sources';
-import type { ListId } from './sanctions/sanctions.model';
+import type { ListId } from '../entities/list-snapshot.document';
 import { ABR_DEFAULT_URL } from './registries/abn-lookup.registry';
 import { COMPANIES_HOUSE_DEFAULT_URL } from './registries/companies-house.registry';
 import { GLEIF_DEFAULT_URL } from './registries/gleif.registry';

@@ -1,6 +1,6 @@
 import { NATIONAL_REGISTER, REGISTRY_CHECK_NAMES } from '../registries/business-registry';
 import { biometricPolicy } from './policy/biometric-policy';
-import type { Check, CheckStatus, Decision, Signal } from '../sessions/session-result';
+import type { Check, CheckStatus, Decision, Signal } from '../../entities/session-result.document';
 import type { SessionStatus } from '../sessions/session-status';
 import { achievedTier } from '../sessions/test-mode-outcome';
 import { badgesForPassedChecks, Tier } from '../sessions/tiers';

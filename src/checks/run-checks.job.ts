@@ -10,7 +10,7 @@ import type { Logger } from '../logger';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
 import { SANCTIONS_CHECK, SANCTIONS_NOT_LOADED } from '../sessions/sanctions-check';
 import { ConfirmedIdentity, differencesFromMrz, identitySealContext } from '../hosted-flow/identity-confirmation';
-import type { Check, SessionResult } from '../sessions/session-result';
+import type { Check, SessionResult } from '../../entities/session-result.document';
 import type { SessionService } from '../sessions/session.service';
 import { testModeResult, testOutcomeOf } from '../sessions/test-mode-outcome';
 import { checksForTier, Tier } from '../sessions/tiers';

@@ -15,7 +15,7 @@ import { kindOfDeclared, normalize } from '../capture/content-type';
 import { refusingAudio, type VideoType } from '../capture/silent-video';
 import { MAX_BYTES, UPLOADABLE } from '../capture/upload-limits';
 import type { SessionService } from '../sessions/session.service';
-import type { SessionResult } from '../sessions/session-result';
+import type { SessionResult } from '../../entities/session-result.document';
 import type { SessionStatus } from '../sessions/session-status';
 import type { Tier } from '../sessions/tiers';
 import { isArtifactClass } from '../vault/artifact-classes';
