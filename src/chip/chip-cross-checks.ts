@@ -1,6 +1,6 @@
 import { parse } from 'mrz';
 import type { CheckVerdict, FaceMatcher, ImageInput, MrzFields, MrzFormat } from '../checks/check-providers';
-import type { CheckOutcome } from '../checks/decision-policy';
+import type { CheckOutcome } from '../checks/check-providers';
 import { mrzFields } from '../checks/engines/mrz-text';
 import type { Check } from '../../entities/session-result.document';
 import { CHIP_CHECK_NAME } from './chip-check.factory';

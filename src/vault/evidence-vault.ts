@@ -1,6 +1,6 @@
 import { Cipher, createCipheriv, createDecipheriv, createHash, Hash, randomBytes } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
-import { normalize, sniff, SNIFF_BYTES } from '../capture/content-type';
+import { normalize, sniff, SNIFF_BYTES } from './content-type';
 import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { ArtifactClass } from './artifact-classes';
