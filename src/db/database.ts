@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { createDataSource, pgConnectionOptions, PostgresTarget } from '../../ormconfig';
+import { createDataSource, pgConnectionOptions, PostgresTarget } from './data-source';
 import type { Config } from '../config';
 import { NEVER_LOST, openEmbeddedPostgres } from './embedded-postgres';
 import { PreparedSql } from './prepared-sql';
