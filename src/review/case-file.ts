@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { SessionEntity } from '../../entities';
 import type { AuditLogService } from '../audit/audit-log.service';
-import { logIdOf } from '../audit/audit-canonical';
+import { logIdOf } from '../../entities/audit-canonical';
 import { normaliseMrzLines, parseMrz } from '../checks/engines/mrz-text';
 import { biometricPolicy } from '../checks/policy/biometric-policy';
 import { notFound } from '../errors';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { type StoredSanctionsEntry, withReferences } from './list-reference';
+import { type StoredSanctionsEntry, withReferences } from '../../entities/list-reference';
 import { loadList } from './sanctions-list.loader';
 import { SanctionsLoadError } from './sanctions-load.error';
 import type { ListSnapshot } from '../../entities/list-snapshot.document';
