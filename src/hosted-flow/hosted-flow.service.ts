@@ -19,13 +19,12 @@ import type { SessionResult } from '../../entities/session-result.document';
 import type { SessionStatus } from '../sessions/session-status';
 import type { Tier } from '../sessions/tiers';
 import { isArtifactClass } from '../vault/artifact-classes';
-import type { ArtifactRecord } from '../vault/artifact-store';
+import { isFromChip, type ArtifactRecord } from '../vault/artifact-store';
 import type { EvidenceVault } from '../vault/evidence-vault';
 import { originsFor } from '../flows/flow.service';
 import { FlowStep, needsLiveness, stepsForTier } from './flow-steps';
 import { HostedCaptureRepository } from './hosted-capture.repository';
 import { queueChecks, T5DecisionGate } from './t5-decision';
-import { isFromChip } from '../chip/chip-evidence';
 import { frameProblem, issueChallenge } from './liveness-challenge';
 import type { PageCredentials } from './page-credentials';
 
