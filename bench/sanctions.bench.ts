@@ -9,7 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { loadFixtureSnapshots } from '../src/sanctions/eval/fixture-snapshots';
 import { pick, rng, toCyrillic, typo } from '../src/sanctions/eval/perturb';
 import { SanctionsIndex } from '../src/sanctions/sanctions-index';
-import type { ListSnapshot, SanctionsEntry, ScreeningQuery } from '../src/sanctions/sanctions.model';
+import type { ScreeningQuery } from '../src/sanctions/sanctions.model';
+import type { ListSnapshot, SanctionsEntry } from '../entities/list-snapshot.document';
 import { DEFAULT_SCREENING_THRESHOLD } from '../src/sanctions/screening-query';
 
 const SUBJECTS = 25_000;

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { ListSnapshot } from '../src/sanctions/sanctions.model';
+import type { ListSnapshot } from './list-snapshot.document';
 
 /** One loaded version of one sanctions list: the whole normalised snapshot, immutable once written. */
 @Entity({ name: 'sanctions_list_versions' })

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { SessionResult } from '../src/sessions/session-result';
+import type { SessionResult } from './session-result.document';
 
 /**
  * A verification session. The result is one typed jsonb document rather than result/check tables:

@@ -1,4 +1,4 @@
-import type { SanctionsHit as SanctionsHitDocument, SessionResult } from '../src/sessions/session-result';
+import type { SanctionsHit as SanctionsHitDocument, SessionResult } from '../entities/session-result.document';
 import type { SessionView } from '../src/sessions/session-status-event';
 import { Result, SanctionsHit, Session } from './session.type';
 

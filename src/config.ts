@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { LIST_URL_OFF, OFFICIAL_LIST_URLS } from './sanctions/official-sources';
-import type { ListId } from './sanctions/sanctions.model';
+import type { ListId } from '../entities/list-snapshot.document';
 import { ABR_DEFAULT_URL } from './registries/abn-lookup.registry';
 import { COMPANIES_HOUSE_DEFAULT_URL } from './registries/companies-house.registry';
 import { GLEIF_DEFAULT_URL } from './registries/gleif.registry';
 import { REGISTRY_URL_OFF, type RegistriesConfig } from './registries/registries';
 import { SEC_DEFAULT_URL } from './registries/sec-edgar.registry';
-import type { S3BlobStoreConfig } from './vault/s3-blob-store';
+import { CHECK_ENGINE_CHOICES, type ChecksConfig } from './checks/checks-config';
 
 /** An empty variable counts as unset, as shells and .env files produce them. */
 const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
@@ -16,7 +16,6 @@ const optionalString = blankAsUnset(z.string().optional());
 /** A registry's base URL: unset is the official host, `off` switches it off. */
 const registryUrl = (official: string) =>
   z.preprocess((v) => (v === undefined || (typeof v === 'string' && v.trim() === '') ? official : typeof v === 'string' && v.trim().toLowerCase() === REGISTRY_URL_OFF ? REGISTRY_URL_OFF : v), z.union([z.literal(REGISTRY_URL_OFF), z.url()]));
-const CHECK_ENGINE_CHOICES = ['embedded', 'aws', 'off'] as const;
 
 /** A list's download: unset is the official address, `off` (or an empty value) switches the download off. */
 const listUrl = (list: ListId) =>
@@ -279,16 +278,17 @@ export type Config = {
   console: { sessionTtlSeconds: number; idleTimeoutSeconds: number; invitationTtlSeconds: number };
 };
 
-export type CheckEngineChoice = (typeof CHECK_ENGINE_CHOICES)[number];
-
-/** How the live check engines run (docs/checks.md). */
-export type ChecksConfig = {
-  /** Unset: one per core; 0: none in this process (it runs no jobs, `npm run worker` processes run the checks). */
-  workers: number | undefined;
-  queueLimit: number;
-  timeoutMs: number;
-  engines: { document: CheckEngineChoice; faceMatch: CheckEngineChoice; liveness: CheckEngineChoice; antiSpoof: CheckEngineChoice };
-  aws: { region: string | undefined; endpoint: string | undefined; timeoutMs: number };
+/** The vault's S3 bucket (src/vault/s3-blob-store.ts), from VAULT_S3_*; credentials come from the SDK's usual chain. */
+export type S3BlobStoreConfig = {
+  bucket: string;
+  /** A custom endpoint: MinIO, Ceph, another S3-compatible service, or the tests' local server. */
+  endpoint: string | undefined;
+  /** Objects are `<prefix>/<artifact id>`; unset: `<artifact id>` at the bucket's root. */
+  prefix: string | undefined;
+  /** `endpoint/bucket/key` instead of `bucket.endpoint/key`. */
+  forcePathStyle: boolean;
+  /** Unset: the SDK's chain (AWS_REGION, the profile); with a custom endpoint, us-east-1, which S3-compatible servers accept. */
+  region: string | undefined;
 };
 
 export class ConfigError extends Error {}

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { ConnectionBudget } from './status-subscriber';
+import type { ConnectionBudget } from '../src/sessions/status-subscriber';
 
 /**
  * Writes one `next` message straight to a subscriber's socket (shared-execution.ts). The connection's

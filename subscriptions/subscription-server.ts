@@ -12,10 +12,10 @@ import type { Config } from '../src/config';
 import type { ContextFactory, RequestContext } from '../src/context';
 import { DomainError, type ErrorCode } from '../src/errors';
 import type { Logger } from '../src/logger';
-import type { SessionStatusHub } from './session-status.hub';
+import type { SessionStatusHub } from '../src/sessions/session-status.hub';
 import { sharedSubscribe, type DirectSink } from './shared-execution';
 import { writeNext } from './next-writer';
-import type { ConnectionBudget } from './status-subscriber';
+import type { ConnectionBudget } from '../src/sessions/status-subscriber';
 
 /** WebSocket close codes this server uses (graphql-ws's own: 4400 bad request, 4408 init timeout, ...). */
 export const WS_CLOSE = {

@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AuditLogEntity } from '../../entities';
-import type { TenantScope } from '../auth/actor';
 import { DomainError } from '../errors';
-import { logIdOf } from './audit-canonical';
+import { logIdOf } from '../../entities/audit-canonical';
 
 export type AuditLogFilter = { action?: string | null; subjectId?: string | null; since?: Date | null; until?: Date | null };
 export type AuditPage = { entries: AuditLogEntity[]; hasMore: boolean };
@@ -23,7 +22,7 @@ function decodeAuditCursor(cursor: string): number {
 export class AuditLogQuery {
   constructor(private readonly db: DataSource) {}
 
-  async page(scope: TenantScope | 'service', first: number, after: string | null | undefined, filter: AuditLogFilter = {}): Promise<AuditPage> {
+  async page(scope: { tenantId: string; livemode: boolean } | 'service', first: number, after: string | null | undefined, filter: AuditLogFilter = {}): Promise<AuditPage> {
     if (!Number.isInteger(first) || first < 1 || first > 100) throw new DomainError('invalid_request', 'first must be between 1 and 100');
     const logId = scope === 'service' ? logIdOf(null, null) : logIdOf(scope.tenantId, scope.livemode);
     const qb = this.db.getRepository(AuditLogEntity).createQueryBuilder('a').where('a.log_id = :logId', { logId }).orderBy('a.log_seq', 'DESC').take(first + 1);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Database, openDatabase } from '../db/database';
 import { newId } from '../ids';
-import { entryHash, GENESIS_HASH } from './audit-canonical';
+import { entryHash, GENESIS_HASH } from '../../entities/audit-canonical';
 import { AuditLogService } from './audit-log.service';
 import { TenantService } from '../tenants/tenant.service';
 

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { randomBase62 } from '../ids';
-import { ChainedFields, entryHash, GENESIS_HASH, logIdOf } from './audit-canonical';
+import { ChainedFields, entryHash, GENESIS_HASH, logIdOf } from '../../entities/audit-canonical';
 import { assertNoPersonalData } from './audit-detail';
 
 /** What a writer gives: a tenant entry (tenantId and livemode) or a service entry (tenantId null). */

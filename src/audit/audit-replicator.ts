@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AuditLogService } from './audit-log.service';
-import { GENESIS_HASH } from './audit-canonical';
+import { GENESIS_HASH } from '../../entities/audit-canonical';
 import { buildSegment, chainBreak, SegmentEntry, segmentKey } from './audit-segment';
 import type { WormStore } from './worm-store';
 

@@ -1,5 +1,5 @@
 import { createPublicKey, KeyObject, sign, verify, createHash } from 'node:crypto';
-import { AUDIT_ENCODING, canonicalJson, ChainedFields, entryHash, GENESIS_HASH } from './audit-canonical';
+import { AUDIT_ENCODING, canonicalJson, ChainedFields, entryHash, GENESIS_HASH } from '../../entities/audit-canonical';
 
 /** One entry as a segment line: the hashed fields under their column names, plus the hash. */
 export type SegmentEntry = {

@@ -7,7 +7,7 @@ import { ApiKeyCache } from './api-key-cache';
 import { revokedKeyIds } from './key-revocations';
 import type { PreparedSql } from '../db/prepared-sql';
 import { API_KEY_PATTERN, sessionIdOfClientSecret } from './secrets';
-import { looksLikeJwt, type AccessTokenVerifier } from '../oidc/access-token.verifier';
+import { looksLikeJwt, type AccessTokenVerifier } from './access-token.verifier';
 
 const unauthorized = () => new DomainError('unauthorized', 'Missing or invalid credential');
 

@@ -5,7 +5,7 @@ import { DomainError, notFound, type ErrorCode } from '../errors';
 import { newId } from '../ids';
 import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
 import type { CreateSessionCommand } from '../sessions/session.service';
-import { isEmail, normaliseEmail } from '../users/user.service';
+import { isEmail, normaliseEmail } from '../mail/email-address';
 
 /** DECISIONS.md D17: 1 to 10,000 records, at most 25 MiB of body. */
 export const BULK_IMPORT_MAX_RECORDS = 10_000;

@@ -17,6 +17,9 @@ export type ModelRef = { provider: string; model: string; version: string };
  */
 export type CheckVerdict = 'pass' | 'fail' | 'review' | 'unknown' | 'error';
 
+/** One check's outcome as the pipeline saw it: the engine's verdict, or `skipped` when it did not run. */
+export type CheckOutcome = { name: string; verdict: CheckVerdict | 'skipped'; score?: number; reason?: string; source?: string; details?: Record<string, unknown> };
+
 export type ProviderResult = {
   verdict: CheckVerdict;
   /** 0..1 where the engine has a score (similarity, confidence); absent otherwise. */

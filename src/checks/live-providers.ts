@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { CheckEngineChoice, ChecksConfig } from '../config';
+import type { CheckEngineChoice, ChecksConfig } from './checks-config';
 import type { CheckProviders, DocumentReader, FaceMatcher, LivenessVerifier, ModelRef, PresentationAttackDetector, ProviderResult } from './check-providers';
 import { CheckEnginesBusyError, CheckWorkerPool } from './check-worker.pool';
 import type { CheckTaskKind, CheckTaskMap } from './check-task';

@@ -1,8 +1,8 @@
 import { parse } from 'mrz';
 import type { CheckVerdict, FaceMatcher, ImageInput, MrzFields, MrzFormat } from '../checks/check-providers';
-import type { CheckOutcome } from '../checks/decision-policy';
+import type { CheckOutcome } from '../checks/check-providers';
 import { mrzFields } from '../checks/engines/mrz-text';
-import type { Check } from '../sessions/session-result';
+import type { Check } from '../../entities/session-result.document';
 import { CHIP_CHECK_NAME } from './chip-check.factory';
 
 /** One comparison of the chip with the web captures, as `result.chip.cross_checks` shows it (field names, never values). */

@@ -1,13 +1,9 @@
-import type { ArtifactRecord } from '../vault/artifact-store';
+import { CHIP_SOURCE, isFromChip, type ArtifactRecord } from '../vault/artifact-store';
 import type { EvidenceVault } from '../vault/evidence-vault';
 import { portraitFromDg2 } from './dg2-portrait';
 import { jpeg2000ToPng } from './jpeg2000.decoder';
 import { mrzText } from './mrz.parser';
 import type { PassiveAuthenticationResult } from './passive-authentication.types';
-
-/** `details.source` of the artifacts taken from a chip: they are never counted or read as the page's captures. */
-export const CHIP_SOURCE = 'chip';
-export const isFromChip = (a: Pick<ArtifactRecord, 'details'>): boolean => a.details?.source === CHIP_SOURCE;
 
 /** While a session waits for its captures or its chip, the chip's evidence may be stored. */
 const OPEN: readonly string[] = ['created', 'in_progress'];

@@ -1,4 +1,4 @@
-import type { Check, SessionResult } from '../sessions/session-result';
+import type { Check, SessionResult } from '../../entities/session-result.document';
 import type { SessionStatus } from '../sessions/session-status';
 import { achievedTier } from '../sessions/test-mode-outcome';
 import { badgesForPassedChecks, Tier } from '../sessions/tiers';

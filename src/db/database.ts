@@ -1,7 +1,6 @@
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { createDataSource, pgConnectionOptions, PostgresTarget } from '../../ormconfig';
-import type { Config } from '../config';
+import { createDataSource, pgConnectionOptions, PostgresTarget } from './data-source';
 import { NEVER_LOST, openEmbeddedPostgres } from './embedded-postgres';
 import { PreparedSql } from './prepared-sql';
 import { APP_ROLE } from './migrations/1764900000001-app-role';
@@ -22,6 +21,9 @@ export type Database = {
   close(): Promise<void>;
 };
 
+/** The part of the configuration (src/config.ts) that says where the database is; unset `databaseUrl`: the embedded one under `dataDir`. */
+export type DatabaseSettings = { databaseUrl: string | undefined; dataDir: string; databaseMigrationUrl?: string };
+
 // Any constant works; it only has to be the same in every instance.
 const MIGRATION_LOCK_ID = 724_061_337;
 
@@ -30,7 +32,7 @@ const MIGRATION_LOCK_ID = 724_061_337;
  * (DATABASE_MIGRATION_URL) when one is given, then serves the app on DATABASE_URL, whose role should
  * own nothing (docs/operations.md, "Database roles"; issue #25 finding 13).
  */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databaseMigrationUrl'>>, poolSize = 10): Promise<Database> {
+export async function openDatabase(config: DatabaseSettings, poolSize = 10): Promise<Database> {
   const embedded = config.databaseUrl ? null : await openEmbeddedPostgres(config.dataDir);
   const target: PostgresTarget = embedded ? { socketDir: embedded.socketDir } : { url: config.databaseUrl! };
   const ownerTarget: PostgresTarget = !embedded && config.databaseMigrationUrl ? { url: config.databaseMigrationUrl } : target;

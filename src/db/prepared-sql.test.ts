@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { Database, openDatabase } from './database';
-import { pgConnectionOptions } from '../../ormconfig';
+import { pgConnectionOptions } from './data-source';
 import { PreparedSql } from './prepared-sql';
 
 /**

@@ -1,6 +1,6 @@
 import { PgBoss, type SendOptions as PgBossSendOptions } from 'pg-boss';
 import type { EntityManager } from 'typeorm';
-import { pgConnectionOptions, PostgresTarget } from '../../ormconfig';
+import { pgConnectionOptions, PostgresTarget } from '../db/data-source';
 import type { Logger } from '../logger';
 import type { QueueStat } from '../metrics/prometheus-metrics';
 import { DEFAULT_RETRY, pgBossRetryOptions, type PgBossRetryOptions, type RetryPolicy } from './retry-policy';

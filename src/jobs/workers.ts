@@ -2,12 +2,12 @@ import type { DataSource } from 'typeorm';
 import type { SessionService } from '../sessions/session.service';
 import { TEST_MODE_JOB } from '../sessions/session.service';
 import { JobQueue } from './job-queue';
-import { TestModeAdvanceData, TestModeAdvanceJob } from './test-mode-advance.job';
+import { TestModeAdvanceData, TestModeAdvanceJob } from '../verification/test-mode-advance.job';
 import type { DeliverWebhookJob } from '../webhooks/deliver-webhook.job';
 import type { DeliverWebhookData } from '../webhooks/webhook.dispatcher';
 import { REFRESH_SANCTIONS_JOB, RefreshSanctionsData, RefreshSanctionsJob } from '../sanctions/refresh-sanctions.job';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
-import type { RunChecksJob } from '../checks/run-checks.job';
+import type { RunChecksJob } from '../verification/run-checks.job';
 import { RUN_CHECKS_JOB, type RunChecksData } from '../hosted-flow/hosted-flow.service';
 
 import { RETENTION_NIGHTLY_CRON, RETENTION_NIGHTLY_JOB, RETENTION_PURGE_CRON, RETENTION_PURGE_JOB, type RetentionRunService } from '../retention/retention-run.service';

@@ -2,7 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import type { SecretBox } from '../crypto/secret-box';
 import { newId } from '../ids';
-import { emailLookupHash, normaliseEmail } from '../users/user.service';
+import { emailLookupHash, normaliseEmail } from './email-address';
 
 export type MailMessage = { to: string; subject: string; text: string };
 export type StoredMail = MailMessage & { id: string; transport: 'smtp' | 'stored'; createdAt: Date; sentAt: Date | null };

@@ -5,7 +5,8 @@ import { updatedRows } from '../db/updated-rows';
 import { DomainError } from '../errors';
 import { newId, randomBase62, sha256Hex } from '../ids';
 import type { MailOutbox } from '../mail/mail-outbox';
-import { emailLookupHash, isEmail, normaliseEmail, type UserService } from '../users/user.service';
+import { type UserService } from '../users/user.service';
+import { emailLookupHash, isEmail, normaliseEmail } from '../mail/email-address';
 import { isMemberRole, type MemberRole } from './member';
 import type { MemberActor, MemberService } from './member.service';
 

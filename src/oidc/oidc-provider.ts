@@ -1,11 +1,11 @@
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { SecretBox } from '../crypto/secret-box';
-import type { UserService } from '../users/user.service';
+import type { ServiceVerification, UserState } from '../../entities';
 import { postgresAdapter } from './oidc-adapter';
 import { OIDC_SCOPES, type OidcClients } from './oidc-clients';
 import { consoleClient, FIRST_PARTY_CLIENT_ID, FIRST_PARTY_CLIENT_IDS, firstPartyClient, portalSubjectOf, SIGN_IN_FLOW_TTL_SECONDS } from './first-party-sign-in';
-import { PORTAL_USER_SCOPES, TENANT_CLIENT_USER_SCOPES } from '../auth/user-token.policy';
+import { PORTAL_USER_SCOPES, TENANT_CLIENT_USER_SCOPES } from './user-token-scopes';
 import type { OidcKeys } from './oidc-keys';
 
 /** Where the provider lives under the public base URL (docs/accounts-and-oidc.md). */
@@ -22,10 +22,17 @@ export const apiResourceScopesOf = (clientId: string | undefined): string[] => [
   ...(clientId === FIRST_PARTY_CLIENT_ID ? PORTAL_USER_SCOPES : TENANT_CLIENT_USER_SCOPES),
 ];
 
+/** The end users the provider signs in and describes: UserService (src/users/user.service.ts). */
+export type OidcAccounts = {
+  /** The tenant's pairwise subject of the user. */
+  subjectFor(userId: string, tenantId: string): Promise<string>;
+  findById(id: string): Promise<{ state: UserState; email: string; emailVerified: boolean; displayName: string | null; handle: string | null; serviceVerification: ServiceVerification | null } | null>;
+};
+
 export type OidcProviderDeps = {
   db: DataSource;
   box: SecretBox;
-  users: UserService;
+  users: OidcAccounts;
   clients: OidcClients;
   keys: OidcKeys;
   publicBaseUrl: string;

@@ -1,4 +1,4 @@
-import type { CheckOutcome } from '../checks/decision-policy';
+import type { CheckOutcome } from '../checks/check-providers';
 import { REGISTRY_CHECKS, REGISTRY_NAMES, type BusinessRegistry, type RegistryAnswer, type RegistryName, type RegistryRecord } from './business-registry';
 import type { RegistryCache } from './registry-cache';
 import { compareAnswer, type BusinessSubmission } from './registry-comparison';

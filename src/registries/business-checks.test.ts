@@ -1,4 +1,4 @@
-import { decide } from '../checks/decision-policy';
+import { decide } from '../verification/decision-policy';
 import { startRegistryServer, TEST_ABR_GUID, TEST_CH_KEY, type RegistryServer } from '../../test/helpers/registry-server';
 import { AbnLookupRegistry } from './abn-lookup.registry';
 import { SwitchedOffRegistry, type BusinessRegistry, type RegistryName } from './business-registry';

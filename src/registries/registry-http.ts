@@ -1,5 +1,5 @@
 import { BodyTooLargeError, readCappedBody } from '../net/capped-body';
-import { parseRetryAfter } from '../webhooks/retry.schedule';
+import { parseRetryAfter } from '../net/retry-after';
 
 /** What one HTTP call to a registry returned, before any parsing (a non-2xx body is never parsed as JSON). */
 export type RegistryResponse = { status: number; body: string; contentType: string; retryAfterMs: number | null; url: string };

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ZERO_DAY_SAFETY_DAYS } from './retention-policy';
+import { ZERO_DAY_SAFETY_DAYS } from '../vault/artifact-retention';
 
 /** Per tenant and mode, how many artifacts of each class changed. */
 export type ClassCounts = Record<string, number>;

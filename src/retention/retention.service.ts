@@ -4,7 +4,8 @@ import type { AuditLogService } from '../audit/audit-log.service';
 import type { TenantKeyActor, TenantScope } from '../auth/actor';
 import { DomainError, notFound } from '../errors';
 import { randomBase62, SESSION_ID_PATTERN } from '../ids';
-import { DEFAULT_POLICY, parseExtension, parseRetentionPatch, RETENTION_FIELDS, RetentionPolicy } from './retention-policy';
+import { parseExtension, parseRetentionPatch, RETENTION_FIELDS } from './retention-policy';
+import { DEFAULT_POLICY, RetentionPolicy } from '../vault/artifact-retention';
 
 /** The record of GET/PATCH /v1/developer/tenants/{tenant_id}/retention. */
 export type RetentionRecord = RetentionPolicy & { tenant_id: string; livemode: boolean; updated_at: string | null };

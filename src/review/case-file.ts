@@ -1,13 +1,13 @@
 import type { EntityManager } from 'typeorm';
 import type { SessionEntity } from '../../entities';
 import type { AuditLogService } from '../audit/audit-log.service';
-import { logIdOf } from '../audit/audit-canonical';
+import { logIdOf } from '../../entities/audit-canonical';
 import { normaliseMrzLines, parseMrz } from '../checks/engines/mrz-text';
 import { biometricPolicy } from '../checks/policy/biometric-policy';
 import { notFound } from '../errors';
 import type { BusinessDetails } from '../hosted-flow/business-identifiers';
 import type { DecisionHistory, SessionDecision } from '../sessions/decision-history';
-import type { Check, SanctionsHit } from '../sessions/session-result';
+import type { Check, SanctionsHit } from '../../entities/session-result.document';
 import type { MemberDecider, SessionService } from '../sessions/session.service';
 import type { Tier } from '../sessions/tiers';
 import type { ArtifactRecord } from '../vault/artifact-store';

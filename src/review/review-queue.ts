@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { DomainError } from '../errors';
 import { LISTABLE_SESSION_SQL } from '../data-rights/user-access.gate';
-import type { Check } from '../sessions/session-result';
+import type { Check } from '../../entities/session-result.document';
 import { isTier, type Tier } from '../sessions/tiers';
 
 /**

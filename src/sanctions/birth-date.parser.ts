@@ -1,4 +1,4 @@
-import type { BirthDate } from './sanctions.model';
+import type { BirthDate } from '../../entities/list-snapshot.document';
 
 const MONTHS: Record<string, number> = {
   jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,

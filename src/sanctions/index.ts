@@ -1,4 +1,5 @@
 /** Public surface of the sanctions-screening engine (pure domain: no database, no HTTP). */
+export * from '../../entities/list-snapshot.document';
 export * from './sanctions.model';
 export { SanctionsLoadError, type SanctionsLoadPosition } from './sanctions-load.error';
 export { loadList, detectFormat, type ListInput, type OfacCsvFiles } from './sanctions-list.loader';

@@ -1,4 +1,4 @@
-import type { ListId } from './sanctions.model';
+import type { ListId } from '../../entities/list-snapshot.document';
 
 /**
  * The official download address of each list, in a single-file format a loader reads

@@ -3,7 +3,7 @@ import type { JobQueue } from '../jobs/job-queue';
 import type { Logger } from '../logger';
 import { SanctionsLoadError } from './sanctions-load.error';
 import type { SanctionsListService } from './sanctions-list.service';
-import { LIST_IDS, type ListId } from './sanctions.model';
+import { LIST_IDS, type ListId } from '../../entities/list-snapshot.document';
 
 export const REFRESH_SANCTIONS_JOB = 'refresh-sanctions';
 

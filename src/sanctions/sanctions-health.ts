@@ -1,5 +1,5 @@
 import { publicSourceOf } from './official-sources';
-import { LIST_IDS, type ListId } from './sanctions.model';
+import { LIST_IDS, type ListId } from '../../entities/list-snapshot.document';
 import type { SanctionsScreeningService } from './screening.service';
 
 export type ListHealthReport = { version: string | null; loaded_at: string | null; age_seconds: number | null; source: string };

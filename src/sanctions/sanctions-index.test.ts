@@ -1,7 +1,7 @@
 import { SanctionsIndex } from './sanctions-index';
 import { loadFixtureSnapshots } from './eval/fixture-snapshots';
 import { DEFAULT_SCREENING_THRESHOLD } from './screening-query';
-import type { ListSnapshot, SanctionsEntry } from './sanctions.model';
+import type { ListSnapshot, SanctionsEntry } from '../../entities/list-snapshot.document';
 
 let index: SanctionsIndex;
 beforeAll(async () => {

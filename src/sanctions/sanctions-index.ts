@@ -1,7 +1,8 @@
 import { compareNames, prepareName, tokenCache, type PreparedName } from './matching/name-matcher';
 import { LOW_WEIGHT } from './matching/name-normalizer';
 import { dobQualifier, nationalityQualifier } from './matching/qualifiers';
-import type { ListSnapshot, MatchReason, SanctionsEntry, SanctionsHit, ScreeningQuery } from './sanctions.model';
+import type { MatchReason, SanctionsHit, ScreeningQuery } from './sanctions.model';
+import type { ListSnapshot, SanctionsEntry } from '../../entities/list-snapshot.document';
 import { DEFAULT_SCREENING_THRESHOLD } from './screening-query';
 
 /** Weak aliases ("Low quality a.k.a") match by name only with this factor. */

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { type StoredSanctionsEntry, withReferences } from './list-reference';
+import { type StoredSanctionsEntry, withReferences } from '../../entities/list-reference';
 import { loadList } from './sanctions-list.loader';
 import { SanctionsLoadError } from './sanctions-load.error';
-import type { ListSnapshot } from './sanctions.model';
+import type { ListSnapshot } from '../../entities/list-snapshot.document';
 
 const FIXTURES = join(__dirname, '..', '..', 'test', 'fixtures', 'sanctions');
 const read = (f: string): Buffer => readFileSync(join(FIXTURES, f));

@@ -1,4 +1,4 @@
-import type { ListFormat, ListId, ListSnapshot } from './sanctions.model';
+import type { ListFormat, ListId, ListSnapshot } from '../../entities/list-snapshot.document';
 import { SanctionsLoadError } from './sanctions-load.error';
 import type { ListInput } from './xml-records.reader';
 import { loadDfatWorkbook } from './loaders/dfat-workbook.loader';

@@ -3,8 +3,8 @@ import { gunzip, gzip } from 'node:zlib';
 import { DataSource, In } from 'typeorm';
 import { SanctionsListCurrentEntity, SanctionsListVersionEntity, TenantEntity } from '../../entities';
 import { DomainError } from '../errors';
-import { withReferences } from './list-reference';
-import type { ListId, ListSnapshot } from './sanctions.model';
+import { withReferences } from '../../entities/list-reference';
+import type { ListId, ListSnapshot } from '../../entities/list-snapshot.document';
 
 /** A stored version without its snapshot. */
 export type StoredListVersion = {

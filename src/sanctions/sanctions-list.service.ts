@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { SanctionsLoadError } from './sanctions-load.error';
 import { loadList, type OfacCsvFiles } from './sanctions-list.loader';
 import type { CurrentListVersion, SanctionsListRepository, StoredListVersion } from './sanctions-list.repository';
-import { LIST_IDS, type ListFormat, type ListId } from './sanctions.model';
+import { LIST_IDS, type ListFormat, type ListId } from '../../entities/list-snapshot.document';
 
 export const LIST_FORMATS: readonly ListFormat[] = ['ofac_xml', 'ofac_csv', 'ofac_advanced_xml', 'eu_fsf_xml', 'uk_xml', 'un_xml', 'dfat_xlsx'];
 

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { CurrentListVersion, SanctionsListRepository } from './sanctions-list.repository';
-import type { ListSnapshot } from './sanctions.model';
+import type { ListSnapshot } from '../../entities/list-snapshot.document';
 import { SanctionsScreeningService } from './screening.service';
 
 function snapshot(list: 'un' | 'eu', version: string, name: string): ListSnapshot {

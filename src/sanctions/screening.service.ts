@@ -2,7 +2,8 @@ import { DomainError } from '../errors';
 import type { Logger } from '../logger';
 import { SanctionsIndex } from './sanctions-index';
 import type { CurrentListVersion, SanctionsListRepository } from './sanctions-list.repository';
-import { LIST_IDS, type ListId, type ListSnapshot, type SanctionsHit, type ScreeningQuery } from './sanctions.model';
+import { type SanctionsHit, type ScreeningQuery } from './sanctions.model';
+import { LIST_IDS, type ListId, type ListSnapshot } from '../../entities/list-snapshot.document';
 import { validateScreeningQuery } from './screening-query';
 
 export type ListUsed = { list: ListId; version: string };

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { CoalescingReader } from '../db/coalescing-reader';
 import { FieldsError } from '../errors';
 import { newId } from '../ids';
-import type { Check, SessionResult } from './session-result';
+import type { Check, SessionResult } from '../../entities/session-result.document';
 import type { SessionStatus } from './session-status';
 
 /** What a decision did (DECISIONS.md D16): a person's approve / decline / reverse, or the pipeline's approve / decline / review. */

@@ -2,7 +2,7 @@ import { DomainError } from '../errors';
 import { validateScreeningQuery } from '../sanctions/screening-query';
 import type { ScreeningQuery } from '../sanctions/sanctions.model';
 import type { Screening } from '../sanctions/screening.service';
-import type { Check, SessionResult } from './session-result';
+import type { Check, SessionResult } from '../../entities/session-result.document';
 import type { SessionStatus } from './session-status';
 import { achievedTier } from './test-mode-outcome';
 import { badgesForPassedChecks, type Tier } from './tiers';

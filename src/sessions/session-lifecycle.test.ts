@@ -6,7 +6,7 @@ import { TenantService } from '../tenants/tenant.service';
 import { canTransition, SESSION_STATUSES } from './session-status';
 import { SessionService } from './session.service';
 import { testModeResult } from './test-mode-outcome';
-import { TestModeAdvanceJob } from '../jobs/test-mode-advance.job';
+import { TestModeAdvanceJob } from '../verification/test-mode-advance.job';
 
 /** SessionService against a real PostgreSQL of its own (embedded, or a fresh database on DATABASE_URL's server, where test servers' expiry sweeps would race this clock), with a clock the test moves. */
 describe('SessionService lifecycle', () => {

@@ -1,7 +1,7 @@
 import { OutboxEventEntity, SessionEntity } from '../../entities';
 import type { DomainError } from '../errors';
 import { SESSION_STATUS_CHANGED } from './session-events';
-import type { SessionResult } from './session-result';
+import type { SessionResult } from '../../entities/session-result.document';
 import { SessionStatus, TERMINAL_STATUSES } from './session-status';
 
 /**

@@ -9,7 +9,7 @@ import { newId, SESSION_ID_PATTERN, sha256Hex } from '../ids';
 import type { AuditEntryInput } from '../audit/audit-log.service';
 import type { JobQueue } from '../jobs/job-queue';
 import type { PreparedSql } from '../db/prepared-sql';
-import { SessionResult } from './session-result';
+import { SessionResult } from '../../entities/session-result.document';
 import { checkedHumanDecision, latestDecision, recordDecision, type SessionDecision } from './decision-history';
 import { SessionReader } from './session-rows';
 import { mayName } from './session-visibility';

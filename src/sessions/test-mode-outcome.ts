@@ -1,5 +1,5 @@
 import { DomainError } from '../errors';
-import { Check, Decision, SessionResult } from './session-result';
+import { Check, Decision, SessionResult } from '../../entities/session-result.document';
 import { AVAILABLE_TIERS, badgesForPassedChecks, checksForTier, Tier, tierRank } from './tiers';
 import type { SessionStatus } from './session-status';
 

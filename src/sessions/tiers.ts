@@ -1,5 +1,6 @@
-export const TIERS = ['T0', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6'] as const;
-export type Tier = (typeof TIERS)[number];
+import { TIERS, type Tier } from '../../entities/session-result.document';
+
+export { TIERS, type Tier };
 
 export const isTier = (v: unknown): v is Tier => typeof v === 'string' && (TIERS as readonly string[]).includes(v);
 export const tierRank = (t: Tier): number => TIERS.indexOf(t);

@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import { SecretBox } from '../crypto/secret-box';
 import type { PreparedSql } from '../db/prepared-sql';
 import { MailOutbox } from '../mail/mail-outbox';
-import { AccessTokenVerifier } from '../oidc/access-token.verifier';
+import { AccessTokenVerifier } from '../auth/access-token.verifier';
 import { revokeAllGrantsOf } from '../oidc/oidc-adapter';
 import { FirstPartySignIn, portalSubjectOf } from '../oidc/first-party-sign-in';
 import { OidcClients } from '../oidc/oidc-clients';

@@ -6,7 +6,8 @@ import type { MailOutbox } from '../mail/mail-outbox';
 import { updatedRows } from '../db/updated-rows';
 import { hashPassword } from './password-hash';
 import { passwordProblem, type PasswordProblem } from './password-policy';
-import { isEmail, normaliseEmail, type User, type UserService } from './user.service';
+import { type User, type UserService } from './user.service';
+import { isEmail, normaliseEmail } from '../mail/email-address';
 
 export const CODE_TTL_MS = 10 * 60_000;
 const CODE_MAX_ATTEMPTS = 5;

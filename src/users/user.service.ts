@@ -5,7 +5,7 @@ import { DomainError } from '../errors';
 import { newId, randomBase62 } from '../ids';
 import { hashPassword, verifyPassword } from './password-hash';
 import { PASSWORD_PROBLEM_MESSAGES, passwordProblem } from './password-policy';
-import { hasUnstorableCharacters } from '../validation/postgres-text';
+import { emailLookupHash, isEmail, normaliseEmail } from '../mail/email-address';
 
 function assertAcceptablePassword(password: string): void {
   const problem = passwordProblem(password);
@@ -29,18 +29,6 @@ export type User = {
   createdAt: Date;
   updatedAt: Date;
 };
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
-export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
-export const isEmail = (email: string): boolean => EMAIL.test(normaliseEmail(email)) && normaliseEmail(email).length <= 254 && !hasUnstorableCharacters(email);
-/**
- * The lookup hash of an address: users.email_hash, email_codes.email_hash and mail_messages.to_hash
- * all use this one function, so a purge finds every row of the address (two prefixes once left the
- * outbox behind).
- */
-export function emailLookupHash(box: Pick<SecretBox, 'hmac'>, email: string): string {
-  return box.hmac(`email:${normaliseEmail(email)}`);
-}
 
 export { PASSWORD_MAX, PASSWORD_MIN } from './password-policy';
 

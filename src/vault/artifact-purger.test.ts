@@ -1,5 +1,5 @@
 import { ALL_SCOPES, TenantKeyActor } from '../auth/actor';
-import { entryHash, GENESIS_HASH } from '../audit/audit-canonical';
+import { entryHash, GENESIS_HASH } from '../../entities/audit-canonical';
 import { AuditLogService } from '../audit/audit-log.service';
 import { openOwnDatabase } from '../../test/helpers/own-database';
 import { NO_END_USERS, quietEffects } from '../../test/helpers/session-fakes';

@@ -2,7 +2,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { OutboxEventEntity } from '../../entities';
 import { SESSION_STATUS_CHANGED } from '../sessions/session-events';
 import type { AuditEntryInput, AuditLogService } from '../audit/audit-log.service';
-import type { ObligationEvent, WebhookDispatcher } from '../webhooks/webhook.dispatcher';
 import { ArtifactClass, isBiometricClass } from './artifact-classes';
 import type { ArtifactStore, PurgedArtifact } from './artifact-store';
 import type { BlobReaper } from './blob-reaper';
@@ -31,6 +30,12 @@ const BATCH = 500;
 /** Statuses after which a session takes no more captures and no review needs its evidence. */
 const ENDED_STATUSES: readonly string[] = ['success', 'failed', 'expired', 'withdrawn'];
 
+/** An event a purge owes the tenant's webhook endpoints (`biometric.purged`). */
+export type PurgeEvent = { tenantId: string; livemode: boolean; type: string; data: Record<string, unknown> };
+
+/** Writes those events in the purge's transaction and returns their ids: the webhook dispatcher (src/webhooks/webhook.dispatcher.ts). */
+export type PurgeEventSink = { enqueueObligations(events: PurgeEvent[], within: EntityManager): Promise<string[]> };
+
 /**
  * The one place artifacts are purged (retention, session completion, erasure): in one transaction
  * per batch it deletes the bytes, keeps each row with `purged_at` and no personal data, writes one
@@ -47,7 +52,7 @@ export class ArtifactPurger {
     private readonly db: DataSource,
     private readonly store: ArtifactStore,
     private readonly audit: AuditLogService,
-    private readonly dispatcher: WebhookDispatcher,
+    private readonly dispatcher: PurgeEventSink,
     private readonly now: Clock = () => new Date(),
     private readonly reaper: BlobReaper | null = null,
   ) {}
@@ -146,7 +151,7 @@ export class ArtifactPurger {
     if (purged.length === 0) return outcome;
     // Every event of the batch is enqueued in one go; the audit entries that name them follow.
     const purges: { tenantId: string; livemode: boolean; sessionId: string; classes: Partial<Record<ArtifactClass, number>>; artifactIds: string[] }[] = [];
-    const events: ObligationEvent[] = [];
+    const events: PurgeEvent[] = [];
     for (const [, group] of groupBy(purged, (a) => a.sessionId)) {
       const { tenantId, livemode, sessionId } = group[0];
       const classes: Partial<Record<ArtifactClass, number>> = {};

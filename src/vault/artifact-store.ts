@@ -25,6 +25,10 @@ export type ArtifactRecord = {
   purgedAt: Date | null;
 };
 
+/** `details.source` of the artifacts taken from a chip: they are never counted or read as the page's captures. */
+export const CHIP_SOURCE = 'chip';
+export const isFromChip = (a: Pick<ArtifactRecord, 'details'>): boolean => a.details?.source === CHIP_SOURCE;
+
 /** What a purge tells the purger about each artifact it purged. */
 export type PurgedArtifact = { id: string; sessionId: string; tenantId: string; livemode: boolean; class: ArtifactClass; /** The blob the row named until now, to delete once the purge commits. */ blobKey: string | null };
 

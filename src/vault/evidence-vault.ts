@@ -1,10 +1,10 @@
 import { Cipher, createCipheriv, createDecipheriv, createHash, Hash, randomBytes } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
-import { normalize, sniff, SNIFF_BYTES } from '../capture/content-type';
+import { normalize, sniff, SNIFF_BYTES } from './content-type';
 import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { ArtifactClass } from './artifact-classes';
-import { DEFAULT_POLICY, retentionFor, RetentionPolicy } from '../retention/retention-policy';
+import { DEFAULT_POLICY, retentionFor, RetentionPolicy } from './artifact-retention';
 import type { ArtifactRecord, ArtifactStore, InsertRefusal } from './artifact-store';
 import type { BlobLocation, BlobStore } from './blob-store';
 import { UploadGate } from './upload-gate';

@@ -1,20 +1,8 @@
 import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
+import type { S3BlobStoreConfig } from '../config';
 import type { BlobLocation, BlobStore } from './blob-store';
-
-/** The vault's bucket, from VAULT_S3_* (src/config.ts); credentials come from the SDK's usual chain. */
-export type S3BlobStoreConfig = {
-  bucket: string;
-  /** A custom endpoint: MinIO, Ceph, another S3-compatible service, or the tests' local server. */
-  endpoint: string | undefined;
-  /** Objects are `<prefix>/<artifact id>`; unset: `<artifact id>` at the bucket's root. */
-  prefix: string | undefined;
-  /** `endpoint/bucket/key` instead of `bucket.endpoint/key`. */
-  forcePathStyle: boolean;
-  /** Unset: the SDK's chain (AWS_REGION, the profile); with a custom endpoint, us-east-1, which S3-compatible servers accept. */
-  region: string | undefined;
-};
 
 export type S3BlobStoreOptions = {
   bucket: string;

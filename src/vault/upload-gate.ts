@@ -15,7 +15,7 @@ type Waiter = { owner: UploadOwner; start: () => void };
  * One tenant reads at most `perTenant` bodies at once and one session `perSession`, so a tenant (or
  * one page) with many slow uploads leaves slots for everyone else: sixteen slow uploads of one tenant
  * once held every slot and stalled all tenants. A waiting upload starts as soon as a slot it may take
- * is free, oldest first; with the minimum body rate (src/capture/minimum-rate.ts) no slot is held long.
+ * is free, oldest first; with the minimum body rate (src/vault/minimum-rate.ts) no slot is held long.
  */
 export class UploadGate {
   private active = 0;

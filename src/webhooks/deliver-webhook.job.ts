@@ -5,7 +5,8 @@ import { OutboxEventEntity, WebhookAttemptEntity, WebhookDeliveryEntity, Webhook
 import { DomainError } from '../errors';
 import type { Logger } from '../logger';
 import type { AuditLogService } from '../audit/audit-log.service';
-import { DISABLE_AFTER_FAILING_MS, parseRetryAfter, retryDelayMs } from './retry.schedule';
+import { parseRetryAfter } from '../net/retry-after';
+import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './retry.schedule';
 import { resolveWebhookTarget, Resolver } from './ssrf.guard';
 import { DeliverWebhookData, WebhookDispatcher } from './webhook.dispatcher';
 import { envelopeOf } from './webhook-event';

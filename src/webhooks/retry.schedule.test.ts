@@ -1,4 +1,4 @@
-import { MAX_ATTEMPTS, parseRetryAfter, RETRY_CAPS_SECONDS, retryDelayMs } from './retry.schedule';
+import { MAX_ATTEMPTS, RETRY_CAPS_SECONDS, retryDelayMs } from './retry.schedule';
 
 describe('retryDelayMs', () => {
   it('draws the first retry from within a minute (full jitter)', () => {
@@ -26,14 +26,5 @@ describe('retryDelayMs', () => {
 
   it('scales the caps for tests', () => {
     expect(retryDelayMs(1, { random: () => 0.999, scale: 0.001 })).toBeLessThan(60);
-  });
-});
-
-describe('parseRetryAfter', () => {
-  it('reads delay-seconds and HTTP dates, and ignores anything else', () => {
-    expect(parseRetryAfter('120')).toBe(120_000);
-    expect(parseRetryAfter(new Date(Date.UTC(2030, 0, 1, 0, 1)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(60_000);
-    expect(parseRetryAfter('soon')).toBeNull();
-    expect(parseRetryAfter(undefined)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { entryHash, GENESIS_HASH } from '../../src/audit/audit-canonical';
+import { entryHash, GENESIS_HASH } from '../../entities/audit-canonical';
 import { buildSegment, fromFields, SegmentEntry, segmentKey } from '../../src/audit/audit-segment';
 import { ROOT } from '../helpers/test-server';
 

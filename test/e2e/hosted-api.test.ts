@@ -5,7 +5,7 @@ import type { Client } from 'pg';
 import { answerChallenge, dbClient, jpegBytes, openPage, PageSession, pageCall, pngBytes, sha256, upload } from '../helpers/hosted-client';
 import { expectToMatchContract } from '../helpers/openapi-contract';
 import { cli, createTenant, eventually, http, ROOT, startServer, Tenant, testEnv, TestServer, ENGINES_OFF } from '../helpers/test-server';
-import { UPLOADABLE } from '../../src/capture/upload-limits';
+import { UPLOADABLE } from '../../src/vault/upload-limits';
 import { blobFile } from '../helpers/vault-files';
 
 let server: TestServer;

@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { EndUserActor } from '../../src/auth/actor';
-import { PORTAL_USER_SCOPES, UserTokenRefusal, type UserCapability, type UserTokenPolicy } from '../../src/auth/user-token.policy';
+import { UserTokenRefusal, type UserCapability, type UserTokenPolicy } from '../../src/auth/user-token.policy';
+import { PORTAL_USER_SCOPES } from '../../src/oidc/user-token-scopes';
 import type { DataRightsServices } from '../../src/data-rights/data-rights.services';
 import type { DsrJobService } from '../../src/data-rights/dsr-job.service';
 import type { DataExportService } from '../../src/data-rights/export/data-export.service';

@@ -1,4 +1,4 @@
-import { atMinimumRate } from '../../src/capture/minimum-rate';
+import { atMinimumRate } from '../../src/vault/minimum-rate';
 import { NextFunction, Request, Response, Router } from 'express';
 import type { SessionEntity } from '../../entities';
 import { DomainError, FieldsError } from '../../src/errors';

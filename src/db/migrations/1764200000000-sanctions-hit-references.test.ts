@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { ALL_SCOPES, TenantKeyActor } from '../../auth/actor';
 import { loadList } from '../../sanctions/sanctions-list.loader';
-import type { SanctionsHit } from '../../sessions/session-result';
+import type { SanctionsHit } from '../../../entities/session-result.document';
 import { SessionService } from '../../sessions/session.service';
 import { NO_END_USERS, quietEffects } from '../../../test/helpers/session-fakes';
 import { testModeResult } from '../../sessions/test-mode-outcome';

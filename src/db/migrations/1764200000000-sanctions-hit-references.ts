@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { storedEntryReference, type StoredSanctionsEntry } from '../../sanctions/list-reference';
+import { storedEntryReference, type StoredSanctionsEntry } from '../../../entities/list-reference';
 
 type StoredHit = { list: string; entry_id: string; list_version: string; reference?: string };
 

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { entryHash, GENESIS_HASH, logIdOf } from '../../audit/audit-canonical';
+import { entryHash, GENESIS_HASH, logIdOf } from '../../../entities/audit-canonical';
 
 /**
  * The hash-chained, append-only audit trail (docs/retention-and-audit.md). Every entry belongs to

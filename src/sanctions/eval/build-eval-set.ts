@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { yearSpan } from '../birth-date.parser';
 import { LOW_WEIGHT, normalizeName } from '../matching/name-normalizer';
 import { jaroWinkler } from '../matching/string-similarity';
-import type { SanctionsEntry, ScreeningQuery } from '../sanctions.model';
+import type { ScreeningQuery } from '../sanctions.model';
+import type { SanctionsEntry } from '../../../entities/list-snapshot.document';
 import { loadFixtureSnapshots } from './fixture-snapshots';
 import { accent, pick, rng, toCyrillic, toGreek, typo } from './perturb';
 

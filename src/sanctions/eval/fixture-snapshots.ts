@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadList } from '../sanctions-list.loader';
-import type { ListSnapshot } from '../sanctions.model';
+import type { ListSnapshot } from '../../../entities/list-snapshot.document';
 
 /** The committed fixture folder (never the shared data folder). */
 export const FIXTURE_DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'sanctions');

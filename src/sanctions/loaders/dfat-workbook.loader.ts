@@ -2,7 +2,7 @@ import type ExcelJS from 'exceljs';
 import { Readable } from 'node:stream';
 import { parseBirthDates } from '../birth-date.parser';
 import { countriesInText } from '../countries';
-import type { ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../sanctions.model';
+import type { ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../../../entities/list-snapshot.document';
 import { SanctionsLoadError } from '../sanctions-load.error';
 import type { ListInput } from '../xml-records.reader';
 import { snapshotOf } from './snapshot';

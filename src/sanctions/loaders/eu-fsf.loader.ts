@@ -1,4 +1,4 @@
-import type { BirthDate, ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../sanctions.model';
+import type { BirthDate, ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../../../entities/list-snapshot.document';
 import { SanctionsLoadError } from '../sanctions-load.error';
 import { childrenNamed, child, flattenExtra, readXmlRecords, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
 import { snapshotOf } from './snapshot';

@@ -1,5 +1,5 @@
 import { toIsoAlpha2 } from '../countries';
-import type { BirthDate, IdentityDocument, ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../sanctions.model';
+import type { BirthDate, IdentityDocument, ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../../../entities/list-snapshot.document';
 import { SanctionsLoadError } from '../sanctions-load.error';
 import { child, childrenNamed, descendants, readXmlRecords, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
 import { snapshotOf } from './snapshot';

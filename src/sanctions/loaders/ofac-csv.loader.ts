@@ -2,7 +2,7 @@ import { parse } from 'csv-parse';
 import { Readable } from 'node:stream';
 import { parseBirthDates } from '../birth-date.parser';
 import { toIsoAlpha2 } from '../countries';
-import type { IdentityDocument, ListSnapshot, SanctionsEntry, SubjectType } from '../sanctions.model';
+import type { IdentityDocument, ListSnapshot, SanctionsEntry, SubjectType } from '../../../entities/list-snapshot.document';
 import { SanctionsLoadError } from '../sanctions-load.error';
 import type { ListInput } from '../xml-records.reader';
 import { snapshotOf } from './snapshot';

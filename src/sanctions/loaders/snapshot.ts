@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ListFormat, ListId, ListSnapshot, SanctionsEntry } from '../sanctions.model';
+import type { ListFormat, ListId, ListSnapshot, SanctionsEntry } from '../../../entities/list-snapshot.document';
 
 /**
  * The version label is the stated publish date plus a hash of the normalised content, so two

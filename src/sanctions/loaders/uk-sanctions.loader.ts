@@ -1,6 +1,6 @@
 import { parseBirthDates } from '../birth-date.parser';
 import { toIsoAlpha2 } from '../countries';
-import type { IdentityDocument, ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../sanctions.model';
+import type { IdentityDocument, ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../../../entities/list-snapshot.document';
 import { SanctionsLoadError } from '../sanctions-load.error';
 import { child, childrenNamed, descendants, flattenExtra, readXmlRecords, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
 import { snapshotOf, ukDateToIso } from './snapshot';

@@ -1,6 +1,6 @@
 import { parseBirthDate } from '../birth-date.parser';
 import { toIsoAlpha2 } from '../countries';
-import type { BirthDate, ListSnapshot, SanctionsEntry, SanctionsName } from '../sanctions.model';
+import type { BirthDate, ListSnapshot, SanctionsEntry, SanctionsName } from '../../../entities/list-snapshot.document';
 import { SanctionsLoadError } from '../sanctions-load.error';
 import { child, childrenNamed, flattenExtra, readXmlRecords, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
 import { snapshotOf } from './snapshot';

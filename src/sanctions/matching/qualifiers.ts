@@ -1,5 +1,6 @@
 import { yearSpan } from '../birth-date.parser';
-import type { MatchReason, SanctionsEntry } from '../sanctions.model';
+import type { MatchReason } from '../sanctions.model';
+import type { SanctionsEntry } from '../../../entities/list-snapshot.document';
 
 /**
  * Date of birth as a qualifier, in the spirit of OpenSanctions logic-v2: a confirming date

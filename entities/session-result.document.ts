@@ -1,4 +1,6 @@
-import type { Tier } from './tiers';
+/** The tiers a session may order or achieve (docs/api-behaviour.md, "Tiers, checks and badges"): what `sessions.tier` and `achieved_tier` hold. */
+export const TIERS = ['T0', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6'] as const;
+export type Tier = (typeof TIERS)[number];
 
 export type Decision = 'approved' | 'declined' | 'review';
 export type CheckStatus = 'pass' | 'fail' | 'skipped' | 'error';

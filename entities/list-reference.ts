@@ -1,4 +1,4 @@
-import type { ListId, SanctionsEntry } from './sanctions.model';
+import type { ListId, SanctionsEntry } from './list-snapshot.document';
 
 /** An entry as stored by a load that predates `reference` (every field but that one). */
 export type StoredSanctionsEntry = Omit<SanctionsEntry, 'reference'> & { reference?: string };

@@ -1,9 +1,9 @@
-import type { OutboxEventEntity, SessionEntity } from '../entities';
-import type { Actor } from '../src/auth/actor';
-import { notFound } from '../src/errors';
-import type { Logger } from '../src/logger';
-import { statusEventsOf, type SessionStatusEvent, type SessionWatchItem } from '../src/sessions/session-status-event';
-import type { SessionWatchService } from '../src/sessions/session-watch.service';
+import type { OutboxEventEntity, SessionEntity } from '../../entities';
+import type { Actor } from '../auth/actor';
+import { notFound } from '../errors';
+import type { Logger } from '../logger';
+import { statusEventsOf, type SessionStatusEvent, type SessionWatchItem } from './session-status-event';
+import type { SessionWatchService } from './session-watch.service';
 import type { StatusBus } from './status-bus';
 import { StatusSubscriber, type ConnectionBudget } from './status-subscriber';
 import { Topic } from './topics';

@@ -1,4 +1,4 @@
-import type { SessionStatusEvent } from '../src/sessions/session-status-event';
+import type { SessionStatusEvent } from './session-status-event';
 
 /** Topics of the instance-to-instance bus. Payloads are JSON-safe so Redis fan-out and the in-process bus behave alike. */
 export enum Topic {

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import type { CurrentListVersion, SanctionsListRepository } from '../sanctions/sanctions-list.repository';
-import type { ListSnapshot, SanctionsHit } from '../sanctions/sanctions.model';
+import type { SanctionsHit } from '../sanctions/sanctions.model';
+import type { ListSnapshot } from '../../entities/list-snapshot.document';
 import { SanctionsScreeningService, type Screening } from '../sanctions/screening.service';
 import { identitiesToScreen, liveSanctionsCheck, mergeScreenings, screenIdentities } from './identity-screening';
 

@@ -7,7 +7,7 @@ import type { SanctionsScreeningService } from '../sanctions/screening.service';
 import { SessionEntity } from '../../entities';
 import { DataSource } from 'typeorm';
 import { automatedDecision } from '../sessions/decision-history';
-import { TEST_MODE_POLICY_VERSION } from '../checks/decision-policy';
+import { TEST_MODE_POLICY_VERSION } from './decision-policy';
 
 export type TestModeAdvanceData = { sessionId: string; step: TestModeStep };
 

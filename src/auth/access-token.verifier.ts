@@ -1,10 +1,10 @@
-import type { EndUserActor } from '../auth/actor';
+import type { EndUserActor } from './actor';
 import { CoalescingReader } from '../db/coalescing-reader';
 import type { PreparedSql } from '../db/prepared-sql';
 import { DomainError } from '../errors';
-import { FIRST_PARTY_CLIENT_ID } from './first-party-sign-in';
-import type { OidcClients } from './oidc-clients';
-import type { OidcKeys } from './oidc-keys';
+import { FIRST_PARTY_CLIENT_ID } from '../oidc/first-party-sign-in';
+import type { OidcClients } from '../oidc/oidc-clients';
+import type { OidcKeys } from '../oidc/oidc-keys';
 
 const unauthorized = (why: string) => new DomainError('unauthorized', `Invalid access token: ${why}`);
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;

@@ -2,7 +2,7 @@ import type { JobQueue } from '../jobs/job-queue';
 import type { Logger } from '../logger';
 import { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from '../hosted-flow/run-checks-job';
 import { RegistryBusyError } from '../registries/registry-rate-limiter';
-import { CheckEnginesBusyError } from './check-worker.pool';
+import { CheckEnginesBusyError } from '../checks/check-worker.pool';
 
 /** How long a run waits for the check engines when their queue is full (they do not say when they will have room). */
 export const ENGINES_BUSY_WAIT_MS = 15_000;

@@ -1,5 +1,5 @@
-import { DomainError } from '../src/errors';
-import { isRefusal, type SessionStatusEvent, type SessionWatchItem } from '../src/sessions/session-status-event';
+import { DomainError } from '../errors';
+import { isRefusal, type SessionStatusEvent, type SessionWatchItem } from './session-status-event';
 import { StatusSubscriber, type ConnectionBudget } from './status-subscriber';
 
 const event = (seq: number, status: string, id = 'vses_a'): SessionStatusEvent => ({

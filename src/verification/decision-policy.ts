@@ -1,14 +1,10 @@
 import { NATIONAL_REGISTER, REGISTRY_CHECK_NAMES } from '../registries/business-registry';
-import { biometricPolicy } from './policy/biometric-policy';
-import type { Check, CheckStatus, Decision, Signal } from '../sessions/session-result';
+import { biometricPolicy } from '../checks/policy/biometric-policy';
+import type { Check, CheckStatus, Decision, Signal } from '../../entities/session-result.document';
 import type { SessionStatus } from '../sessions/session-status';
 import { achievedTier } from '../sessions/test-mode-outcome';
 import { badgesForPassedChecks, Tier } from '../sessions/tiers';
-import type { CheckVerdict } from './check-providers';
-
-/** One check's outcome as the pipeline saw it: the engine's verdict, or `skipped` when it did not run. */
-export type CheckOutcome = { name: string; verdict: CheckVerdict | 'skipped'; score?: number; reason?: string; source?: string; details?: Record<string, unknown> };
-
+import type { CheckOutcome, CheckVerdict } from '../checks/check-providers';
 
 export type PolicyDecision = {
   status: SessionStatus;

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { SessionEntity } from '../../entities';
 import { CHIP_CHECK_NAME } from '../chip/chip-check.factory';
 import { chipCheckWithCrossChecks, compareChipMrz, compareChipPortrait, type CrossCheck } from '../chip/chip-cross-checks';
-import { isFromChip, openChipEvidence } from '../chip/chip-evidence';
+import { openChipEvidence } from '../chip/chip-evidence';
 import { hasChip } from '../hosted-flow/t5-decision';
 import { HostedCaptureRepository } from '../hosted-flow/hosted-capture.repository';
 import type { RunChecksData } from '../hosted-flow/hosted-flow.service';
@@ -10,17 +10,17 @@ import type { Logger } from '../logger';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
 import { SANCTIONS_CHECK, SANCTIONS_NOT_LOADED } from '../sessions/sanctions-check';
 import { ConfirmedIdentity, differencesFromMrz, identitySealContext } from '../hosted-flow/identity-confirmation';
-import type { Check, SessionResult } from '../sessions/session-result';
+import type { Check, SessionResult } from '../../entities/session-result.document';
 import type { SessionService } from '../sessions/session.service';
 import { testModeResult, testOutcomeOf } from '../sessions/test-mode-outcome';
 import { checksForTier, Tier } from '../sessions/tiers';
 import { EVIDENCE_CLASSES } from '../vault/artifact-classes';
-import type { ArtifactRecord } from '../vault/artifact-store';
+import { isFromChip, type ArtifactRecord } from '../vault/artifact-store';
 import type { EvidenceVault } from '../vault/evidence-vault';
-import { CheckProviders, DocumentReading, ImageInput, LivenessChallenge, LivenessFrame, ProviderResult, signalSource } from './check-providers';
-import { CheckEnginesBusyError } from './check-worker.pool';
+import { CheckOutcome, CheckProviders, DocumentReading, ImageInput, LivenessChallenge, LivenessFrame, ProviderResult, signalSource } from '../checks/check-providers';
+import { CheckEnginesBusyError } from '../checks/check-worker.pool';
 import { liveSanctionsCheck } from './identity-screening';
-import { CheckOutcome, decide, LIVE_POLICY_VERSION, TEST_MODE_POLICY_VERSION } from './decision-policy';
+import { decide, LIVE_POLICY_VERSION, TEST_MODE_POLICY_VERSION } from './decision-policy';
 import { REGISTRY_CHECK_NAMES } from '../registries/business-registry';
 import { automatedDecision } from '../sessions/decision-history';
 import { testModeCheckProviders } from './test-mode-providers';
@@ -69,7 +69,7 @@ export class RunChecksJob {
     const details = tier === 'T3' || tier === 'T4' ? await this.captures.tierDetails(s.id) : { business: null, identitySealed: null };
     const businessDetails = checksForTier(tier).some((c) => REGISTRY_CHECK_NAMES.includes(c)) ? details.business : null;
     const registryRun = businessDetails ? this.runRegistries(s, businessDetails) : null;
-    // A spent registry budget ends this run and queues another (src/checks/busy-requeue.ts), which runs the
+    // A spent registry budget ends this run and queues another (src/verification/busy-requeue.ts), which runs the
     // capture checks again: it is known within a call's time, so the capture checks stop at the next check
     // rather than run to the end for nothing. (Awaited below; a capture check that throws first must not leave it unhandled.)
     let registriesBusy: RegistryBusyError | null = null;
@@ -235,7 +235,7 @@ export class RunChecksJob {
 
   /**
    * Live T3/T4: screens the identity read from the document and the one confirmed on the hosted page
-   * (both when they differ: src/checks/identity-screening.ts); no list loaded or nothing read is an
+   * (both when they differ: src/verification/identity-screening.ts); no list loaded or nothing read is an
    * error, never a pass.
    */
   private async screen(s: SessionEntity, reading: DocumentReading | undefined, sealed: string | null): Promise<{ outcome: CheckOutcome; hits: SanctionsHits }> {

@@ -1,4 +1,4 @@
-import type { ArtifactClass } from '../vault/artifact-classes';
+import type { ArtifactClass } from './artifact-classes';
 import type { MediaKind } from './content-type';
 
 export const MIB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { Redis } from 'ioredis';
-import type { Logger } from '../src/logger';
+import type { Logger } from '../logger';
 import { Topic, type Topics } from './topics';
 
 /**

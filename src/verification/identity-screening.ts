@@ -5,8 +5,8 @@ import type { SanctionsHit, ScreeningQuery } from '../sanctions/sanctions.model'
 import { validateScreeningQuery } from '../sanctions/screening-query';
 import type { ListUsed, SanctionsScreeningService, Screening } from '../sanctions/screening.service';
 import { SANCTIONS_CHECK, SANCTIONS_NOT_LOADED, sanctionsCheck } from '../sessions/sanctions-check';
-import type { Check } from '../sessions/session-result';
-import type { MrzFields } from './check-providers';
+import type { Check } from '../../entities/session-result.document';
+import type { MrzFields } from '../checks/check-providers';
 
 /** What a live check reads from the MRZ for screening (MrzFields; nationality as printed, ICAO alpha-3). */
 export type MrzIdentity = Pick<MrzFields, 'givenNames' | 'surname' | 'dateOfBirth'> & { nationality?: string };

@@ -1,5 +1,5 @@
 import type { TestOutcome } from '../sessions/test-mode-outcome';
-import type { CheckProviders, ModelRef, ProviderResult } from './check-providers';
+import type { CheckProviders, ModelRef, ProviderResult } from '../checks/check-providers';
 
 export const TEST_MODEL: ModelRef = { provider: 'test', model: 'deterministic', version: '1' };
 

@@ -1,6 +1,5 @@
-import type { DomainError } from '../src/errors';
-import { isTerminal, seqAfter, type SessionStatusEvent, type SessionWatchItem } from '../src/sessions/session-status-event';
-import type { PushSource } from './shared-execution';
+import type { DomainError } from '../errors';
+import { isTerminal, seqAfter, type SessionStatusEvent, type SessionWatchItem } from './session-status-event';
 
 /**
  * What one WebSocket connection shares between its subscriptions: a bound on the events queued for
@@ -25,11 +24,12 @@ const MAX_TRACKED_SESSIONS = 10_000;
  * until the connection's budget is exceeded.
  *
  * Or, once `attach`ed, it pushes: every accepted event goes synchronously to the consumer, which
- * writes it to the socket and charges the connection budget for each write not yet completed (see
- * shared-execution.ts). A broadcast to N subscribers then costs N synchronous calls, not N chains of
+ * writes it to the socket and charges the connection budget for each write not yet completed (the
+ * push source of subscriptions/shared-execution.ts, which finds `attach` by its shape, so the domain
+ * does not import the transport). A broadcast to N subscribers then costs N synchronous calls, not N chains of
  * promises. De-duplication, ordering and the end after a terminal status are the same in both modes.
  */
-export class StatusSubscriber implements AsyncIterableIterator<SessionWatchItem>, PushSource<SessionWatchItem> {
+export class StatusSubscriber implements AsyncIterableIterator<SessionWatchItem> {
   private readonly queue: SessionWatchItem[] = [];
   private readonly lastSeq = new Map<string, string>();
   private waiter: ((r: IteratorResult<SessionWatchItem>) => void) | null = null;
