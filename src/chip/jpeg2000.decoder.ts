@@ -1,4 +1,5 @@
 import { createCanvas } from '@napi-rs/canvas';
+import { isoBoxes } from '../vault/iso-boxes';
 
 type J2KDecoder = {
   getEncodedBuffer(length: number): Uint8Array;
@@ -59,19 +60,6 @@ const SOC_SIZ = Buffer.from([0xff, 0x4f, 0xff, 0x51]);
 /** The contiguous codestream: the `jp2c` box of a JP2 file (ISO/IEC 15444-1 annex I), or the bytes themselves when they are one. */
 function codestreamOf(bytes: Buffer): Buffer {
   if (bytes.subarray(0, 4).equals(SOC_SIZ)) return bytes;
-  let at = 0;
-  while (at + 8 <= bytes.length) {
-    let length = bytes.readUInt32BE(at);
-    const type = bytes.toString('latin1', at + 4, at + 8);
-    let header = 8;
-    if (length === 1) {
-      if (at + 16 > bytes.length) break;
-      length = Number(bytes.readBigUInt64BE(at + 8));
-      header = 16;
-    } else if (length === 0) length = bytes.length - at;
-    if (length < header) break;
-    if (type === 'jp2c') return bytes.subarray(at + header, Math.min(bytes.length, at + length));
-    at += length;
-  }
+  for (const box of isoBoxes(bytes)) if (box.type === 'jp2c') return box.payload;
   throw new Error('No JPEG 2000 codestream found');
 }

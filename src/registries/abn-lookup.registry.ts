@@ -1,5 +1,5 @@
 import type { BusinessRegistry, RegistryAnswer } from './business-registry';
-import { isObject, parseJson, registryGet, RegistryUnreachableError, str, unexpectedStatus } from './registry-http';
+import { isObject, parseJson, registryGetOrError, str, unexpectedStatus } from './registry-http';
 
 export const ABR_DEFAULT_URL = 'https://abr.business.gov.au/json';
 const CALLBACK = 'callback';
@@ -23,12 +23,8 @@ export class AbnLookupRegistry implements BusinessRegistry {
     const base = this.baseUrl.replace(/\/+$/, '');
     const url = `${base}/AbnDetails.aspx?abn=${encodeURIComponent(abn)}&callback=${CALLBACK}&guid=${encodeURIComponent(this.guid)}`;
     const shownUrl = `https://abr.business.gov.au/ABN/View/${abn}`;
-    let r;
-    try {
-      r = await registryGet(url, { accept: 'application/javascript, application/json' }, this.timeoutMs);
-    } catch (err) {
-      return { kind: 'error', reason: `ABN Lookup: ${(err as RegistryUnreachableError).message}` };
-    }
+    const r = await registryGetOrError('ABN Lookup', url, { accept: 'application/javascript, application/json' }, this.timeoutMs);
+    if ('kind' in r) return r;
     if (r.status !== 200) return unexpectedStatus('ABN Lookup', r);
     const doc = parseJson(unwrapJsonp(r.body));
     if (!isObject(doc) || !('Abn' in doc)) return { kind: 'error', reason: 'ABN Lookup answered a body that is not an ABN record', raw: r.body.slice(0, 4096), contentType: r.contentType };

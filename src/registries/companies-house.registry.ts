@@ -1,5 +1,5 @@
 import type { BusinessRegistry, RegistryAnswer } from './business-registry';
-import { isObject, parseJson, registryGet, RegistryUnreachableError, str, unexpectedStatus } from './registry-http';
+import { isObject, parseJson, registryGetOrError, str, unexpectedStatus } from './registry-http';
 
 export const COMPANIES_HOUSE_DEFAULT_URL = 'https://api.company-information.service.gov.uk';
 
@@ -27,12 +27,8 @@ export class CompaniesHouseRegistry implements BusinessRegistry {
 
   async lookup(number: string): Promise<RegistryAnswer> {
     const url = `${this.baseUrl.replace(/\/+$/, '')}/company/${encodeURIComponent(number)}`;
-    let r;
-    try {
-      r = await registryGet(url, { authorization: this.authorization, accept: 'application/json' }, this.timeoutMs);
-    } catch (err) {
-      return { kind: 'error', reason: `Companies House: ${(err as RegistryUnreachableError).message}` };
-    }
+    const r = await registryGetOrError('Companies House', url, { authorization: this.authorization, accept: 'application/json' }, this.timeoutMs);
+    if ('kind' in r) return r;
     if (r.status === 404) return { kind: 'not_found', reason: `Companies House has no company ${number}`, sourceUrl: url, raw: r.body, contentType: r.contentType };
     if (r.status === 401) return { kind: 'error', reason: 'Companies House refused the API key (401): check COMPANIES_HOUSE_API_KEY', raw: r.body.slice(0, 4096), contentType: r.contentType };
     if (r.status !== 200) return unexpectedStatus('Companies House', r);

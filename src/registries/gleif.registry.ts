@@ -1,5 +1,5 @@
 import type { BusinessRegistry, RegistryAnswer } from './business-registry';
-import { isObject, parseJson, registryGet, RegistryUnreachableError, str, unexpectedStatus } from './registry-http';
+import { isObject, parseJson, registryGetOrError, str, unexpectedStatus } from './registry-http';
 
 export const GLEIF_DEFAULT_URL = 'https://api.gleif.org/api/v1';
 const UNUSABLE = new Set(['ANNULLED', 'DUPLICATE', 'RETIRED']);
@@ -18,12 +18,8 @@ export class GleifRegistry implements BusinessRegistry {
 
   async lookup(lei: string): Promise<RegistryAnswer> {
     const url = `${this.baseUrl.replace(/\/+$/, '')}/lei-records/${encodeURIComponent(lei)}`;
-    let r;
-    try {
-      r = await registryGet(url, { accept: 'application/vnd.api+json' }, this.timeoutMs);
-    } catch (err) {
-      return { kind: 'error', reason: `GLEIF: ${(err as RegistryUnreachableError).message}` };
-    }
+    const r = await registryGetOrError('GLEIF', url, { accept: 'application/vnd.api+json' }, this.timeoutMs);
+    if ('kind' in r) return r;
     if (r.status === 404) return { kind: 'not_found', reason: `GLEIF has no LEI record ${lei}`, sourceUrl: url, raw: r.body, contentType: r.contentType };
     if (r.status !== 200) return unexpectedStatus('GLEIF', r);
     const doc = parseJson(r.body);

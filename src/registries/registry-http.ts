@@ -28,6 +28,16 @@ export async function registryGet(url: string, headers: Record<string, string>, 
   }
 }
 
+/** The registry's response, or the `error` answer naming the registry when it could not be reached. */
+export async function registryGetOrError(label: string, url: string, headers: Record<string, string>, timeoutMs?: number): Promise<RegistryResponse | { kind: 'error'; reason: string }> {
+  try {
+    return await registryGet(url, headers, timeoutMs);
+  } catch (err) {
+    if (!(err instanceof RegistryUnreachableError)) throw err;
+    return { kind: 'error', reason: `${label}: ${err.message}` };
+  }
+}
+
 /** The answer of a status the adapter does not map itself: 429 waits, 5xx and anything else is an error. */
 export function unexpectedStatus(label: string, r: RegistryResponse): { kind: 'rate_limited'; retryAfterMs: number | null; reason: string } | { kind: 'error'; reason: string; raw: string; contentType: string } {
   if (r.status === 429) return { kind: 'rate_limited', retryAfterMs: r.retryAfterMs, reason: `${label} answered 429 Too Many Requests` };

@@ -1,5 +1,5 @@
 import type { BusinessRegistry, RegistryAnswer } from './business-registry';
-import { isObject, parseJson, registryGet, RegistryUnreachableError, str, unexpectedStatus } from './registry-http';
+import { isObject, parseJson, registryGetOrError, str, unexpectedStatus } from './registry-http';
 
 export const SEC_DEFAULT_URL = 'https://data.sec.gov';
 /**
@@ -24,12 +24,8 @@ export class SecEdgarRegistry implements BusinessRegistry {
 
   async lookup(cik: string): Promise<RegistryAnswer> {
     const url = `${this.baseUrl.replace(/\/+$/, '')}/submissions/CIK${cik}.json`;
-    let r;
-    try {
-      r = await registryGet(url, { 'user-agent': this.userAgent, accept: 'application/json' }, this.timeoutMs);
-    } catch (err) {
-      return { kind: 'error', reason: `SEC EDGAR: ${(err as RegistryUnreachableError).message}` };
-    }
+    const r = await registryGetOrError('SEC EDGAR', url, { 'user-agent': this.userAgent, accept: 'application/json' }, this.timeoutMs);
+    if ('kind' in r) return r;
     if (r.status === 404) return { kind: 'not_found', reason: `SEC EDGAR has no filer with CIK ${cik}`, sourceUrl: url, raw: r.body, contentType: r.contentType };
     if (r.status === 403) return { kind: 'error', reason: 'SEC EDGAR refused the request (403): check SEC_USER_AGENT', raw: r.body.slice(0, 4096), contentType: r.contentType };
     if (r.status !== 200) return unexpectedStatus('SEC EDGAR', r);

@@ -20,6 +20,16 @@ const FORMATS_BY_LIST: Record<ListId, ListFormat[]> = {
   au: ['dfat_xlsx'],
 };
 
+/** Every format but the OFAC CSV set is one file. */
+const ONE_FILE_LOADERS: Record<Exclude<ListFormat, 'ofac_csv'>, (data: ListInput, fileName: string) => Promise<ListSnapshot>> = {
+  ofac_xml: loadOfacXml,
+  ofac_advanced_xml: loadOfacAdvancedXml,
+  eu_fsf_xml: loadEuFsfXml,
+  uk_xml: loadUkSanctionsXml,
+  un_xml: loadUnConsolidatedXml,
+  dfat_xlsx: loadDfatWorkbook,
+};
+
 function isCsvSet(data: unknown): data is OfacCsvFiles {
   return typeof data === 'object' && data !== null && !Buffer.isBuffer(data) && 'sdn' in data;
 }
@@ -53,18 +63,5 @@ export async function loadList(list: ListId, format: ListFormat | 'auto', fileNa
   }
   if (resolved === 'ofac_csv') return loadOfacCsv(isCsvSet(data) ? data : { sdn: data }, fileName);
   if (isCsvSet(data)) throw new SanctionsLoadError(fileName, {}, `format ${resolved} takes one file, not a CSV set`);
-  switch (resolved) {
-    case 'ofac_xml':
-      return loadOfacXml(data, fileName);
-    case 'ofac_advanced_xml':
-      return loadOfacAdvancedXml(data, fileName);
-    case 'eu_fsf_xml':
-      return loadEuFsfXml(data, fileName);
-    case 'uk_xml':
-      return loadUkSanctionsXml(data, fileName);
-    case 'un_xml':
-      return loadUnConsolidatedXml(data, fileName);
-    case 'dfat_xlsx':
-      return loadDfatWorkbook(data, fileName);
-  }
+  return ONE_FILE_LOADERS[resolved](data, fileName);
 }

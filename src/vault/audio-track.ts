@@ -13,6 +13,8 @@
  * A video whose track list cannot be found is `unreadable`: the caller refuses what it cannot
  * prove to be silent.
  */
+import { isoBoxes } from './iso-boxes';
+
 export type AudioVerdict = 'audio' | 'no_audio' | 'unreadable';
 
 /** The most of a track list (`moov` / `Tracks`) held in memory; a real one is a few KiB. */
@@ -126,34 +128,15 @@ function* mp4(): Parser {
   }
 }
 
-/** Child boxes of one box's payload, as [type, payload]. */
-function* boxes(payload: Buffer): Generator<[string, Buffer]> {
-  let at = 0;
-  while (at + 8 <= payload.length) {
-    let size = payload.readUInt32BE(at);
-    const type = payload.toString('latin1', at + 4, at + 8);
-    let headerBytes = 8;
-    if (size === 1) {
-      if (at + 16 > payload.length) return;
-      size = Number(payload.readBigUInt64BE(at + 8));
-      headerBytes = 16;
-    } else if (size === 0) {
-      size = payload.length - at;
-    }
-    if (size < headerBytes || at + size > payload.length) return;
-    yield [type, payload.subarray(at + headerBytes, at + size)];
-    at += size;
-  }
-}
-
 function child(payload: Buffer, type: string): Buffer | null {
-  for (const [t, p] of boxes(payload)) if (t === type) return p;
+  for (const box of isoBoxes(payload)) if (box.whole && box.type === type) return box.payload;
   return null;
 }
 
 function mp4TracksHaveAudio(moov: Buffer): AudioVerdict {
   let tracks = 0;
-  for (const [type, trak] of boxes(moov)) {
+  for (const { type, payload: trak, whole } of isoBoxes(moov)) {
+    if (!whole) break;
     if (type !== 'trak') continue;
     const hdlr = child(child(trak, 'mdia') ?? Buffer.alloc(0), 'hdlr');
     // hdlr: version and flags (4), pre_defined (4), handler_type (4).

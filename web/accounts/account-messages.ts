@@ -1,3 +1,4 @@
+import { byLocale } from '../i18n';
 export const ACCOUNT_LOCALES = ['en-US', 'de-DE'] as const;
 export type AccountLocale = (typeof ACCOUNT_LOCALES)[number];
 
@@ -173,9 +174,7 @@ const de: AccountMessages = {
   mailExistsText: 'Jemand (vielleicht Sie) wollte mit dieser E-Mail-Adresse ein neues Konto erstellen, für die es schon eines gibt. Melden Sie sich stattdessen an. Wenn Sie es nicht waren, ignorieren Sie diese E-Mail.',
 };
 
-const MESSAGES: Record<AccountLocale, AccountMessages> = { 'en-US': en, 'de-DE': de };
-
-export const messagesFor = (locale: AccountLocale): AccountMessages => MESSAGES[locale];
+export const messagesFor = byLocale<AccountLocale, AccountMessages>({ 'en-US': en, 'de-DE': de });
 
 /** `ui_locales` first (what the app asked for), then the browser's Accept-Language, then en-US. */
 export function accountLocale(uiLocales: string | undefined, accepts: (langs: string[]) => string | false): AccountLocale {
@@ -186,5 +185,3 @@ export function accountLocale(uiLocales: string | undefined, accepts: (langs: st
   const accepted = accepts(['en-US', 'de-DE', 'en', 'de']);
   return accepted && accepted.startsWith('de') ? 'de-DE' : 'en-US';
 }
-
-export const fill = (text: string, vars: Record<string, string>): string => text.replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '');

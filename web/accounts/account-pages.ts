@@ -1,5 +1,6 @@
 import { escapeHtml } from '../../http/html';
-import { fill, type AccountLocale, type AccountMessages } from './account-messages';
+import { fill } from '../i18n';
+import type { AccountLocale, AccountMessages } from './account-messages';
 
 /** `firstParty`: the service's own account pages signing in (src/oidc/first-party-sign-in.ts), not a tenant's app. */
 export type Page = { locale: AccountLocale; m: AccountMessages; client: string; title: string; firstParty?: boolean };

@@ -1,5 +1,6 @@
 import { escapeHtml } from '../../http/html';
-import { fill, type AccountMessages } from './account-messages';
+import { fill } from '../i18n';
+import type { AccountMessages } from './account-messages';
 import { shell, type Page } from './account-pages';
 
 /** What the export bundle holds, in words (docs/data-rights.md, "The export bundle"). */

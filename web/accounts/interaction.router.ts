@@ -4,7 +4,8 @@ import type { OidcClients } from '../../src/oidc/oidc-clients';
 import { CONSOLE_CLIENT_ID, FIRST_PARTY_CLIENT_ID } from '../../src/oidc/first-party-sign-in';
 import type { SignInService, MailText } from '../../src/users/sign-in.service';
 import { setPageSecurityHeaders } from '../../http/security-headers';
-import { accountLocale, fill, messagesFor, type AccountMessages } from './account-messages';
+import { fill } from '../i18n';
+import { accountLocale, messagesFor, type AccountMessages } from './account-messages';
 import { codePage, consentPage, signInPage, signUpPage } from './account-pages';
 import { wrap } from './wrap';
 

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../../http/html';
-import { fill } from './account-messages';
+import { fill } from '../i18n';
 import { shell, type Page } from './account-pages';
 
 /** After "Keep this verification in your account" (docs/accounts-and-oidc.md, "Keeping a verification"). */

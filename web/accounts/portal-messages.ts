@@ -1,3 +1,4 @@
+import { byLocale } from '../i18n';
 import type { AccountLocale } from './account-messages';
 
 /** The account portal's words (docs/accounts-and-oidc.md, "The account portal"), en-US and de-DE like the other account pages. */
@@ -251,6 +252,4 @@ const de: PortalMessages = {
   tryLater: 'Das ging gerade nicht. Versuchen Sie es erneut.',
 };
 
-const MESSAGES: Record<AccountLocale, PortalMessages> = { 'en-US': en, 'de-DE': de };
-
-export const portalMessagesFor = (locale: AccountLocale): PortalMessages => MESSAGES[locale];
+export const portalMessagesFor = byLocale<AccountLocale, PortalMessages>({ 'en-US': en, 'de-DE': de });

@@ -4,7 +4,7 @@ import type { ConnectedApp } from '../../src/oidc/connected-apps.service';
 import type { UserVerification } from '../../src/users/user-verifications.service';
 import type { Profile } from '../../src/data-rights/profile-change.service';
 import type { DsrJob } from '../../src/data-rights/dsr-job.service';
-import { fill } from './account-messages';
+import { fill } from '../i18n';
 import { shell, type Page } from './account-pages';
 import type { PortalMessages } from './portal-messages';
 

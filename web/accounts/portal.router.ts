@@ -262,28 +262,40 @@ export function portalRoutes(router: Router, d: PortalDeps): void {
     }),
   );
 
-  const exportPath = `${ACCOUNT_PAGES_PATH}/export`;
-  router.get(
-    '/export',
-    wrap(async (req, res) => {
-      const who = await signedIn(req, res, exportPath);
-      if (!who || !authorized(req, res, who, 'export', exportPath)) return;
-      res.type('html').send(exportPage(pageOf(req), { formToken: d.session.formToken(who, 'portal:export'), error: null }));
-    }),
-  );
-  router.post(
-    '/export',
-    form,
-    wrap(async (req, res) => {
-      const who = await signedIn(req, res, exportPath);
-      if (!who) return;
-      if (!d.session.checkFormToken(who, 'portal:export', req.body?.form_token))
-        return void res.status(400).type('html').send(exportPage(pageOf(req), { formToken: d.session.formToken(who, 'portal:export'), error: pageOf(req).pm.formExpired }));
-      if (!authorized(req, res, who, 'export', exportPath)) return;
-      await d.exports.request(who.userId);
-      done(res, 'done_export');
-    }),
-  );
+  /**
+   * A right that asks first (export, erasure): the GET shows its page with the button, the POST checks
+   * the form token (an expired one shows the page again) and the sign-in's age, then acts.
+   */
+  function confirmedRoutes(name: 'export' | 'delete', capability: UserCapability, confirmPage: typeof exportPage, act: (who: SignedIn, p: PortalPage, res: Response) => Promise<void>): void {
+    const path = `${ACCOUNT_PAGES_PATH}/${name}`;
+    const formName = `portal:${name}`;
+    router.get(
+      `/${name}`,
+      wrap(async (req, res) => {
+        const who = await signedIn(req, res, path);
+        if (!who || !authorized(req, res, who, capability, path)) return;
+        res.type('html').send(confirmPage(pageOf(req), { formToken: d.session.formToken(who, formName), error: null }));
+      }),
+    );
+    router.post(
+      `/${name}`,
+      form,
+      wrap(async (req, res) => {
+        const who = await signedIn(req, res, path);
+        if (!who) return;
+        const p = pageOf(req);
+        if (!d.session.checkFormToken(who, formName, req.body?.form_token))
+          return void res.status(400).type('html').send(confirmPage(p, { formToken: d.session.formToken(who, formName), error: p.pm.formExpired }));
+        if (!authorized(req, res, who, capability, path)) return;
+        await act(who, p, res);
+      }),
+    );
+  }
+
+  confirmedRoutes('export', 'export', exportPage, async (who, _p, res) => {
+    await d.exports.request(who.userId);
+    done(res, 'done_export');
+  });
   router.get(
     '/exports/:id',
     wrap(async (req, res) => {
@@ -304,29 +316,10 @@ export function portalRoutes(router: Router, d: PortalDeps): void {
     }),
   );
 
-  const deletePath = `${ACCOUNT_PAGES_PATH}/delete`;
-  router.get(
-    '/delete',
-    wrap(async (req, res) => {
-      const who = await signedIn(req, res, deletePath);
-      if (!who || !authorized(req, res, who, 'erasure', deletePath)) return;
-      res.type('html').send(deletePage(pageOf(req), { formToken: d.session.formToken(who, 'portal:delete'), error: null }));
-    }),
-  );
-  router.post(
-    '/delete',
-    form,
-    wrap(async (req, res) => {
-      const who = await signedIn(req, res, deletePath);
-      if (!who) return;
-      const p = pageOf(req);
-      if (!d.session.checkFormToken(who, 'portal:delete', req.body?.form_token))
-        return void res.status(400).type('html').send(deletePage(p, { formToken: d.session.formToken(who, 'portal:delete'), error: p.pm.formExpired }));
-      if (!authorized(req, res, who, 'erasure', deletePath)) return;
-      const job = await d.rights.erasure.requestDeletion(who.userId);
-      d.session.signOut(res);
-      // The date the erasure service set; the page does not compute it again.
-      res.type('html').send(deletedPage(p, { purgeAfter: new Date(String(job.details.purge_after)) }));
-    }),
-  );
+  confirmedRoutes('delete', 'erasure', deletePage, async (who, p, res) => {
+    const job = await d.rights.erasure.requestDeletion(who.userId);
+    d.session.signOut(res);
+    // The date the erasure service set; the page does not compute it again.
+    res.type('html').send(deletedPage(p, { purgeAfter: new Date(String(job.details.purge_after)) }));
+  });
 }

@@ -3,7 +3,7 @@ import { needsSecondFactor, roleAtLeast, type ConsoleMember, type MemberRole } f
 import type { ConsoleServices } from '../../src/members/console-services';
 import type { ConsoleSession } from '../../src/members/console-session.service';
 import { CONSOLE_PATH, SIGN_IN_FLOW_TTL_SECONDS, type SignedIn } from '../../src/oidc/first-party-sign-in';
-import { fill } from '../accounts/account-messages';
+import { fill } from '../i18n';
 import { anonymousChrome, sendConsolePage, type ConsoleChrome } from './console-layout';
 import { roleName } from './console-messages';
 import { sendConsoleProblem } from './console-problems';

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { escapeHtml } from '../../http/html';
-import { accountLocale, fill, type AccountLocale } from '../accounts/account-messages';
+import { accountLocale, type AccountLocale } from '../accounts/account-messages';
+import { fill } from '../i18n';
 import type { ConsoleMember } from '../../src/members/member';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
 import { consoleMessagesFor, roleName, type ConsoleMessages } from './console-messages';

@@ -1,3 +1,4 @@
+import { byLocale } from '../i18n';
 import type { AccountLocale } from '../accounts/account-messages';
 import type { MemberRole } from '../../src/members/member';
 
@@ -147,6 +148,5 @@ const de: ConsoleMessages = {
   inviteMailText: 'Sie sind als {role} in die Prüfkonsole von {tenant} eingeladen.\n\nNehmen Sie die Einladung hier an (sie gilt einmal, {days} Tage lang):\n{link}\n\nWenn Sie das nicht erwartet haben, ignorieren Sie diese Nachricht.',
 };
 
-const MESSAGES: Record<AccountLocale, ConsoleMessages> = { 'en-US': en, 'de-DE': de };
-export const consoleMessagesFor = (locale: AccountLocale): ConsoleMessages => MESSAGES[locale];
+export const consoleMessagesFor = byLocale<AccountLocale, ConsoleMessages>({ 'en-US': en, 'de-DE': de });
 export const roleName = (m: ConsoleMessages, role: MemberRole): string => m[`role_${role}`];

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { escapeHtml } from '../../http/html';
-import { fill } from '../accounts/account-messages';
+import { fill } from '../i18n';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
 import { chromeOf, sendConsolePage } from './console-layout';
 

@@ -6,7 +6,7 @@ import type { ReviewServices } from '../../src/review/review-services';
 import type { EvidenceAccessService } from '../../src/vault/evidence-access.service';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
 import { escapeHtml as esc } from '../../http/html';
-import { fill } from '../accounts/account-messages';
+import { fill } from '../i18n';
 import { wrap } from '../accounts/wrap';
 import { ConsoleGate, isConsolePath } from './console-guard';
 import { anonymousChrome, chromeOf, sendConsolePage } from './console-layout';

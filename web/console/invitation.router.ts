@@ -1,7 +1,7 @@
-import type { Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { escapeHtml as esc } from '../../http/html';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
-import { fill } from '../accounts/account-messages';
+import { fill } from '../i18n';
 import { wrap } from '../accounts/wrap';
 import type { ConsoleGate } from './console-guard';
 import { sendConsolePage, anonymousChrome } from './console-layout';
@@ -15,12 +15,19 @@ import { sendConsoleProblem } from './console-problems';
  */
 export function invitationRoutes(router: Router, gate: ConsoleGate): void {
   const path = (token: string) => `${CONSOLE_PATH}/invitations/${encodeURIComponent(token)}`;
+  /** The invitation the link names, or null once the page saying why it no longer works is sent. */
+  async function openInvitation(req: Request, res: Response, token: string) {
+    const found = await gate.services.invitations.peek(token);
+    if (!('refused' in found)) return found;
+    sendConsoleProblem(req, res, found.refused === 'expired' ? 'expired' : 'link_invalid');
+    return null;
+  }
   router.get(
     '/invitations/:token',
     wrap(async (req, res) => {
       const token = String(req.params.token);
-      const found = await gate.services.invitations.peek(token);
-      if ('refused' in found) return sendConsoleProblem(req, res, found.refused === 'expired' ? 'expired' : 'link_invalid');
+      const found = await openInvitation(req, res, token);
+      if (!found) return;
       const { m } = anonymousChrome(req);
       const title = fill(m.inviteTitle, { tenant: found.tenantName });
       sendConsolePage(req, res, {
@@ -34,9 +41,7 @@ export function invitationRoutes(router: Router, gate: ConsoleGate): void {
     '/invitations/:token/accept',
     wrap(async (req, res) => {
       const token = String(req.params.token);
-      const found = await gate.services.invitations.peek(token);
-      if ('refused' in found) return sendConsoleProblem(req, res, found.refused === 'expired' ? 'expired' : 'link_invalid');
-      gate.signInThen(req, res, { returnTo: CONSOLE_PATH, invitation: token });
+      if (await openInvitation(req, res, token)) gate.signInThen(req, res, { returnTo: CONSOLE_PATH, invitation: token });
     }),
   );
 }

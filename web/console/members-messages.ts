@@ -1,3 +1,4 @@
+import { byLocale } from '../i18n';
 import type { AccountLocale } from '../accounts/account-messages';
 
 const en = {
@@ -55,5 +56,4 @@ const de: MembersMessages = {
   notFound: 'Dieses Mitglied gibt es nicht mehr.',
 };
 
-const MESSAGES: Record<AccountLocale, MembersMessages> = { 'en-US': en, 'de-DE': de };
-export const membersMessagesFor = (locale: AccountLocale): MembersMessages => MESSAGES[locale];
+export const membersMessagesFor = byLocale<AccountLocale, MembersMessages>({ 'en-US': en, 'de-DE': de });

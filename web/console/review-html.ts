@@ -1,6 +1,6 @@
 import { escapeHtml } from '../../http/html';
 import type { AccountLocale } from '../accounts/account-messages';
-import { fill } from '../accounts/account-messages';
+import { fill } from '../i18n';
 import type { ReviewMessages } from './review-messages';
 
 /** What every review and settings page is rendered with: the language, its words, and who looks. */

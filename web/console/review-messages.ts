@@ -1,3 +1,4 @@
+import { byLocale } from '../i18n';
 import type { AccountLocale } from '../accounts/account-messages';
 
 /** The words of the console's queue, case, decision and settings pages (docs/console.md), en-US and de-DE. */
@@ -327,4 +328,4 @@ const de: ReviewMessages = {
   badInput: 'Bitte prüfen: {message}',
 };
 
-export const reviewMessagesFor = (locale: AccountLocale): ReviewMessages => (locale === 'de-DE' ? de : en);
+export const reviewMessagesFor = byLocale<AccountLocale, ReviewMessages>({ 'en-US': en, 'de-DE': de });

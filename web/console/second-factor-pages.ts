@@ -1,5 +1,5 @@
 import { escapeHtml as esc } from '../../http/html';
-import { fill } from '../accounts/account-messages';
+import { fill } from '../i18n';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
 import type { SecondFactors } from '../../src/members/second-factor.service';
 import type { ConsoleMessages } from './console-messages';

@@ -1,7 +1,6 @@
 import type { BirthDate, ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../../../entities/list-snapshot.document';
-import { SanctionsLoadError } from '../sanctions-load.error';
-import { childrenNamed, child, flattenExtra, readXmlRecords, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
-import { snapshotOf } from './snapshot';
+import { childrenNamed, child, flattenExtra, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
+import { loadXmlList } from './xml-list';
 
 const SUBJECT: Record<string, SubjectType> = { person: 'person', enterprise: 'organisation' };
 const USED = new Set(['regulation', 'subjectType', 'nameAlias', 'birthdate', 'citizenship', 'identification']);
@@ -72,17 +71,5 @@ function toEntry(node: XmlNode): SanctionsEntry {
 }
 
 /** EU Financial Sanctions Files, XML 1.1 (root `export`). */
-export async function loadEuFsfXml(input: ListInput, fileName: string): Promise<ListSnapshot> {
-  const entries: SanctionsEntry[] = [];
-  let generated: string | undefined;
-  await readXmlRecords(input, fileName, {
-    roots: new Set(['export']),
-    records: new Set(['sanctionEntity']),
-    onRecord: (n) => entries.push(toEntry(n)),
-    onRoot: (attrs) => {
-      generated = attrs.generationDate?.slice(0, 10) || undefined;
-    },
-  });
-  if (entries.length === 0) throw new SanctionsLoadError(fileName, {}, 'no <sanctionEntity> records found');
-  return snapshotOf('eu', 'eu_fsf_xml', fileName, entries, generated);
-}
+export const loadEuFsfXml = (input: ListInput, fileName: string): Promise<ListSnapshot> =>
+  loadXmlList(input, fileName, { list: 'eu', format: 'eu_fsf_xml', roots: ['export'], records: ['sanctionEntity'], published: { rootAttribute: 'generationDate' }, toEntry });

@@ -1,9 +1,9 @@
 import { parseBirthDates } from '../birth-date.parser';
 import { toIsoAlpha2 } from '../countries';
 import type { ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../../../entities/list-snapshot.document';
-import { SanctionsLoadError } from '../sanctions-load.error';
-import { child, childrenNamed, flattenExtra, readXmlRecords, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
-import { snapshotOf, usDateToIso } from './snapshot';
+import { child, childrenNamed, flattenExtra, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
+import { usDateToIso } from './snapshot';
+import { loadXmlList } from './xml-list';
 
 const SUBJECT: Record<string, SubjectType> = {
   individual: 'person', entity: 'organisation', vessel: 'vessel', aircraft: 'aircraft',
@@ -64,17 +64,5 @@ function toEntry(node: XmlNode): SanctionsEntry {
 }
 
 /** OFAC `sdn.xml` / `consolidated.xml` (root `sdnList`). */
-export async function loadOfacXml(input: ListInput, fileName: string): Promise<ListSnapshot> {
-  const entries: SanctionsEntry[] = [];
-  let published: string | undefined;
-  await readXmlRecords(input, fileName, {
-    roots: new Set(['sdnList']),
-    records: new Set(['sdnEntry']),
-    onRecord: (n) => entries.push(toEntry(n)),
-    onHeaderText: (name, text) => {
-      if (name === 'Publish_Date') published = usDateToIso(text);
-    },
-  });
-  if (entries.length === 0) throw new SanctionsLoadError(fileName, {}, 'no <sdnEntry> records found');
-  return snapshotOf('ofac', 'ofac_xml', fileName, entries, published);
-}
+export const loadOfacXml = (input: ListInput, fileName: string): Promise<ListSnapshot> =>
+  loadXmlList(input, fileName, { list: 'ofac', format: 'ofac_xml', roots: ['sdnList'], records: ['sdnEntry'], published: { header: 'Publish_Date', toIso: usDateToIso }, toEntry });

@@ -1,9 +1,9 @@
 import { parseBirthDates } from '../birth-date.parser';
 import { toIsoAlpha2 } from '../countries';
 import type { IdentityDocument, ListSnapshot, SanctionsEntry, SanctionsName, SubjectType } from '../../../entities/list-snapshot.document';
-import { SanctionsLoadError } from '../sanctions-load.error';
-import { child, childrenNamed, descendants, flattenExtra, readXmlRecords, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
-import { snapshotOf, ukDateToIso } from './snapshot';
+import { child, childrenNamed, descendants, flattenExtra, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
+import { ukDateToIso } from './snapshot';
+import { loadXmlList } from './xml-list';
 
 const SUBJECT: Record<string, SubjectType> = { individual: 'person', entity: 'organisation', ship: 'vessel' };
 const USED = new Set(['UniqueID', 'Names', 'NonLatinNames', 'RegimeName', 'IndividualEntityShip', 'DateDesignated', 'IndividualDetails']);
@@ -68,17 +68,5 @@ function toEntry(node: XmlNode): SanctionsEntry {
 }
 
 /** UK Sanctions List XML from the FCDO (root `Designations`). */
-export async function loadUkSanctionsXml(input: ListInput, fileName: string): Promise<ListSnapshot> {
-  const entries: SanctionsEntry[] = [];
-  let generated: string | undefined;
-  await readXmlRecords(input, fileName, {
-    roots: new Set(['Designations']),
-    records: new Set(['Designation']),
-    onRecord: (n) => entries.push(toEntry(n)),
-    onHeaderText: (name, text) => {
-      if (name === 'DateGenerated') generated = ukDateToIso(text);
-    },
-  });
-  if (entries.length === 0) throw new SanctionsLoadError(fileName, {}, 'no <Designation> records found');
-  return snapshotOf('uk', 'uk_xml', fileName, entries, generated);
-}
+export const loadUkSanctionsXml = (input: ListInput, fileName: string): Promise<ListSnapshot> =>
+  loadXmlList(input, fileName, { list: 'uk', format: 'uk_xml', roots: ['Designations'], records: ['Designation'], published: { header: 'DateGenerated', toIso: ukDateToIso }, toEntry });

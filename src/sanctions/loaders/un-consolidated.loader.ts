@@ -1,9 +1,8 @@
 import { parseBirthDate } from '../birth-date.parser';
 import { toIsoAlpha2 } from '../countries';
 import type { BirthDate, ListSnapshot, SanctionsEntry, SanctionsName } from '../../../entities/list-snapshot.document';
-import { SanctionsLoadError } from '../sanctions-load.error';
-import { child, childrenNamed, flattenExtra, readXmlRecords, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
-import { snapshotOf } from './snapshot';
+import { child, childrenNamed, flattenExtra, textOf, type ListInput, type XmlNode } from '../xml-records.reader';
+import { loadXmlList } from './xml-list';
 
 const USED = new Set(['DATAID', 'FIRST_NAME', 'SECOND_NAME', 'THIRD_NAME', 'FOURTH_NAME', 'NAME_ORIGINAL_SCRIPT', 'UN_LIST_TYPE', 'LISTED_ON', 'NATIONALITY', 'INDIVIDUAL_ALIAS', 'ENTITY_ALIAS', 'INDIVIDUAL_DATE_OF_BIRTH', 'INDIVIDUAL_PLACE_OF_BIRTH', 'INDIVIDUAL_DOCUMENT']);
 
@@ -64,17 +63,5 @@ function toEntry(node: XmlNode): SanctionsEntry {
 }
 
 /** UN Security Council consolidated list XML (root `CONSOLIDATED_LIST`). */
-export async function loadUnConsolidatedXml(input: ListInput, fileName: string): Promise<ListSnapshot> {
-  const entries: SanctionsEntry[] = [];
-  let generated: string | undefined;
-  await readXmlRecords(input, fileName, {
-    roots: new Set(['CONSOLIDATED_LIST']),
-    records: new Set(['INDIVIDUAL', 'ENTITY']),
-    onRecord: (n) => entries.push(toEntry(n)),
-    onRoot: (attrs) => {
-      generated = attrs.dateGenerated?.slice(0, 10) || undefined;
-    },
-  });
-  if (entries.length === 0) throw new SanctionsLoadError(fileName, {}, 'no <INDIVIDUAL> or <ENTITY> records found');
-  return snapshotOf('un', 'un_xml', fileName, entries, generated);
-}
+export const loadUnConsolidatedXml = (input: ListInput, fileName: string): Promise<ListSnapshot> =>
+  loadXmlList(input, fileName, { list: 'un', format: 'un_xml', roots: ['CONSOLIDATED_LIST'], records: ['INDIVIDUAL', 'ENTITY'], published: { rootAttribute: 'dateGenerated' }, toEntry });

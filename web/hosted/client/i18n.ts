@@ -228,7 +228,3 @@ export const LOCALES: Record<string, Strings> = { 'en-US': EN, 'de-DE': DE };
 export function stringsFor(locale: string): Strings {
   return LOCALES[locale] ?? EN;
 }
-
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (_m, k: string) => String(values[k] ?? ''));
-}

@@ -1,7 +1,8 @@
 import { ApiError, Challenge, HostedApi, View } from './api';
 import { grabFrame, openCamera, stopCamera } from './camera';
 import { errorSummary, errorSummaryOf, h, show } from './dom';
-import { fill, Strings, stringsFor } from './i18n';
+import { fill } from '../../i18n';
+import { Strings, stringsFor } from './i18n';
 import { listen, post } from './messages';
 
 type Config = { session_id: string; locale: string; hosted_url: string };
