@@ -7,7 +7,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { NextFunction, Request, Response } from 'express';
 import { sessionsRouter } from '../rest-adapter/sessions.router';
-import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRoutes } from './gateway-proxy.routes';
+import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRouter } from '../rest-adapter/gateway-proxy.router';
 import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
 import { retentionRouter } from '../rest-adapter/retention.router';
@@ -30,15 +30,15 @@ import { BODY_LIMIT_BYTES, bodyErrors } from './json-body';
 import { isClientAbort } from './client-errors';
 import { requestContext } from './request-context.middleware';
 import { hostedRouter } from '../web/hosted/hosted.router';
-import { hostedApiRouter } from '../web/hosted/hosted-api.router';
-import { evidenceRouter } from '../web/hosted/evidence.router';
+import { hostedApiRouter } from '../rest-adapter/hosted-api.router';
+import { evidenceRouter } from '../rest-adapter/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
 import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterV1 } from './rate-limit.middleware';
 import { authenticate, authenticationOf } from './authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { mountOidc } from './oidc.routes';
-import { meRoutes } from './me.routes';
-import { dataRightsPublicRouter, delegatedDsrRoutes, meDataRightsRoutes } from './data-rights.routes';
+import { meRouter } from '../rest-adapter/me.router';
+import { dataRightsPublicRouter, dataRightsRouter } from '../rest-adapter/data-rights.router';
 import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
 import { accountRouter } from '../web/accounts/account.router';
 import { AccountSession } from '../web/accounts/account-session';
@@ -146,7 +146,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', GATEWAY_KEYS_PATH, '/v1/exports'], meterClientIp(meter, 'default'));
   gatewayKeysRoute(app, c.serviceActors);
   app.use('/v1/evidence', evidenceRouter(c.evidence));
-  app.use(dataRightsPublicRouter(c));
+  app.use(dataRightsPublicRouter(c.dataRights));
   // The service's own account pages (keep a verification, answer a delegated request): per client address in `default`, like the sign-in pages.
   if (meter) app.use(ACCOUNT_PAGES_PATH, meterClientIp(meter, 'default'));
   app.use(
@@ -181,9 +181,8 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     next();
   });
   v1.use(tenantRouteGate());
-  meRoutes(v1, c);
-  meDataRightsRoutes(v1, c);
-  delegatedDsrRoutes(v1, c);
+  meRouter({ userTokens: c.accounts.userTokens, me: c.accounts.me }, v1);
+  dataRightsRouter({ exports: c.dataRights.exports, exportKey: c.dataRights.exportKey, delegated: c.dataRights.delegated, dsrJobs: c.dsrJobs }, v1);
   meDataRightsRouter(c.userRights, v1);
   const restOperations = new RestOperations(c.operations);
   // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
@@ -192,7 +191,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   chipRouter(restOperations, c.chip, v1);
   retentionRouter(restOperations, v1);
   bulkImportRouter(c.bulkImports, (id) => c.links.url(id), v1);
-  gatewayProxyRoutes(v1, { upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors });
+  gatewayProxyRouter({ upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors }, v1);
   v1.use((_req, res) => {
     if (!authenticationOf(res).context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
     sendError(res, 'not_found', 'No such endpoint');

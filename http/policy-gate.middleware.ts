@@ -7,7 +7,7 @@ import { sendError } from './error-response';
  * The tenant routes of /v1 answer the credential by the policy table (src/auth/authorization-policy.ts)
  * before anything reads the request: no credential is 401; a user token, or a client_secret where it
  * is not the credential, or a key without the route's scope, is 403 `insufficient_scope`. So a caller
- * without the right learns nothing from the body's validation. /v1/me has its own gate (http/me.routes.ts).
+ * without the right learns nothing from the body's validation. /v1/me has its own gate (rest-adapter/me.router.ts).
  */
 export function tenantRouteGate() {
   return (req: Request, res: Response, next: NextFunction) => {

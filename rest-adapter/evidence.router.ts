@@ -1,8 +1,8 @@
 import { Router } from 'express';
-import { sendError } from '../../http/error-response';
-import { sendEvidence } from '../../http/send-evidence';
-import { DomainError } from '../../src/errors';
-import { EvidenceAccessService, evidenceError } from '../../src/vault/evidence-access.service';
+import { sendError } from '../http/error-response';
+import { sendEvidence } from '../http/send-evidence';
+import { DomainError } from '../src/errors';
+import { EvidenceAccessService, evidenceError } from '../src/vault/evidence-access.service';
 
 /** GET /v1/evidence/:id?expires=&sig=: the signed link is the credential (no API key). */
 export function evidenceRouter(access: EvidenceAccessService): Router {

@@ -1,14 +1,14 @@
-import { atMinimumRate } from '../../src/capture/minimum-rate';
+import { atMinimumRate } from '../src/capture/minimum-rate';
 import { NextFunction, Request, Response, Router } from 'express';
-import type { SessionEntity } from '../../entities';
-import { DomainError, FieldsError } from '../../src/errors';
-import { sendError } from '../../http/error-response';
-import { jsonBody } from '../../http/json-body';
-import type { SignedLinks } from '../../src/links/signed-links';
-import { qrSvg } from '../../src/hosted-flow/handoff-qr';
-import type { HostedFlowService } from '../../src/hosted-flow/hosted-flow.service';
-import { sendRateLimited, setRateLimitHeaders } from '../../http/rate-limit.middleware';
-import type { RateLimitService, Subject } from '../../src/rate-limit/rate-limit.service';
+import type { SessionEntity } from '../entities';
+import { DomainError, FieldsError } from '../src/errors';
+import { sendError } from '../http/error-response';
+import { jsonBody } from '../http/json-body';
+import type { SignedLinks } from '../src/links/signed-links';
+import { qrSvg } from '../src/hosted-flow/handoff-qr';
+import type { HostedFlowService } from '../src/hosted-flow/hosted-flow.service';
+import { sendRateLimited, setRateLimitHeaders } from '../http/rate-limit.middleware';
+import type { RateLimitService, Subject } from '../src/rate-limit/rate-limit.service';
 
 export type HostedApiDeps = { flow: HostedFlowService; links: SignedLinks; limits: RateLimitService | null; publicBaseUrl: string; mobileAppLink?: string };
 
