@@ -34,7 +34,7 @@ import { hostedApiRouter } from '../rest-adapter/hosted-api.router';
 import { evidenceRouter } from '../rest-adapter/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
 import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterV1 } from './rate-limit.middleware';
-import { authenticate, authenticationOf } from './authenticate.middleware';
+import { authenticate, authenticationOf, refuseWrongCredential } from './authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { mountOidc } from './oidc.routes';
 import { meRouter } from '../rest-adapter/me.router';
@@ -140,7 +140,13 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 
   // The hosted page's API and the signed evidence links carry their own credentials (a page
   // credential, a signature), so they sit before the API-key authentication of /v1.
-  app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl, mobileAppLink: c.config.vault.mobileAppLink }));
+  app.use(
+    '/v1/hosted',
+    hostedApiRouter(
+      { flow: c.hostedFlow, links: c.links, mobileAppLink: c.config.vault.mobileAppLink },
+      { open: meter ? [meterClientIp(meter, 'default')] : [], page: [authenticate(c.contexts, 'page'), ...(meter ? [meterV1(meter)] : []), refuseWrongCredential] },
+    ),
+  );
   // A signed link names no key: its opens are counted per client address in `default`.
   // Routes whose link is the credential (or that need none) are counted per client address in `default`.
   if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', GATEWAY_KEYS_PATH, '/v1/exports'], meterClientIp(meter, 'default'));
@@ -175,11 +181,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   const v1 = express.Router();
   v1.use(authenticated);
   if (meter) v1.use(meterV1(meter));
-  v1.use((_req, res, next) => {
-    const { error } = authenticationOf(res);
-    if (error) return sendError(res, error.code, error.message);
-    next();
-  });
+  v1.use(refuseWrongCredential);
   v1.use(tenantRouteGate());
   meRouter({ userTokens: c.accounts.userTokens, me: c.accounts.me }, v1);
   dataRightsRouter({ exports: c.dataRights.exports, exportKey: c.dataRights.exportKey, delegated: c.dataRights.delegated, dsrJobs: c.dsrJobs }, v1);

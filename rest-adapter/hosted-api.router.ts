@@ -1,95 +1,79 @@
 import { atMinimumRate } from '../src/capture/minimum-rate';
-import { NextFunction, Request, Response, Router } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { SessionEntity } from '../entities';
-import { DomainError, FieldsError } from '../src/errors';
-import { sendError } from '../http/error-response';
+import { hostedPageOf } from '../src/auth/actor';
+import { answeringDomainErrors, sendError } from '../http/error-response';
 import { jsonBody } from '../http/json-body';
 import type { SignedLinks } from '../src/links/signed-links';
 import { qrSvg } from '../src/hosted-flow/handoff-qr';
 import type { HostedFlowService } from '../src/hosted-flow/hosted-flow.service';
-import { sendRateLimited, setRateLimitHeaders } from '../http/rate-limit.middleware';
-import type { RateLimitService, Subject } from '../src/rate-limit/rate-limit.service';
+import { restRoute, type RestResult } from './rest-route';
 
-export type HostedApiDeps = { flow: HostedFlowService; links: SignedLinks; limits: RateLimitService | null; publicBaseUrl: string; mobileAppLink?: string };
+export type HostedApiDeps = { flow: HostedFlowService; links: SignedLinks; mobileAppLink?: string };
 
-type Handler = (req: Request, res: Response, session: SessionEntity) => Promise<void>;
+/**
+ * What the express kernel puts in front of the routes: `open` before the one that opens a page from
+ * its link (metered per client address), `page` before the others (authenticate the page credential
+ * into a `hosted_page` actor, meter it per session, refuse a wrong credential).
+ */
+export type HostedApiGuards = { open: RequestHandler[]; page: RequestHandler[] };
+
+type PageHandler = (req: Request, session: SessionEntity) => Promise<RestResult>;
+
+/** The hosted page's forms name each field at fault (`error.fields`). */
+const FORM_ERRORS = { formFields: true };
+
+const ok = (body: unknown): RestResult => ({ status: 200, body });
+const created = (body: unknown): RestResult => ({ status: 201, body });
+
+const noStore = (_req: Request, res: Response, next: NextFunction): void => {
+  res.setHeader('cache-control', 'no-store');
+  next();
+};
 
 /**
  * /v1/hosted: the API the hosted page calls, authenticated by the page credential only (never an
  * API key or a cookie) and metered per session in the `default` bucket. Thin: every rule lives in
  * HostedFlowService.
  */
-export function hostedApiRouter(deps: HostedApiDeps): Router {
-  const router = Router();
-  const { flow } = deps;
+export function hostedApiRouter(d: HostedApiDeps, guards: HostedApiGuards, router: Router = Router()): Router {
+  const { flow } = d;
+  const page = [noStore, ...guards.page];
+  const onPage = (handler: PageHandler) => restRoute(async (req, ctx) => handler(req, await flow.sessionOfPage(hostedPageOf(ctx.actor), String(req.params.id))), FORM_ERRORS);
 
-  const charge = async (res: Response, subject: Subject): Promise<boolean> => {
-    if (!deps.limits) return true;
-    const d = await deps.limits.charge('default', subject);
-    if (!d.allowed) {
-      sendRateLimited(res, d, deps.publicBaseUrl);
-      return false;
-    }
-    setRateLimitHeaders(res, d);
-    return true;
-  };
-
-  const withSession =
-    (handler: Handler) =>
-    async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-      res.setHeader('cache-control', 'no-store');
-      try {
-        let session: SessionEntity;
-        try {
-          session = await flow.authenticate(req.header('authorization'), String(req.params.id));
-        } catch (err) {
-          // Counted per IP before the credential is believed, as every /v1 path is.
-          if (!(await charge(res, { kind: 'ip', ip: req.ip ?? 'unknown' }))) return drain(req);
-          throw err;
-        }
-        if (!(await charge(res, { kind: 'session', id: session.id, tenantId: session.tenantId, livemode: session.livemode }))) return drain(req);
-        await handler(req, res, session);
-      } catch (err) {
-        if (err instanceof FieldsError) return sendError(res, err.code, err.message, err.fields);
-        if (err instanceof DomainError) return answerAfterBody(req, res, err);
-        next(err);
-      }
-    };
-
-  router.post('/sessions/:id/credentials', jsonBody, async (req, res, next) => {
-    res.setHeader('cache-control', 'no-store');
-    try {
-      if (!(await charge(res, { kind: 'ip', ip: req.ip ?? 'unknown' }))) return;
+  // The link's token is the credential here: the page trades it for its page credential.
+  router.post(
+    '/sessions/:id/credentials',
+    jsonBody,
+    noStore,
+    ...guards.open,
+    answeringDomainErrors(async (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
       res.status(201).json(await flow.openPage(req.params.id, body.token));
-    } catch (err) {
-      if (err instanceof DomainError) return sendError(res, err.code, err.message);
-      next(err);
-    }
-  });
-
-  router.get('/sessions/:id', withSession(async (_req, res, s) => void res.json(await flow.view(s.id))));
-  router.post('/sessions/:id/start', withSession(async (_req, res, s) => void res.json(await flow.start(s))));
-  router.post('/sessions/:id/challenge', withSession(async (_req, res, s) => void res.status(201).json(await flow.challenge(s))));
-  router.post('/sessions/:id/submit', withSession(async (_req, res, s) => void res.json(await flow.submit(s))));
-  router.post('/sessions/:id/decline', withSession(async (_req, res, s) => void res.json(await flow.declineConsent(s))));
-  router.post('/sessions/:id/cancel', withSession(async (_req, res, s) => void res.json(await flow.cancel(s))));
-  router.put('/sessions/:id/business', jsonBody, withSession(async (req, res, s) => void res.json(await flow.saveBusiness(s, req.body))));
-  router.put('/sessions/:id/identity', jsonBody, withSession(async (req, res, s) => void res.json(await flow.confirmIdentity(s, req.body))));
-  router.post(
-    '/sessions/:id/app-handoff',
-    withSession(async (_req, res, s) => {
-      const { link, keep_secret } = await flow.appHandoff(s, deps.mobileAppLink ?? 'idverify://chip');
-      res.json({ link, qr_svg: await qrSvg(link), ...(keep_secret ? { keep_secret } : {}) });
     }),
   );
-  router.get(
-    '/sessions/:id/handoff.svg',
-    withSession(async (_req, res, s) => void res.type('image/svg+xml').send(await qrSvg(deps.links.url(s.id)))),
+
+  router.get('/sessions/:id', ...page, onPage(async (_req, s) => ok(await flow.view(s.id))));
+  router.post('/sessions/:id/start', ...page, onPage(async (_req, s) => ok(await flow.start(s))));
+  router.post('/sessions/:id/challenge', ...page, onPage(async (_req, s) => created(await flow.challenge(s))));
+  router.post('/sessions/:id/submit', ...page, onPage(async (_req, s) => ok(await flow.submit(s))));
+  router.post('/sessions/:id/decline', ...page, onPage(async (_req, s) => ok(await flow.declineConsent(s))));
+  router.post('/sessions/:id/cancel', ...page, onPage(async (_req, s) => ok(await flow.cancel(s))));
+  router.put('/sessions/:id/business', jsonBody, ...page, onPage(async (req, s) => ok(await flow.saveBusiness(s, req.body))));
+  router.put('/sessions/:id/identity', jsonBody, ...page, onPage(async (req, s) => ok(await flow.confirmIdentity(s, req.body))));
+  router.post(
+    '/sessions/:id/app-handoff',
+    ...page,
+    onPage(async (_req, s) => {
+      const { link, keep_secret } = await flow.appHandoff(s, d.mobileAppLink ?? 'idverify://chip');
+      return ok({ link, qr_svg: await qrSvg(link), ...(keep_secret ? { keep_secret } : {}) });
+    }),
   );
+  router.get('/sessions/:id/handoff.svg', ...page, onPage(async (_req, s) => ({ status: 200, type: 'image/svg+xml', body: await qrSvg(d.links.url(s.id)) })));
   router.post(
     '/sessions/:id/artifacts',
-    withSession(async (req, res, s) => {
+    ...page,
+    onPage(async (req, s) => {
       const q = req.query as Record<string, string | undefined>;
       const length = req.header('content-length');
       const a = await flow.upload(s, {
@@ -104,42 +88,9 @@ export function hostedApiRouter(deps: HostedApiDeps): Router {
         nonce: q.nonce,
         capturedAt: q.captured_at,
       });
-      res.status(201).json({ id: a.id, class: a.class, content_type: a.contentType, size: a.sizeBytes, sha256: a.sha256, stored_at: a.storedAt.toISOString() });
+      return created({ id: a.id, class: a.class, content_type: a.contentType, size: a.sizeBytes, sha256: a.sha256, stored_at: a.storedAt.toISOString() });
     }),
   );
   router.use((_req, res) => sendError(res, 'not_found', 'No such endpoint'));
   return router;
-}
-
-/**
- * Answers an error once the client has finished sending (reading the rest into nothing): a client
- * refused mid-upload then reads a clean error body instead of a reset connection. A body that keeps
- * coming past the largest accepted upload is cut off.
- */
-function answerAfterBody(req: Request, res: Response, err: DomainError): void {
-  if (req.readableEnded || req.complete || req.method === 'GET') return sendError(res, err.code, err.message);
-  if (err.code === 'upload_too_slow') {
-    // Draining a body that arrives too slowly would hold the connection anyway: answer and close it.
-    res.setHeader('connection', 'close');
-    res.once('finish', () => req.destroy());
-    return sendError(res, err.code, err.message);
-  }
-  let discarded = 0;
-  const cutOff = 64 * 1024 * 1024;
-  req.on('data', (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > cutOff) {
-      res.setHeader('connection', 'close');
-      sendError(res, err.code, err.message);
-      req.destroy();
-    }
-  });
-  req.on('end', () => {
-    if (!res.headersSent) sendError(res, err.code, err.message);
-  });
-  req.resume();
-}
-
-function drain(req: Request): void {
-  req.resume();
 }

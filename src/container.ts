@@ -226,7 +226,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const businessRegistries = createBusinessRegistries(config.registries, logger);
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore, vault, new T5DecisionGate(new HostedCaptureRepository(db)), jobs);
-  const contexts = new ContextFactory(auth);
+  const contexts = new ContextFactory(auth, hostedFlow);
   const dsrJobs = new DsrJobService(db);
   dsrJobs.auditTrail = (entries, m) => audit.appendMany(entries, m);
   const accounts = await buildAccounts(db, database.sql, config);
