@@ -33,10 +33,12 @@ import { hostedRouter } from '../web/hosted/hosted.router';
 import { hostedApiRouter } from '../rest-adapter/hosted-api.router';
 import { evidenceRouter } from '../rest-adapter/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
-import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterV1 } from './rate-limit.middleware';
+import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterOidc, meterV1 } from './rate-limit.middleware';
 import { authenticate, authenticationOf, refuseWrongCredential } from './authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
-import { mountOidc } from './oidc.routes';
+import { oidcRouter } from '../rest-adapter/oidc.router';
+import { interactionRouter } from '../web/accounts/interaction.router';
+import { INTERACTION_PATH, OIDC_MOUNT } from '../src/oidc/oidc-provider';
 import { meRouter } from '../rest-adapter/me.router';
 import { dataRightsPublicRouter, dataRightsRouter } from '../rest-adapter/data-rights.router';
 import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
@@ -136,7 +138,16 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   );
 
   // The OpenID Provider reads its own requests: before any body parser and the API-key authentication.
-  mountOidc(app, c, meter);
+  const oidcMeter = meter ? [meterOidc(meter)] : [];
+  const accountsCssFile = path.join(PROJECT_ROOT, 'web', 'accounts', 'accounts.css');
+  const accountsCss = fs.existsSync(accountsCssFile) ? fs.readFileSync(accountsCssFile) : Buffer.alloc(0);
+  app.get('/accounts/accounts.css', (_req, res) => {
+    res.setHeader('cache-control', 'public, max-age=300');
+    res.type('text/css').send(accountsCss);
+  });
+  const interactionPath = `${OIDC_MOUNT}${INTERACTION_PATH}`;
+  app.use(interactionPath, ...oidcMeter, interactionRouter(c.accounts.provider, c.accounts.signIn, c.accounts.clients, interactionPath));
+  app.use(oidcRouter({ provider: c.accounts.provider, db: c.db }, oidcMeter));
 
   // The hosted page's API and the signed evidence links carry their own credentials (a page
   // credential, a signature), so they sit before the API-key authentication of /v1.

@@ -205,3 +205,13 @@ export function meterClientIp(deps: MeterDeps, bucket: BucketName) {
     charge(req, res).then((allowed) => allowed && next(), next);
   };
 }
+
+/** The OpenID Provider's routes: its auth buckets per OAuth client (meterV1), everything else there (discovery, JWKS, sign-in pages, revocation, logout) per client address in `default`. */
+export function meterOidc(deps: MeterDeps): RequestHandler {
+  const v1Meter = meterV1(deps);
+  const ipMeter = meterClientIp(deps, 'default');
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (BUCKETS[bucketForRequest(req.method, `${req.baseUrl}${req.path}`)].per === 'client') return void v1Meter(req, res, next);
+    ipMeter(req, res, next);
+  };
+}
