@@ -22,7 +22,7 @@ export function chipRouter(ops: RestOperations, chip: ChipSubmissionService, rou
       const id = sessionIdParam(req.params.id);
       rejectUnknownFields(requireObject(req.body), ['sod', 'data_groups']);
       await chip.submit(ctx.actor, id, req.body);
-      const session = await ops.run<SessionData | null>('session', { id }, ctx);
+      const session = await ops.run('session', { id }, ctx);
       if (!session) throw notFound();
       return { status: 200, body: presentSession(session) };
     }),
