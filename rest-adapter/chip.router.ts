@@ -3,7 +3,7 @@ import type { ChipSubmissionService } from '../src/chip/chip-submission.service'
 import { notFound } from '../src/errors';
 import { jsonBody } from '../http/json-body';
 import { RestOperations } from './operations';
-import { presentSession, SessionData } from './session.presenter';
+import { presentSession } from './session.presenter';
 import { rejectUnknownFields, requireObject } from './request-validation';
 import { sessionIdParam } from './sessions.router';
 import { restRoute } from './rest-route';

@@ -4,8 +4,8 @@ import { SESSION_ID_PATTERN } from '../src/ids';
 import { jsonBody } from '../http/json-body';
 import { createSessionInput } from './create-session.request';
 import { RestOperations } from './operations';
-import { presentSession, SessionData } from './session.presenter';
-import { DecisionData, presentDecision } from './decision.presenter';
+import { presentSession } from './session.presenter';
+import { presentDecision } from './decision.presenter';
 import { rejectUnknownFields, requireObject, requiredString, optionalString } from './request-validation';
 import { restRoute } from './rest-route';
 
