@@ -149,8 +149,9 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.use(interactionPath, ...oidcMeter, interactionRouter(c.accounts.provider, c.accounts.signIn, c.accounts.clients, interactionPath));
   app.use(oidcRouter({ provider: c.accounts.provider, db: c.db }, oidcMeter));
 
-  // The hosted page's API and the signed evidence links carry their own credentials (a page
-  // credential, a signature), so they sit before the API-key authentication of /v1.
+  // The hosted page's API takes the page credential only (authenticated by the same middleware as a
+  // `hosted_page` actor), and the signed evidence links carry a signature: both sit before the
+  // API-key authentication of /v1.
   app.use(
     '/v1/hosted',
     hostedApiRouter(
