@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { refusalOfTenantRoute, routePolicyOfRequest } from '../src/auth/authorization-policy';
 import { authenticationOf } from './authenticate.middleware';
-import { sendError } from './error-response';
+import { answerDomainError } from './error-response';
 
 /**
  * The tenant routes of /v1 answer the credential by the policy table (src/auth/authorization-policy.ts)
@@ -15,7 +15,7 @@ export function tenantRouteGate() {
     if (!decodable(req.path)) return next();
     const row = routePolicyOfRequest(req.method, `${req.baseUrl}${req.path}`);
     const refusal = row ? refusalOfTenantRoute(row.guard, authenticationOf(res).context?.actor) : null;
-    if (refusal) return sendError(res, refusal.code, refusal.message);
+    if (refusal) return answerDomainError(req, res, refusal);
     next();
   };
 }

@@ -2,7 +2,7 @@ import express, { NextFunction, Request, RequestHandler, Response } from 'expres
 import { DocumentNode, Kind, OperationDefinitionNode, parse, SelectionSetNode } from 'graphql';
 import { DomainError } from '../src/errors';
 import { authenticationOf } from './authenticate.middleware';
-import { sendError } from './error-response';
+import { answerDomainError } from './error-response';
 import { BucketName, BUCKETS, bucketForRequest, bucketsForGraphQL, WINDOW_SECONDS } from '../src/rate-limit/buckets';
 import { Decision, RateLimitService, Subject, subjectOf } from '../src/rate-limit/rate-limit.service';
 
@@ -123,7 +123,7 @@ export function meterV1(deps: MeterDeps): RequestHandler {
       }
       next();
     } catch (err) {
-      if (err instanceof DomainError) return sendError(res, err.code, err.message);
+      if (err instanceof DomainError) return answerDomainError(req, res, err);
       next(err);
     }
   };

@@ -6,7 +6,7 @@ import { DomainError } from '../src/errors';
 import type { MeService } from '../src/users/me.service';
 import { assertAcceptableInput } from '../src/validation/input-limits';
 import { authenticationOf } from '../http/authenticate.middleware';
-import { sendError } from '../http/error-response';
+import { answerDomainError, sendError } from '../http/error-response';
 import { parseJsonIfAny } from '../http/json-body';
 import { restRoute } from './rest-route';
 
@@ -41,7 +41,7 @@ function meGate(policy: UserTokenPolicy) {
       policy.authorize(actor, capability);
     } catch (err) {
       if (err instanceof UserTokenRefusal) res.setHeader('www-authenticate', challengeOf(err, policy.reauthenticationWindowSeconds));
-      if (err instanceof DomainError) return sendError(res, err.code, err.message);
+      if (err instanceof DomainError) return answerDomainError(req, res, err);
       return next(err);
     }
     // Every text a user sends here (profile fields, review reasons, objections) meets the API's input
@@ -52,7 +52,7 @@ function meGate(policy: UserTokenPolicy) {
       try {
         assertAcceptableInput({ body: req.body ?? null, query: { ...req.query } });
       } catch (err) {
-        if (err instanceof DomainError) return sendError(res, err.code, err.message);
+        if (err instanceof DomainError) return answerDomainError(req, res, err);
         return next(err);
       }
       next();
