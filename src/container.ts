@@ -71,12 +71,13 @@ import { AuditReplicator } from './audit/audit-replicator';
 import { loadAuditSigningKey } from './audit/audit-signing-key';
 import { wormStoreFor } from './audit/worm-store.factory';
 import { DsrJobService } from './data-rights/dsr-job.service';
+import { queueDelegatedCallback } from './data-rights/delegated/delegated-request.service';
 import { DsrJobResolver } from '../schema/dsr-job.resolver';
 import { buildDataRights, type DataRights } from './data-rights/data-rights';
 import { buildDataRights as buildUserRights } from './data-rights/data-rights.wiring';
 import type { DataRightsServices } from './data-rights/data-rights.services';
 import { startDataRightsWorkers } from './data-rights/data-rights.workers';
-import { LISTABLE_SESSION_SQL } from './data-rights/user-access.gate';
+import { LISTABLE_SESSION_SQL, UserAccessGate } from './data-rights/user-access.gate';
 import { withRestrictionPause } from './data-rights/user-restriction.service';
 import { DataRightsResolver } from '../schema/data-rights.resolver';
 import { SessionDecisionResolver } from '../schema/session-decision.resolver';
@@ -166,7 +167,6 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     await database.close();
     throw err;
   }
-  const auth = new AuthService(db, database.sql);
   const sanctionsRepo = new SanctionsListRepository(db);
   const sanctionsLists = new SanctionsListService(sanctionsRepo);
   const sanctionsScreening = new SanctionsScreeningService(sanctionsRepo, logger, config.sanctions.pollMs);
@@ -176,7 +176,6 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     sanctionsListAges: () => Object.fromEntries(Object.entries(sanctionsScreening.health()).map(([list, h]) => [list, h?.age_seconds ?? null])),
   });
   const tenants = new TenantService(db);
-  const sessions = new SessionService(db, database.sql, jobs);
   const links = await SignedLinks.load(db, HOSTED_PAGE_LINK, config.publicBaseUrl);
   const serviceActors = new ServiceActorIssuer(await GatewaySigningKey.load(db), config.publicBaseUrl, config.dataRights.socialUpstreamUrl ?? config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
@@ -184,7 +183,10 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     // Decisions are committed by the workers, and published on their own in-process bus (docs/operations.md, "Workers").
     logger.warn('WORKER_ENABLED=false without REDIS_URL: status changes the workers commit reach webhooks and reads, but not this instance\'s WebSocket subscribers');
   }
-  const sessionWatches = new SessionWatchService(db);
+  // The data-rights rule on reads (docs/data-rights.md): deleted users' sessions read as absent to tenants, restricted
+  // users' as 409 user_restricted; asked by the sessions, their WebSocket watches and the evidence links alike.
+  const userGate = new UserAccessGate(db);
+  const sessionWatches = new SessionWatchService(db, (actor, s) => userGate.filter(actor, s));
   const statusHub = new SessionStatusHub(statusBus, sessionWatches, logger);
   try {
     await statusHub.start();
@@ -194,16 +196,14 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     await database.close();
     throw err;
   }
-  // Published only after the commit (docs/api-behaviour.md, "Session lifecycle"); with Redis every instance, this one included, receives it.
-  sessions.onCommittedEvents(statusHub.publishCommitted);
+  const accounts = await buildAccounts(db, database.sql, config);
+  const auth = new AuthService(db, database.sql, accounts.accessTokens);
   const webhookBox = await WebhookSecretBox.load(db, config.webhooks.secretKey);
   // A job whose worker died is taken back once the longest attempt is surely over.
   const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
-  const audit = new AuditLogService(db);
   // Human decisions and every data-request step are audited in their own transactions (docs/retention-and-audit.md).
-  sessions.auditTrail = (entry, m) => audit.append(entry, m);
+  const audit = new AuditLogService(db);
   await jobs.ensureQueue(webhookDispatcher.queue, { notify: true }); // before any transaction sends to it; its commits wake the workers
-  sessions.registerOutboxHandler(webhookDispatcher.onOutbox);
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
   const artifactStore = new PostgresArtifactStore(db);
   const retention = new RetentionService(db, audit);
@@ -213,9 +213,30 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   if (blobReaper) await jobs.ensureQueue(VAULT_DELETE_BLOBS_JOB); // sent to inside purge transactions
   const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), undefined, retention, blobs);
   const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher, undefined, blobReaper);
-  sessions.registerOutboxHandler(purger.onOutbox); // 0-day artifacts go in the transaction that ends their session
+  const sessions = new SessionService(
+    db,
+    database.sql,
+    jobs,
+    {
+      userOfSubject: (tenantId, sub) => accounts.users.userIdForSubject(tenantId, sub),
+      subjectOf: (userId, tenantId) => accounts.users.subjectFor(userId, tenantId),
+      assertBindable: (userId) => userGate.assertProcessable(userId), // no session is bound to a restricted or deleted user
+      guardRead: (actor, s) => userGate.filter(actor, s),
+      listCondition: LISTABLE_SESSION_SQL,
+    },
+    {
+      audit: (entry, m) => audit.append(entry, m),
+      // In the transaction that writes the events: webhook deliveries, 0-day artifacts' purge when their session ends,
+      // and the user's service_verification.
+      outboxHandlers: [webhookDispatcher.onOutbox, purger.onOutbox, updateServiceVerification],
+      // Published only after the commit (docs/api-behaviour.md, "Session lifecycle"); with Redis every instance, this one included, receives it.
+      committed: statusHub.publishCommitted,
+    },
+  );
   const retentionRuns = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit);
-  const evidence = new EvidenceAccessService(audit, vault, await SignedLinks.load(db, EVIDENCE_LINK, config.publicBaseUrl));
+  // Evidence links are their own credential: the rule is asked when one is opened, so a restriction or an erasure ends them at once.
+  const evidenceLinks = await SignedLinks.load(db, EVIDENCE_LINK, config.publicBaseUrl);
+  const evidence = new EvidenceAccessService(audit, vault, evidenceLinks, (sessionId) => userGate.refusalForSession(sessionId, 'Evidence'));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
   const flows = new FlowService(db);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, undefined, metrics);
@@ -227,13 +248,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore, vault, new T5DecisionGate(new HostedCaptureRepository(db)), jobs);
   const contexts = new ContextFactory(auth, hostedFlow);
-  const dsrJobs = new DsrJobService(db);
-  dsrJobs.auditTrail = (entries, m) => audit.appendMany(entries, m);
-  const accounts = await buildAccounts(db, database.sql, config);
-  auth.endUserTokens = accounts.accessTokens;
-  sessions.userSubjects = (tenantId, sub) => accounts.users.userIdForSubject(tenantId, sub);
-  sessions.subjectOf = (userId, tenantId) => accounts.users.subjectFor(userId, tenantId);
-  sessions.registerOutboxHandler(updateServiceVerification);
+  const dsrJobs = new DsrJobService(db, (entries, m) => audit.appendMany(entries, m), queueDelegatedCallback(jobs));
   const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault, serviceActors });
   const userRights = await buildUserRights({
     db,
@@ -247,13 +262,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     subjectFor: (userId, tenantId) => accounts.users.subjectFor(userId, tenantId),
     revokeGrants: (userId) => accounts.revokeAllGrantsOf(userId),
     social: dataRights.social,
+    gate: userGate,
   });
-  // Deleted users' sessions read as absent to tenants; restricted users' as 409 user_restricted.
-  sessions.guardReads((actor, s) => userRights.gate.filter(actor, s), LISTABLE_SESSION_SQL);
-  sessionWatches.guardReads((actor, s) => userRights.gate.filter(actor, s)); // the same rule on WebSocket watches
-  // Evidence links are their own credential: the rule is asked when one is opened, so a restriction or an erasure ends them at once.
-  evidence.guardReads((sessionId) => userRights.gate.refusalForSession(sessionId, 'Evidence'));
-  sessions.bindable = (userId) => userRights.gate.assertProcessable(userId); // no session is bound to a restricted user
   await jobs.ensureQueue(BULK_IMPORT_JOB, { notify: true }); // sent to inside the transaction that stores an import
   const bulkImports = new BulkImportService(db, accounts.box, jobs, config.bulkImport.leaseSeconds);
   const rateLimitOverrides = new RateLimitOverrides(db);

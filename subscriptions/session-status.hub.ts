@@ -41,7 +41,7 @@ export class SessionStatusHub {
     return this.bus.listen((event) => this.route(event));
   }
 
-  /** The `SessionService.onCommittedEvents` listener: runs after the commit, never throws into the service. */
+  /** `SessionEffects.committed` of the sessions: runs after the commit, never throws into the service. */
   readonly publishCommitted = (rows: OutboxEventEntity[], session: SessionEntity): void => {
     try {
       for (const event of statusEventsOf(rows, session)) this.bus.publish(Topic.SessionStatus, event);

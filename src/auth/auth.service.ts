@@ -18,12 +18,12 @@ const unauthorized = () => new DomainError('unauthorized', 'Missing or invalid c
  */
 export class AuthService {
   private readonly keyCache: ApiKeyCache;
-  /** End users' access tokens (docs/accounts-and-oidc.md); set once the OpenID Provider is built. */
-  endUserTokens: AccessTokenVerifier | null = null;
 
   constructor(
     private readonly db: DataSource,
     sql: PreparedSql,
+    /** End users' access tokens (docs/accounts-and-oidc.md). */
+    private readonly endUserTokens: AccessTokenVerifier,
   ) {
     this.keyCache = new ApiKeyCache(async (ids) => {
       const rows = await sql.rows<{ id: string }>('active-api-keys', 'SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at IS NULL', [ids]);
@@ -49,7 +49,7 @@ export class AuthService {
     if (API_KEY_PATTERN.test(credential)) return this.byApiKey(credential);
     const sessionId = sessionIdOfClientSecret(credential);
     if (sessionId) return this.byClientSecret(sessionId, credential);
-    if (this.endUserTokens && looksLikeJwt(credential)) return this.endUserTokens.verify(credential);
+    if (looksLikeJwt(credential)) return this.endUserTokens.verify(credential);
     throw unauthorized();
   }
 

@@ -48,7 +48,7 @@ export async function buildDataRights(deps: { db: DataSource; config: Config; lo
   await jobs.ensureQueue(DSR_CALLBACK_JOB, { notify: true }); // sent to inside the transaction that settles a job
   const delegated = await DelegatedRequestService.load(
     db,
-    { dsrJobs, exports: dataExports, users: accounts.users, mail: accounts.mail, queue: jobs },
+    { dsrJobs, exports: dataExports, users: accounts.users, mail: accounts.mail },
     { publicBaseUrl: config.publicBaseUrl, allowPrivateTargets: config.webhooks.allowPrivateTargets },
   );
   const sources = new DatabaseExportSources(db, vault, new AccountExportData(db, accounts.users), social);

@@ -13,7 +13,7 @@ import { ObjectionService } from './objection.service';
 import { ProfileChangeService } from './profile-change.service';
 import { ReviewCaseService } from './review-case.service';
 import type { SocialDataRights } from './social-data-rights';
-import { UserAccessGate } from './user-access.gate';
+import type { UserAccessGate } from './user-access.gate';
 import { UserErasureService } from './user-erasure.service';
 import { UserObligations } from './user-obligations';
 import { UserRestrictionService } from './user-restriction.service';
@@ -31,15 +31,16 @@ export type DataRightsDeps = {
   subjectFor: (userId: string, tenantId: string) => Promise<string>;
   revokeGrants: (userId: string) => Promise<unknown>;
   social: SocialDataRights | null;
+  /** Built before the sessions, whose reads it guards; the data-rights services ask it too. */
+  gate: UserAccessGate;
 };
 
 /** Builds the data-rights services (docs/data-rights.md) and the queues their requests send to. */
 export async function buildDataRights(d: DataRightsDeps): Promise<DataRightsServices> {
   await ensureDataRightsQueues(d.jobs);
-  const gate = new UserAccessGate(d.db);
   const obligations = new UserObligations(d.db, d.dispatcher, d.subjectFor);
   return {
-    gate,
+    gate: d.gate,
     erasure: new UserErasureService(d.db, d.dsr, d.sessions, d.purger, obligations, d.jobs, d.revokeGrants, d.social),
     biometrics: new BiometricPurgeService(d.db, d.dsr, d.purger, d.jobs),
     restriction: new UserRestrictionService(d.db, d.dsr, d.jobs),

@@ -71,25 +71,18 @@ export type DsrSettledListener = (job: DsrJob, manager: EntityManager) => Promis
 export type { JsonObject };
 
 export class DsrJobService {
-  private readonly settledListeners: DsrSettledListener[] = [];
-
   constructor(
     private readonly db: DataSource,
+    /**
+     * Writes each step of every request to the audit log, in the transaction of the step: the
+     * service log, and the delegating tenant's log for a delegated request.
+     */
+    private readonly auditTrail: (entries: AuditEntryInput[], within: EntityManager) => Promise<unknown>,
+    private readonly onSettled: DsrSettledListener,
     private readonly now: Clock = () => new Date(),
   ) {}
 
-  onSettled(listener: DsrSettledListener): void {
-    this.settledListeners.push(listener);
-  }
-
-  /**
-   * Writes each step of every request to the audit log, in the transaction of the step (set by the
-   * composition root): the service log, and the delegating tenant's log for a delegated request.
-   */
-  auditTrail: ((entries: AuditEntryInput[], within: EntityManager) => Promise<unknown>) | null = null;
-
   private async audit(job: DsrJob, m: EntityManager): Promise<void> {
-    if (!this.auditTrail) return;
     const detail = { kind: job.kind, status: job.status, ...(job.reason ? { reason: job.reason } : {}) };
     const entry = { action: `dsr.${job.status}`, subjectId: job.id };
     await this.auditTrail(
@@ -303,7 +296,7 @@ export class DsrJobService {
       if (!res.affected) throw new DomainError('invalid_state', `The data request is no longer ${job.status}`);
       const moved = toDsrJob({ ...row, ...changes } as DsrJobEntity);
       await this.audit(moved, m);
-      if (SETTLED_DSR_STATUSES.includes(to)) for (const listener of this.settledListeners) await listener(moved, m);
+      if (SETTLED_DSR_STATUSES.includes(to)) await this.onSettled(moved, m);
       return moved;
     };
     return within ? run(within) : this.db.transaction(run);

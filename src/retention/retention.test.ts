@@ -1,6 +1,7 @@
 import { ALL_SCOPES, TenantKeyActor } from '../auth/actor';
 import { AuditLogService } from '../audit/audit-log.service';
 import { openOwnDatabase } from '../../test/helpers/own-database';
+import { NO_END_USERS, quietEffects } from '../../test/helpers/session-fakes';
 import { Database } from '../db/database';
 import { newId } from '../ids';
 import { SessionService } from '../sessions/session.service';
@@ -51,12 +52,10 @@ describe('retention with an injected clock', () => {
     retention = new RetentionService(db, audit, now);
     vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), now, retention);
     const purger = new ArtifactPurger(db, store, audit, dispatcher, now);
-    sessions = new SessionService(db, database.sql, { send: async () => undefined }, now);
-    sessions.registerOutboxHandler(dispatcher.onOutbox);
-    sessions.registerOutboxHandler(purger.onOutbox);
+    sessions = new SessionService(db, database.sql, { send: async () => undefined }, NO_END_USERS, quietEffects(dispatcher.onOutbox, purger.onOutbox), now);
     runs = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit, now);
     links = SignedLinks.withKey(EVIDENCE_LINK, 'https://verify.example', Buffer.from('k'.repeat(48)), now);
-    evidence = new EvidenceAccessService(audit, vault, links, now);
+    evidence = new EvidenceAccessService(audit, vault, links, async () => null, now);
     const tenant = await new TenantService(db).create('retention');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
     await db.query(

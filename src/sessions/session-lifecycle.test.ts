@@ -1,4 +1,5 @@
 import { openOwnDatabase } from '../../test/helpers/own-database';
+import { NO_END_USERS, quietEffects } from '../../test/helpers/session-fakes';
 import { Database } from '../db/database';
 import { TenantKeyActor, ALL_SCOPES } from '../auth/actor';
 import { TenantService } from '../tenants/tenant.service';
@@ -17,7 +18,7 @@ describe('SessionService lifecycle', () => {
 
   beforeAll(async () => {
     database = await openOwnDatabase('lifecycle');
-    sessions = new SessionService(database.dataSource, database.sql, { send: async (name, data, opts) => void sent.push({ name, data, startAfter: opts?.startAfter }) }, () => now);
+    sessions = new SessionService(database.dataSource, database.sql, { send: async (name, data, opts) => void sent.push({ name, data, startAfter: opts?.startAfter }) }, NO_END_USERS, quietEffects(), () => now);
     const tenant = await new TenantService(database.dataSource).create('lifecycle');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
   }, 60_000);

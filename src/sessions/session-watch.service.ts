@@ -9,7 +9,7 @@ import { canSee, mayName } from './session-visibility';
 
 /**
  * The read rule on sessions bound to end users (src/data-rights/user-access.gate.ts, the same one
- * SessionService.guardReads applies): the session itself when it may be read, null when it must
+ * `SessionPolicies.guardRead` applies): the session itself when it may be read, null when it must
  * read as absent, or it throws (`user_restricted`).
  */
 export type SessionWatchGuard = <S extends { userId?: string | null }>(actor: Actor, s: S | null) => Promise<S | null>;
@@ -23,14 +23,10 @@ export type WatchTarget = { actor: Actor; sessionId: string | null; tenantId: st
  * state a new watcher starts from.
  */
 export class SessionWatchService {
-  private guard: SessionWatchGuard | null = null;
-
-  constructor(private readonly db: DataSource) {}
-
-  /** Installs the read rule on bound sessions (set once, at start-up, by the data-rights wiring). */
-  guardReads(guard: SessionWatchGuard): void {
-    this.guard = guard;
-  }
+  constructor(
+    private readonly db: DataSource,
+    private readonly guard: SessionWatchGuard,
+  ) {}
 
   /**
    * `id` given: that session. No `id`: the tenant's sessions in the key's mode (tenant keys with
@@ -68,7 +64,7 @@ export class SessionWatchService {
       .getRawAndEntities<{ last_seq: string | null }>();
     const s = entities[0];
     if (!s || !canSee(actor, s)) return null;
-    if (this.guard && !(await this.guard(actor, s))) return null;
+    if (!(await this.guard(actor, s))) return null;
     return { seq: raw[0]?.last_seq ?? '0', tenantId: s.tenantId, livemode: s.livemode, userId: s.userId ?? null, session: toSnapshot(s) };
   }
 
@@ -78,7 +74,7 @@ export class SessionWatchService {
    * `not_found` for a deleted user). The state is read by a query started after this call.
    */
   async refusal(actor: Actor, userId: string | null): Promise<DomainError | null> {
-    if (!userId || !this.guard) return null;
+    if (!userId) return null;
     try {
       return (await this.guard(actor, { userId })) ? null : notFound();
     } catch (err) {

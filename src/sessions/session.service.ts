@@ -83,33 +83,54 @@ export type MemberDecider = { kind: 'console_member'; memberId: string; tenantId
 /** Who may decide a session (DECISIONS.md D16): a tenant key with `sessions:review`, or a console member. */
 export type Decider = TenantKeyActor | MemberDecider;
 
-export class SessionService {
-  private readonly listeners: CommittedEventsListener[] = [];
-  private readGuard: SessionReadGuard | null = null;
-  /** SQL condition (alias `s`) a session must meet to appear in a tenant's list. */
-  private listGuard: string | null = null;
-  private readonly outboxHandlers: OutboxHandler[] = [];
+/**
+ * What SessionService asks of end users and their data rights (docs/accounts-and-oidc.md,
+ * docs/data-rights.md). The service defines it so that src/sessions never imports src/users or
+ * src/data-rights; src/container.ts fills it from the accounts and the user access gate.
+ */
+export type SessionPolicies = {
+  /** The user a tenant's `user_sub` names, or null: a session can be bound only to a user who signed in to that tenant. */
+  userOfSubject(tenantId: string, sub: string): Promise<string | null>;
+  /** The tenant's pairwise subject of a user, made the first time. */
+  subjectOf(userId: string, tenantId: string): Promise<string>;
+  /** Throws when no session may be bound to the user now (restricted: `user_restricted`; deleted: `not_found`). */
+  assertBindable(userId: string): Promise<void>;
+  /** Applied to every read by id after its visibility. */
+  guardRead: SessionReadGuard;
+  /** The same rule on lists: an SQL condition (alias `s`) a session must meet to appear in a tenant's list. */
+  listCondition: string;
+};
 
+/** What a session's writes cause besides its own row. */
+export type SessionEffects = {
+  /** Human decisions, to the tenant's audit log, in the transaction of the decision. */
+  audit: (entry: AuditEntryInput, within: EntityManager) => Promise<unknown>;
+  /** Run one after another in every transaction that writes outbox rows. */
+  outboxHandlers: readonly OutboxHandler[];
+  /** Hears the events once their transaction has committed. */
+  committed: CommittedEventsListener;
+};
+
+export class SessionService {
   private readonly reader: SessionReader;
 
   constructor(
     private readonly db: DataSource,
     sql: PreparedSql,
     private readonly jobs: Pick<JobQueue, 'send'> & Partial<Pick<JobQueue, 'sendMany'>>,
+    private readonly policies: SessionPolicies,
+    private readonly effects: SessionEffects,
     private readonly now: Clock = () => new Date(),
   ) {
     this.reader = new SessionReader(db, sql);
   }
 
-  /** Maps a tenant's `user_sub` to the user (set by the accounts wiring); without it no session can be bound. */
-  userSubjects: ((tenantId: string, sub: string) => Promise<string | null>) | null = null;
-
   private async userOfSubject(tenantId: string, sub: string): Promise<string> {
     if (typeof sub !== 'string' || sub.length < 1 || sub.length > 255) throw new DomainError('invalid_request', 'user_sub must be 1 to 255 characters');
-    const userId = this.userSubjects ? await this.userSubjects(tenantId, sub) : null;
+    const userId = await this.policies.userOfSubject(tenantId, sub);
     if (!userId) throw new DomainError('invalid_request', 'user_sub is not the subject of a user who signed in to this tenant');
     try {
-      await this.bindable?.(userId);
+      await this.policies.assertBindable(userId);
     } catch (err) {
       // A deleted user's subject reads like an unknown one (no existence oracle); a restricted user's is 409 user_restricted.
       if (err instanceof DomainError && err.code === 'not_found') throw new DomainError('invalid_request', 'user_sub is not the subject of a user who signed in to this tenant');
@@ -118,27 +139,20 @@ export class SessionService {
     return userId;
   }
 
-  /** Refuses to bind a session to a user who may not be processed now (restricted, deleted); set by the data-rights wiring. */
-  bindable: ((userId: string) => Promise<void>) | null = null;
-
-  /** The tenant's pairwise subject of a user, made the first time (set by the accounts wiring); without it no session can be kept. */
-  subjectOf: ((userId: string, tenantId: string) => Promise<string>) | null = null;
-
   /**
    * Binds a session whose hosted flow has ended (success, failed or manual_review) to the user who
    * signed in at its end to keep it (docs/accounts-and-oidc.md, "Keeping a verification"). The rules
-   * of binding at creation hold (`bindable`: never a restricted or deleted user). The session's
+   * of binding at creation hold (`assertBindable`: never a restricted or deleted user). The session's
    * verification event is written again, now with the tenant's `user_sub`, and goes through the
    * outbox handlers like every event: the tenant's webhook, and the user's service_verification
    * exactly as for a session created with `user_sub`. Keeping it again for the same user changes nothing.
    */
   async bindFinished(id: string, userId: string): Promise<BindOutcome> {
-    if (!this.subjectOf) throw new Error('SessionService.subjectOf is not wired');
-    await this.bindable?.(userId);
+    await this.policies.assertBindable(userId);
     const tenant = await this.db.getRepository(SessionEntity).findOne({ where: { id }, select: { id: true, tenantId: true } });
     if (!tenant) throw notFound();
     // Made before the transaction (a session's tenant never changes): its own write, not under the session's lock.
-    const userSub = await this.subjectOf(userId, tenant.tenantId);
+    const userSub = await this.policies.subjectOf(userId, tenant.tenantId);
     type Done = { refused: 'not_finished' | 'bound_to_another_user' } | { bound: SessionEntity; events: OutboxEventEntity[] };
     const outcome = await this.db.transaction(async (m: EntityManager): Promise<Done> => {
       const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
@@ -165,22 +179,8 @@ export class SessionService {
     return s ?? null;
   }
 
-  onCommittedEvents(listener: CommittedEventsListener): void {
-    this.listeners.push(listener);
-  }
-
-  /** Installs the rule on reads by id and the matching condition on lists (set once, at start-up). */
-  guardReads(guard: SessionReadGuard, listCondition: string): void {
-    this.readGuard = guard;
-    this.listGuard = listCondition;
-  }
-
-  registerOutboxHandler(handler: OutboxHandler): void {
-    this.outboxHandlers.push(handler);
-  }
-
   private async handleOutbox(m: EntityManager, events: OutboxEventEntity[]): Promise<void> {
-    for (const h of this.outboxHandlers) await h(m, events);
+    for (const h of this.effects.outboxHandlers) await h(m, events);
   }
 
   async create(actor: TenantKeyActor, cmd: CreateSessionCommand): Promise<{ session: SessionEntity; clientSecret: string }> {
@@ -315,14 +315,14 @@ export class SessionService {
   async find(actor: Actor, id: string): Promise<SessionEntity | null> {
     if (!mayName(actor, id)) return null;
     const s = (await this.reader.visible(actor, [id]))[0];
-    return this.readGuard ? this.readGuard(actor, s) : s;
+    return this.policies.guardRead(actor, s);
   }
 
   /** One session of the tenant, of either mode, for its own staff in the console (src/review), under the same read guard; or null. */
   async findOfTenant(member: MemberDecider, id: string): Promise<SessionEntity | null> {
     if (!SESSION_ID_PATTERN.test(id)) return null;
     const s = await this.reader.ofTenant(member.tenantId, id);
-    return this.readGuard ? this.readGuard(member, s) : s;
+    return this.policies.guardRead(member, s);
   }
 
   async list(scope: TenantScope, q: ListSessionsQuery): Promise<SessionPage> {
@@ -331,10 +331,10 @@ export class SessionService {
       .getRepository(SessionEntity)
       .createQueryBuilder('s')
       .where('s.tenant_id = :tenantId AND s.livemode = :livemode', scope)
+      .andWhere(this.policies.listCondition)
       .orderBy('s.created_at', 'DESC')
       .addOrderBy('s.id', 'DESC')
       .take(q.first + 1);
-    if (this.listGuard) qb.andWhere(this.listGuard);
     if (q.status) qb.andWhere('s.status = :status', { status: q.status });
     if (q.referenceId) qb.andWhere('s.reference_id = :referenceId', { referenceId: q.referenceId });
     if (q.after) {
@@ -522,13 +522,10 @@ export class SessionService {
     return (await this.transitionUnchecked(id, to, changes, false, hooks))!;
   }
 
-  /** Writes human decisions on sessions to the tenant's audit log, in the transaction of the decision (set by the composition root). */
-  auditTrail: ((entry: AuditEntryInput, within: EntityManager) => Promise<unknown>) | null = null;
-
   private async auditDecision(action: 'session.reviewed' | 'session.redecided' | 'session.reversed', s: SessionEntity, input: { decision: string; reason: string; reviewerId?: string | null }, by: Record<string, string>, m: EntityManager): Promise<void> {
     // Reason and reviewer id are the tenant's free text (an id may be an email): only their hashes are kept, so the chain never holds personal data.
     const detail = { decision: input.decision, reason_sha256: sha256Hex(input.reason), reviewer_id_sha256: input.reviewerId ? sha256Hex(input.reviewerId) : null, ...by };
-    await this.auditTrail?.({ tenantId: s.tenantId, livemode: s.livemode, action, subjectId: s.id, detail }, m);
+    await this.effects.audit({ tenantId: s.tenantId, livemode: s.livemode, action, subjectId: s.id, detail }, m);
   }
 
   /**
@@ -630,7 +627,7 @@ export class SessionService {
   }
 
   private announce(events: OutboxEventEntity[], session: SessionEntity): void {
-    for (const l of this.listeners) l(events, session);
+    this.effects.committed(events, session);
   }
 
   private async findFlow(tenantId: string, flowId: string): Promise<FlowEntity> {

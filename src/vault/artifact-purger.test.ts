@@ -2,6 +2,7 @@ import { ALL_SCOPES, TenantKeyActor } from '../auth/actor';
 import { entryHash, GENESIS_HASH } from '../audit/audit-canonical';
 import { AuditLogService } from '../audit/audit-log.service';
 import { openOwnDatabase } from '../../test/helpers/own-database';
+import { NO_END_USERS, quietEffects } from '../../test/helpers/session-fakes';
 import { Database } from '../db/database';
 import { newId } from '../ids';
 import { SessionService } from '../sessions/session.service';
@@ -36,7 +37,7 @@ describe('ArtifactPurger', () => {
     const store = new PostgresArtifactStore(db);
     vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), () => now);
     purger = new ArtifactPurger(db, store, new AuditLogService(db, () => now), new WebhookDispatcher(jobs, 15, undefined, () => now, db), () => now);
-    sessions = new SessionService(db, database.sql, { send: async () => undefined });
+    sessions = new SessionService(db, database.sql, { send: async () => undefined }, NO_END_USERS, quietEffects());
     const tenant = await new TenantService(db).create('purger');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
   }, 120_000);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { ALL_SCOPES, TenantKeyActor } from '../auth/actor';
 import { openOwnDatabase } from '../../test/helpers/own-database';
+import { NO_END_USERS, quietEffects } from '../../test/helpers/session-fakes';
 import { Database } from '../db/database';
 import { SessionService } from '../sessions/session.service';
 import { TenantService } from '../tenants/tenant.service';
@@ -36,7 +37,7 @@ describe('BlobReaper', () => {
     tmpDir = path.join(dir, 'tmp');
     vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), undefined, undefined, blobs);
     reaper = new BlobReaper(store, blobs, null);
-    sessions = new SessionService(db, database.sql, { send: async () => undefined });
+    sessions = new SessionService(db, database.sql, { send: async () => undefined }, NO_END_USERS, quietEffects());
     const tenant = await new TenantService(db).create('reaper');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
   }, 120_000);

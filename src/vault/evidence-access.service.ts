@@ -25,15 +25,9 @@ export class EvidenceAccessService {
     private readonly audit: AuditLogService,
     private readonly vault: EvidenceVault,
     private readonly links: SignedLinks,
+    private readonly guard: EvidenceReadGuard,
     private readonly now: () => Date = () => new Date(),
   ) {}
-
-  private guard: EvidenceReadGuard = async () => null;
-
-  /** Installs the data-rights rule (set once, at start-up, by the data-rights wiring). */
-  guardReads(guard: EvidenceReadGuard): void {
-    this.guard = guard;
-  }
 
   /** A fresh link's signature for the console's evidence route (the member's sign-in is checked there as well). */
   signedQuery(artifactId: string): string {

@@ -1,11 +1,12 @@
 import type { Router } from 'express';
-import type { Container } from '../../src/container';
+import type { ReviewServices } from '../../src/review/review-services';
+import type { EvidenceAccessService } from '../../src/vault/evidence-access.service';
 import type { ConsoleGate } from './console-guard';
 import { reviewRoutes } from './review.router';
 import { settingsRoutes } from './settings.router';
 
 /** What the console's review pages get: the services, and the gate (guards, form tokens). */
-export type ConsolePagesDeps = { container: Container; gate: ConsoleGate };
+export type ConsolePagesDeps = { review: ReviewServices; evidence: EvidenceAccessService; gate: ConsoleGate };
 
 /**
  * The console's review pages (queue, case, decide, settings): registered here, on the console's
@@ -14,7 +15,6 @@ export type ConsolePagesDeps = { container: Container; gate: ConsoleGate };
  * the console's shell (web/console/console-layout.ts).
  */
 export function consolePagesRoutes(router: Router, d: ConsolePagesDeps): void {
-  const c = d.container;
-  reviewRoutes(router, { gate: d.gate, review: c.review, evidence: c.evidence });
-  settingsRoutes(router, { gate: d.gate, settings: c.review.tenantSettings, review: c.review.settings });
+  reviewRoutes(router, { gate: d.gate, review: d.review, evidence: d.evidence });
+  settingsRoutes(router, { gate: d.gate, settings: d.review.tenantSettings, review: d.review.settings });
 }

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import express, { Router } from 'express';
 import { setPageSecurityHeaders } from '../../http/security-headers';
-import type { Container } from '../../src/container';
+import type { ConsoleServices } from '../../src/members/console-services';
+import type { ReviewServices } from '../../src/review/review-services';
+import type { EvidenceAccessService } from '../../src/vault/evidence-access.service';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
 import { escapeHtml as esc } from '../../http/html';
 import { fill } from '../accounts/account-messages';
@@ -26,9 +28,12 @@ const ASSETS: Record<string, { file: string; type: string }> = {
  * the second factor, invitations and the Members page, then the review pages
  * (web/console/console-pages.router.ts). Server-rendered; one small script for passkeys.
  */
-export function consoleRouter(c: Container): Router {
+/** What the console uses: its own services, the review services and evidence, and whether its cookies are `Secure`. */
+export type ConsoleRouterDeps = { console: ConsoleServices; review: ReviewServices; evidence: EvidenceAccessService; secureCookies: boolean };
+
+export function consoleRouter(c: ConsoleRouterDeps): Router {
   const router = Router();
-  const gate = new ConsoleGate(c.console, c.config.publicBaseUrl.startsWith('https://'));
+  const gate = new ConsoleGate(c.console, c.secureCookies);
   const form = express.urlencoded({ extended: false, limit: '8kb' });
   router.use((_req, res, next) => {
     setPageSecurityHeaders(res);
@@ -125,7 +130,7 @@ export function consoleRouter(c: Container): Router {
   secondFactorRoutes(router, gate);
   invitationRoutes(router, gate);
   membersRoutes(router, gate);
-  consolePagesRoutes(router, { container: c, gate });
+  consolePagesRoutes(router, { review: c.review, evidence: c.evidence, gate });
   router.use((req, res) => {
     res.locals.consoleChrome ??= chromeOf(req, res);
     sendConsoleProblem(req, res, 'not_found');

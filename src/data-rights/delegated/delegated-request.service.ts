@@ -10,7 +10,7 @@ import type { MailMessage } from '../../mail/mail-outbox';
 import type { UserService } from '../../users/user.service';
 import { resolveWebhookTarget, type Resolver } from '../../webhooks/ssrf.guard';
 import { ACCOUNT_PAGES_PATH } from '../../oidc/first-party-sign-in';
-import { NOT_CONFIRMED, type DsrJob, type DsrJobService } from '../dsr-job.service';
+import { NOT_CONFIRMED, type DsrJob, type DsrJobService, type DsrSettledListener } from '../dsr-job.service';
 import { DSR_SCOPE } from '../dsr-job-visibility';
 import type { DataExportService } from '../export/data-export.service';
 
@@ -27,6 +27,13 @@ export type InitiateInput = { user_sub?: unknown; purpose?: unknown; delegated_b
 
 type Queue = { send<T extends object>(name: string, data: T, opts?: SendOptions): Promise<void> };
 
+/** DsrJobService's settle listener: a delegated job's outcome, whatever it is, is told to its tenant, queued with the outcome's commit. */
+export const queueDelegatedCallback =
+  (queue: Queue): DsrSettledListener =>
+  async (job, m) => {
+    if (job.delegatedBy && job.callbackUrl) await queue.send(DSR_CALLBACK_JOB, { dsrId: job.id }, { within: m, singletonKey: job.id, retry: DSR_CALLBACK_RETRY });
+  };
+
 /**
  * A tenant's data request on a user's behalf (docs/data-rights.md, "Delegated requests"): it waits
  * for the user, who gets a message with a signed confirmation link and must be signed in to
@@ -40,23 +47,17 @@ export class DelegatedRequestService {
     private readonly dataExports: DataExportService,
     private readonly users: UserService,
     private readonly mail: { send(m: MailMessage): Promise<unknown> },
-    private readonly queue: Queue,
     private readonly key: Buffer,
     private readonly opts: { publicBaseUrl: string; allowPrivateTargets: boolean; resolver?: Resolver },
-  ) {
-    // A delegated job's outcome, whatever it is, is told to its tenant: queued with the outcome's commit.
-    dsrJobs.onSettled(async (job, m) => {
-      if (job.delegatedBy && job.callbackUrl) await this.queue.send(DSR_CALLBACK_JOB, { dsrId: job.id }, { within: m, singletonKey: job.id, retry: DSR_CALLBACK_RETRY });
-    });
-  }
+  ) {}
 
   static async load(
     db: DataSource,
-    deps: { dsrJobs: DsrJobService; exports: DataExportService; users: UserService; mail: { send(m: MailMessage): Promise<unknown> }; queue: Queue },
+    deps: { dsrJobs: DsrJobService; exports: DataExportService; users: UserService; mail: { send(m: MailMessage): Promise<unknown> } },
     opts: { publicBaseUrl: string; allowPrivateTargets: boolean; resolver?: Resolver },
   ): Promise<DelegatedRequestService> {
     const secret = await instanceSecret(db, SETTING_KEY, () => randomBase62(48));
-    return new DelegatedRequestService(db, deps.dsrJobs, deps.exports, deps.users, deps.mail, deps.queue, Buffer.from(secret, 'utf8'), opts);
+    return new DelegatedRequestService(db, deps.dsrJobs, deps.exports, deps.users, deps.mail, Buffer.from(secret, 'utf8'), opts);
   }
 
   /** `POST /v1/developer/dsr/initiate`: 202 with the job and, shown once, the secret that signs its callback. */
