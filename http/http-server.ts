@@ -7,7 +7,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { NextFunction, Request, Response } from 'express';
 import { sessionsRouter } from '../rest-adapter/sessions.router';
-import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRoutes } from './gateway-proxy.routes';
+import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRouter } from '../rest-adapter/gateway-proxy.router';
 import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
 import { retentionRouter } from '../rest-adapter/retention.router';
@@ -23,22 +23,24 @@ import type { RequestContext } from '../src/context';
 import { apolloMiddleware } from './apollo-middleware';
 import { answerClientErrors } from './client-errors';
 import { errorPage } from './error-pages';
-import { examplesRouter } from './examples.router';
+import { examplesRouter } from '../web/examples.router';
 import { sendError } from './error-response';
-import { graphiql } from './graphiql';
+import { graphiql } from '../web/graphiql/graphiql.router';
 import { BODY_LIMIT_BYTES, bodyErrors } from './json-body';
 import { isClientAbort } from './client-errors';
 import { requestContext } from './request-context.middleware';
 import { hostedRouter } from '../web/hosted/hosted.router';
-import { hostedApiRouter } from '../web/hosted/hosted-api.router';
-import { evidenceRouter } from '../web/hosted/evidence.router';
+import { hostedApiRouter } from '../rest-adapter/hosted-api.router';
+import { evidenceRouter } from '../rest-adapter/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
-import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterV1 } from './rate-limit.middleware';
-import { authenticate, authenticationOf } from './authenticate.middleware';
+import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterOidc, meterV1 } from './rate-limit.middleware';
+import { authenticate, authenticationOf, refuseWrongCredential } from './authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
-import { mountOidc } from './oidc.routes';
-import { meRoutes } from './me.routes';
-import { dataRightsPublicRouter, delegatedDsrRoutes, meDataRightsRoutes } from './data-rights.routes';
+import { oidcRouter } from '../rest-adapter/oidc.router';
+import { interactionRouter } from '../web/accounts/interaction.router';
+import { INTERACTION_PATH, OIDC_MOUNT } from '../src/oidc/oidc-provider';
+import { meRouter } from '../rest-adapter/me.router';
+import { dataRightsPublicRouter, dataRightsRouter } from '../rest-adapter/data-rights.router';
 import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
 import { accountRouter } from '../web/accounts/account.router';
 import { AccountSession } from '../web/accounts/account-session';
@@ -136,17 +138,33 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   );
 
   // The OpenID Provider reads its own requests: before any body parser and the API-key authentication.
-  mountOidc(app, c, meter);
+  const oidcMeter = meter ? [meterOidc(meter)] : [];
+  const accountsCssFile = path.join(PROJECT_ROOT, 'web', 'accounts', 'accounts.css');
+  const accountsCss = fs.existsSync(accountsCssFile) ? fs.readFileSync(accountsCssFile) : Buffer.alloc(0);
+  app.get('/accounts/accounts.css', (_req, res) => {
+    res.setHeader('cache-control', 'public, max-age=300');
+    res.type('text/css').send(accountsCss);
+  });
+  const interactionPath = `${OIDC_MOUNT}${INTERACTION_PATH}`;
+  app.use(interactionPath, ...oidcMeter, interactionRouter(c.accounts.provider, c.accounts.signIn, c.accounts.clients, interactionPath));
+  app.use(oidcRouter({ provider: c.accounts.provider, db: c.db }, oidcMeter));
 
-  // The hosted page's API and the signed evidence links carry their own credentials (a page
-  // credential, a signature), so they sit before the API-key authentication of /v1.
-  app.use('/v1/hosted', hostedApiRouter({ flow: c.hostedFlow, links: c.links, limits: c.rateLimits, publicBaseUrl: c.config.publicBaseUrl, mobileAppLink: c.config.vault.mobileAppLink }));
+  // The hosted page's API takes the page credential only (authenticated by the same middleware as a
+  // `hosted_page` actor), and the signed evidence links carry a signature: both sit before the
+  // API-key authentication of /v1.
+  app.use(
+    '/v1/hosted',
+    hostedApiRouter(
+      { flow: c.hostedFlow, links: c.links, mobileAppLink: c.config.vault.mobileAppLink },
+      { open: meter ? [meterClientIp(meter, 'default')] : [], page: [authenticate(c.contexts, 'page'), ...(meter ? [meterV1(meter)] : []), refuseWrongCredential] },
+    ),
+  );
   // A signed link names no key: its opens are counted per client address in `default`.
   // Routes whose link is the credential (or that need none) are counted per client address in `default`.
   if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', GATEWAY_KEYS_PATH, '/v1/exports'], meterClientIp(meter, 'default'));
   gatewayKeysRoute(app, c.serviceActors);
   app.use('/v1/evidence', evidenceRouter(c.evidence));
-  app.use(dataRightsPublicRouter(c));
+  app.use(dataRightsPublicRouter(c.dataRights));
   // The service's own account pages (keep a verification, answer a delegated request): per client address in `default`, like the sign-in pages.
   if (meter) app.use(ACCOUNT_PAGES_PATH, meterClientIp(meter, 'default'));
   app.use(
@@ -175,15 +193,10 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   const v1 = express.Router();
   v1.use(authenticated);
   if (meter) v1.use(meterV1(meter));
-  v1.use((_req, res, next) => {
-    const { error } = authenticationOf(res);
-    if (error) return sendError(res, error.code, error.message);
-    next();
-  });
+  v1.use(refuseWrongCredential);
   v1.use(tenantRouteGate());
-  meRoutes(v1, c);
-  meDataRightsRoutes(v1, c);
-  delegatedDsrRoutes(v1, c);
+  meRouter({ userTokens: c.accounts.userTokens, me: c.accounts.me }, v1);
+  dataRightsRouter({ exports: c.dataRights.exports, exportKey: c.dataRights.exportKey, delegated: c.dataRights.delegated, dsrJobs: c.dsrJobs }, v1);
   meDataRightsRouter(c.userRights, v1);
   const restOperations = new RestOperations(c.operations);
   // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
@@ -192,7 +205,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   chipRouter(restOperations, c.chip, v1);
   retentionRouter(restOperations, v1);
   bulkImportRouter(c.bulkImports, (id) => c.links.url(id), v1);
-  gatewayProxyRoutes(v1, { upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors });
+  gatewayProxyRouter({ upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors }, v1);
   v1.use((_req, res) => {
     if (!authenticationOf(res).context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
     sendError(res, 'not_found', 'No such endpoint');

@@ -1,13 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
 import { refusalOfTenantRoute, routePolicyOfRequest } from '../src/auth/authorization-policy';
 import { authenticationOf } from './authenticate.middleware';
-import { sendError } from './error-response';
+import { answerDomainError } from './error-response';
 
 /**
  * The tenant routes of /v1 answer the credential by the policy table (src/auth/authorization-policy.ts)
  * before anything reads the request: no credential is 401; a user token, or a client_secret where it
  * is not the credential, or a key without the route's scope, is 403 `insufficient_scope`. So a caller
- * without the right learns nothing from the body's validation. /v1/me has its own gate (http/me.routes.ts).
+ * without the right learns nothing from the body's validation. /v1/me has its own gate (rest-adapter/me.router.ts).
  */
 export function tenantRouteGate() {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -15,7 +15,7 @@ export function tenantRouteGate() {
     if (!decodable(req.path)) return next();
     const row = routePolicyOfRequest(req.method, `${req.baseUrl}${req.path}`);
     const refusal = row ? refusalOfTenantRoute(row.guard, authenticationOf(res).context?.actor) : null;
-    if (refusal) return sendError(res, refusal.code, refusal.message);
+    if (refusal) return answerDomainError(req, res, refusal);
     next();
   };
 }

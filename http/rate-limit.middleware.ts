@@ -2,7 +2,7 @@ import express, { NextFunction, Request, RequestHandler, Response } from 'expres
 import { DocumentNode, Kind, OperationDefinitionNode, parse, SelectionSetNode } from 'graphql';
 import { DomainError } from '../src/errors';
 import { authenticationOf } from './authenticate.middleware';
-import { sendError } from './error-response';
+import { answerDomainError } from './error-response';
 import { BucketName, BUCKETS, bucketForRequest, bucketsForGraphQL, WINDOW_SECONDS } from '../src/rate-limit/buckets';
 import { Decision, RateLimitService, Subject, subjectOf } from '../src/rate-limit/rate-limit.service';
 
@@ -123,7 +123,7 @@ export function meterV1(deps: MeterDeps): RequestHandler {
       }
       next();
     } catch (err) {
-      if (err instanceof DomainError) return sendError(res, err.code, err.message);
+      if (err instanceof DomainError) return answerDomainError(req, res, err);
       next(err);
     }
   };
@@ -203,5 +203,15 @@ export function meterClientIp(deps: MeterDeps, bucket: BucketName) {
   const charge = chargeClientIp(deps, bucket);
   return (req: Request, res: Response, next: NextFunction): void => {
     charge(req, res).then((allowed) => allowed && next(), next);
+  };
+}
+
+/** The OpenID Provider's routes: its auth buckets per OAuth client (meterV1), everything else there (discovery, JWKS, sign-in pages, revocation, logout) per client address in `default`. */
+export function meterOidc(deps: MeterDeps): RequestHandler {
+  const v1Meter = meterV1(deps);
+  const ipMeter = meterClientIp(deps, 'default');
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (BUCKETS[bucketForRequest(req.method, `${req.baseUrl}${req.path}`)].per === 'client') return void v1Meter(req, res, next);
+    ipMeter(req, res, next);
   };
 }

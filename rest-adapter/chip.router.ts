@@ -3,7 +3,7 @@ import type { ChipSubmissionService } from '../src/chip/chip-submission.service'
 import { notFound } from '../src/errors';
 import { jsonBody } from '../http/json-body';
 import { RestOperations } from './operations';
-import { presentSession, SessionData } from './session.presenter';
+import { presentSession } from './session.presenter';
 import { rejectUnknownFields, requireObject } from './request-validation';
 import { sessionIdParam } from './sessions.router';
 import { restRoute } from './rest-route';
@@ -22,7 +22,7 @@ export function chipRouter(ops: RestOperations, chip: ChipSubmissionService, rou
       const id = sessionIdParam(req.params.id);
       rejectUnknownFields(requireObject(req.body), ['sod', 'data_groups']);
       await chip.submit(ctx.actor, id, req.body);
-      const session = await ops.run<SessionData | null>('session', { id }, ctx);
+      const session = await ops.run('session', { id }, ctx);
       if (!session) throw notFound();
       return { status: 200, body: presentSession(session) };
     }),

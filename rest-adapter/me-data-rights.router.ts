@@ -24,7 +24,7 @@ export const presentReviewCase = (c: ReviewCase) => ({
 });
 
 /**
- * /v1/me data-rights routes (docs/data-rights.md): the /v1/me gate (http/me.routes.ts) has checked
+ * /v1/me data-rights routes (docs/data-rights.md): the /v1/me gate (rest-adapter/me.router.ts) has checked
  * the token against the policy table (src/auth/user-token.policy.ts); each calls its service. Requests answer 202 with their DSR job; the profile 200.
  */
 export function meDataRightsRouter(dr: DataRightsServices, router: Router = Router()): Router {

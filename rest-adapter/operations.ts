@@ -4,6 +4,8 @@ import type { RequestContext } from '../src/context';
 import { CompiledOperations, isCompiledQuery } from '../schema/compiled-operations';
 import { DomainError } from '../src/errors';
 import { errorCodeOf } from '../schema/graphql-errors';
+import type { DecisionData } from './decision.presenter';
+import type { SessionData } from './session.presenter';
 
 const SESSION_FIELDS = `
   fragment SessionFields on Session {
@@ -40,6 +42,29 @@ export const OPERATION_SOURCES = {
 
 export type OperationName = keyof typeof OPERATION_SOURCES;
 
+export type WebhookEndpointData = { id: string; url: string; events: string[]; livemode: boolean; status: string; disabledReason: string | null; failingSince: string | null; createdAt: string };
+export type CreatedWebhookEndpointData = { id: string; url: string; events: string[]; livemode: boolean; signingSecret: string; createdAt: string };
+export type RetentionData = { tenantId: string; livemode: boolean; biometricTemplateDays: number; selfieImageDays: number; selfieVideoDays: number; idDocumentYears: number; updatedAt: string | null };
+type RetentionExtensionData = { id: string; sessionId: string; idDocumentYears: number; retainUntil: string; artifacts: number; createdAt: string };
+
+/** What each operation's selection above answers, as the presenters read it: one type per operation, checked here instead of at every call. */
+export type OperationResults = {
+  createSession: SessionData;
+  session: SessionData | null;
+  sessions: { edges: { node: SessionData }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+  cancelSession: SessionData;
+  reviewSession: SessionData;
+  decideSession: { decision: DecisionData };
+  sessionDecisions: { decisions: DecisionData[] | null } | null;
+  createWebhookEndpoint: CreatedWebhookEndpointData;
+  webhookEndpoints: WebhookEndpointData[];
+  deleteWebhookEndpoint: boolean;
+  replayWebhookEvents: { queued: number };
+  retention: RetentionData;
+  updateRetention: RetentionData;
+  extendSessionRetention: RetentionExtensionData;
+};
+
 /**
  * Runs one operation with the request's context; an error becomes the DomainError a route maps.
  * The operations are fixed, so each is parsed, validated and compiled (schema/compiled-operations.ts)
@@ -61,7 +86,7 @@ export class RestOperations {
     ) as Record<OperationName, CompiledQuery>;
   }
 
-  async run<T>(name: OperationName, variables: Record<string, unknown>, context: RequestContext): Promise<T> {
+  async run<N extends OperationName>(name: N, variables: Record<string, unknown>, context: RequestContext): Promise<OperationResults[N]> {
     const result = await CompiledOperations.run(this.compiled[name], context, variables);
     if (result.errors?.length) {
       const [first] = result.errors;
@@ -69,6 +94,8 @@ export class RestOperations {
       if (code === 'internal_error') throw first.originalError ?? first;
       throw new DomainError(code, first.message);
     }
-    return (result.data as Record<string, T>)[name];
+    // The one untyped step: an execution result is JSON-shaped data; its shape is the operation's
+    // selection, validated against the schema at start-up and named by OperationResults.
+    return result.data?.[name] as OperationResults[N];
   }
 }

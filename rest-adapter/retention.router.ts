@@ -1,20 +1,10 @@
 import { Router } from 'express';
 import { jsonBody } from '../http/json-body';
 import { parseExtension, parseRetentionPatch } from '../src/retention/retention-policy';
-import { RestOperations } from './operations';
+import { RestOperations, type RetentionData } from './operations';
 import { restRoute } from './rest-route';
 
-type RetentionFields = {
-  tenantId: string;
-  livemode: boolean;
-  biometricTemplateDays: number;
-  selfieImageDays: number;
-  selfieVideoDays: number;
-  idDocumentYears: number;
-  updatedAt: string | null;
-};
-
-const present = (r: RetentionFields) => ({
+const present = (r: RetentionData) => ({
   tenant_id: r.tenantId,
   livemode: r.livemode,
   biometric_template_days: r.biometricTemplateDays,
@@ -28,7 +18,7 @@ const present = (r: RetentionFields) => ({
 export function retentionRouter(ops: RestOperations, router: Router = Router()): Router {
   router.get(
     '/developer/tenants/:tenantId/retention',
-    restRoute(async (req, ctx) => ({ status: 200, body: present(await ops.run<RetentionFields>('retention', { tenantId: req.params.tenantId }, ctx)) })),
+    restRoute(async (req, ctx) => ({ status: 200, body: present(await ops.run('retention', { tenantId: req.params.tenantId }, ctx)) })),
   );
 
   router.patch(
@@ -40,7 +30,7 @@ export function retentionRouter(ops: RestOperations, router: Router = Router()):
       const input = Object.fromEntries(
         Object.entries({ biometricTemplateDays: p.biometric_template_days, selfieImageDays: p.selfie_image_days, selfieVideoDays: p.selfie_video_days, idDocumentYears: p.id_document_years }).filter(([, v]) => v !== undefined),
       );
-      return { status: 200, body: present(await ops.run<RetentionFields>('updateRetention', { tenantId: req.params.tenantId, input }, ctx)) };
+      return { status: 200, body: present(await ops.run('updateRetention', { tenantId: req.params.tenantId, input }, ctx)) };
     }),
   );
 
@@ -49,11 +39,7 @@ export function retentionRouter(ops: RestOperations, router: Router = Router()):
     jsonBody,
     restRoute(async (req, ctx) => {
       const { years, reason } = parseExtension(req.body);
-      const e = await ops.run<{ id: string; sessionId: string; idDocumentYears: number; retainUntil: string; artifacts: number; createdAt: string }>(
-        'extendSessionRetention',
-        { sessionId: req.params.id, idDocumentYears: years, reason },
-        ctx,
-      );
+      const e = await ops.run('extendSessionRetention', { sessionId: req.params.id, idDocumentYears: years, reason }, ctx);
       return { status: 201, body: { id: e.id, session_id: e.sessionId, id_document_years: e.idDocumentYears, retain_until: e.retainUntil, artifacts: e.artifacts, created_at: e.createdAt } };
     }),
   );

@@ -4,8 +4,8 @@ import { SESSION_ID_PATTERN } from '../src/ids';
 import { jsonBody } from '../http/json-body';
 import { createSessionInput } from './create-session.request';
 import { RestOperations } from './operations';
-import { presentSession, SessionData } from './session.presenter';
-import { DecisionData, presentDecision } from './decision.presenter';
+import { presentSession } from './session.presenter';
+import { presentDecision } from './decision.presenter';
 import { rejectUnknownFields, requireObject, requiredString, optionalString } from './request-validation';
 import { restRoute } from './rest-route';
 
@@ -15,7 +15,7 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
     '/verify/sessions',
     jsonBody,
     restRoute(async (req, ctx) => {
-      const created = await ops.run<SessionData>('createSession', { input: createSessionInput(req.body) }, ctx);
+      const created = await ops.run('createSession', { input: createSessionInput(req.body) }, ctx);
       return { status: 201, body: presentSession(created) };
     }),
   );
@@ -25,7 +25,7 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
     '/verify/sessions',
     restRoute(async (req, ctx) => {
       const query = listQuery(req.query);
-      const page = await ops.run<{ edges: { node: SessionData }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }>('sessions', query, ctx);
+      const page = await ops.run('sessions', query, ctx);
       return {
         status: 200,
         body: { object: 'list', data: page.edges.map((e) => presentSession(e.node)), has_more: page.pageInfo.hasNextPage, next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null },
@@ -37,7 +37,7 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
     '/verify/sessions/:id/cancel',
     restRoute(async (req, ctx) => {
       const id = sessionIdParam(req.params.id);
-      const session = await ops.run<SessionData>('cancelSession', { id }, ctx);
+      const session = await ops.run('cancelSession', { id }, ctx);
       return { status: 200, body: presentSession(session) };
     }),
   );
@@ -46,7 +46,7 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
     '/verify/sessions/:id',
     restRoute(async (req, ctx) => {
       const id = sessionIdParam(req.params.id);
-      const session = await ops.run<SessionData | null>('session', { id }, ctx);
+      const session = await ops.run('session', { id }, ctx);
       if (!session) throw notFound();
       return { status: 200, body: presentSession(session) };
     }),
@@ -62,7 +62,7 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
       const decision = requiredString(body, 'decision');
       if (decision !== 'approve' && decision !== 'reject') throw new DomainError('invalid_request', 'decision must be approve or reject');
       const input = { decision: decision.toUpperCase(), reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id') };
-      const session = await ops.run<SessionData>('reviewSession', { id, input }, ctx);
+      const session = await ops.run('reviewSession', { id, input }, ctx);
       return { status: 200, body: presentSession(session) };
     }),
   );
@@ -72,7 +72,7 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
     '/verify/sessions/:id/decisions',
     restRoute(async (req, ctx) => {
       const id = sessionIdParam(req.params.id);
-      const session = await ops.run<{ decisions: DecisionData[] | null } | null>('sessionDecisions', { id }, ctx);
+      const session = await ops.run('sessionDecisions', { id }, ctx);
       if (!session) throw notFound();
       // The policy gate lets only a tenant key with sessions:read here, for which the history is never null.
       return { status: 200, body: { object: 'list', data: (session.decisions ?? []).map(presentDecision) } };
@@ -89,7 +89,7 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
       const decision = requiredString(body, 'decision');
       if (!['approve', 'decline', 'reverse'].includes(decision)) throw new DomainError('invalid_request', 'decision must be approve, decline or reverse');
       const input = { decision: decision.toUpperCase(), reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id'), reverses: optionalString(body, 'reverses') };
-      const decided = await ops.run<{ decision: DecisionData }>('decideSession', { id, input }, ctx);
+      const decided = await ops.run('decideSession', { id, input }, ctx);
       return { status: 201, body: presentDecision(decided.decision) };
     }),
   );

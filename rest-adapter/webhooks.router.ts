@@ -2,12 +2,10 @@ import { Router } from 'express';
 import { DomainError, notFound } from '../src/errors';
 import { jsonBody } from '../http/json-body';
 import { WEBHOOK_ID_PATTERN } from '../src/webhooks/webhook.service';
-import { RestOperations } from './operations';
+import { RestOperations, type WebhookEndpointData } from './operations';
 import { JsonObject, optionalString, rejectUnknownFields, requireObject, requiredString } from './request-validation';
 import { restRoute } from './rest-route';
 
-type Endpoint = { id: string; url: string; events: string[]; livemode: boolean; status: string; disabledReason: string | null; failingSince: string | null; createdAt: string };
-type CreatedEndpoint = { id: string; url: string; events: string[]; livemode: boolean; signingSecret: string; createdAt: string };
 
 /** Webhook registration and replay: validate, run the GraphQL operation, present snake_case. */
 export function webhooksRouter(ops: RestOperations, router: Router = Router()): Router {
@@ -20,7 +18,7 @@ export function webhooksRouter(ops: RestOperations, router: Router = Router()): 
       const url = requiredString(body, 'url');
       const events = body.events;
       if (!Array.isArray(events) || events.some((e) => typeof e !== 'string')) throw new DomainError('invalid_request', 'events must be an array of event names');
-      const created = await ops.run<CreatedEndpoint>('createWebhookEndpoint', { input: { url, events } }, ctx);
+      const created = await ops.run('createWebhookEndpoint', { input: { url, events } }, ctx);
       return {
         status: 201,
         body: { id: created.id, url: created.url, events: created.events, signing_secret: created.signingSecret, created_at: created.createdAt, livemode: created.livemode },
@@ -32,7 +30,7 @@ export function webhooksRouter(ops: RestOperations, router: Router = Router()): 
   router.get(
     '/developer/webhooks',
     restRoute(async (_req, ctx) => {
-      const endpoints = await ops.run<Endpoint[]>('webhookEndpoints', {}, ctx);
+      const endpoints = await ops.run('webhookEndpoints', {}, ctx);
       return { status: 200, body: { object: 'list', data: endpoints.map(presentEndpoint) } };
     }),
   );
@@ -41,7 +39,7 @@ export function webhooksRouter(ops: RestOperations, router: Router = Router()): 
     '/developer/webhooks/:id',
     restRoute(async (req, ctx) => {
       const id = webhookIdParam(req.params.id);
-      await ops.run<boolean>('deleteWebhookEndpoint', { id }, ctx);
+      await ops.run('deleteWebhookEndpoint', { id }, ctx);
       return { status: 200, body: { id, object: 'webhook_endpoint', deleted: true } };
     }),
   );
@@ -54,7 +52,7 @@ export function webhooksRouter(ops: RestOperations, router: Router = Router()): 
       const body = requireObject(req.body);
       rejectUnknownFields(body, ['event_ids', 'since', 'until']);
       const input = { eventIds: eventIds(body), since: timestamp(body, 'since'), until: timestamp(body, 'until') };
-      const { queued } = await ops.run<{ queued: number }>('replayWebhookEvents', { id, input }, ctx);
+      const { queued } = await ops.run('replayWebhookEvents', { id, input }, ctx);
       return { status: 202, body: { queued } };
     }),
   );
@@ -67,7 +65,7 @@ function webhookIdParam(id: string | string[] | undefined): string {
   return id;
 }
 
-function presentEndpoint(e: Endpoint): Record<string, unknown> {
+function presentEndpoint(e: WebhookEndpointData): Record<string, unknown> {
   return { id: e.id, url: e.url, events: e.events, livemode: e.livemode, status: e.status, disabled_reason: e.disabledReason, failing_since: e.failingSince, created_at: e.createdAt };
 }
 

@@ -247,7 +247,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const businessRegistries = createBusinessRegistries(config.registries, logger);
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore, vault, new T5DecisionGate(new HostedCaptureRepository(db)), jobs);
-  const contexts = new ContextFactory(auth);
+  const contexts = new ContextFactory(auth, hostedFlow);
   const dsrJobs = new DsrJobService(db, (entries, m) => audit.appendMany(entries, m), queueDelegatedCallback(jobs));
   const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault, serviceActors });
   const userRights = await buildUserRights({

@@ -121,7 +121,7 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
           return false; // graphql-ws closes with 4403 Forbidden
         }
         const actor = context.actor;
-        if (!actor || authorization === undefined || actor.kind === 'end_user') return false;
+        if (!actor || authorization === undefined || actor.kind === 'end_user' || actor.kind === 'hosted_page') return false;
         if (actor.kind === 'tenant_key' && !actor.scopes.includes('sessions:read')) return false;
         const credentialId = actor.kind === 'tenant_key' ? `key:${actor.keyId}` : `session:${actor.sessionId}`;
         const held = perCredential.get(credentialId) ?? 0;

@@ -44,7 +44,23 @@ export type EndUserActor = {
   authTime: number | null;
 };
 
-export type Actor = TenantKeyActor | SessionClientActor | EndUserActor;
+/**
+ * The hosted page of one session, holding the page credential it minted from its link
+ * (src/hosted-flow/page-credentials.ts). Only /v1/hosted takes this credential, and it acts on its
+ * own session's page there, nothing else.
+ */
+export type HostedPageActor = {
+  kind: 'hosted_page';
+  session: { id: string; tenantId: string; livemode: boolean };
+};
+
+export type Actor = TenantKeyActor | SessionClientActor | EndUserActor | HostedPageActor;
+
+/** The page of a /v1/hosted request: that surface takes the page credential and no other. */
+export function hostedPageOf(actor: Actor | null): HostedPageActor {
+  if (actor?.kind !== 'hosted_page') throw new DomainError('unauthorized', 'Missing or invalid page credential');
+  return actor;
+}
 
 /** Which tenant's data, in which mode, an actor may see. */
 export type TenantScope = { tenantId: string; livemode: boolean };

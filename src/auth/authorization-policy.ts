@@ -6,7 +6,7 @@ import { USER_CAPABILITIES, type UserCapability } from './user-token.policy';
 /**
  * The one authorization policy of the HTTP surface (issue 25, item 3): for every route the server
  * serves, who may call it and what every other credential gets. The /v1/me gate reads it
- * (http/me.routes.ts), the server refuses to start when a route it serves has no row here
+ * (rest-adapter/me.router.ts), the server refuses to start when a route it serves has no row here
  * (http/route-inventory.ts), docs/security.md is generated from it (`npm run docs:security`), and
  * test/e2e/authorization-matrix.test.ts asserts every cell against a running server.
  *
@@ -279,7 +279,7 @@ function userTokenAnswer(guard: Extract<Guard, { kind: 'user_token' }>, credenti
 
 /**
  * The /v1/me routes and what each needs, from ROUTE_POLICY (paths relative to /v1): the /v1/me gate
- * (http/me.routes.ts) reads this before any route runs. A path under /v1/me that is not here is 404.
+ * (rest-adapter/me.router.ts) reads this before any route runs. A path under /v1/me that is not here is 404.
  */
 export const ME_ROUTE_POLICY: readonly { method: string; path: string; capability: UserCapability }[] = ROUTE_POLICY.flatMap((r) =>
   r.guard.kind === 'user_token' ? [{ method: r.method, path: r.path.replace(/^\/v1/, ''), capability: r.guard.capability }] : [],

@@ -42,6 +42,7 @@ export class ServiceActorIssuer {
       case 'end_user':
         return { tenant: actor.tenantId, livemode: actor.livemode, actor: 'end_user', sub: actor.sub, client_id: actor.clientId, scope: actor.scopes.join(' '), request_id: requestId };
       case 'session_client':
+      case 'hosted_page':
         // The /v1 policy gate refuses it first; the same answer here keeps this function total.
         throw refusalOfTenantRoute({ kind: 'gateway' }, actor)!;
     }

@@ -3,6 +3,7 @@ import { NO_METRICS, type Metrics } from '../metrics/metrics';
 import { FlowEntity, SessionEntity } from '../../entities';
 import type { LivenessChallenge } from '../checks/check-providers';
 import { DomainError, FieldsError } from '../errors';
+import type { HostedPageActor } from '../auth/actor';
 import { newClientSecret } from '../auth/secrets';
 import { randomBase62, sha256Hex } from '../ids';
 import { BusinessDetails, validateBusinessDetails } from './business-identifiers';
@@ -121,6 +122,22 @@ export class HostedFlowService {
   async authenticate(authorization: string | undefined, sessionId: string): Promise<SessionEntity> {
     const id = this.credentials.verify(authorization);
     if (id !== sessionId) throw new DomainError('not_found', 'Session not found');
+    return this.pageSession(id);
+  }
+
+  /** The actor of a page credential, for the one authentication middleware (src/context.ts). */
+  async pageActor(authorization: string | undefined): Promise<HostedPageActor> {
+    const s = await this.pageSession(this.credentials.verify(authorization));
+    return { kind: 'hosted_page', session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode } };
+  }
+
+  /** The session a page actor acts on at `sessionId`; another session's is a 404, as in `authenticate`. */
+  async sessionOfPage(actor: HostedPageActor, sessionId: string): Promise<SessionEntity> {
+    if (actor.session.id !== sessionId) throw new DomainError('not_found', 'Session not found');
+    return this.pageSession(sessionId);
+  }
+
+  private async pageSession(id: string): Promise<SessionEntity> {
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id });
     if (!s) throw new DomainError('unauthorized', 'Missing or invalid page credential');
     // The page's credential ends with its link: an hour after the session's terminal state.

@@ -33,10 +33,16 @@ export type RateLimitOptions = {
 };
 
 export function subjectOf(actor: Actor): Subject {
-  if (actor.kind === 'end_user') return { kind: 'user', id: actor.userId }; // /v1/me is metered per user
-  return actor.kind === 'tenant_key'
-    ? { kind: 'key', id: actor.keyId, tenantId: actor.tenantId, livemode: actor.livemode }
-    : { kind: 'session', id: actor.sessionId, tenantId: actor.tenantId, livemode: actor.livemode };
+  switch (actor.kind) {
+    case 'end_user':
+      return { kind: 'user', id: actor.userId }; // /v1/me is metered per user
+    case 'tenant_key':
+      return { kind: 'key', id: actor.keyId, tenantId: actor.tenantId, livemode: actor.livemode };
+    case 'session_client':
+      return { kind: 'session', id: actor.sessionId, tenantId: actor.tenantId, livemode: actor.livemode };
+    case 'hosted_page':
+      return { kind: 'session', ...actor.session }; // the page shares its session's count with the session's client_secret
+  }
 }
 
 /**

@@ -10,12 +10,12 @@ export type SessionOwnership = { id: string; tenantId: string; livemode: boolean
  * else is answered as if the session did not exist.
  */
 export function canSee(actor: Actor, s: SessionOwnership): boolean {
-  if (actor.kind === 'end_user') return false; // a user reads their sessions through /v1/me, never by id
+  if (actor.kind === 'end_user' || actor.kind === 'hosted_page') return false; // a user reads their sessions through /v1/me, a page its own through /v1/hosted, never by id
   return s.tenantId === actor.tenantId && s.livemode === actor.livemode && (actor.kind !== 'session_client' || actor.sessionId === s.id);
 }
 
 /** Could `id` name a session this actor may see? False spares the database a read whose answer is known. */
 export function mayName(actor: Actor, id: string): boolean {
-  if (actor.kind === 'end_user') return false;
+  if (actor.kind === 'end_user' || actor.kind === 'hosted_page') return false;
   return SESSION_ID_PATTERN.test(id) && (actor.kind !== 'session_client' || actor.sessionId === id);
 }

@@ -34,7 +34,7 @@ export class SessionWatchService {
    */
   authorize(actor: Actor | null, id: string | null | undefined): WatchTarget {
     if (!actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
-    if (actor.kind === 'end_user') throw notFound();
+    if (actor.kind === 'end_user' || actor.kind === 'hosted_page') throw notFound();
     if (actor.kind === 'tenant_key') requireTenantKey(actor, 'sessions:read');
     const sessionId = id ?? (actor.kind === 'session_client' ? actor.sessionId : null);
     if (sessionId !== null && actor.kind === 'session_client' && actor.sessionId !== sessionId) throw notFound();

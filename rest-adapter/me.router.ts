@@ -1,16 +1,16 @@
-import type { NextFunction, Request, Response, Router } from 'express';
-import type { EndUserActor } from '../src/auth/actor';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import { capabilityOfMeRoute } from '../src/auth/authorization-policy';
 import { UserTokenRefusal, type UserTokenPolicy } from '../src/auth/user-token.policy';
-import type { Container } from '../src/container';
+import { endUserOf } from '../src/data-rights/end-user';
 import { DomainError } from '../src/errors';
+import type { MeService } from '../src/users/me.service';
 import { assertAcceptableInput } from '../src/validation/input-limits';
-import { authenticationOf } from './authenticate.middleware';
-import { answeringDomainErrors, sendError } from './error-response';
-import { parseJsonIfAny } from './json-body';
+import { authenticationOf } from '../http/authenticate.middleware';
+import { answerDomainError, sendError } from '../http/error-response';
+import { parseJsonIfAny } from '../http/json-body';
+import { restRoute } from './rest-route';
 
-/** The end user of a /v1/me request, as the gate below left it. */
-export const endUserOf = (res: Response): EndUserActor => authenticationOf(res).context!.actor as EndUserActor;
+export type MeRouterDeps = { userTokens: UserTokenPolicy; me: MeService };
 
 /**
  * /v1/me and everything under it take only the end user's JWT access token (docs/accounts-and-oidc.md),
@@ -19,16 +19,15 @@ export const endUserOf = (res: Response): EndUserActor => authenticationOf(res).
  * scope 403 `insufficient_scope` (with RFC 6750's challenge), a stale sign-in where a recent one is
  * needed 403 `reauthentication_required`. A path the table does not name is 404. A body or query that
  * breaks the input limits (src/validation/input-limits.ts) is 400 `invalid_request`.
- * Routes added under /v1/me after this gate receive an EndUserActor (`endUserOf(res)`).
+ * Routes added under /v1/me after this gate receive an EndUserActor (`endUserOf(ctx)`).
  */
-export function meRoutes(v1: Router, c: Container): void {
-  v1.use(['/me', '/me/{*rest}'], meGate(c.accounts.userTokens));
-  v1.get(
+export function meRouter(d: MeRouterDeps, router: Router = Router()): Router {
+  router.use(['/me', '/me/{*rest}'], meGate(d.userTokens));
+  router.get(
     '/me',
-    answeringDomainErrors(async (_req, res) => {
-      res.json(await c.accounts.me.view(endUserOf(res)));
-    }),
+    restRoute(async (_req, ctx) => ({ status: 200, body: await d.me.view(endUserOf(ctx)) })),
   );
+  return router;
 }
 
 function meGate(policy: UserTokenPolicy) {
@@ -42,7 +41,7 @@ function meGate(policy: UserTokenPolicy) {
       policy.authorize(actor, capability);
     } catch (err) {
       if (err instanceof UserTokenRefusal) res.setHeader('www-authenticate', challengeOf(err, policy.reauthenticationWindowSeconds));
-      if (err instanceof DomainError) return sendError(res, err.code, err.message);
+      if (err instanceof DomainError) return answerDomainError(req, res, err);
       return next(err);
     }
     // Every text a user sends here (profile fields, review reasons, objections) meets the API's input
@@ -53,7 +52,7 @@ function meGate(policy: UserTokenPolicy) {
       try {
         assertAcceptableInput({ body: req.body ?? null, query: { ...req.query } });
       } catch (err) {
-        if (err instanceof DomainError) return sendError(res, err.code, err.message);
+        if (err instanceof DomainError) return answerDomainError(req, res, err);
         return next(err);
       }
       next();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express from 'express';
-import { setPageSecurityHeaders } from './security-headers';
+import { setPageSecurityHeaders } from '../http/security-headers';
 
 /**
  * The copyable browser example (examples/) and the graphql-ws browser build it loads, served from

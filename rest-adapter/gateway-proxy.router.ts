@@ -1,11 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, Response, Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import { SERVICE_ACTOR_HEADER, type ServiceActorIssuer } from '../src/gateway/service-actor';
-import { authenticationOf } from './authenticate.middleware';
-import { sendError } from './error-response';
+import { authenticationOf } from '../http/authenticate.middleware';
+import { sendError } from '../http/error-response';
 
 /** The /v1 prefixes the gateway hands to the social upstream (DECISIONS.md D18), with everything below them. */
 export const GATEWAY_PATHS = ['/social', '/profiles', '/network'];
@@ -21,14 +21,14 @@ export type GatewayProxyDeps = { upstreamUrl: string | undefined; timeoutMs: num
  * Authorization replaced by a Service-Actor JWT. Failures are the error body: 503
  * upstream_not_configured, 502 upstream_unreachable, 504 upstream_timeout.
  */
-export function gatewayProxyRoutes(v1: Router, d: GatewayProxyDeps): void {
+export function gatewayProxyRouter(d: GatewayProxyDeps, v1: Router = Router()): Router {
   const upstreamUrl = d.upstreamUrl;
   // Mounted with `use` and answering every request itself: one endpoint per prefix in the route inventory (http/route-inventory.ts).
   if (!upstreamUrl) {
     v1.use(GATEWAY_PATHS, (_req: Request, res: Response) => {
       sendError(res, 'upstream_not_configured', 'This service has no upstream for /v1/social, /v1/profiles and /v1/network (SOCIAL_UPSTREAM_URL is not set)');
     });
-    return;
+    return v1;
   }
   const target = new URL(upstreamUrl);
   // Kept-alive connections to the upstream: a new TCP connection per call would be most of the overhead.
@@ -80,6 +80,7 @@ export function gatewayProxyRoutes(v1: Router, d: GatewayProxyDeps): void {
     res.locals.serviceActor = d.actors.sign(d.actors.claimsOf(actor, req.id));
     void proxy(req, res, failed(res)).catch(failed(res));
   });
+  return v1;
 }
 
 /** The public keys of the Service-Actor header, for upstreams to verify it (no credential needed). */

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { NextFunction, Request, Response } from 'express';
-import { setPageSecurityHeaders } from './security-headers';
+import { setPageSecurityHeaders } from '../../http/security-headers';
 
 /** Written by scripts/build-graphiql.js (part of `npm run build`). */
-const BUILT_PAGE = path.resolve(__dirname, '..', 'web', 'graphiql', 'graphiql.html.gz');
+const BUILT_PAGE = path.resolve(__dirname, 'graphiql.html.gz');
 
 /** Cached by browsers for a day, then revalidated by its content hash (a 304 costs a few bytes). */
 const MAX_AGE_SECONDS = 24 * 3600;
