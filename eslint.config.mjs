@@ -13,26 +13,31 @@ export default tseslint.config(
     },
   },
   {
-    // The layout's one rule: transports (http/, web/, rest-adapter/, schema/, subscriptions/) depend on the
-    // domain in src/, never the other way. Only the composition roots wire transports to the domain.
+    // The layout's one rule: app/ assembles the house; transports (http/, web/, rest-adapter/, schema/,
+    // subscriptions/) call the domain in src/; the domain calls entities/. Nothing imports a floor above it.
     files: ['src/**/*.ts'],
-    ignores: [
-      'src/main.ts', // composition root of the server process
-      'src/container.ts', // composition root: builds the schema's resolvers and the subscription hub
-      'src/schema-emit.ts', // composition root of `npm run schema:emit`
-      'src/**/*.test.ts',
-    ],
+    ignores: ['src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['**/http/*', '**/web/*', '**/web/**', '**/rest-adapter/*', '**/schema/*', '**/subscriptions/*'],
-              message: 'src/ is the domain: it does not import transports (only src/main.ts and src/container.ts wire them). See docs/architecture.md.',
+              group: ['**/app/*', '**/app/**', '**/http/*', '**/web/*', '**/web/**', '**/rest-adapter/*', '**/schema/*', '**/subscriptions/*'],
+              message: 'src/ is the domain: it imports neither app/ nor a transport (app/ wires them). See docs/architecture.md.',
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ['entities/**/*.ts', 'http/**/*.ts', 'web/**/*.ts', 'rest-adapter/**/*.ts', 'schema/**/*.ts', 'subscriptions/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/app/*', '**/app/**'], message: 'Only app/ assembles the house: take the services you need as parameters. See docs/architecture.md.' }] },
       ],
     },
   },

@@ -3,7 +3,7 @@
 process.env.TEST_RUN_ID ??= require('node:crypto').randomBytes(4).toString('hex');
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/http', '<rootDir>/test', '<rootDir>/rest-adapter', '<rootDir>/schema', '<rootDir>/subscriptions', '<rootDir>/clients', '<rootDir>/sdk/chip-reader/test'],
+  roots: ['<rootDir>/app', '<rootDir>/src', '<rootDir>/http', '<rootDir>/test', '<rootDir>/rest-adapter', '<rootDir>/schema', '<rootDir>/subscriptions', '<rootDir>/clients', '<rootDir>/sdk/chip-reader/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
   testTimeout: 120000,

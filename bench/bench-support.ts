@@ -60,7 +60,7 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
 }
 
 export function cliJson(env: NodeJS.ProcessEnv, args: string[]): Record<string, unknown> {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli.js'), ...args, '--json'], { env: { PATH: process.env.PATH, ...env } });
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'dist', 'app', 'cli.js'), ...args, '--json'], { env: { PATH: process.env.PATH, ...env } });
   return JSON.parse(out.toString()) as Record<string, unknown>;
 }
 

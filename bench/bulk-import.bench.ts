@@ -90,7 +90,7 @@ async function singleCreates(server: Started, key: string, prefix: string): Prom
 async function benchTarget(name: string, databaseUrl: string | undefined, goalSeconds: number): Promise<string> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bulk-'));
   const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', JOB_SCHEMA, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
-  const server = await startProcess('src/main.js', env);
+  const server = await startProcess('app/main.js', env);
   const db = new Client(databaseUrl ? { connectionString: databaseUrl } : { host: dataDir, port: 5432, user: 'postgres', database: 'postgres' });
   await db.connect();
   try {

@@ -41,7 +41,7 @@ async function run(call: () => Promise<unknown>, seconds: number): Promise<Resul
 async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { RATE_LIMIT_ENABLED: 'false', DATA_DIR: `/tmp/bench-client-${process.pid}` };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
-  const server = await startProcess('src/main.js', env);
+  const server = await startProcess('app/main.js', env);
   try {
     const tenant = cliJson({ ...env, PORT: new URL(server.url).port }, ['tenant', 'create', '--name', 'bench-client']);
     const key = tenant.test_api_key as string;

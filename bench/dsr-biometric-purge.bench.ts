@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { closeInProcess } from './bench-support';
 import { loadConfig } from '../src/config';
-import { buildContainer, Container } from '../src/container';
+import { buildContainer, Container } from '../app/container';
 import { newId, randomBase62 } from '../src/ids';
 import { createLogger } from '../src/logger';
 import { testModeResult } from '../src/sessions/test-mode-outcome';

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:gateway`: the gateway proxy (DECISIONS.md D18) against a local upstream that answers
- * at once, through the built server started as `npm start` starts it (`node dist/src/main.js`,
+ * at once, through the built server started as `npm start` starts it (`node dist/app/main.js`,
  * configured by env, logs to a file). Three processes that do not share an event loop: the load
  * generator (autocannon, this process, a fixed connection count), the upstream
  * (bench/gateway-upstream.ts) and the server (with the embedded database, its own child process).
@@ -129,7 +129,7 @@ async function streamGrowth(pid: number, url: string, headers: Record<string, st
 async function main() {
   const upstream = await startUpstream();
   const env = testEnv({ SOCIAL_UPSTREAM_URL: upstream.url, RATE_LIMIT_ENABLED: 'false' });
-  const server = await startProcess('src/main.js', env);
+  const server = await startProcess('app/main.js', env);
   try {
     const key = (cliJson(env, ['tenant', 'create', '--name', 'bench-gateway']) as { test_api_key: string }).test_api_key;
     const procs: Procs = { server: server.proc.pid!, database: childOf(server.proc.pid!), upstream: upstream.proc.pid! };

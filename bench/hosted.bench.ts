@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   let server: Started | null = null;
   let db: Pool | null = null;
   try {
-    server = await startProcess('src/main.js', env);
+    server = await startProcess('app/main.js', env);
     const tenant = cliJson(env, ['tenant', 'create', '--name', `bench-hosted-${Date.now()}`]) as { live_api_key: string };
     const key = tenant.live_api_key;
     db = new Pool(process.env.DATABASE_URL ? { connectionString: process.env.DATABASE_URL, max: 10 } : { host: dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 10 });

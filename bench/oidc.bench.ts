@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     RATE_LIMIT_ENABLED: 'false',
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   };
-  const proc = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], { env, stdio: 'ignore' });
+  const proc = spawn(process.execPath, [path.join(ROOT, 'dist', 'app', 'main.js')], { env, stdio: 'ignore' });
   try {
     for (let i = 0; ; i++) {
       try {

@@ -41,7 +41,7 @@ const baseEnv: NodeJS.ProcessEnv = {
 
 /** Logs go to a file (see bench-support): a drained stdout pipe would be measured along with the limiter. */
 function startServer(extra: NodeJS.ProcessEnv): Promise<Server> {
-  return startProcess('src/main.js', { ...baseEnv, LOG_LEVEL: 'info', ...extra });
+  return startProcess('app/main.js', { ...baseEnv, LOG_LEVEL: 'info', ...extra });
 }
 
 async function createSession(server: Server, key: string): Promise<string> {

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-retention-'));
   const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', WORKER_ENABLED: 'false' };
   const tenant = cliJson(env, ['tenant', 'create', '--name', 'bench-retention']) as { tenant_id: string; live_api_key: string };
-  const server = await startProcess('src/main.js', env);
+  const server = await startProcess('app/main.js', env);
   const database = await openDatabase({ databaseUrl, dataDir }, 4);
   const db = database.dataSource;
   try {

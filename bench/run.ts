@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const env = { DATABASE_URL: databaseUrl, RATE_LIMIT_ENABLED: 'false', WORKER_ENABLED: 'true' };
   const tenant = cliJson(env, ['tenant', 'create', '--name', 'bench']);
   const key = tenant.live_api_key as string;
-  const server = await startProcess('src/main.js', env);
+  const server = await startProcess('app/main.js', env);
   const baseline = await startProcess('bench/baseline-server.js', { DATABASE_URL: databaseUrl });
   try {
     const created = await fetch(`${server.url}/v1/verify/sessions`, {

@@ -35,7 +35,7 @@ import { startProcess } from './bench-support';
 import type { ClientRequest, Match, Receipt } from './subscription-clients';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
+const CLI = path.join(ROOT, 'dist', 'app', 'cli.js');
 const SUBSCRIBERS = (process.env.BENCH_SUBSCRIBERS ?? '1000,5000,10000').split(',').map(Number).filter((n) => n > 0);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
 const BROADCASTS = Number(process.env.BENCH_BROADCASTS ?? 3);
@@ -69,7 +69,7 @@ function serverEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 async function startServer(env: NodeJS.ProcessEnv): Promise<Server> {
   const nodeOptions = process.env.BENCH_SERVER_NODE_ARGS;
-  const started = await startProcess('src/main.js', { ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) });
+  const started = await startProcess('app/main.js', { ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) });
   let stopping = false;
   started.proc.once('exit', (code, signal) => {
     if (!stopping) console.error(`server ${started.proc.pid} exited unexpectedly (${code ?? signal})`);

@@ -6,8 +6,8 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const root = path.resolve(__dirname, '..');
-const marker = path.join(root, 'dist', 'src', 'cli.js');
-const sources = ['src', 'http', 'web', 'schema', 'entities', 'rest-adapter', 'subscriptions', 'bench', 'ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const marker = path.join(root, 'dist', 'app', 'cli.js');
+const sources = ['app', 'src', 'http', 'web', 'schema', 'entities', 'rest-adapter', 'subscriptions', 'bench', 'ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 function newest(p) {
   const full = path.join(root, p);

@@ -116,7 +116,7 @@ const switchedOff = (check: string, setting: string): ProviderResult => ({
 /**
  * The engines of live sessions, chosen per check by configuration (docs/checks.md): `embedded` runs the
  * offline models in a worker-thread pool (started on first use), `aws` calls the managed services, `off`
- * answers `error` with the reason. Built once, in the composition root (src/container.ts). `close()` stops
+ * answers `error` with the reason. Built once, in the composition root (app/container.ts). `close()` stops
  * the pool.
  */
 export function createLiveCheckProviders(config: ChecksConfig, logger: Logger, opts: { runsChecks: boolean } = { runsChecks: true }): LiveCheckProviders {

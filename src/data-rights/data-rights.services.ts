@@ -6,7 +6,7 @@ import type { UserAccessGate } from './user-access.gate';
 import type { UserErasureService } from './user-erasure.service';
 import type { UserRestrictionService } from './user-restriction.service';
 
-/** The end user's data-rights use cases besides export (docs/data-rights.md), built once in src/container.ts. */
+/** The end user's data-rights use cases besides export (docs/data-rights.md), built once in app/container.ts. */
 export type DataRightsServices = {
   erasure: UserErasureService;
   biometrics: BiometricPurgeService;

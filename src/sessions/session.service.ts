@@ -86,7 +86,7 @@ export type Decider = TenantKeyActor | MemberDecider;
 /**
  * What SessionService asks of end users and their data rights (docs/accounts-and-oidc.md,
  * docs/data-rights.md). The service defines it so that src/sessions never imports src/users or
- * src/data-rights; src/container.ts fills it from the accounts and the user access gate.
+ * src/data-rights; app/container.ts fills it from the accounts and the user access gate.
  */
 export type SessionPolicies = {
   /** The user a tenant's `user_sub` names, or null: a session can be bound only to a user who signed in to that tenant. */

@@ -7,7 +7,7 @@ import { entryHash, GENESIS_HASH } from '../../entities/audit-canonical';
 import { buildSegment, fromFields, SegmentEntry, segmentKey } from '../../src/audit/audit-segment';
 import { ROOT } from '../helpers/test-server';
 
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
+const CLI = path.join(ROOT, 'dist', 'app', 'cli.js');
 
 /** `audit verify` as an operator runs it: the compiled CLI, no database, no configuration. */
 function verify(args: string[]): Promise<{ code: number; json: any }> {

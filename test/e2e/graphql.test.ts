@@ -164,7 +164,7 @@ describe('schema/schema.graphql', () => {
   it('matches the schema the code builds', async () => {
     const committed = fs.readFileSync(path.join(ROOT, 'schema', 'schema.graphql'), 'utf8');
     const emitted = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [path.join(ROOT, 'dist', 'src', 'schema-emit.js')], (err, stdout) => (err ? reject(err) : resolve(stdout))),
+      execFile(process.execPath, [path.join(ROOT, 'dist', 'app', 'schema-emit.js')], (err, stdout) => (err ? reject(err) : resolve(stdout))),
     );
     expect(committed).toBe(emitted);
   });

@@ -8,14 +8,14 @@ import { ROOT } from '../helpers/test-server';
  * The exit that hung (issue 30, item 5): pino flushes its buffered lines synchronously at exit,
  * and sonic-boom retries a write that fails with EPIPE forever, with the main thread asleep. Here
  * a process logs and exits at once after the parent that read its stdout died. exitProcess
- * (src/process-exit.ts) exits. With a plain process.exit in its place the same process stayed up,
+ * (app/process-exit.ts) exits. With a plain process.exit in its place the same process stayed up,
  * asleep in the flush, in most runs; not in all (the log's 200 ms flush can meet the EPIPE first and
  * pino then drops the stream), so that control is not kept as a test.
  */
 const DIST = path.join(ROOT, 'dist', 'src');
 const CHILD = `
 const { createLogger } = require(${JSON.stringify(path.join(DIST, 'logger.js'))});
-const { exitProcess } = require(${JSON.stringify(path.join(DIST, 'process-exit.js'))});
+const { exitProcess } = require(${JSON.stringify(path.join(ROOT, 'dist', 'app', 'process-exit.js'))});
 const logger = createLogger('info');
 logger.info('up');
 process.on('SIGTERM', () => {

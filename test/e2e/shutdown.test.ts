@@ -40,7 +40,7 @@ afterAll(async () => {
 
 /** Starts the built server (or `worker.js`) under a throw-away parent; resolves with both pids and the port once it is up. */
 async function startUnderParent(env: NodeJS.ProcessEnv, entry = 'main.js'): Promise<{ parentPid: number; pid: number; url: string }> {
-  const parent = spawn(process.execPath, ['-e', PARENT, path.join(ROOT, 'dist', 'src', entry)], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const parent = spawn(process.execPath, ['-e', PARENT, path.join(ROOT, 'dist', 'app', entry)], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let pid = 0;
   cleanups.push(() => {
     if (pid && processAlive(pid)) process.kill(pid, 'SIGKILL');

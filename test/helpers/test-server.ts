@@ -8,8 +8,8 @@ import readline from 'node:readline';
 // Also right when compiled into dist/test/helpers (a benchmark that starts servers).
 const UP = path.resolve(__dirname, '..', '..');
 export const ROOT = path.basename(UP) === 'dist' ? path.dirname(UP) : UP;
-const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
+const MAIN = path.join(ROOT, 'dist', 'app', 'main.js');
+const CLI = path.join(ROOT, 'dist', 'app', 'cli.js');
 
 export type TestServer = {
   url: string;

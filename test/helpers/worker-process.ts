@@ -3,7 +3,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT } from './test-server';
 
-const WORKER = path.join(ROOT, 'dist', 'src', 'worker.js');
+const WORKER = path.join(ROOT, 'dist', 'app', 'worker.js');
 
 export type WorkerProcess = {
   pid: number;
@@ -17,7 +17,7 @@ export type WorkerProcess = {
 };
 
 /**
- * Starts `node dist/src/worker.js` as `npm run worker` starts it, with `env` only, and waits for its
+ * Starts `node dist/app/worker.js` as `npm run worker` starts it, with `env` only, and waits for its
  * `worker started` line (the engines are loaded by then).
  */
 export async function startWorker(env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<WorkerProcess> {

@@ -1,15 +1,15 @@
 import 'reflect-metadata';
-import { loadConfig } from './config';
+import { loadConfig } from '../src/config';
 import { buildContainer } from './container';
 import type { Server } from 'node:http';
-import { createHttpServer } from '../http/http-server';
+import { createHttpServer } from './http-server';
 import { metricsServer } from '../http/health.routes';
 import { exitWhenDatabaseLost } from './exit-when-database-lost';
-import { createLogger } from './logger';
+import { createLogger } from '../src/logger';
 import { exitOnSignals, flushLogAndExit } from './process-exit';
-import type { Logger } from './logger';
+import type { Logger } from '../src/logger';
 
-/** The log, once there is one: a start-up failure exits without waiting on it (src/process-exit.ts). */
+/** The log, once there is one: a start-up failure exits without waiting on it (app/process-exit.ts). */
 let startedLogger: Logger | undefined;
 
 /**
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const metrics = config.metrics.port === undefined ? null : await listenForScrapes(metricsServer(container.metrics), config.metrics.port, config.host);
   if (metrics) logger.info({ metrics_port: metrics.port }, 'metrics listening');
 
-  // Each step is bounded so that together they end well before the deadline (src/process-exit.ts):
+  // Each step is bounded so that together they end well before the deadline (app/process-exit.ts):
   // subscriptions 3 s, HTTP drain HTTP_DRAIN_MS, then the jobs (pg-boss hands running jobs back after 10 s).
   exitOnSignals(logger, async () => {
     container.readiness.drain();
@@ -68,7 +68,7 @@ main().catch((err: unknown) => {
   // Start-up failures (bad config, unreachable database) exit non-zero with one clear line.
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`fatal: ${message}\n`);
-  // What was logged before the failure gets its bounded second to reach a reader (src/process-exit.ts).
+  // What was logged before the failure gets its bounded second to reach a reader (app/process-exit.ts).
   if (startedLogger) void flushLogAndExit(startedLogger, 1);
   else process.exit(1);
 });

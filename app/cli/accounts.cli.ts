@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
-import type { Config } from '../config';
-import { MailOutbox } from '../mail/mail-outbox';
-import { OidcClients } from '../oidc/oidc-clients';
-import { rotateSigningKeys } from '../oidc/oidc-keys';
-import { loadUserDataBox } from './accounts';
-import { UserService } from './user.service';
+import type { Config } from '../../src/config';
+import { MailOutbox } from '../../src/mail/mail-outbox';
+import { OidcClients } from '../../src/oidc/oidc-clients';
+import { rotateSigningKeys } from '../../src/oidc/oidc-keys';
+import { loadUserDataBox } from '../../src/users/accounts';
+import { UserService } from '../../src/users/user.service';
 
 export const ACCOUNT_COMMANDS = ['user create', 'mail list', 'client redirect-uris', 'oidc rotate-keys'];
 
@@ -30,7 +30,7 @@ export const ACCOUNT_OPTIONS = {
 
 type Values = Record<string, string | boolean | undefined>;
 
-/** The accounts commands of src/cli.ts (docs/accounts-and-oidc.md). `need` throws the CLI's usage error. */
+/** The accounts commands of app/cli.ts (docs/accounts-and-oidc.md). `need` throws the CLI's usage error. */
 export async function accountsCommand(command: string, db: DataSource, config: Config, values: Values, need: (name: string) => string): Promise<unknown> {
   const box = await loadUserDataBox(db, config);
   const list = (name: string) => (typeof values[name] === 'string' ? [values[name]] : []);

@@ -1,13 +1,13 @@
 import type { DataSource } from 'typeorm';
-import { AuditLogService } from '../audit/audit-log.service';
-import type { Config } from '../config';
-import { DomainError } from '../errors';
-import { MailOutbox } from '../mail/mail-outbox';
-import { loadUserDataBox } from '../users/accounts';
-import { UserService } from '../users/user.service';
-import { InvitationService } from './invitation.service';
-import { isMemberRole } from './member';
-import { MemberService } from './member.service';
+import { AuditLogService } from '../../src/audit/audit-log.service';
+import type { Config } from '../../src/config';
+import { DomainError } from '../../src/errors';
+import { MailOutbox } from '../../src/mail/mail-outbox';
+import { loadUserDataBox } from '../../src/users/accounts';
+import { UserService } from '../../src/users/user.service';
+import { InvitationService } from '../../src/members/invitation.service';
+import { isMemberRole } from '../../src/members/member';
+import { MemberService } from '../../src/members/member.service';
 
 export const MEMBER_COMMANDS = ['member invite', 'member add', 'member list'];
 
@@ -28,7 +28,7 @@ const MAIL = {
 
 type Values = Record<string, string | boolean | undefined>;
 
-/** The member commands of src/cli.ts: the operator acts (audited as `by: operator`). */
+/** The member commands of app/cli.ts: the operator acts (audited as `by: operator`). */
 export async function membersCommand(command: string, db: DataSource, config: Config, values: Values, need: (name: string) => string): Promise<unknown> {
   const box = await loadUserDataBox(db, config);
   const audit = new AuditLogService(db);

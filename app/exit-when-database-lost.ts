@@ -1,5 +1,5 @@
-import type { Database } from './db/database';
-import type { Logger } from './logger';
+import type { Database } from '../src/db/database';
+import type { Logger } from '../src/logger';
 import { flushLogAndExit } from './process-exit';
 
 /**

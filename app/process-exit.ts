@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Logger } from './logger';
+import type { Logger } from '../src/logger';
 
 /**
  * After SIGTERM the process is gone within this long, whatever is still running (docs/operations.md,

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { loadConfig } from './config';
+import { loadConfig } from '../src/config';
 import { buildContainer } from './container';
 import { exitWhenDatabaseLost } from './exit-when-database-lost';
-import { createLogger } from './logger';
+import { createLogger } from '../src/logger';
 import { exitOnSignals } from './process-exit';
 
 /**
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   // Loaded now, not on the first check: a worker exists to run them, and its first sessions should not wait for the models.
   await container.checkProviders.warm();
   logger.info({ pid: process.pid, check_engines: container.checkProviders.health() }, 'worker started');
-  // Running jobs get pg-boss's graceful stop, then go back to the queue; the deadline ends the rest (src/process-exit.ts).
+  // Running jobs get pg-boss's graceful stop, then go back to the queue; the deadline ends the rest (app/process-exit.ts).
   exitOnSignals(logger, () => container.close());
 }
 

@@ -1,23 +1,23 @@
 import type { DataSource } from 'typeorm';
-import type { SessionService } from '../sessions/session.service';
-import { TEST_MODE_JOB } from '../sessions/session.service';
-import { JobQueue } from './job-queue';
-import { TestModeAdvanceData, TestModeAdvanceJob } from '../verification/test-mode-advance.job';
-import type { DeliverWebhookJob } from '../webhooks/deliver-webhook.job';
-import type { DeliverWebhookData } from '../webhooks/webhook.dispatcher';
-import { REFRESH_SANCTIONS_JOB, RefreshSanctionsData, RefreshSanctionsJob } from '../sanctions/refresh-sanctions.job';
-import type { SanctionsScreeningService } from '../sanctions/screening.service';
-import type { RunChecksJob } from '../verification/run-checks.job';
-import { RUN_CHECKS_JOB, type RunChecksData } from '../hosted-flow/hosted-flow.service';
+import type { SessionService } from '../src/sessions/session.service';
+import { TEST_MODE_JOB } from '../src/sessions/session.service';
+import { JobQueue } from '../src/jobs/job-queue';
+import { TestModeAdvanceData, TestModeAdvanceJob } from '../src/verification/test-mode-advance.job';
+import type { DeliverWebhookJob } from '../src/webhooks/deliver-webhook.job';
+import type { DeliverWebhookData } from '../src/webhooks/webhook.dispatcher';
+import { REFRESH_SANCTIONS_JOB, RefreshSanctionsData, RefreshSanctionsJob } from '../src/sanctions/refresh-sanctions.job';
+import type { SanctionsScreeningService } from '../src/sanctions/screening.service';
+import type { RunChecksJob } from '../src/verification/run-checks.job';
+import { RUN_CHECKS_JOB, type RunChecksData } from '../src/hosted-flow/hosted-flow.service';
 
-import { RETENTION_NIGHTLY_CRON, RETENTION_NIGHTLY_JOB, RETENTION_PURGE_CRON, RETENTION_PURGE_JOB, type RetentionRunService } from '../retention/retention-run.service';
+import { RETENTION_NIGHTLY_CRON, RETENTION_NIGHTLY_JOB, RETENTION_PURGE_CRON, RETENTION_PURGE_JOB, type RetentionRunService } from '../src/retention/retention-run.service';
 
-import { AUDIT_REPLICATE_CRON, AUDIT_REPLICATE_JOB, type AuditReplicator } from '../audit/audit-replicator';
+import { AUDIT_REPLICATE_CRON, AUDIT_REPLICATE_JOB, type AuditReplicator } from '../src/audit/audit-replicator';
 
-import { dropOldMail, MAIL_SWEEP_CRON, MAIL_SWEEP_JOB } from '../mail/mail-outbox';
-import { BULK_IMPORT_JOB } from '../bulk-import/bulk-import.service';
-import type { BulkImportData, BulkImportJob } from '../bulk-import/bulk-import.job';
-import { type BlobReaper, type DeleteBlobsData, VAULT_DELETE_BLOBS_JOB, VAULT_SWEEP_CRON, VAULT_SWEEP_JOB } from '../vault/blob-reaper';
+import { dropOldMail, MAIL_SWEEP_CRON, MAIL_SWEEP_JOB } from '../src/mail/mail-outbox';
+import { BULK_IMPORT_JOB } from '../src/bulk-import/bulk-import.service';
+import type { BulkImportData, BulkImportJob } from '../src/bulk-import/bulk-import.job';
+import { type BlobReaper, type DeleteBlobsData, VAULT_DELETE_BLOBS_JOB, VAULT_SWEEP_CRON, VAULT_SWEEP_JOB } from '../src/vault/blob-reaper';
 
 export const EXPIRE_SESSIONS_JOB = 'expire-sessions';
 

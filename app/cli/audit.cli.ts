@@ -1,13 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config';
-import type { Database } from '../db/database';
-import { DomainError } from '../errors';
-import { AuditLogService } from './audit-log.service';
-import { AuditReplicator } from './audit-replicator';
-import { verifySegments } from './audit-segment';
-import { loadAuditSigningKey } from './audit-signing-key';
-import { wormStoreFor } from './worm-store.factory';
+import type { Config } from '../../src/config';
+import type { Database } from '../../src/db/database';
+import { DomainError } from '../../src/errors';
+import { AuditLogService } from '../../src/audit/audit-log.service';
+import { AuditReplicator } from '../../src/audit/audit-replicator';
+import { verifySegments } from '../../src/audit/audit-segment';
+import { loadAuditSigningKey } from '../../src/audit/audit-signing-key';
+import { wormStoreFor } from '../../src/audit/worm-store.factory';
 
 async function collect(p: string): Promise<string[]> {
   const stat = await fs.stat(p);

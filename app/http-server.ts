@@ -17,24 +17,24 @@ import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
 import { jitExecutionGateway } from '../schema/jit-executor';
 import { attachSubscriptionServer, type SubscriptionServer } from '../subscriptions/subscription-server';
 import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
-import type { Container } from '../src/container';
+import type { Container } from './container';
 import { sanctionsListsHealth } from '../src/sanctions/sanctions-health';
 import type { RequestContext } from '../src/context';
-import { apolloMiddleware } from './apollo-middleware';
-import { answerClientErrors } from './client-errors';
-import { errorPage } from './error-pages';
+import { apolloMiddleware } from '../http/apollo-middleware';
+import { answerClientErrors } from '../http/client-errors';
+import { errorPage } from '../http/error-pages';
 import { examplesRouter } from '../web/examples.router';
-import { sendError } from './error-response';
+import { sendError } from '../http/error-response';
 import { graphiql } from '../web/graphiql/graphiql.router';
-import { BODY_LIMIT_BYTES, bodyErrors } from './json-body';
-import { isClientAbort } from './client-errors';
-import { requestContext } from './request-context.middleware';
+import { BODY_LIMIT_BYTES, bodyErrors } from '../http/json-body';
+import { isClientAbort } from '../http/client-errors';
+import { requestContext } from '../http/request-context.middleware';
 import { hostedRouter } from '../web/hosted/hosted.router';
 import { hostedApiRouter } from '../rest-adapter/hosted-api.router';
 import { evidenceRouter } from '../rest-adapter/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
-import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterOidc, meterV1 } from './rate-limit.middleware';
-import { authenticate, authenticationOf, refuseWrongCredential } from './authenticate.middleware';
+import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterOidc, meterV1 } from '../http/rate-limit.middleware';
+import { authenticate, authenticationOf, refuseWrongCredential } from '../http/authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { oidcRouter } from '../rest-adapter/oidc.router';
 import { interactionRouter } from '../web/accounts/interaction.router';
@@ -46,11 +46,11 @@ import { accountRouter } from '../web/accounts/account.router';
 import { AccountSession } from '../web/accounts/account-session';
 import { ACCOUNT_PAGES_PATH, CONSOLE_PATH } from '../src/oidc/first-party-sign-in';
 import { consoleRouter } from '../web/console/console.router';
-import { inventoryRoutes } from './route-inventory';
-import { healthRoutes } from './health.routes';
+import { inventoryRoutes } from '../http/route-inventory';
+import { healthRoutes } from '../http/health.routes';
 import { liveness } from '../src/health/liveness';
-import { requestMetrics } from './request-metrics.middleware';
-import { tenantRouteGate } from './policy-gate.middleware';
+import { requestMetrics } from '../http/request-metrics.middleware';
+import { tenantRouteGate } from '../http/policy-gate.middleware';
 import { policyOf } from '../src/auth/authorization-policy';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -256,7 +256,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   return { app, server, apollo, subscriptions };
 }
 
-/** How long a shutdown waits for running requests (a slow upload) before cutting them; part of the 24 s budget of src/process-exit.ts. */
+/** How long a shutdown waits for running requests (a slow upload) before cutting them; part of the 24 s budget of app/process-exit.ts. */
 export const HTTP_DRAIN_MS = 8_000;
 
 /** The document as served names this deployment's production and staging servers (DECISIONS.md D19). */
