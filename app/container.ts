@@ -69,7 +69,7 @@ import { AuditResolver } from '../schema/audit.resolver';
 import { AuditLogQuery } from '../src/audit/audit-log.query';
 import { AuditReplicator } from '../src/audit/audit-replicator';
 import { loadAuditSigningKey } from '../src/audit/audit-signing-key';
-import { wormStoreFor } from '../src/audit/worm-store.factory';
+import { wormStoreFor } from './worm-store.factory';
 import { DsrJobService } from '../src/data-rights/dsr-job.service';
 import { queueDelegatedCallback } from '../src/data-rights/delegated/delegated-request.service';
 import { DsrJobResolver } from '../schema/dsr-job.resolver';

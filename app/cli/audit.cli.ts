@@ -7,7 +7,7 @@ import { AuditLogService } from '../../src/audit/audit-log.service';
 import { AuditReplicator } from '../../src/audit/audit-replicator';
 import { verifySegments } from '../../src/audit/audit-segment';
 import { loadAuditSigningKey } from '../../src/audit/audit-signing-key';
-import { wormStoreFor } from '../../src/audit/worm-store.factory';
+import { wormStoreFor } from '../worm-store.factory';
 
 async function collect(p: string): Promise<string[]> {
   const stat = await fs.stat(p);

@@ -1,7 +1,7 @@
-import type { Config } from '../config';
-import { LocalDirectoryWormStore } from './local-directory.worm-store';
-import { S3ObjectLockWormStore } from './s3-object-lock.worm-store';
-import type { WormStore } from './worm-store';
+import type { Config } from '../src/config';
+import { LocalDirectoryWormStore } from '../src/audit/local-directory.worm-store';
+import { S3ObjectLockWormStore } from '../src/audit/s3-object-lock.worm-store';
+import type { WormStore } from '../src/audit/worm-store';
 
 /** S3 with Object Lock when AUDIT_S3_BUCKET is set (credentials from the AWS SDK's usual chain), else the local directory. */
 export function wormStoreFor(config: Pick<Config, 'audit'>): WormStore {
