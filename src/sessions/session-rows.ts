@@ -1,16 +1,14 @@
 import { DataSource } from 'typeorm';
 import { SessionEntity } from '../../entities';
-import type { Actor } from '../auth/actor';
 import { CoalescingReader } from '../db/coalescing-reader';
 import type { PreparedSql } from '../db/prepared-sql';
-import { canSee } from './session-visibility';
 
 /**
  * Sessions by id: the hottest read of the service (every poll, every GraphQL `session`). One
  * hand-written statement, because TypeORM's query builder spent more CPU building and mapping it
  * than PostgreSQL spent answering. This is the one batching layer of session reads: concurrent
  * reads (of one request or of many) share a query (CoalescingReader), each still answered by a
- * query that started after it asked; each caller then gets only the rows its credential may see.
+ * query that started after it asked. Who may see what is decided by the caller (session-visibility.ts).
  */
 export class SessionReader {
   private readonly reader: CoalescingReader<string, SessionEntity>;
@@ -36,9 +34,8 @@ export class SessionReader {
     return s && s.tenantId === tenantId ? s : null;
   }
 
-  /** The sessions of `ids` the actor may see, in order; null for the others. */
-  async visible(actor: Actor, ids: readonly string[]): Promise<(SessionEntity | null)[]> {
-    const found = await Promise.all(ids.map((id) => this.reader.read(id)));
-    return found.map((s) => (s && canSee(actor, s) ? s : null));
+  /** The session `id`, whoever asks, or null. */
+  async byId(id: string): Promise<SessionEntity | null> {
+    return (await this.reader.read(id)) ?? null;
   }
 }

@@ -19,3 +19,13 @@ export function mayName(actor: Actor, id: string): boolean {
   if (actor.kind === 'end_user' || actor.kind === 'hosted_page') return false;
   return SESSION_ID_PATTERN.test(id) && (actor.kind !== 'session_client' || actor.sessionId === id);
 }
+
+/**
+ * The rule around the read of one session by id: an id the actor cannot name is never read, and a
+ * session found is kept only when the actor may see it. `read` fetches the session, whoever asks.
+ */
+export async function readVisible<S extends SessionOwnership>(actor: Actor, id: string, read: (id: string) => Promise<S | null>): Promise<S | null> {
+  if (!mayName(actor, id)) return null;
+  const s = await read(id);
+  return s && canSee(actor, s) ? s : null;
+}

@@ -12,7 +12,7 @@ import type { PreparedSql } from '../db/prepared-sql';
 import { SessionResult } from '../../entities/session-result.document';
 import { checkedHumanDecision, latestDecision, recordDecision, type SessionDecision } from './decision-history';
 import { SessionReader } from './session-rows';
-import { mayName } from './session-visibility';
+import { readVisible } from './session-visibility';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
 import { insertOutboxEvents, outboxEventsForTransition, verificationEventFor } from './session-events';
 import { testOutcomeOf } from './test-mode-outcome';
@@ -313,8 +313,7 @@ export class SessionService {
 
   /** One session the actor may see (session-visibility.ts), or null. */
   async find(actor: Actor, id: string): Promise<SessionEntity | null> {
-    if (!mayName(actor, id)) return null;
-    const s = (await this.reader.visible(actor, [id]))[0];
+    const s = await readVisible(actor, id, (i) => this.reader.byId(i));
     return this.policies.guardRead(actor, s);
   }
 
