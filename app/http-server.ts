@@ -34,7 +34,7 @@ import { hostedApiRouter } from '../rest-adapter/hosted-api.router';
 import { evidenceRouter } from '../rest-adapter/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
 import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterOidc, meterV1 } from '../http/rate-limit.middleware';
-import { authenticate, authenticationOf, refuseWrongCredential } from '../http/authenticate.middleware';
+import { authenticate, refuseWrongCredential } from '../http/authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { oidcRouter } from '../rest-adapter/oidc.router';
 import { interactionRouter } from '../web/accounts/interaction.router';
@@ -130,8 +130,8 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     express.json({ limit: BODY_LIMIT_BYTES }),
     authenticated,
     ...(meter ? [meterGraphQL(meter)] : []),
-    apolloMiddleware(apollo, async ({ req, res }) => {
-      const { context, error } = authenticationOf(res);
+    apolloMiddleware(apollo, async ({ req }) => {
+      const { context, error } = req.auth;
       if (error) throw httpGraphQLError(error);
       return { ...context, operator: isOperatorCredential(req.header(OPERATOR_HEADER), c.config.adminApiKey) };
     }),
@@ -200,14 +200,14 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   meDataRightsRouter(c.userRights, v1);
   const restOperations = new RestOperations(c.operations);
   // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
-  sessionsRouter(restOperations, v1);
+  sessionsRouter({ sessions: c.sessions, links: c.links, evidence: c.evidence, ops: restOperations }, v1);
   webhooksRouter(restOperations, v1);
-  chipRouter(restOperations, c.chip, v1);
+  chipRouter({ sessions: c.sessions, chip: c.chip }, v1);
   retentionRouter(restOperations, v1);
   bulkImportRouter(c.bulkImports, (id) => c.links.url(id), v1);
   gatewayProxyRouter({ upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors }, v1);
-  v1.use((_req, res) => {
-    if (!authenticationOf(res).context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
+  v1.use((req, res) => {
+    if (!req.auth.context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
     sendError(res, 'not_found', 'No such endpoint');
   });
   app.use('/v1', v1);

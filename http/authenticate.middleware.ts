@@ -6,6 +6,16 @@ import { answerDomainError } from './error-response';
 /** Who is calling, as `authenticate` found out: a context, or the `unauthorized` error of a wrong credential. */
 export type Authentication = { context: RequestContext; error: null } | { context: null; error: DomainError };
 
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** What `authenticate` found: set before any route of /v1 or /graphql runs, like `req.id` before everything. */
+      auth: Authentication;
+    }
+  }
+}
+
 /**
  * The one place an HTTP request is authenticated (/v1 and /graphql alike), before anything else
  * reads its credential: metering charges the actor found here, and each surface answers a wrong
@@ -15,22 +25,19 @@ export type Authentication = { context: RequestContext; error: null } | { contex
 export function authenticate(contexts: ContextFactory, credential: CredentialKind = 'api'): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      res.locals.auth = { context: await contexts.create({ authorization: req.header('authorization'), requestId: req.id, credential }), error: null } satisfies Authentication;
+      req.auth = { context: await contexts.create({ authorization: req.header('authorization'), requestId: req.id, credential }), error: null } satisfies Authentication;
       next();
     } catch (err) {
       if (!(err instanceof DomainError && err.code === 'unauthorized')) return next(err);
-      res.locals.auth = { context: null, error: err } satisfies Authentication;
+      req.auth = { context: null, error: err } satisfies Authentication;
       next();
     }
   };
 }
 
-/** The authentication `authenticate` left for this request. */
-export const authenticationOf = (res: Response): Authentication => res.locals.auth as Authentication;
-
 /** Answers the wrong credential `authenticate` found, once metering has charged the client's address. */
 export function refuseWrongCredential(req: Request, res: Response, next: NextFunction): void {
-  const { error } = authenticationOf(res);
+  const { error } = req.auth;
   if (error) return answerDomainError(req, res, error);
   next();
 }

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { DomainError, ErrorCode, FieldsError, HTTP_STATUS } from '../src/errors';
 
 /** Codes answered with an RFC 9457 problem document rather than the error body (docs/api-behaviour.md, "Errors"). */
@@ -50,14 +50,4 @@ export function answerDomainError(req: Request, res: Response, err: DomainError,
     if (!res.headersSent) send();
   });
   req.resume();
-}
-
-/** An async route whose domain errors become the error body; anything else reaches the 500 handler. */
-export function answeringDomainErrors(handler: (req: Request, res: Response) => Promise<void>, how: DomainErrorAnswer = {}) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    handler(req, res).catch((err: unknown) => {
-      if (err instanceof DomainError) return answerDomainError(req, res, err, how);
-      next(err);
-    });
-  };
 }

@@ -1,6 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
 import { refusalOfTenantRoute, routePolicyOfRequest } from '../src/auth/authorization-policy';
-import { authenticationOf } from './authenticate.middleware';
 import { answerDomainError } from './error-response';
 
 /**
@@ -14,7 +13,7 @@ export function tenantRouteGate() {
     // A broken percent-escape names no resource: the router answers it 400 invalid_request, whoever asks.
     if (!decodable(req.path)) return next();
     const row = routePolicyOfRequest(req.method, `${req.baseUrl}${req.path}`);
-    const refusal = row ? refusalOfTenantRoute(row.guard, authenticationOf(res).context?.actor) : null;
+    const refusal = row ? refusalOfTenantRoute(row.guard, req.auth.context?.actor) : null;
     if (refusal) return answerDomainError(req, res, refusal);
     next();
   };

@@ -1,7 +1,6 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DocumentNode, Kind, OperationDefinitionNode, parse, SelectionSetNode } from 'graphql';
 import { DomainError } from '../src/errors';
-import { authenticationOf } from './authenticate.middleware';
 import { answerDomainError } from './error-response';
 import { BucketName, BUCKETS, bucketForRequest, bucketsForGraphQL, WINDOW_SECONDS } from '../src/rate-limit/buckets';
 import { Decision, RateLimitService, Subject, subjectOf } from '../src/rate-limit/rate-limit.service';
@@ -56,7 +55,7 @@ const clientIp = (req: Request): string => req.ip ?? req.socket.remoteAddress ??
  * refused (the 429 is sent).
  */
 async function meterAuthenticated(deps: MeterDeps, req: Request, res: Response, buckets: readonly BucketName[]): Promise<boolean> {
-  const actor = authenticationOf(res).context?.actor ?? null;
+  const actor = req.auth.context?.actor ?? null;
   const decision = await deps.limits.chargeAll(buckets, actor ? subjectOf(actor) : { kind: 'ip', ip: clientIp(req) });
   if (!decision.allowed) {
     sendRateLimited(res, decision, deps.publicBaseUrl);

@@ -3,10 +3,9 @@ import { pipeline } from 'node:stream/promises';
 import express, { NextFunction, Request, Response, Router } from 'express';
 import { BULK_IMPORT_MAX_BYTES, type BulkImportService } from '../src/bulk-import/bulk-import.service';
 import { requireTenantKey } from '../src/auth/auth.service';
-import { answeringDomainErrors, sendError } from '../http/error-response';
-import { authenticationOf } from '../http/authenticate.middleware';
+import { sendError } from '../http/error-response';
 import { bulkRecordsOf } from './bulk-import.request';
-import { restRoute } from './rest-route';
+import { answeringDomainErrors, restRoute } from './rest-route';
 import { DomainError } from '../src/errors';
 import { presentBulkImport, presentBulkResult } from './bulk-import.presenter';
 
@@ -50,7 +49,7 @@ export function bulkImportRouter(service: BulkImportService, hostedUrl: (session
   router.get(
     '/admin/bulk-import/:id/results',
     answeringDomainErrors(async (req, res) => {
-      const actor = requireTenantKey(authenticationOf(res).context?.actor ?? null, 'sessions:write');
+      const actor = requireTenantKey(req.auth.context?.actor ?? null, 'sessions:write');
       const results = await service.results(actor, String(req.params.id)); // 404 before the stream starts
       res.status(200).type('application/x-ndjson');
       const lines = Readable.from((async function* () {

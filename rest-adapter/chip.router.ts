@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { ChipSubmissionService } from '../src/chip/chip-submission.service';
 import { notFound } from '../src/errors';
 import { jsonBody } from '../http/json-body';
-import { RestOperations } from './operations';
+import type { SessionService } from '../src/sessions/session.service';
 import { presentSession } from './session.presenter';
 import { rejectUnknownFields, requireObject } from './request-validation';
 import { sessionIdParam } from './sessions.router';
@@ -11,10 +11,10 @@ import { restRoute } from './rest-route';
 /**
  * T5 chip submission. Unlike the other /v1 writes this route is not a GraphQL mutation: docs/api-behaviour.md ("Credentials") lets
  * a client_secret unlock no mutation, and this route is the one write a client_secret may make.
- * The service does the work; the session is then read back through the `session` operation so
- * the body is the same definition shape as every other route.
+ * The service does the work; the session is then read back as GET /v1/verify/sessions/{id} reads it,
+ * so the body is the same definition shape as every other route.
  */
-export function chipRouter(ops: RestOperations, chip: ChipSubmissionService, router: Router = Router()): Router {
+export function chipRouter({ sessions, chip }: { sessions: SessionService; chip: ChipSubmissionService }, router: Router = Router()): Router {
   router.post(
     '/verify/sessions/:id/chip',
     jsonBody,
@@ -22,7 +22,7 @@ export function chipRouter(ops: RestOperations, chip: ChipSubmissionService, rou
       const id = sessionIdParam(req.params.id);
       rejectUnknownFields(requireObject(req.body), ['sod', 'data_groups']);
       await chip.submit(ctx.actor, id, req.body);
-      const session = await ops.run('session', { id }, ctx);
+      const session = await sessions.find(ctx.actor, id);
       if (!session) throw notFound();
       return { status: 200, body: presentSession(session) };
     }),

@@ -5,9 +5,8 @@ import { tenantSliceOf } from '../src/auth/user-token.policy';
 import type { DataRights } from '../src/data-rights/data-rights';
 import type { DsrJob, DsrJobService } from '../src/data-rights/dsr-job.service';
 import { endUserOf } from '../src/data-rights/end-user';
-import { answeringDomainErrors } from '../http/error-response';
 import { jsonBody } from '../http/json-body';
-import { restRoute } from './rest-route';
+import { answeringDomainErrors, restRoute } from './rest-route';
 
 export type DataRightsRouterDeps = Pick<DataRights, 'exports' | 'exportKey' | 'delegated'> & { dsrJobs: DsrJobService };
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { answeringDomainErrors } from '../http/error-response';
+import { answeringDomainErrors } from './rest-route';
 import { sendEvidence } from '../http/send-evidence';
 import { DomainError } from '../src/errors';
 import { EvidenceAccessService, evidenceError } from '../src/vault/evidence-access.service';

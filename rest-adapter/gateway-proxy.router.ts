@@ -4,7 +4,6 @@ import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { Router, type Request, type Response } from 'express';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import { SERVICE_ACTOR_HEADER, type ServiceActorIssuer } from '../src/gateway/service-actor';
-import { authenticationOf } from '../http/authenticate.middleware';
 import { sendError } from '../http/error-response';
 
 /** The /v1 prefixes the gateway hands to the social upstream (DECISIONS.md D18), with everything below them. */
@@ -76,7 +75,7 @@ export function gatewayProxyRouter(d: GatewayProxyDeps, v1: Router = Router()): 
   };
   // The policy gate on /v1 (guard `gateway`) has already refused no credential and a client_secret.
   v1.use(GATEWAY_PATHS, (req: Request, res: Response) => {
-    const actor = authenticationOf(res).context!.actor!;
+    const actor = req.auth.context!.actor!;
     res.locals.serviceActor = d.actors.sign(d.actors.claimsOf(actor, req.id));
     void proxy(req, res, failed(res)).catch(failed(res));
   });

@@ -2,12 +2,12 @@ import { atMinimumRate } from '../src/vault/minimum-rate';
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { SessionEntity } from '../entities';
 import { hostedPageOf } from '../src/auth/actor';
-import { answeringDomainErrors, sendError } from '../http/error-response';
+import { sendError } from '../http/error-response';
 import { jsonBody } from '../http/json-body';
 import type { SignedLinks } from '../src/links/signed-links';
 import { qrSvg } from '../src/hosted-flow/handoff-qr';
 import type { HostedFlowService } from '../src/hosted-flow/hosted-flow.service';
-import { restRoute, type RestResult } from './rest-route';
+import { answeringDomainErrors, restRoute, type RestResult } from './rest-route';
 
 export type HostedApiDeps = { flow: HostedFlowService; links: SignedLinks; mobileAppLink?: string };
 

@@ -5,7 +5,6 @@ import { endUserOf } from '../src/data-rights/end-user';
 import { DomainError } from '../src/errors';
 import type { MeService } from '../src/users/me.service';
 import { assertAcceptableInput } from '../src/validation/input-limits';
-import { authenticationOf } from '../http/authenticate.middleware';
 import { answerDomainError, sendError } from '../http/error-response';
 import { parseJsonIfAny } from '../http/json-body';
 import { restRoute } from './rest-route';
@@ -32,7 +31,7 @@ export function meRouter(d: MeRouterDeps, router: Router = Router()): Router {
 
 function meGate(policy: UserTokenPolicy) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const actor = authenticationOf(res).context?.actor;
+    const actor = req.auth.context?.actor;
     if (!actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');
     if (actor.kind !== 'end_user') return sendError(res, 'user_token_required', "This endpoint needs the end user's own access token; tenant API keys are refused here");
     const capability = capabilityOfMeRoute(req.method, req.originalUrl.split('?')[0].replace(/^\/v1/, ''));

@@ -5,30 +5,13 @@ import { CompiledOperations, isCompiledQuery } from '../schema/compiled-operatio
 import { DomainError } from '../src/errors';
 import { errorCodeOf } from '../schema/graphql-errors';
 import type { DecisionData } from './decision.presenter';
-import type { SessionData } from './session.presenter';
-
-const SESSION_FIELDS = `
-  fragment SessionFields on Session {
-    id hostedUrl status tier referenceId userSub createdAt completedAt expiresAt livemode flowId redirectUrl locale metadata
-    result {
-      decision achievedTier confidence evidenceUrls badges chip
-      checks { name status score reason verdict details }
-      signals { source score }
-      sanctionsHits { list entryId reference programme subjectType matchedName score listVersion reasons { feature score detail } }
-    }
-  }`;
 
 const DECISION_FIELDS = `fragment DecisionFields on SessionDecision { id sessionId decision source reason reviewerId requestedBy fromStatus toStatus policyVersion checks { name status score reason } decidedAt }`;
 
 const RETENTION_FIELDS = `fragment RetentionFields on Retention { tenantId livemode biometricTemplateDays selfieImageDays selfieVideoDays idDocumentYears updatedAt }`;
 
-/** The GraphQL operations behind the /v1 routes, parsed and validated once at start-up. */
+/** The GraphQL operations behind the /v1 routes that still run one (decisions, webhooks, retention), parsed and validated once at start-up. */
 export const OPERATION_SOURCES = {
-  createSession: `mutation CreateSession($input: CreateSessionInput!) { createSession(input: $input) { ...SessionFields clientSecret } } ${SESSION_FIELDS}`,
-  session: `query Session($id: ID!) { session(id: $id) { ...SessionFields } } ${SESSION_FIELDS}`,
-  sessions: `query Sessions($first: Int!, $after: String, $status: SessionStatus, $referenceId: String) { sessions(first: $first, after: $after, status: $status, referenceId: $referenceId) { edges { node { ...SessionFields } } pageInfo { hasNextPage endCursor } } } ${SESSION_FIELDS}`,
-  cancelSession: `mutation CancelSession($id: ID!) { cancelSession(id: $id) { ...SessionFields } } ${SESSION_FIELDS}`,
-  reviewSession: `mutation ReviewSession($id: ID!, $input: ReviewSessionInput!) { reviewSession(id: $id, input: $input) { ...SessionFields } } ${SESSION_FIELDS}`,
   decideSession: `mutation DecideSession($id: ID!, $input: DecideSessionInput!) { decideSession(id: $id, input: $input) { decision { ...DecisionFields } } } ${DECISION_FIELDS}`,
   sessionDecisions: `query SessionDecisions($id: ID!) { sessionDecisions: session(id: $id) { decisions { ...DecisionFields } } } ${DECISION_FIELDS}`,
   createWebhookEndpoint: `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { id url events livemode signingSecret createdAt } }`,
@@ -49,11 +32,6 @@ type RetentionExtensionData = { id: string; sessionId: string; idDocumentYears: 
 
 /** What each operation's selection above answers, as the presenters read it: one type per operation, checked here instead of at every call. */
 export type OperationResults = {
-  createSession: SessionData;
-  session: SessionData | null;
-  sessions: { edges: { node: SessionData }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
-  cancelSession: SessionData;
-  reviewSession: SessionData;
   decideSession: { decision: DecisionData };
   sessionDecisions: { decisions: DecisionData[] | null } | null;
   createWebhookEndpoint: CreatedWebhookEndpointData;

@@ -1,12 +1,16 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Actor } from '../src/auth/actor';
 import type { RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
-import { authenticationOf } from '../http/authenticate.middleware';
-import { answeringDomainErrors, type DomainErrorAnswer } from '../http/error-response';
+import { answerDomainError, type DomainErrorAnswer } from '../http/error-response';
 
 /** A JSON body, or with `type` a body of that content type (an SVG). */
 export type RestResult = { status: number; body: unknown; type?: string };
-export type RestHandler = (req: Request, ctx: RequestContext) => Promise<RestResult>;
+/** The context of a request that carried a valid credential: every /v1 route's. */
+export type AuthenticatedContext = RequestContext & { actor: Actor };
+export type RestHandler = (req: Request, ctx: AuthenticatedContext) => Promise<RestResult>;
+
+const isAuthenticated = (ctx: RequestContext | null): ctx is AuthenticatedContext => Boolean(ctx?.actor);
 
 /**
  * Every /v1 route: reads the request's context (http/authenticate.middleware.ts built it), runs the
@@ -15,10 +19,20 @@ export type RestHandler = (req: Request, ctx: RequestContext) => Promise<RestRes
  */
 export function restRoute(handler: RestHandler, how?: DomainErrorAnswer): RequestHandler {
   return answeringDomainErrors(async (req: Request, res: Response) => {
-    const ctx = authenticationOf(res).context;
-    if (!ctx?.actor) throw new DomainError('unauthorized', 'Missing or invalid API key');
+    const ctx = req.auth.context;
+    if (!isAuthenticated(ctx)) throw new DomainError('unauthorized', 'Missing or invalid API key');
     const { status, body, type } = await handler(req, ctx);
     if (type) res.status(status).type(type).send(body);
     else res.status(status).json(body);
   }, how);
+}
+
+/** An async route whose domain errors become the /v1 error body (http/error-response.ts); anything else reaches the 500 handler. */
+export function answeringDomainErrors(handler: (req: Request, res: Response) => Promise<void>, how: DomainErrorAnswer = {}) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    handler(req, res).catch((err: unknown) => {
+      if (err instanceof DomainError) return answerDomainError(req, res, err, how);
+      next(err);
+    });
+  };
 }

@@ -1,101 +1,73 @@
-/** The GraphQL selection of SessionFields, as `execute` returns it. */
-export type SessionData = {
-  id: string;
-  hostedUrl: string | null;
-  status: string;
-  tier: string;
-  referenceId: string | null;
-  userSub?: string | null;
-  createdAt: Date | string;
-  completedAt: Date | string | null;
-  expiresAt: Date | string;
-  livemode: boolean;
-  flowId: string;
-  redirectUrl: string | null;
-  locale: string;
-  metadata: Record<string, unknown>;
-  clientSecret?: string | null;
-  result: null | {
-    decision: string;
-    achievedTier: string;
-    confidence: number;
-    evidenceUrls: string[];
-    badges: string[];
-    chip: Record<string, unknown> | null;
-    checks: { name: string; status: string; score: number | null; reason: string | null; verdict: string | null; details: Record<string, unknown> | null }[];
-    signals: { source: string; score: number }[];
-    sanctionsHits:
-      | null
-      | {
-          list: string;
-          entryId: string;
-          reference: string;
-          programme: string;
-          subjectType: string;
-          matchedName: string;
-          score: number;
-          listVersion: string;
-          reasons: { feature: string; score: number; detail: string }[];
-        }[];
-  };
-};
+import type { Check, SanctionsHit, SessionResult } from '../entities/session-result.document';
+import type { SessionView } from '../src/sessions/session-status-event';
 
-const iso = (d: Date | string | null): string | null => (d === null ? null : typeof d === 'string' ? d : d.toISOString());
-const lower = (v: string): string => v.toLowerCase();
+/**
+ * What only some answers carry: the hosted URL and client secret (the create answer only, issue #25
+ * finding 4), and signed evidence links (reads with a tenant key; every other answer has none).
+ */
+export type SessionBodyExtras = { hostedUrl?: string; clientSecret?: string; evidenceUrls?: (artifactIds: readonly string[] | undefined) => string[] };
 
-/** GraphQL Session -> the definition shape (docs/api-behaviour.md, "Shapes"): snake_case, lower-case enum values, additive fields only. */
-export function presentSession(s: SessionData): Record<string, unknown> {
+/**
+ * The session's definition shape (docs/api-behaviour.md, "Shapes"), from what a caller may see of it:
+ * snake_case, additive fields only. Nested objects are rebuilt key by key, because jsonb hands the
+ * result document back with its keys reordered.
+ */
+export function presentSession(s: SessionView, extras: SessionBodyExtras = {}): Record<string, unknown> {
   const body: Record<string, unknown> = {
     id: s.id,
-    hosted_url: s.hostedUrl,
-    status: lower(s.status),
+    hosted_url: extras.hostedUrl ?? null,
+    status: s.status,
     tier: s.tier,
-    reference_id: s.referenceId,
-    result: s.result && presentResult(s.result),
-    created_at: iso(s.createdAt),
-    completed_at: iso(s.completedAt),
-    expires_at: iso(s.expiresAt),
+    reference_id: s.referenceId ?? null,
+    result: s.result ? presentResult(s.result, extras) : null,
+    created_at: s.createdAt.toISOString(),
+    completed_at: s.completedAt?.toISOString() ?? null,
+    expires_at: s.expiresAt.toISOString(),
     livemode: s.livemode,
     flow_id: s.flowId,
-    redirect_url: s.redirectUrl,
+    redirect_url: s.redirectUrl ?? null,
     locale: s.locale,
     metadata: s.metadata,
   };
   if (s.userSub) body.user_sub = s.userSub;
-  if (s.clientSecret) body.client_secret = s.clientSecret;
+  if (extras.clientSecret) body.client_secret = extras.clientSecret;
   return body;
 }
 
-function presentResult(r: NonNullable<SessionData['result']>): Record<string, unknown> {
+function presentResult(r: SessionResult, { evidenceUrls }: SessionBodyExtras): Record<string, unknown> {
   const body: Record<string, unknown> = {
-    decision: lower(r.decision),
-    achieved_tier: r.achievedTier,
+    decision: r.decision,
+    achieved_tier: r.achieved_tier,
     confidence: r.confidence,
-    checks: r.checks.map((c) => {
-      const check: Record<string, unknown> = { name: c.name, status: lower(c.status) };
-      if (c.score !== null) check.score = c.score;
-      if (c.reason !== null) check.reason = c.reason;
-      if (c.verdict) check.verdict = lower(c.verdict);
-      if (c.details) check.details = c.details;
-      return check;
-    }),
-    evidence_urls: r.evidenceUrls,
+    checks: r.checks.map(presentCheck),
+    evidence_urls: evidenceUrls ? evidenceUrls(r.evidence_artifact_ids) : [],
     badges: r.badges,
-    signals: r.signals,
+    signals: r.signals.map((g) => ({ source: g.source, score: g.score })),
   };
-  if (r.sanctionsHits) {
-    body.sanctions_hits = r.sanctionsHits.map((h) => ({
-      list: h.list,
-      entry_id: h.entryId,
-      reference: h.reference,
-      programme: h.programme,
-      subject_type: h.subjectType,
-      matched_name: h.matchedName,
-      score: h.score,
-      reasons: h.reasons,
-      list_version: h.listVersion,
-    }));
-  }
+  if (r.sanctions_hits) body.sanctions_hits = r.sanctions_hits.map(presentSanctionsHit);
   if (r.chip) body.chip = r.chip;
   return body;
+}
+
+function presentCheck(c: Check): Record<string, unknown> {
+  const check: Record<string, unknown> = { name: c.name, status: c.status };
+  if (c.score !== undefined && c.score !== null) check.score = c.score;
+  if (c.reason !== undefined && c.reason !== null) check.reason = c.reason;
+  if (c.verdict) check.verdict = c.verdict;
+  if (c.details) check.details = c.details;
+  return check;
+}
+
+function presentSanctionsHit(h: SanctionsHit): Record<string, unknown> {
+  return {
+    list: h.list,
+    entry_id: h.entry_id,
+    reference: h.reference,
+    programme: h.programme,
+    subject_type: h.subject_type,
+    matched_name: h.matched_name,
+    score: h.score,
+    reasons: h.reasons.map((x) => ({ feature: x.feature, score: x.score, detail: x.detail })),
+    list_version: h.list_version,
+  };
 }

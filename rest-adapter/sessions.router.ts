@@ -1,34 +1,58 @@
 import { Router } from 'express';
+import { requireTenantKey } from '../src/auth/auth.service';
+import type { Actor } from '../src/auth/actor';
 import { DomainError, notFound } from '../src/errors';
 import { SESSION_ID_PATTERN } from '../src/ids';
+import type { SignedLinks } from '../src/links/signed-links';
+import { encodeCursor, type ListSessionsQuery, type SessionService } from '../src/sessions/session.service';
+import { SESSION_STATUSES, type SessionStatus } from '../src/sessions/session-status';
+import type { EvidenceAccessService } from '../src/vault/evidence-access.service';
 import { jsonBody } from '../http/json-body';
 import { createSessionInput } from './create-session.request';
 import { RestOperations } from './operations';
-import { presentSession } from './session.presenter';
+import { presentSession, type SessionBodyExtras } from './session.presenter';
 import { presentDecision } from './decision.presenter';
 import { rejectUnknownFields, requireObject, requiredString, optionalString } from './request-validation';
 import { restRoute } from './rest-route';
 
-/** /v1/verify sessions: each route validates its body, runs its GraphQL operation, and presents the definition shape. */
-export function sessionsRouter(ops: RestOperations, router: Router = Router()): Router {
+export type SessionsRouterDeps = {
+  sessions: SessionService;
+  /** The hosted page's link, in the create answer. */
+  links: Pick<SignedLinks, 'url'>;
+  evidence: Pick<EvidenceAccessService, 'urlsFor'>;
+  /** The decision routes still run their GraphQL operations. */
+  ops: RestOperations;
+};
+
+/**
+ * /v1/verify sessions: each route validates its input, calls its one SessionService use case and
+ * presents the definition shape. The policy gate (http/policy-gate.middleware.ts) has already
+ * refused a credential without the route's kind or scope, so a handler only narrows the actor's type.
+ */
+export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRouterDeps, router: Router = Router()): Router {
+  // Evidence links go to tenant keys only, never to a browser's client_secret.
+  const readExtras = (actor: Actor): SessionBodyExtras => (actor.kind === 'tenant_key' ? { evidenceUrls: (ids) => evidence.urlsFor(ids) } : {});
+
   router.post(
     '/verify/sessions',
     jsonBody,
     restRoute(async (req, ctx) => {
-      const created = await ops.run('createSession', { input: createSessionInput(req.body) }, ctx);
-      return { status: 201, body: presentSession(created) };
+      const actor = requireTenantKey(ctx.actor, 'sessions:write');
+      const { session, clientSecret } = await sessions.create(actor, createSessionInput(req.body));
+      return { status: 201, body: presentSession(session, { hostedUrl: links.url(session.id), clientSecret }) };
     }),
   );
 
-  // The tenant's sessions in the key's mode, newest first (the GraphQL `sessions` connection, paged by its cursor).
+  // The tenant's sessions in the key's mode, newest first, paged by the cursor of the last one.
   router.get(
     '/verify/sessions',
     restRoute(async (req, ctx) => {
-      const query = listQuery(req.query);
-      const page = await ops.run('sessions', query, ctx);
+      const actor = requireTenantKey(ctx.actor, 'sessions:read');
+      const page = await sessions.list(actor, listQuery(req.query));
+      const last = page.sessions.at(-1);
       return {
         status: 200,
-        body: { object: 'list', data: page.edges.map((e) => presentSession(e.node)), has_more: page.pageInfo.hasNextPage, next_cursor: page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null },
+        body: { object: 'list', data: page.sessions.map((s) => presentSession(s, readExtras(actor))), has_more: page.hasNextPage, next_cursor: page.hasNextPage && last ? encodeCursor(last) : null },
       };
     }),
   );
@@ -37,18 +61,17 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
     '/verify/sessions/:id/cancel',
     restRoute(async (req, ctx) => {
       const id = sessionIdParam(req.params.id);
-      const session = await ops.run('cancelSession', { id }, ctx);
-      return { status: 200, body: presentSession(session) };
+      const actor = requireTenantKey(ctx.actor, 'sessions:write');
+      return { status: 200, body: presentSession(await sessions.cancel(actor, id), readExtras(actor)) };
     }),
   );
 
   router.get(
     '/verify/sessions/:id',
     restRoute(async (req, ctx) => {
-      const id = sessionIdParam(req.params.id);
-      const session = await ops.run('session', { id }, ctx);
+      const session = await sessions.find(ctx.actor, sessionIdParam(req.params.id));
       if (!session) throw notFound();
-      return { status: 200, body: presentSession(session) };
+      return { status: 200, body: presentSession(session, readExtras(ctx.actor)) };
     }),
   );
 
@@ -60,10 +83,10 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
       const body = requireObject(req.body);
       rejectUnknownFields(body, ['decision', 'reason', 'reviewer_id']);
       const decision = requiredString(body, 'decision');
-      if (decision !== 'approve' && decision !== 'reject') throw new DomainError('invalid_request', 'decision must be approve or reject');
-      const input = { decision: decision.toUpperCase(), reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id') };
-      const session = await ops.run('reviewSession', { id, input }, ctx);
-      return { status: 200, body: presentSession(session) };
+      if (!isReviewDecision(decision)) throw new DomainError('invalid_request', 'decision must be approve or reject');
+      const input = { decision, reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id') };
+      const actor = requireTenantKey(ctx.actor, 'sessions:review');
+      return { status: 200, body: presentSession(await sessions.review(actor, id, input), readExtras(actor)) };
     }),
   );
 
@@ -97,17 +120,18 @@ export function sessionsRouter(ops: RestOperations, router: Router = Router()): 
   return router;
 }
 
-const SESSION_STATUSES = ['created', 'in_progress', 'processing', 'success', 'failed', 'manual_review', 'expired', 'withdrawn'];
+const isReviewDecision = (d: string): d is 'approve' | 'reject' => d === 'approve' || d === 'reject';
+const isSessionStatus = (s: string): s is SessionStatus => (SESSION_STATUSES as readonly string[]).includes(s);
 
-/** `?limit=&after=&status=&reference_id=` as the `sessions` query's variables; anything else is a 400 naming it. */
-function listQuery(query: unknown): { first: number; after: string | null; status: string | null; referenceId: string | null } {
+/** `?limit=&after=&status=&reference_id=` as SessionService's list query; anything else is a 400 naming it. */
+function listQuery(query: unknown): ListSessionsQuery {
   const q = requireObject(query, 'The query string');
   rejectUnknownFields(q, ['limit', 'after', 'status', 'reference_id']);
   const limit = optionalString(q, 'limit');
   if (limit !== undefined && !/^(?:[1-9]\d?|100)$/.test(limit)) throw new DomainError('invalid_request', 'limit must be an integer from 1 to 100');
   const status = optionalString(q, 'status');
-  if (status !== undefined && !SESSION_STATUSES.includes(status)) throw new DomainError('invalid_request', `status must be one of ${SESSION_STATUSES.join(', ')}`);
-  return { first: limit === undefined ? 20 : Number(limit), after: optionalString(q, 'after') ?? null, status: status?.toUpperCase() ?? null, referenceId: optionalString(q, 'reference_id') ?? null };
+  if (status !== undefined && !isSessionStatus(status)) throw new DomainError('invalid_request', `status must be one of ${SESSION_STATUSES.join(', ')}`);
+  return { first: limit === undefined ? 20 : Number(limit), after: optionalString(q, 'after') ?? null, status: status ?? null, referenceId: optionalString(q, 'reference_id') ?? null };
 }
 
 /** Ids outside the documented pattern cannot name a session: 404, like any unknown id. */
