@@ -10,7 +10,7 @@ function tierField(value: unknown, field: string): Tier {
   return value;
 }
 
-/** A create-session body read into the GraphQL CreateSessionInput (and SessionService's CreateSessionCommand). */
+/** A create-session body read into SessionService's CreateSessionCommand, its fields in the order of the GraphQL CreateSessionInput. */
 export type CreateSessionFields = {
   flowId: string;
   tier: Tier;
@@ -61,9 +61,9 @@ export function createSessionInput(raw: unknown): CreateSessionFields {
     flowId,
     tier,
     referenceId,
+    userSub: optionalString(body, 'user_sub'),
     redirectUrl: optionalString(body, 'redirect_url'),
     locale: optionalString(body, 'locale'),
-    userSub: optionalString(body, 'user_sub'),
     metadata: fields,
   };
 }

@@ -6,6 +6,7 @@ import { SESSION_ID_PATTERN } from '../src/ids';
 import type { SignedLinks } from '../src/links/signed-links';
 import { encodeCursor, type ListSessionsQuery, type SessionService } from '../src/sessions/session.service';
 import { SESSION_STATUSES, type SessionStatus } from '../src/sessions/session-status';
+import { assertAcceptableInput } from '../src/validation/input-limits';
 import type { EvidenceAccessService } from '../src/vault/evidence-access.service';
 import { jsonBody } from '../http/json-body';
 import { createSessionInput } from './create-session.request';
@@ -28,6 +29,8 @@ export type SessionsRouterDeps = {
  * /v1/verify sessions: each route validates its input, calls its one SessionService use case and
  * presents the definition shape. The policy gate (http/policy-gate.middleware.ts) has already
  * refused a credential without the route's kind or scope, so a handler only narrows the actor's type.
+ * Arguments a session id does not cover meet the input limits as GraphQL's root fields do
+ * (schema/build-schema.ts), named as that field's arguments, so both surfaces refuse a bad value alike.
  */
 export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRouterDeps, router: Router = Router()): Router {
   // Evidence links go to tenant keys only, never to a browser's client_secret.
@@ -37,8 +40,10 @@ export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRoute
     '/verify/sessions',
     jsonBody,
     restRoute(async (req, ctx) => {
+      const input = createSessionInput(req.body);
+      assertAcceptableInput({ input });
       const actor = requireTenantKey(ctx.actor, 'sessions:write');
-      const { session, clientSecret } = await sessions.create(actor, createSessionInput(req.body));
+      const { session, clientSecret } = await sessions.create(actor, input);
       return { status: 201, body: presentSession(session, { hostedUrl: links.url(session.id), clientSecret }) };
     }),
   );
@@ -47,8 +52,10 @@ export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRoute
   router.get(
     '/verify/sessions',
     restRoute(async (req, ctx) => {
+      const query = listQuery(req.query);
+      assertAcceptableInput(query);
       const actor = requireTenantKey(ctx.actor, 'sessions:read');
-      const page = await sessions.list(actor, listQuery(req.query));
+      const page = await sessions.list(actor, query);
       const last = page.sessions.at(-1);
       return {
         status: 200,
@@ -85,6 +92,7 @@ export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRoute
       const decision = requiredString(body, 'decision');
       if (!isReviewDecision(decision)) throw new DomainError('invalid_request', 'decision must be approve or reject');
       const input = { decision, reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id') };
+      assertAcceptableInput({ id, input });
       const actor = requireTenantKey(ctx.actor, 'sessions:review');
       return { status: 200, body: presentSession(await sessions.review(actor, id, input), readExtras(actor)) };
     }),

@@ -41,8 +41,9 @@ export function buildGraphQLSchema(container: ResolverInstances, pubSub: PubSub 
 
 /**
  * Every root field checks its arguments against the input limits (src/validation/input-limits.ts)
- * before its resolver runs. REST routes run these same operations and subscriptions these same
- * fields, so each transport gives the same answer to the same bad value.
+ * before its resolver runs. Subscriptions run these same fields, and the REST routes either run
+ * these operations or check the same arguments themselves (rest-adapter/sessions.router.ts), so each
+ * transport gives the same answer to the same bad value.
  */
 function withInputLimits(schema: GraphQLSchema): GraphQLSchema {
   for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {

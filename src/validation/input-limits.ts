@@ -3,8 +3,8 @@ import { hasUnstorableCharacters } from './postgres-text';
 
 /**
  * Limits on what any operation accepts, whatever the transport (REST, GraphQL over HTTP or
- * WebSocket): they are checked once, on the arguments of every GraphQL root field, which every
- * transport goes through. docs/security.md and openapi.yaml describe them.
+ * WebSocket): they are checked on the arguments of every GraphQL root field, and by the REST routes
+ * that call a service directly, on the same arguments. docs/security.md and openapi.yaml describe them.
  */
 export const INPUT_LIMITS = {
   /** Characters in any one string argument or metadata value (field-specific limits, such as reference_id's 255, are tighter). */
