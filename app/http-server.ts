@@ -34,7 +34,7 @@ import { hostedApiRouter } from '../rest-adapter/hosted-api.router';
 import { evidenceRouter } from '../rest-adapter/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
 import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterOidc, meterV1 } from '../http/rate-limit.middleware';
-import { authenticate, refuseWrongCredential } from '../http/authenticate.middleware';
+import { authenticate } from '../http/authenticate.middleware';
 import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { oidcRouter } from '../rest-adapter/oidc.router';
 import { interactionRouter } from '../web/accounts/interaction.router';
@@ -50,7 +50,7 @@ import { inventoryRoutes } from '../http/route-inventory';
 import { healthRoutes } from '../http/health.routes';
 import { liveness } from '../src/health/liveness';
 import { requestMetrics } from '../http/request-metrics.middleware';
-import { tenantRouteGate } from '../http/policy-gate.middleware';
+import { refuseWrongCredential, tenantRouteGate } from '../http/policy-gate.middleware';
 import { policyOf } from '../src/auth/authorization-policy';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
@@ -193,8 +193,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   const v1 = express.Router();
   v1.use(authenticated);
   if (meter) v1.use(meterV1(meter));
-  v1.use(refuseWrongCredential);
-  v1.use(tenantRouteGate());
+  v1.use(tenantRouteGate()); // a wrong credential first, then the route's policy
   meRouter({ userTokens: c.accounts.userTokens, me: c.accounts.me }, v1);
   dataRightsRouter({ exports: c.dataRights.exports, exportKey: c.dataRights.exportKey, delegated: c.dataRights.delegated, dsrJobs: c.dsrJobs }, v1);
   meDataRightsRouter(c.userRights, v1);

@@ -1,7 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ContextFactory, CredentialKind, RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
-import { answerDomainError } from './error-response';
 
 /** Who is calling, as `authenticate` found out: a context, or the `unauthorized` error of a wrong credential. */
 export type Authentication = { context: RequestContext; error: null } | { context: null; error: DomainError };
@@ -33,11 +32,4 @@ export function authenticate(contexts: ContextFactory, credential: CredentialKin
       next();
     }
   };
-}
-
-/** Answers the wrong credential `authenticate` found, once metering has charged the client's address. */
-export function refuseWrongCredential(req: Request, res: Response, next: NextFunction): void {
-  const { error } = req.auth;
-  if (error) return answerDomainError(req, res, error);
-  next();
 }
