@@ -34,7 +34,8 @@ export type SessionsRouterDeps = {
  */
 export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRouterDeps, router: Router = Router()): Router {
   // Evidence links go to tenant keys only, never to a browser's client_secret.
-  const readExtras = (actor: Actor): SessionBodyExtras => (actor.kind === 'tenant_key' ? { evidenceUrls: (ids) => evidence.urlsFor(ids) } : {});
+  const withEvidence: SessionBodyExtras = { evidenceUrls: (ids) => evidence.urlsFor(ids) };
+  const readExtras = (actor: Actor): SessionBodyExtras => (actor.kind === 'tenant_key' ? withEvidence : {});
 
   router.post(
     '/verify/sessions',
