@@ -125,16 +125,25 @@ export class HostedFlowService {
     return this.pageSession(id);
   }
 
+  /**
+   * The row each page actor was resolved from: the route's `sessionOfPage` takes it instead of
+   * reading it again, so a /v1/hosted request reads its session once, as before the page became an
+   * actor. Kept beside the actor rather than in it, so the row never travels in a request's context.
+   */
+  private readonly rowOfActor = new WeakMap<HostedPageActor, SessionEntity>();
+
   /** The actor of a page credential, for the one authentication middleware (src/context.ts). */
   async pageActor(authorization: string | undefined): Promise<HostedPageActor> {
     const s = await this.pageSession(this.credentials.verify(authorization));
-    return { kind: 'hosted_page', session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode } };
+    const actor: HostedPageActor = { kind: 'hosted_page', session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode } };
+    this.rowOfActor.set(actor, s);
+    return actor;
   }
 
   /** The session a page actor acts on at `sessionId`; another session's is a 404, as in `authenticate`. */
   async sessionOfPage(actor: HostedPageActor, sessionId: string): Promise<SessionEntity> {
     if (actor.session.id !== sessionId) throw new DomainError('not_found', 'Session not found');
-    return this.pageSession(sessionId);
+    return this.rowOfActor.get(actor) ?? this.pageSession(sessionId);
   }
 
   private async pageSession(id: string): Promise<SessionEntity> {
