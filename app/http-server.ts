@@ -39,6 +39,7 @@ import { subscriptionStartMeter } from '../src/rate-limit/rate-limit.service';
 import { oidcRouter } from '../rest-adapter/oidc.router';
 import { interactionRouter } from '../web/accounts/interaction.router';
 import { INTERACTION_PATH, OIDC_MOUNT } from '../src/oidc/oidc-provider';
+import { claimPushedRequest } from '../src/oidc/par-single-use';
 import { meRouter } from '../rest-adapter/me.router';
 import { dataRightsPublicRouter, dataRightsRouter } from '../rest-adapter/data-rights.router';
 import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
@@ -147,7 +148,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   });
   const interactionPath = `${OIDC_MOUNT}${INTERACTION_PATH}`;
   app.use(interactionPath, ...oidcMeter, interactionRouter(c.accounts.provider, c.accounts.signIn, c.accounts.clients, interactionPath));
-  app.use(oidcRouter({ provider: c.accounts.provider, db: c.db }, oidcMeter));
+  app.use(oidcRouter({ provider: c.accounts.provider, claimPushedRequest: (uri) => claimPushedRequest(c.db, uri) }, oidcMeter));
 
   // The hosted page's API takes the page credential only (authenticated by the same middleware as a
   // `hosted_page` actor), and the signed evidence links carry a signature: both sit before the
@@ -159,7 +160,6 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
       { open: meter ? [meterClientIp(meter, 'default')] : [], page: [authenticate(c.contexts, 'page'), ...(meter ? [meterV1(meter)] : []), refuseWrongCredential] },
     ),
   );
-  // A signed link names no key: its opens are counted per client address in `default`.
   // Routes whose link is the credential (or that need none) are counted per client address in `default`.
   if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', GATEWAY_KEYS_PATH, '/v1/exports'], meterClientIp(meter, 'default'));
   gatewayKeysRoute(app, c.serviceActors);

@@ -1,10 +1,10 @@
 import { Router, type RequestHandler } from 'express';
-import type { DataSource } from 'typeorm';
 import type Provider from 'oidc-provider';
 import { OIDC_MOUNT } from '../src/oidc/oidc-provider';
-import { claimPushedRequest, USED_REQUEST_URI } from '../src/oidc/par-single-use';
+import { USED_REQUEST_URI } from '../src/oidc/par-single-use';
 
-export type OidcRouterDeps = { provider: Provider; db: DataSource };
+/** `claimPushedRequest` is src/oidc/par-single-use.ts's, bound to the database: true on a request_uri's first use. */
+export type OidcRouterDeps = { provider: Provider; claimPushedRequest: (requestUri: string) => Promise<boolean> };
 
 /**
  * The OpenID Provider's /v1 routes (docs/accounts-and-oidc.md), mounted before any body parser and
@@ -18,7 +18,7 @@ export function oidcRouter(d: OidcRouterDeps, meter: RequestHandler[], router: R
   router.get(`${OIDC_MOUNT}/auth`, async (req, _res, next) => {
     const requestUri = req.query.request_uri;
     try {
-      if (typeof requestUri === 'string' && !(await claimPushedRequest(d.db, requestUri))) {
+      if (typeof requestUri === 'string' && !(await d.claimPushedRequest(requestUri))) {
         const url = new URL(req.url, 'http://localhost');
         url.searchParams.set('request_uri', USED_REQUEST_URI);
         req.url = `${url.pathname}${url.search}`;
