@@ -9,8 +9,8 @@ import { sessionIdParam } from './sessions.router';
 import { restRoute } from './rest-route';
 
 /**
- * T5 chip submission. Unlike the other /v1 writes this route is not a GraphQL mutation: docs/api-behaviour.md ("Credentials") lets
- * a client_secret unlock no mutation, and this route is the one write a client_secret may make.
+ * T5 chip submission: the one write a client_secret may make (docs/api-behaviour.md, "Credentials"),
+ * which is why GraphQL has no mutation for it.
  * The service does the work; the session is then read back as GET /v1/verify/sessions/{id} reads it,
  * so the body is the same definition shape as every other route.
  */
