@@ -20,7 +20,7 @@ export type PageActors = { pageActor(authorization: string | undefined): Promise
 
 /**
  * The one context factory for HTTP GraphQL, the REST adapter and WebSocket subscriptions. Session
- * reads are batched in one place, below the service (src/sessions/session-rows.ts), so the context
+ * reads are batched in one place, below the service (src/sessions/session-reader.ts), so the context
  * carries no per-request loaders.
  */
 export class ContextFactory {

@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
+import { CoalescingReader } from '../db/coalescing-reader';
 import { ApiKeyEntity, SessionEntity } from '../../entities';
 import { DomainError } from '../errors';
 import { digestsEqual, sha256Hex } from '../ids';
 import { Actor, isScope, Scope, tenantKeyRefusal, TenantKeyActor } from './actor';
-import { ApiKeyCache } from './api-key-cache';
 import { revokedKeyIds } from './key-revocations';
 import type { PreparedSql } from '../db/prepared-sql';
 import { API_KEY_PATTERN, sessionIdOfClientSecret } from './secrets';
@@ -13,7 +13,7 @@ const unauthorized = () => new DomainError('unauthorized', 'Missing or invalid c
 
 /**
  * Turns a bearer credential into an actor. A key seen before is answered from this process's
- * ApiKeyCache, which still asks the database whether the key is active on every call, so a
+ * ApiKeyCache (below), which still asks the database whether the key is active on every call, so a
  * revocation is refused at once on every instance.
  */
 export class AuthService {
@@ -82,6 +82,62 @@ export class AuthService {
     const ok = row && (digestsEqual(row.clientSecretHash, hash) || (row.appClientSecretHash != null && digestsEqual(row.appClientSecretHash, hash)));
     if (!row || !ok) throw unauthorized();
     return { kind: 'session_client', tenantId: row.tenantId, sessionId: row.id, livemode: row.livemode };
+  }
+}
+
+const MAX_CACHED_KEYS = 10_000;
+
+/** Of these key ids, the ones active now (not revoked, not deleted), read from the database. */
+type ActiveKeyIds = (ids: string[]) => Promise<Set<string>>;
+
+/**
+ * What a key authenticates as (tenant, mode, scopes) never changes after it is issued; only its
+ * revocation (or deletion) does. So this process keeps the actor of every key it has authenticated,
+ * and a request then asks the database only whether the key is still active: a lookup by primary key
+ * instead of by hash, and concurrent requests' checks share one query. Each check is read by a query
+ * that starts after its request arrived, so a key revoked anywhere (another instance, the CLI, psql)
+ * is refused from the moment the revocation commits.
+ */
+class ApiKeyCache {
+  private readonly byHash = new Map<string, TenantKeyActor>();
+  private readonly hashById = new Map<string, string>();
+  private readonly liveness: CoalescingReader<string, true>;
+
+  constructor(activeKeyIds: ActiveKeyIds) {
+    this.liveness = new CoalescingReader(
+      async (ids) => new Map([...(await activeKeyIds(ids))].map((id) => [id, true as const])),
+      (id) => id,
+    );
+  }
+
+  get(keyHash: string): TenantKeyActor | undefined {
+    return this.byHash.get(keyHash);
+  }
+
+  put(keyHash: string, actor: TenantKeyActor): void {
+    if (this.byHash.size >= MAX_CACHED_KEYS) this.clear(); // rare; a full re-read is cheaper than LRU bookkeeping on every hit
+    this.byHash.set(keyHash, actor);
+    this.hashById.set(actor.keyId, keyHash);
+  }
+
+  /** Is the key active now? Read by a query that starts after this call (see CoalescingReader). */
+  async stillActive(keyId: string): Promise<boolean> {
+    const active = (await this.liveness.read(keyId)) === true;
+    if (!active) this.evict(keyId);
+    return active;
+  }
+
+  /** Forgets one key (revoked: it can never become active again). */
+  private evict(keyId: string): void {
+    const hash = this.hashById.get(keyId);
+    if (hash === undefined) return;
+    this.hashById.delete(keyId);
+    this.byHash.delete(hash);
+  }
+
+  private clear(): void {
+    this.byHash.clear();
+    this.hashById.clear();
   }
 }
 

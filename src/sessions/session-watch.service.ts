@@ -5,7 +5,7 @@ import { requireTenantKey } from '../auth/auth.service';
 import { DomainError, notFound } from '../errors';
 import { SESSION_STATUS_CHANGED } from './session-events';
 import { toSnapshot, type SessionStatusEvent } from './session-status-event';
-import { canSee, mayName } from './session-visibility';
+import { canSee, mayName } from './session-reader';
 
 /**
  * The read rule on sessions bound to end users (src/data-rights/user-access.gate.ts, the same one
@@ -19,7 +19,7 @@ export type WatchTarget = { actor: Actor; sessionId: string | null; tenantId: st
 
 /**
  * The domain side of live session status (the WebSocket transport in subscriptions/ only routes
- * events): who may watch what, by the same rule as reads (session-visibility.ts), and the current
+ * events): who may watch what, by the same rule as reads (session-reader.ts), and the current
  * state a new watcher starts from.
  */
 export class SessionWatchService {

@@ -11,8 +11,7 @@ import type { JobQueue } from '../jobs/job-queue';
 import type { PreparedSql } from '../db/prepared-sql';
 import { SessionResult } from '../../entities/session-result.document';
 import { checkedHumanDecision, latestDecision, recordDecision, type SessionDecision } from './decision-history';
-import { SessionReader } from './session-rows';
-import { readVisible } from './session-visibility';
+import { SessionReader } from './session-reader';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
 import { insertOutboxEvents, outboxEventsForTransition, verificationEventFor } from './session-events';
 import { testOutcomeOf } from './test-mode-outcome';
@@ -311,9 +310,9 @@ export class SessionService {
     return found;
   }
 
-  /** One session the actor may see (session-visibility.ts), or null. */
+  /** One session the actor may see (SessionReader.visibleTo), or null. */
   async find(actor: Actor, id: string): Promise<SessionEntity | null> {
-    const s = await readVisible(actor, id, (i) => this.reader.byId(i));
+    const s = await this.reader.visibleTo(actor, id);
     return this.policies.guardRead(actor, s);
   }
 

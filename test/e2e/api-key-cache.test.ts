@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { cli, createTenant, http, startServer, TestServer } from '../helpers/test-server';
 
 /**
- * Servers keep the actor of every key they have authenticated (src/auth/api-key-cache.ts) and ask
+ * Servers keep the actor of every key they have authenticated (the `ApiKeyCache` of `src/auth/auth.service.ts`) and ask
  * the database only whether it is still active. These tests change keys behind the server's back,
  * over their own connection, the way an operator with psql would, and check that a revoked or
  * deleted key is refused by the very next request.
