@@ -1,7 +1,7 @@
 import { DomainError } from '../src/errors';
 import type { BulkRecordInput } from '../src/bulk-import/bulk-import.service';
 import { createSessionInput } from './create-session.request';
-import { rejectUnknownFields, requireObject } from './request-validation';
+import { objectWithFields } from './request-validation';
 
 const invalid = (message: string) => new DomainError('invalid_request', message);
 
@@ -26,8 +26,7 @@ export function bulkRecordsOf(body: Buffer, format: 'ndjson' | 'json'): BulkReco
     } catch {
       throw invalid('The request body is not valid JSON');
     }
-    const obj = requireObject(parsed);
-    rejectUnknownFields(obj, ['records']);
+    const obj = objectWithFields(parsed, ['records']);
     if (!Array.isArray(obj.records)) throw invalid('records must be an array of create-session bodies');
     return obj.records.map((r, i) => recordOf(i + 1, r));
   }

@@ -4,7 +4,7 @@ import { notFound } from '../src/errors';
 import { jsonBody } from '../http/json-body';
 import type { SessionService } from '../src/sessions/session.service';
 import { presentSession } from './session.presenter';
-import { rejectUnknownFields, requireObject } from './request-validation';
+import { objectWithFields } from './request-validation';
 import { sessionIdParam } from './sessions.router';
 import { restRoute } from './rest-route';
 
@@ -20,7 +20,7 @@ export function chipRouter({ sessions, chip }: { sessions: SessionService; chip:
     jsonBody,
     restRoute(async (req, ctx) => {
       const id = sessionIdParam(req.params.id);
-      rejectUnknownFields(requireObject(req.body), ['sod', 'data_groups']);
+      objectWithFields(req.body, ['sod', 'data_groups']);
       await chip.submit(ctx.actor, id, req.body);
       const session = await sessions.find(ctx.actor, id);
       if (!session) throw notFound();

@@ -1,6 +1,6 @@
 import { DomainError } from '../src/errors';
 import { highestTier, isTier, Tier } from '../src/sessions/tiers';
-import { optionalString, rejectUnknownFields, requireObject } from './request-validation';
+import { objectWithFields, optionalString } from './request-validation';
 
 const FIELDS = ['flow_id', 'tier', 'reference_id', 'redirect_url', 'locale', 'metadata', 'tiers', 'reference', 'user_sub'] as const;
 const invalid = (message: string) => new DomainError('invalid_request', message);
@@ -27,8 +27,7 @@ export type CreateSessionFields = {
  * left out; giving both names of one field with different meanings is a 400.
  */
 export function createSessionInput(raw: unknown): CreateSessionFields {
-  const body = requireObject(raw);
-  rejectUnknownFields(body, FIELDS);
+  const body = objectWithFields(raw, FIELDS);
   const quickstart = body.tiers !== undefined || body.reference !== undefined;
 
   let tier = body.tier === undefined ? undefined : tierField(body.tier, 'tier');

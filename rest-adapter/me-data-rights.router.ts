@@ -6,7 +6,7 @@ import { endUserOf } from '../src/data-rights/end-user';
 import { tenantSliceOf } from '../src/auth/user-token.policy';
 import { SESSION_ID_PATTERN } from '../src/ids';
 import { jsonBody } from '../http/json-body';
-import { rejectUnknownFields, requireObject } from './request-validation';
+import { objectWithFields } from './request-validation';
 import { restRoute } from './rest-route';
 import { presentDsrJob as present } from './dsr-job.presenter';
 
@@ -47,8 +47,7 @@ export function meDataRightsRouter(dr: DataRightsServices, router: Router = Rout
     jsonBody,
     restRoute(async (req, ctx) => {
       const user = endUserOf(ctx);
-      const body = requireObject(req.body);
-      rejectUnknownFields(body, ['processing']);
+      const body = objectWithFields(req.body, ['processing']);
       return { status: 202, body: present(await dr.objections.object(user.userId, body.processing)) };
     }),
   );
@@ -62,8 +61,7 @@ export function meDataRightsRouter(dr: DataRightsServices, router: Router = Rout
     restRoute(async (req, ctx) => {
       const user = endUserOf(ctx);
       const id = verificationIdParam(req.params.id);
-      const body = requireObject(req.body);
-      rejectUnknownFields(body, ['reason']);
+      const body = objectWithFields(req.body, ['reason']);
       const { job, reviewCase } = await dr.reviews.open(user.userId, id, body.reason, tenantSliceOf(user));
       return { status: 202, body: present(job, { review_case: presentReviewCase(reviewCase) }) };
     }),

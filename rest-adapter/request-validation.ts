@@ -14,6 +14,13 @@ export function rejectUnknownFields(body: JsonObject, allowed: readonly string[]
   if (unknown.length) throw invalid(`Unknown field(s): ${unknown.join(', ')}`);
 }
 
+/** `raw` as a JSON object that has no field but `allowed`: the first check of every /v1 body. */
+export function objectWithFields(raw: unknown, allowed: readonly string[], what = 'The request body'): JsonObject {
+  const body = requireObject(raw, what);
+  rejectUnknownFields(body, allowed);
+  return body;
+}
+
 export function optionalString(body: JsonObject, field: string): string | undefined {
   const v = body[field];
   if (v === undefined || v === null) return undefined;

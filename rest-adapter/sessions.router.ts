@@ -13,7 +13,7 @@ import { createSessionInput } from './create-session.request';
 import { RestOperations } from './operations';
 import { presentSession, type SessionBodyExtras } from './session.presenter';
 import { presentDecision } from './decision.presenter';
-import { rejectUnknownFields, requireObject, requiredString, optionalString } from './request-validation';
+import { objectWithFields, optionalString, requiredString } from './request-validation';
 import { restRoute } from './rest-route';
 
 export type SessionsRouterDeps = {
@@ -88,8 +88,7 @@ export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRoute
     jsonBody,
     restRoute(async (req, ctx) => {
       const id = sessionIdParam(req.params.id);
-      const body = requireObject(req.body);
-      rejectUnknownFields(body, ['decision', 'reason', 'reviewer_id']);
+      const body = objectWithFields(req.body, ['decision', 'reason', 'reviewer_id']);
       const decision = requiredString(body, 'decision');
       if (!isReviewDecision(decision)) throw new DomainError('invalid_request', 'decision must be approve or reject');
       const input = { decision, reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id') };
@@ -116,8 +115,7 @@ export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRoute
     jsonBody,
     restRoute(async (req, ctx) => {
       const id = sessionIdParam(req.params.id);
-      const body = requireObject(req.body);
-      rejectUnknownFields(body, ['decision', 'reason', 'reviewer_id', 'reverses']);
+      const body = objectWithFields(req.body, ['decision', 'reason', 'reviewer_id', 'reverses']);
       const decision = requiredString(body, 'decision');
       if (!['approve', 'decline', 'reverse'].includes(decision)) throw new DomainError('invalid_request', 'decision must be approve, decline or reverse');
       const input = { decision: decision.toUpperCase(), reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id'), reverses: optionalString(body, 'reverses') };
@@ -134,8 +132,7 @@ const isSessionStatus = (s: string): s is SessionStatus => (SESSION_STATUSES as 
 
 /** `?limit=&after=&status=&reference_id=` as SessionService's list query; anything else is a 400 naming it. */
 function listQuery(query: unknown): ListSessionsQuery {
-  const q = requireObject(query, 'The query string');
-  rejectUnknownFields(q, ['limit', 'after', 'status', 'reference_id']);
+  const q = objectWithFields(query, ['limit', 'after', 'status', 'reference_id'], 'The query string');
   const limit = optionalString(q, 'limit');
   if (limit !== undefined && !/^(?:[1-9]\d?|100)$/.test(limit)) throw new DomainError('invalid_request', 'limit must be an integer from 1 to 100');
   const status = optionalString(q, 'status');

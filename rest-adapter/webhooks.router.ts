@@ -3,7 +3,7 @@ import { DomainError, notFound } from '../src/errors';
 import { jsonBody } from '../http/json-body';
 import { WEBHOOK_ID_PATTERN } from '../src/webhooks/webhook.service';
 import { RestOperations, type WebhookEndpointData } from './operations';
-import { JsonObject, optionalString, rejectUnknownFields, requireObject, requiredString } from './request-validation';
+import { JsonObject, objectWithFields, optionalString, requiredString } from './request-validation';
 import { restRoute } from './rest-route';
 
 
@@ -13,8 +13,7 @@ export function webhooksRouter(ops: RestOperations, router: Router = Router()): 
     '/verify/webhooks',
     jsonBody,
     restRoute(async (req, ctx) => {
-      const body = requireObject(req.body);
-      rejectUnknownFields(body, ['url', 'events']);
+      const body = objectWithFields(req.body, ['url', 'events']);
       const url = requiredString(body, 'url');
       const events = body.events;
       if (!Array.isArray(events) || events.some((e) => typeof e !== 'string')) throw new DomainError('invalid_request', 'events must be an array of event names');
@@ -49,8 +48,7 @@ export function webhooksRouter(ops: RestOperations, router: Router = Router()): 
     jsonBody,
     restRoute(async (req, ctx) => {
       const id = webhookIdParam(req.params.id);
-      const body = requireObject(req.body);
-      rejectUnknownFields(body, ['event_ids', 'since', 'until']);
+      const body = objectWithFields(req.body, ['event_ids', 'since', 'until']);
       const input = { eventIds: eventIds(body), since: timestamp(body, 'since'), until: timestamp(body, 'until') };
       const { queued } = await ops.run('replayWebhookEvents', { id, input }, ctx);
       return { status: 202, body: { queued } };
