@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+
+/**
+ * What the hosted-flow benches share: the bodies they upload, running N at a time with timings, the
+ * server's RSS, and a session opened the way the page opens it. The benches: hosted.bench.ts (the
+ * filesystem store) and hosted-s3.bench.ts (the S3 store).
+ */
+export const MIB = 1024 * 1024;
+
+export type Timing = { ms: number; bytes: number };
+
+export const progress = (bench: string, what: string) => console.error(`[${bench} ${new Date().toISOString().slice(11, 19)}] ${what}`);
+
+/** A JPEG signature, then incompressible bytes: nothing on the way can shrink them. */
+export function jpeg(seed: number, size: number): Buffer {
+  const b = randomBytes(size);
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]).copy(b, 0);
+  b[12] = seed & 0xff;
+  b[size - 2] = 0xff;
+  b[size - 1] = 0xd9;
+  return b;
+}
+
+/** The q-quantile of xs (nearest rank). */
+export function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+}
+
+export function summary(name: string, timings: Timing[], wallMs: number) {
+  const bytes = timings.reduce((n, t) => n + t.bytes, 0);
+  return { name, count: timings.length, mibPerS: bytes / MIB / (wallMs / 1000), p50: quantile(timings.map((t) => t.ms), 0.5), p99: quantile(timings.map((t) => t.ms), 0.99), wallMs };
+}
+export type Summary = ReturnType<typeof summary>;
+
+/** One markdown row: throughput, latency and the ratio to `base`. */
+export const summaryRow = (s: Summary, base: Summary) => `| ${s.name} | ${s.count} | ${s.mibPerS.toFixed(1)} | ${s.p50.toFixed(0)} | ${s.p99.toFixed(0)} | ${(s.mibPerS / base.mibPerS).toFixed(2)}x |`;
+
+/** Runs `fn` over `items`, `concurrency` at a time; each call returns the bytes it moved. */
+export async function timed<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number }> {
+  const timings: Timing[] = [];
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        const t0 = performance.now();
+        const bytes = await fn(items[i], i);
+        timings.push({ ms: performance.now() - t0, bytes });
+      }
+    }),
+  );
+  return { timings, wallMs: performance.now() - start };
+}
+
+/** Samples a process's resident set every 20 ms; `peak()` is the largest seen. */
+export function rssSampler(pid: number) {
+  const read = () => {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  };
+  let peak = read();
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, read());
+    } catch {
+      /* exited */
+    }
+  }, 20);
+  return { now: read, peak: () => peak, stop: () => clearInterval(timer) };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench responses are read field by field
+export async function json(res: Response): Promise<any> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Api = (method: string, p: string, body?: unknown, auth?: string) => Promise<any>;
+
+/** The tenant API of the server at `base`, with `key` unless told otherwise. */
+export const tenantApi =
+  (base: string, key: string): Api =>
+  async (method, p, body, auth = key) =>
+    json(await fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+
+export type OpenedPage = { id: string; credential: string };
+
+/** A live T1 session opened the way the hosted page opens it: its credential, then start. */
+export async function openPage(base: string, api: Api, key?: string): Promise<OpenedPage> {
+  const s = await api('POST', '/v1/verify/sessions', { flow_id: 'default', tier: 'T1' }, key);
+  const token = new URL(s.hosted_url).searchParams.get('token');
+  const { credential } = await json(await fetch(`${base}/v1/hosted/sessions/${s.id}/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) }));
+  await api('POST', `/v1/hosted/sessions/${s.id}/start`, undefined, credential);
+  return { id: s.id as string, credential: credential as string };
+}
+
+/** Body `i` of a session's pair: even a passport data page, odd a selfie. */
+export const artifactQuery = (i: number) => (i % 2 === 0 ? 'class=id_document_image&side=data_page' : 'class=selfie_image');
+
+/** Submits every page and waits for each session's evidence URLs (engines off: `manual_review`), pointed at `base`. */
+export async function evidenceUrlsAfterSubmit(base: string, api: Api, pages: OpenedPage[]): Promise<string[]> {
+  for (const page of pages) await api('POST', `/v1/hosted/sessions/${page.id}/submit`, undefined, page.credential);
+  const urls: string[] = [];
+  for (const page of pages) {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const s = await api('GET', `/v1/verify/sessions/${page.id}`);
+      if (s.status === 'manual_review') {
+        urls.push(...(s.result.evidence_urls as string[]).map((u) => u.replace(/^https?:\/\/[^/]+/, base)));
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`session ${page.id} is still ${s.status}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return urls;
+}

@@ -1,0 +1,139 @@
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { Pool } from 'pg';
+import { cliJson, startProcess, Started } from './bench-support';
+import { artifactQuery, evidenceUrlsAfterSubmit, jpeg, json, MIB, openPage, OpenedPage, progress, rssSampler, summary, summaryRow, tenantApi, timed } from './hosted-flow';
+import { startLocalS3Process } from '../test/helpers/local-s3';
+import { s3ClientFor } from '../src/vault/s3-blob-store';
+import { ENGINES_OFF } from '../test/helpers/test-server';
+
+/**
+ * npm run bench:hosted-s3 — issue 30's S3 goals measured through the hosted API, as a tenant's users
+ * meet them: the built server started as `npm start` starts it with its vault on an S3-compatible
+ * bucket (`VAULT_STORE=s3`, s3rver in its own process), against raw SDK calls to the same server in
+ * the same run.
+ *
+ * 1. 200 images of 5 MiB uploaded at once through the hosted API (100 live T1 sessions, a passport data
+ *    page and a selfie each), against 200 raw `PutObject`s of the same clear bytes at once, with the
+ *    client the vault builds (`s3ClientFor`). The server's peak RSS is sampled meanwhile.
+ * 2. The evidence URLs of those sessions downloaded 16 at a time, against raw `GetObject`s of the very
+ *    objects the vault stored (their keys from the artifacts table), 16 at a time, each read to the end.
+ *
+ * Bytes are counted, not hashed, on both sides while timed; the API's answers are checked against the
+ * uploaded bytes afterwards. Env: DATABASE_URL (else the embedded database), HOSTED_BENCH_IMAGES (200),
+ * HOSTED_BENCH_MIB (5).
+ */
+const IMAGES = Number(process.env.HOSTED_BENCH_IMAGES ?? 200);
+const SIZE = Number(process.env.HOSTED_BENCH_MIB ?? 5) * MIB;
+const DOWNLOAD_CONCURRENCY = 16;
+const say = (what: string) => progress('bench:hosted-s3', what);
+
+/** Reads a body to its end, keeping nothing; its length. */
+async function drain(body: AsyncIterable<Uint8Array>): Promise<number> {
+  let n = 0;
+  for await (const chunk of body) n += chunk.length;
+  return n;
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hosted-s3-'));
+  const s3 = await startLocalS3Process('vault');
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: s3.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: s3.env.AWS_SECRET_ACCESS_KEY });
+  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', ...ENGINES_OFF, ...s3.env, VAULT_STORE: 's3' };
+  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  const target = process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (PGlite)';
+  // The raw side's client is the one the vault builds: same sockets, retries and checksums.
+  const client = s3ClientFor({ bucket: s3.bucket, endpoint: s3.endpoint, prefix: undefined, forcePathStyle: true, region: 'us-east-1' });
+  let server: Started | null = null;
+  let db: Pool | null = null;
+  try {
+    server = await startProcess('app/main.js', env);
+    const base = server.url;
+    const tenant = cliJson(env, ['tenant', 'create', '--name', `bench-hosted-s3-${Date.now()}`]) as { live_api_key: string };
+    const api = tenantApi(base, tenant.live_api_key);
+    db = new Pool(process.env.DATABASE_URL ? { connectionString: process.env.DATABASE_URL, max: 4 } : { host: dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 4 });
+
+    say('sessions');
+    const pages: OpenedPage[] = [];
+    for (let i = 0; i < IMAGES / 2; i++) pages.push(await openPage(base, api));
+    const bodies = Array.from({ length: IMAGES }, (_, i) => jpeg(i, SIZE));
+    const sha = bodies.map((b) => createHash('sha256').update(b).digest('hex'));
+
+    say('warm-up: one raw PutObject and one upload through the API');
+    await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'warm/raw', Body: bodies[0] }));
+    const warm = await openPage(base, api);
+    await json(await fetch(`${base}/v1/hosted/sessions/${warm.id}/artifacts?class=selfie_image`, { method: 'POST', headers: { authorization: `Bearer ${warm.credential}`, 'content-type': 'image/jpeg' }, body: bodies[0] as unknown as Uint8Array<ArrayBuffer> }));
+
+    say('raw PutObject baseline');
+    const rawPut = await timed(bodies, IMAGES, async (b, i) => {
+      await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `raw/${i}`, Body: b }));
+      return b.length;
+    });
+
+    say('uploads through the API');
+    const rss = rssSampler(server.proc.pid!);
+    const rssBefore = rss.now();
+    const ids: string[] = new Array(IMAGES);
+    const apiUp = await timed(bodies, IMAGES, async (b, i) => {
+      const page = pages[i >> 1];
+      const r = await json(await fetch(`${base}/v1/hosted/sessions/${page.id}/artifacts?${artifactQuery(i)}`, { method: 'POST', headers: { authorization: `Bearer ${page.credential}`, 'content-type': 'image/jpeg' }, body: b as unknown as Uint8Array<ArrayBuffer> }));
+      if (r.sha256 !== sha[i]) throw new Error('the stored sha256 differs from the bytes sent');
+      ids[i] = r.id;
+      return b.length;
+    });
+    rss.stop();
+
+    say('submit and wait for the checks');
+    const urls = await evidenceUrlsAfterSubmit(base, api, pages);
+    const keys = ((await db.query('SELECT blob_key FROM artifacts WHERE id = ANY($1) AND blob_key IS NOT NULL', [ids])).rows as { blob_key: string }[]).map((r) => r.blob_key);
+    if (keys.length !== IMAGES) throw new Error(`${keys.length} of ${IMAGES} artifacts name an object`);
+
+    say('evidence downloads');
+    const apiDown = await timed(urls, DOWNLOAD_CONCURRENCY, async (u) => {
+      const res = await fetch(u);
+      if (res.status !== 200 || !res.body) throw new Error(`evidence URL answered ${res.status}`);
+      return drain(res.body as unknown as AsyncIterable<Uint8Array>);
+    });
+    say('raw GetObject baseline');
+    const rawGet = await timed(keys, DOWNLOAD_CONCURRENCY, async (key) => {
+      const r = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
+      if (!(r.Body instanceof Readable)) throw new Error('GetObject answered without a Node stream');
+      return drain(r.Body);
+    });
+    // Untimed: the evidence URLs answer the bytes that were uploaded.
+    const seen = new Set(await Promise.all(urls.slice(0, 8).map(async (u) => createHash('sha256').update(Buffer.from(await (await fetch(u)).arrayBuffer())).digest('hex'))));
+    if (![...seen].every((h) => sha.includes(h))) throw new Error('an evidence URL did not return the bytes uploaded');
+
+    const up = [summary('raw PutObject of the clear bytes (baseline)', rawPut.timings, rawPut.wallMs), summary('POST /v1/hosted/.../artifacts, vault on S3', apiUp.timings, apiUp.wallMs)];
+    const down = [summary('raw GetObject of the stored objects (baseline)', rawGet.timings, rawGet.wallMs), summary('GET /v1/evidence/... (evidence URL), vault on S3', apiDown.timings, apiDown.wallMs)];
+    console.log(`\nbench:hosted-s3 on ${target}, s3rver in its own process, ${new Date().toISOString()}\n`);
+    console.log(`Uploads: ${IMAGES} images of ${SIZE / MIB} MiB, all at once (${pages.length} live T1 sessions, document + selfie)\n`);
+    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline |');
+    console.log('|---|---|---|---|---|---|');
+    for (const u of up) console.log(summaryRow(u, up[0]));
+    console.log(`\nServer RSS: ${(rssBefore / MIB).toFixed(0)} MiB before the uploads, peak ${(rss.peak() / MIB).toFixed(0)} MiB during (+${((rss.peak() - rssBefore) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded)\n`);
+    console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time\n`);
+    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline |');
+    console.log('|---|---|---|---|---|---|');
+    for (const d of down) console.log(summaryRow(d, down[0]));
+    const upRatio = up[1].mibPerS / up[0].mibPerS;
+    const downRatio = down[1].mibPerS / down[0].mibPerS;
+    console.log(`\nuploads: API/raw = ${upRatio.toFixed(2)}x (goal >= 0.8x: ${upRatio >= 0.8 ? 'met' : 'NOT met'})`);
+    console.log(`downloads: API/raw = ${downRatio.toFixed(2)}x (goal >= 0.8x: ${downRatio >= 0.8 ? 'met' : 'NOT met'})`);
+  } finally {
+    client.destroy();
+    await db?.end();
+    await server?.stop();
+    await s3.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
