@@ -72,14 +72,12 @@ export function rssSampler(pid: number) {
   return { now: read, peak: () => peak, stop: () => clearInterval(timer) };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bench responses are read field by field
 export async function json(res: Response): Promise<any> {
   const text = await res.text();
   if (!res.ok) throw new Error(`${res.status} ${text}`);
   return JSON.parse(text);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Api = (method: string, p: string, body?: unknown, auth?: string) => Promise<any>;
 
 /** The tenant API of the server at `base`, with `key` unless told otherwise. */
