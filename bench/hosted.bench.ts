@@ -225,10 +225,13 @@ async function main(): Promise<void> {
     progress('ceiling: uploads to a bare node:http server');
     ceiling = await startProcess('bench/hosted-ceiling-server.js', { CEILING_DIR: path.join(dataDir, 'ceiling') });
     const ceilingBase = ceiling.url;
+    const ceilingRss = rssSampler(ceiling.proc.pid!);
+    const ceilingRssBefore = ceilingRss.now();
     const ceilingUp = await timedOn(ceiling.proc.pid!, bodies, IMAGES, async (b, i) => {
       await post(`${ceilingBase}/upload`, '', b, i);
       return b.length;
     });
+    ceilingRss.stop();
 
     progress('submit and wait for the checks');
     // 3. Evidence: submit, wait for the (engine-less) checks, read the links with the tenant key.
@@ -307,6 +310,7 @@ async function main(): Promise<void> {
     for (const u of up) console.log(row(u, up[0]));
     console.log(`\nThe API reaches ${(up[1].mibPerS / up[2].mibPerS).toFixed(2)}x of the upload ceiling.`);
     console.log(`\nServer RSS: ${(rssBefore / MIB).toFixed(0)} MiB before the uploads, peak ${(rssPeak / MIB).toFixed(0)} MiB during (+${((rssPeak - rssBefore) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded; one copy of every body at once would be +${((IMAGES * SIZE) / MIB).toFixed(0)} MiB)\n`);
+    console.log(`Ceiling's RSS: ${(ceilingRssBefore / MIB).toFixed(0)} MiB before its uploads, peak ${(ceilingRss.peak() / MIB).toFixed(0)} MiB during (+${((ceilingRss.peak() - ceilingRssBefore) / MIB).toFixed(0)} MiB)\n`);
     console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time\n`);
     console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline | server CPU ms/MiB |');
     console.log('|---|---|---|---|---|---|---|');
