@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -25,8 +25,13 @@ import { ENGINES_OFF } from '../test/helpers/test-server';
  * 4. Fairness: another tenant's 5 MiB upload, alone and then while 20 clients of one tenant send
  *    their bodies at 1 byte per second (goal: delayed by less than 1 s).
  *
+ * For the record, not part of any goal: a ceiling measured with the same client code against a bare
+ * node:http server in a child process (bench/hosted-ceiling-server.ts) that only hashes, encrypts
+ * and writes each upload as the fs store does, and only decrypts each blob file to the response.
+ * What it reaches is what one Node process can do on this machine; the rest of the gap is ours.
+ *
  * Env: DATABASE_URL (else the embedded database in a fresh DATA_DIR), HOSTED_BENCH_IMAGES (200),
- * HOSTED_BENCH_MIB (5).
+ * HOSTED_BENCH_MIB (5), HOSTED_BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server alone, e.g. to profile it).
  */
 const IMAGES = Number(process.env.HOSTED_BENCH_IMAGES ?? 200);
 const SIZE = Number(process.env.HOSTED_BENCH_MIB ?? 5) * 1024 * 1024;
@@ -35,7 +40,12 @@ const MIB = 1024 * 1024;
 
 type Timing = { ms: number; bytes: number };
 
-const progress = (what: string) => console.error(`[bench:hosted ${new Date().toISOString().slice(11, 19)}] ${what}`);
+/** Node options for the server (`--cpu-prof --cpu-prof-dir=...` to profile it): its env is otherwise the bench's own choice. */
+const SERVER_NODE_OPTIONS = process.env.HOSTED_BENCH_SERVER_NODE_OPTIONS;
+
+// With a profiled server, each phase also says its monotonic time in µs: the clock of the .cpuprofile's timestamps on Linux, to cut a phase out of it.
+const progress = (what: string) =>
+  console.error(`[bench:hosted ${new Date().toISOString().slice(11, 19)}${SERVER_NODE_OPTIONS ? ` mono ${process.hrtime.bigint() / 1000n}` : ''}] ${what}`);
 
 function jpeg(seed: number): Buffer {
   // A JPEG signature, then incompressible bytes: nothing on the way can shrink them.
@@ -52,11 +62,31 @@ function p(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 }
 
-function summary(name: string, timings: Timing[], wallMs: number) {
+/** `serverCpuMs`: the CPU the serving process spent in the phase, when a process served it. */
+function summary(name: string, timings: Timing[], wallMs: number, serverCpuMs?: number) {
   const bytes = timings.reduce((n, t) => n + t.bytes, 0);
-  return { name, count: timings.length, mibPerS: bytes / MIB / (wallMs / 1000), p50: p(timings.map((t) => t.ms), 0.5), p99: p(timings.map((t) => t.ms), 0.99), wallMs };
+  const cpuMsPerMiB = serverCpuMs === undefined ? undefined : serverCpuMs / (bytes / MIB);
+  return { name, count: timings.length, mibPerS: bytes / MIB / (wallMs / 1000), p50: p(timings.map((t) => t.ms), 0.5), p99: p(timings.map((t) => t.ms), 0.99), wallMs, cpuMsPerMiB };
 }
 type Summary = ReturnType<typeof summary>;
+
+/**
+ * CPU time (user + system, all threads) a process has used, in ms, from /proc (USER_HZ 100). Unlike
+ * throughput it does not change with what else the shared machine runs: the cost per MiB of the
+ * server and of the ceiling compare across runs.
+ */
+function cpuMsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** `timed`, and the CPU the serving process `pid` spent meanwhile. */
+async function timedOn<T>(pid: number, items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number; cpuMs: number }> {
+  const cpu0 = cpuMsOf(pid);
+  const r = await timed(items, concurrency, fn);
+  return { ...r, cpuMs: cpuMsOf(pid) - cpu0 };
+}
 
 async function timed<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number }> {
   const timings: Timing[] = [];
@@ -121,11 +151,13 @@ async function main(): Promise<void> {
   // The engines off: every session waits in manual_review with its evidence URLs, whatever the random images show.
   const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', ...ENGINES_OFF };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  const serverEnv: NodeJS.ProcessEnv = SERVER_NODE_OPTIONS ? { ...env, NODE_OPTIONS: SERVER_NODE_OPTIONS } : env;
   const target = process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (PGlite)';
   let server: Started | null = null;
+  let ceiling: Started | null = null;
   let db: Pool | null = null;
   try {
-    server = await startProcess('app/main.js', env);
+    server = await startProcess('app/main.js', serverEnv);
     const tenant = cliJson(env, ['tenant', 'create', '--name', `bench-hosted-${Date.now()}`]) as { live_api_key: string };
     const key = tenant.live_api_key;
     db = new Pool(process.env.DATABASE_URL ? { connectionString: process.env.DATABASE_URL, max: 10 } : { host: dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 10 });
@@ -175,16 +207,31 @@ async function main(): Promise<void> {
     const rss = rssSampler(server.proc.pid!);
     const rssBefore = rss.now();
     const ids: string[] = new Array(IMAGES);
-    const apiUp = await timed(bodies, IMAGES, async (b, i) => {
+    // One client for the API and the ceiling alike: the body posted, the answer's sha256 checked.
+    const post = async (url: string, authorization: string, b: Buffer, i: number) => {
+      const r = await json(await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'image/jpeg' }, body: b as unknown as Uint8Array<ArrayBuffer> }));
+      if (r.sha256 !== sha[i]) throw new Error('the stored sha256 differs from the bytes sent');
+      return r as { id?: string };
+    };
+    const apiUp = await timedOn(server.proc.pid!, bodies, IMAGES, async (b, i) => {
       const page = pages[i >> 1];
       const q = i % 2 === 0 ? 'class=id_document_image&side=data_page' : 'class=selfie_image';
-      const r = await json(await fetch(`${server!.url}/v1/hosted/sessions/${page.id}/artifacts?${q}`, { method: 'POST', headers: { authorization: `Bearer ${page.credential}`, 'content-type': 'image/jpeg' }, body: b as unknown as Uint8Array<ArrayBuffer> }));
-      if (r.sha256 !== sha[i]) throw new Error('the stored sha256 differs from the bytes sent');
-      ids[i] = r.id;
+      ids[i] = (await post(`${server!.url}/v1/hosted/sessions/${page.id}/artifacts?${q}`, `Bearer ${page.credential}`, b, i)).id!;
       return b.length;
     });
     rss.stop();
     const rssPeak = rss.peak();
+
+    progress('ceiling: uploads to a bare node:http server');
+    ceiling = await startProcess('bench/hosted-ceiling-server.js', { CEILING_DIR: path.join(dataDir, 'ceiling') });
+    const ceilingBase = ceiling.url;
+    const ceilingRss = rssSampler(ceiling.proc.pid!);
+    const ceilingRssBefore = ceilingRss.now();
+    const ceilingUp = await timedOn(ceiling.proc.pid!, bodies, IMAGES, async (b, i) => {
+      await post(`${ceilingBase}/upload`, '', b, i);
+      return b.length;
+    });
+    ceilingRss.stop();
 
     progress('submit and wait for the checks');
     // 3. Evidence: submit, wait for the (engine-less) checks, read the links with the tenant key.
@@ -203,16 +250,29 @@ async function main(): Promise<void> {
       }
     }
     progress('evidence downloads');
-    const seen = new Set<string>();
-    const apiDown = await timed(urls, DOWNLOAD_CONCURRENCY, async (u) => {
-      const b = Buffer.from(await (await fetch(u)).arrayBuffer());
+    // One client for the API and the ceiling alike: the body read whole and hashed.
+    const download = async (u: string, seen: Set<string>) => {
+      const res = await fetch(u);
+      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+      const b = Buffer.from(await res.arrayBuffer());
       seen.add(createHash('sha256').update(b).digest('hex'));
       return b.length;
-    });
+    };
+    const seen = new Set<string>();
+    const apiDown = await timedOn(server.proc.pid!, urls, DOWNLOAD_CONCURRENCY, (u) => download(u, seen));
     if (!sha.every((h) => seen.has(h))) throw new Error('an evidence URL did not return the bytes uploaded');
-    progress('raw blob read baseline');
-    const blobRows = (await db.query('SELECT blob_key FROM artifacts WHERE id = ANY($1) AND blob_key IS NOT NULL', [ids])).rows as { blob_key: string }[];
+    const blobRows = (await db.query('SELECT a.id, a.blob_key, a.iv, a.auth_tag, k.wrapped_key FROM artifacts a JOIN vault_data_keys k USING (tenant_id) WHERE a.id = ANY($1) AND a.blob_key IS NOT NULL', [ids])).rows as CeilingRow[];
     const blobFile = (key: string) => path.join(dataDir, 'vault', 'blobs', key.slice(0, 2), key.slice(2, 4), key);
+    progress('ceiling: the blob files decrypted by a bare node:http server');
+    const master = Buffer.from(((await db.query(`SELECT value FROM instance_settings WHERE key = 'vault_master_key'`)).rows[0] as { value: string }).value, 'base64');
+    const ceilingUrls = blobRows.map((r) => {
+      const q = new URLSearchParams({ file: blobFile(r.blob_key), key: unwrapDataKey(master, r.wrapped_key).toString('hex'), iv: Buffer.from(r.iv).toString('hex'), tag: Buffer.from(r.auth_tag).toString('hex'), aad: r.id });
+      return `${ceilingBase}/download?${q}`;
+    });
+    const ceilingSeen = new Set<string>();
+    const ceilingDown = await timedOn(ceiling.proc.pid!, ceilingUrls, DOWNLOAD_CONCURRENCY, (u) => download(u, ceilingSeen));
+    if (!sha.every((h) => ceilingSeen.has(h))) throw new Error('the ceiling did not return the bytes uploaded');
+    progress('raw blob read baseline');
     const rawRead = await timed(blobRows, DOWNLOAD_CONCURRENCY, async (r) => {
       let n = 0;
       for await (const chunk of fs.createReadStream(blobFile(r.blob_key), { highWaterMark: 256 * 1024 })) n += (chunk as Buffer).length;
@@ -228,28 +288,53 @@ async function main(): Promise<void> {
     progress('slow clients against another tenant');
     const fairness = await slowClientsAgainstAnotherTenant(server.url, api, env, key);
 
-    const up = [summary('raw streamed write to files, fsynced (baseline)', rawWrite.timings, rawWrite.wallMs), summary('POST /v1/hosted/.../artifacts', apiUp.timings, apiUp.wallMs), summary('raw INSERT into bytea (before issue 30)', rawUp.timings, rawUp.wallMs)];
-    const down = [summary('raw read of the blob files (baseline)', rawRead.timings, rawRead.wallMs), summary('GET /v1/evidence/... (evidence URL)', apiDown.timings, apiDown.wallMs), summary('raw SELECT of bytea (before issue 30)', rawDown.timings, rawDown.wallMs)];
-    const row = (s: Summary, base: Summary) => `| ${s.name} | ${s.count} | ${s.mibPerS.toFixed(1)} | ${s.p50.toFixed(0)} | ${s.p99.toFixed(0)} | ${(s.mibPerS / base.mibPerS).toFixed(2)}x |`;
+    const up = [
+      summary('raw streamed write to files, fsynced (baseline)', rawWrite.timings, rawWrite.wallMs),
+      summary('POST /v1/hosted/.../artifacts', apiUp.timings, apiUp.wallMs, apiUp.cpuMs),
+      summary('ceiling: bare node:http, hash + encrypt + fsynced write + rename', ceilingUp.timings, ceilingUp.wallMs, ceilingUp.cpuMs),
+      summary('raw INSERT into bytea (before issue 30)', rawUp.timings, rawUp.wallMs),
+    ];
+    const down = [
+      summary('raw read of the blob files (baseline)', rawRead.timings, rawRead.wallMs),
+      summary('GET /v1/evidence/... (evidence URL)', apiDown.timings, apiDown.wallMs, apiDown.cpuMs),
+      summary('ceiling: bare node:http, blob file through the AES-256-GCM decipher', ceilingDown.timings, ceilingDown.wallMs, ceilingDown.cpuMs),
+      summary('raw SELECT of bytea (before issue 30)', rawDown.timings, rawDown.wallMs),
+    ];
+    const row = (s: Summary, base: Summary) =>
+      `| ${s.name} | ${s.count} | ${s.mibPerS.toFixed(1)} | ${s.p50.toFixed(0)} | ${s.p99.toFixed(0)} | ${(s.mibPerS / base.mibPerS).toFixed(2)}x | ${s.cpuMsPerMiB === undefined ? '' : s.cpuMsPerMiB.toFixed(1)} |`;
     console.log(`\nbench:hosted on ${target}, ${new Date().toISOString()}\n`);
     console.log(`First load (gzip): ${load.map((r) => `${r.file.replace(/\?.*/, '')} ${r.bytes} B (${r.encoding})`).join(', ')}; total ${(loadTotal / 1000).toFixed(1)} KB of the 250 KB budget (${loadTotal <= 250_000 ? 'met' : 'NOT met'})\n`);
     console.log(`Uploads: ${IMAGES} images of ${SIZE / MIB} MiB, all in parallel (${sessions} live T1 sessions, document + selfie)\n`);
-    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline |');
-    console.log('|---|---|---|---|---|---|');
+    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline | server CPU ms/MiB |');
+    console.log('|---|---|---|---|---|---|---|');
     for (const u of up) console.log(row(u, up[0]));
+    console.log(`\nThe API reaches ${(up[1].mibPerS / up[2].mibPerS).toFixed(2)}x of the upload ceiling.`);
     console.log(`\nServer RSS: ${(rssBefore / MIB).toFixed(0)} MiB before the uploads, peak ${(rssPeak / MIB).toFixed(0)} MiB during (+${((rssPeak - rssBefore) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded; one copy of every body at once would be +${((IMAGES * SIZE) / MIB).toFixed(0)} MiB)\n`);
+    console.log(`Ceiling's RSS: ${(ceilingRssBefore / MIB).toFixed(0)} MiB before its uploads, peak ${(ceilingRss.peak() / MIB).toFixed(0)} MiB during (+${((ceilingRss.peak() - ceilingRssBefore) / MIB).toFixed(0)} MiB)\n`);
     console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time\n`);
-    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline |');
-    console.log('|---|---|---|---|---|---|');
+    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline | server CPU ms/MiB |');
+    console.log('|---|---|---|---|---|---|---|');
     for (const d of down) console.log(row(d, down[0]));
+    console.log(`\nThe API reaches ${(down[1].mibPerS / down[2].mibPerS).toFixed(2)}x of the download ceiling.`);
     console.log(
       `\nFairness: another tenant's ${SIZE / MIB} MiB upload took ${fairness.alone.toFixed(0)} ms alone (median of ${FAIRNESS_RUNS}) and ${fairness.withSlow.toFixed(0)} ms while ${SLOW_CLIENTS} clients sent 1 byte/s: delayed by ${(fairness.withSlow - fairness.alone).toFixed(0)} ms (goal < 1000 ms)`,
     );
   } finally {
     await db?.end();
     await server?.stop();
+    await ceiling?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+type CeilingRow = { id: string; blob_key: string; iv: Buffer; auth_tag: Buffer; wrapped_key: string };
+
+/** A tenant's data key as src/vault/vault-keys.ts unwraps it (`v1:` base64 of IV, tag, ciphertext under the master key), for the ceiling's decipher. */
+function unwrapDataKey(master: Buffer, wrapped: string): Buffer {
+  const raw = Buffer.from(wrapped.slice('v1:'.length), 'base64');
+  const d = createDecipheriv('aes-256-gcm', master, raw.subarray(0, 12));
+  d.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([d.update(raw.subarray(28)), d.final()]);
 }
 
 const SLOW_CLIENTS = 20;

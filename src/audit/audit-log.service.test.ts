@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Database, openDatabase } from '../db/database';
 import { newId } from '../ids';
 import { entryHash, GENESIS_HASH } from '../../entities/audit-canonical';
+import { AuditGroupCommit } from './audit-group-commit';
 import { AuditLogService } from './audit-log.service';
 import { TenantService } from '../tenants/tenant.service';
 
@@ -48,6 +49,19 @@ describe('AuditLogService', () => {
     const rows = await rowsOf(`tenant:${t}:live`);
     expect(rows.map((r) => Number(r.log_seq))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     for (let i = 1; i < rows.length; i++) expect(rows[i].prev_hash).toBe(rows[i - 1].hash);
+  });
+
+  it('keeps one gapless, recomputable chain when concurrent appends go through a group commit', async () => {
+    const t = newId('ten');
+    const group = new AuditGroupCommit(audit);
+    const appended = await Promise.all(Array.from({ length: 40 }, (_, i) => group.append({ tenantId: t, livemode: true, action: 'evidence.opened', subjectId: `art_${i}` })));
+    const rows = await rowsOf(`tenant:${t}:live`);
+    expect(rows.map((r) => Number(r.log_seq))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(rows[0].prev_hash).toBe(GENESIS_HASH);
+    for (let i = 1; i < rows.length; i++) expect(rows[i].prev_hash).toBe(rows[i - 1].hash);
+    for (const r of rows) expect(recompute(r)).toBe(r.hash);
+    // Each caller is answered with its own entry.
+    expect(appended.map((a) => a.subjectId)).toEqual(Array.from({ length: 40 }, (_, i) => `art_${i}`));
   });
 
   it('refuses an UPDATE, a DELETE and a TRUNCATE of audit entries, whoever runs them', async () => {
