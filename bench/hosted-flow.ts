@@ -28,14 +28,37 @@ export function quantile(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 }
 
-export function summary(name: string, timings: Timing[], wallMs: number) {
+/** `serverCpuMs`: the CPU the serving process spent in the phase, when a process served it. */
+export function summary(name: string, timings: Timing[], wallMs: number, serverCpuMs?: number) {
   const bytes = timings.reduce((n, t) => n + t.bytes, 0);
-  return { name, count: timings.length, mibPerS: bytes / MIB / (wallMs / 1000), p50: quantile(timings.map((t) => t.ms), 0.5), p99: quantile(timings.map((t) => t.ms), 0.99), wallMs };
+  const cpuMsPerMiB = serverCpuMs === undefined ? undefined : serverCpuMs / (bytes / MIB);
+  return { name, count: timings.length, mibPerS: bytes / MIB / (wallMs / 1000), p50: quantile(timings.map((t) => t.ms), 0.5), p99: quantile(timings.map((t) => t.ms), 0.99), wallMs, cpuMsPerMiB };
 }
 export type Summary = ReturnType<typeof summary>;
 
-/** One markdown row: throughput, latency and the ratio to `base`. */
-export const summaryRow = (s: Summary, base: Summary) => `| ${s.name} | ${s.count} | ${s.mibPerS.toFixed(1)} | ${s.p50.toFixed(0)} | ${s.p99.toFixed(0)} | ${(s.mibPerS / base.mibPerS).toFixed(2)}x |`;
+export const SUMMARY_HEADER = '| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline | server CPU ms/MiB |\n|---|---|---|---|---|---|---|';
+
+/** One markdown row under SUMMARY_HEADER: throughput, latency, the ratio to `base` and the server's CPU per MiB. */
+export const summaryRow = (s: Summary, base: Summary) =>
+  `| ${s.name} | ${s.count} | ${s.mibPerS.toFixed(1)} | ${s.p50.toFixed(0)} | ${s.p99.toFixed(0)} | ${(s.mibPerS / base.mibPerS).toFixed(2)}x | ${s.cpuMsPerMiB === undefined ? '' : s.cpuMsPerMiB.toFixed(1)} |`;
+
+/**
+ * CPU time (user + system, all threads) a process has used, in ms, from /proc (USER_HZ 100). Unlike
+ * throughput it does not change with what else the shared machine runs: the cost per MiB of the
+ * server and of the ceiling compare across runs.
+ */
+export function cpuMsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** `timed`, and the CPU the serving process `pid` spent meanwhile. */
+export async function timedOn<T>(pid: number, items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number; cpuMs: number }> {
+  const cpu0 = cpuMsOf(pid);
+  const r = await timed(items, concurrency, fn);
+  return { ...r, cpuMs: cpuMsOf(pid) - cpu0 };
+}
 
 /** Runs `fn` over `items`, `concurrency` at a time; each call returns the bytes it moved. */
 export async function timed<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number }> {

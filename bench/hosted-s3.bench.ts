@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Pool } from 'pg';
 import { cliJson, startProcess, Started } from './bench-support';
-import { artifactQuery, evidenceUrlsAfterSubmit, jpeg, json, MIB, openPage, OpenedPage, progress, rssSampler, summary, summaryRow, tenantApi, timed } from './hosted-flow';
+import { artifactQuery, evidenceUrlsAfterSubmit, jpeg, json, MIB, openPage, OpenedPage, progress, rssSampler, summary, SUMMARY_HEADER, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
 import { startLocalS3Process } from '../test/helpers/local-s3';
 import { s3ClientFor } from '../src/vault/s3-blob-store';
 import { ENGINES_OFF } from '../test/helpers/test-server';
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     const rss = rssSampler(server.proc.pid!);
     const rssBefore = rss.now();
     const ids: string[] = new Array(IMAGES);
-    const apiUp = await timed(bodies, IMAGES, async (b, i) => {
+    const apiUp = await timedOn(server.proc.pid!, bodies, IMAGES, async (b, i) => {
       const page = pages[i >> 1];
       const r = await json(await fetch(`${base}/v1/hosted/sessions/${page.id}/artifacts?${artifactQuery(i)}`, { method: 'POST', headers: { authorization: `Bearer ${page.credential}`, 'content-type': 'image/jpeg' }, body: b as unknown as Uint8Array<ArrayBuffer> }));
       if (r.sha256 !== sha[i]) throw new Error('the stored sha256 differs from the bytes sent');
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     if (keys.length !== IMAGES) throw new Error(`${keys.length} of ${IMAGES} artifacts name an object`);
 
     say('evidence downloads');
-    const apiDown = await timed(urls, DOWNLOAD_CONCURRENCY, async (u) => {
+    const apiDown = await timedOn(server.proc.pid!, urls, DOWNLOAD_CONCURRENCY, async (u) => {
       const res = await fetch(u);
       if (res.status !== 200 || !res.body) throw new Error(`evidence URL answered ${res.status}`);
       return drain(res.body as unknown as AsyncIterable<Uint8Array>);
@@ -108,17 +108,15 @@ async function main(): Promise<void> {
     const seen = new Set(await Promise.all(urls.slice(0, 8).map(async (u) => createHash('sha256').update(Buffer.from(await (await fetch(u)).arrayBuffer())).digest('hex'))));
     if (![...seen].every((h) => sha.includes(h))) throw new Error('an evidence URL did not return the bytes uploaded');
 
-    const up = [summary('raw PutObject of the clear bytes (baseline)', rawPut.timings, rawPut.wallMs), summary('POST /v1/hosted/.../artifacts, vault on S3', apiUp.timings, apiUp.wallMs)];
-    const down = [summary('raw GetObject of the stored objects (baseline)', rawGet.timings, rawGet.wallMs), summary('GET /v1/evidence/... (evidence URL), vault on S3', apiDown.timings, apiDown.wallMs)];
+    const up = [summary('raw PutObject of the clear bytes (baseline)', rawPut.timings, rawPut.wallMs), summary('POST /v1/hosted/.../artifacts, vault on S3', apiUp.timings, apiUp.wallMs, apiUp.cpuMs)];
+    const down = [summary('raw GetObject of the stored objects (baseline)', rawGet.timings, rawGet.wallMs), summary('GET /v1/evidence/... (evidence URL), vault on S3', apiDown.timings, apiDown.wallMs, apiDown.cpuMs)];
     console.log(`\nbench:hosted-s3 on ${target}, s3rver in its own process, ${new Date().toISOString()}\n`);
     console.log(`Uploads: ${IMAGES} images of ${SIZE / MIB} MiB, all at once (${pages.length} live T1 sessions, document + selfie)\n`);
-    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline |');
-    console.log('|---|---|---|---|---|---|');
+    console.log(SUMMARY_HEADER);
     for (const u of up) console.log(summaryRow(u, up[0]));
     console.log(`\nServer RSS: ${(rssBefore / MIB).toFixed(0)} MiB before the uploads, peak ${(rss.peak() / MIB).toFixed(0)} MiB during (+${((rss.peak() - rssBefore) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded)\n`);
     console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time\n`);
-    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline |');
-    console.log('|---|---|---|---|---|---|');
+    console.log(SUMMARY_HEADER);
     for (const d of down) console.log(summaryRow(d, down[0]));
     const upRatio = up[1].mibPerS / up[0].mibPerS;
     const downRatio = down[1].mibPerS / down[0].mibPerS;

@@ -1,4 +1,4 @@
-import { createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createDecipheriv, createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'pg';
 import { cliJson, startProcess, Started } from './bench-support';
+import { Api, artifactQuery, evidenceUrlsAfterSubmit, jpeg, json, MIB, openPage, OpenedPage, quantile, rssSampler, summary, SUMMARY_HEADER, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
 import { ENGINES_OFF } from '../test/helpers/test-server';
 
 /**
@@ -34,99 +35,14 @@ import { ENGINES_OFF } from '../test/helpers/test-server';
  * HOSTED_BENCH_MIB (5), HOSTED_BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server alone, e.g. to profile it).
  */
 const IMAGES = Number(process.env.HOSTED_BENCH_IMAGES ?? 200);
-const SIZE = Number(process.env.HOSTED_BENCH_MIB ?? 5) * 1024 * 1024;
+const SIZE = Number(process.env.HOSTED_BENCH_MIB ?? 5) * MIB;
 const DOWNLOAD_CONCURRENCY = 16;
-const MIB = 1024 * 1024;
-
-type Timing = { ms: number; bytes: number };
-
 /** Node options for the server (`--cpu-prof --cpu-prof-dir=...` to profile it): its env is otherwise the bench's own choice. */
 const SERVER_NODE_OPTIONS = process.env.HOSTED_BENCH_SERVER_NODE_OPTIONS;
 
 // With a profiled server, each phase also says its monotonic time in µs: the clock of the .cpuprofile's timestamps on Linux, to cut a phase out of it.
 const progress = (what: string) =>
   console.error(`[bench:hosted ${new Date().toISOString().slice(11, 19)}${SERVER_NODE_OPTIONS ? ` mono ${process.hrtime.bigint() / 1000n}` : ''}] ${what}`);
-
-function jpeg(seed: number): Buffer {
-  // A JPEG signature, then incompressible bytes: nothing on the way can shrink them.
-  const b = randomBytes(SIZE);
-  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]).copy(b, 0);
-  b[12] = seed & 0xff;
-  b[SIZE - 2] = 0xff;
-  b[SIZE - 1] = 0xd9;
-  return b;
-}
-
-function p(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-}
-
-/** `serverCpuMs`: the CPU the serving process spent in the phase, when a process served it. */
-function summary(name: string, timings: Timing[], wallMs: number, serverCpuMs?: number) {
-  const bytes = timings.reduce((n, t) => n + t.bytes, 0);
-  const cpuMsPerMiB = serverCpuMs === undefined ? undefined : serverCpuMs / (bytes / MIB);
-  return { name, count: timings.length, mibPerS: bytes / MIB / (wallMs / 1000), p50: p(timings.map((t) => t.ms), 0.5), p99: p(timings.map((t) => t.ms), 0.99), wallMs, cpuMsPerMiB };
-}
-type Summary = ReturnType<typeof summary>;
-
-/**
- * CPU time (user + system, all threads) a process has used, in ms, from /proc (USER_HZ 100). Unlike
- * throughput it does not change with what else the shared machine runs: the cost per MiB of the
- * server and of the ceiling compare across runs.
- */
-function cpuMsOf(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** `timed`, and the CPU the serving process `pid` spent meanwhile. */
-async function timedOn<T>(pid: number, items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number; cpuMs: number }> {
-  const cpu0 = cpuMsOf(pid);
-  const r = await timed(items, concurrency, fn);
-  return { ...r, cpuMs: cpuMsOf(pid) - cpu0 };
-}
-
-async function timed<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number }> {
-  const timings: Timing[] = [];
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        const t0 = performance.now();
-        const bytes = await fn(items[i], i);
-        timings.push({ ms: performance.now() - t0, bytes });
-      }
-    }),
-  );
-  return { timings, wallMs: performance.now() - start };
-}
-
-/** Samples a process's resident set every 20 ms; `peak()` is the largest seen. */
-function rssSampler(pid: number) {
-  const read = () => {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  };
-  let peak = read();
-  const timer = setInterval(() => {
-    try {
-      peak = Math.max(peak, read());
-    } catch {
-      /* exited */
-    }
-  }, 20);
-  return { now: read, peak: () => peak, stop: () => clearInterval(timer) };
-}
-
-async function json(res: Response): Promise<any> {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${res.status} ${text}`);
-  return JSON.parse(text);
-}
 
 async function firstLoad(hostedUrl: string): Promise<{ file: string; bytes: number; encoding: string }[]> {
   const get = async (u: string) => {
@@ -161,8 +77,7 @@ async function main(): Promise<void> {
     const tenant = cliJson(env, ['tenant', 'create', '--name', `bench-hosted-${Date.now()}`]) as { live_api_key: string };
     const key = tenant.live_api_key;
     db = new Pool(process.env.DATABASE_URL ? { connectionString: process.env.DATABASE_URL, max: 10 } : { host: dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 10 });
-    const api = async (method: string, p: string, body?: unknown, auth = key) =>
-      json(await fetch(`${server!.url}${p}`, { method, headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const api = tenantApi(server.url, key);
 
     progress('first load');
     // 1. First load.
@@ -173,15 +88,9 @@ async function main(): Promise<void> {
     progress('sessions');
     // 2. Sessions, each opened the way the page opens it.
     const sessions = IMAGES / 2;
-    const pages: { id: string; credential: string }[] = [];
-    for (let i = 0; i < sessions; i++) {
-      const s = await api('POST', '/v1/verify/sessions', { flow_id: 'default', tier: 'T1' });
-      const token = new URL(s.hosted_url).searchParams.get('token');
-      const { credential } = await json(await fetch(`${server.url}/v1/hosted/sessions/${s.id}/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) }));
-      await api('POST', `/v1/hosted/sessions/${s.id}/start`, undefined, credential);
-      pages.push({ id: s.id, credential });
-    }
-    const bodies = Array.from({ length: IMAGES }, (_, i) => jpeg(i));
+    const pages: OpenedPage[] = [];
+    for (let i = 0; i < sessions; i++) pages.push(await openPage(server.url, api));
+    const bodies = Array.from({ length: IMAGES }, (_, i) => jpeg(i, SIZE));
     const sha = bodies.map((b) => createHash('sha256').update(b).digest('hex'));
 
     progress('raw streamed write baseline');
@@ -215,8 +124,7 @@ async function main(): Promise<void> {
     };
     const apiUp = await timedOn(server.proc.pid!, bodies, IMAGES, async (b, i) => {
       const page = pages[i >> 1];
-      const q = i % 2 === 0 ? 'class=id_document_image&side=data_page' : 'class=selfie_image';
-      ids[i] = (await post(`${server!.url}/v1/hosted/sessions/${page.id}/artifacts?${q}`, `Bearer ${page.credential}`, b, i)).id!;
+      ids[i] = (await post(`${server!.url}/v1/hosted/sessions/${page.id}/artifacts?${artifactQuery(i)}`, `Bearer ${page.credential}`, b, i)).id!;
       return b.length;
     });
     rss.stop();
@@ -235,20 +143,7 @@ async function main(): Promise<void> {
 
     progress('submit and wait for the checks');
     // 3. Evidence: submit, wait for the (engine-less) checks, read the links with the tenant key.
-    for (const page of pages) await api('POST', `/v1/hosted/sessions/${page.id}/submit`, undefined, page.credential);
-    const urls: string[] = [];
-    for (const page of pages) {
-      const deadline = Date.now() + 120_000;
-      for (;;) {
-        const s = await api('GET', `/v1/verify/sessions/${page.id}`);
-        if (s.status === 'manual_review') {
-          urls.push(...(s.result.evidence_urls as string[]).map((u) => u.replace(/^https?:\/\/[^/]+/, server!.url)));
-          break;
-        }
-        if (Date.now() > deadline) throw new Error(`session ${page.id} is still ${s.status}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
+    const urls = await evidenceUrlsAfterSubmit(server.url, api, pages);
     progress('evidence downloads');
     // One client for the API and the ceiling alike: the body read whole and hashed.
     const download = async (u: string, seen: Set<string>) => {
@@ -300,21 +195,17 @@ async function main(): Promise<void> {
       summary('ceiling: bare node:http, blob file through the AES-256-GCM decipher', ceilingDown.timings, ceilingDown.wallMs, ceilingDown.cpuMs),
       summary('raw SELECT of bytea (before issue 30)', rawDown.timings, rawDown.wallMs),
     ];
-    const row = (s: Summary, base: Summary) =>
-      `| ${s.name} | ${s.count} | ${s.mibPerS.toFixed(1)} | ${s.p50.toFixed(0)} | ${s.p99.toFixed(0)} | ${(s.mibPerS / base.mibPerS).toFixed(2)}x | ${s.cpuMsPerMiB === undefined ? '' : s.cpuMsPerMiB.toFixed(1)} |`;
     console.log(`\nbench:hosted on ${target}, ${new Date().toISOString()}\n`);
     console.log(`First load (gzip): ${load.map((r) => `${r.file.replace(/\?.*/, '')} ${r.bytes} B (${r.encoding})`).join(', ')}; total ${(loadTotal / 1000).toFixed(1)} KB of the 250 KB budget (${loadTotal <= 250_000 ? 'met' : 'NOT met'})\n`);
     console.log(`Uploads: ${IMAGES} images of ${SIZE / MIB} MiB, all in parallel (${sessions} live T1 sessions, document + selfie)\n`);
-    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline | server CPU ms/MiB |');
-    console.log('|---|---|---|---|---|---|---|');
-    for (const u of up) console.log(row(u, up[0]));
+    console.log(SUMMARY_HEADER);
+    for (const u of up) console.log(summaryRow(u, up[0]));
     console.log(`\nThe API reaches ${(up[1].mibPerS / up[2].mibPerS).toFixed(2)}x of the upload ceiling.`);
     console.log(`\nServer RSS: ${(rssBefore / MIB).toFixed(0)} MiB before the uploads, peak ${(rssPeak / MIB).toFixed(0)} MiB during (+${((rssPeak - rssBefore) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded; one copy of every body at once would be +${((IMAGES * SIZE) / MIB).toFixed(0)} MiB)\n`);
     console.log(`Ceiling's RSS: ${(ceilingRssBefore / MIB).toFixed(0)} MiB before its uploads, peak ${(ceilingRss.peak() / MIB).toFixed(0)} MiB during (+${((ceilingRss.peak() - ceilingRssBefore) / MIB).toFixed(0)} MiB)\n`);
     console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time\n`);
-    console.log('| case | n | MiB/s | p50 ms | p99 ms | throughput / baseline | server CPU ms/MiB |');
-    console.log('|---|---|---|---|---|---|---|');
-    for (const d of down) console.log(row(d, down[0]));
+    console.log(SUMMARY_HEADER);
+    for (const d of down) console.log(summaryRow(d, down[0]));
     console.log(`\nThe API reaches ${(down[1].mibPerS / down[2].mibPerS).toFixed(2)}x of the download ceiling.`);
     console.log(
       `\nFairness: another tenant's ${SIZE / MIB} MiB upload took ${fairness.alone.toFixed(0)} ms alone (median of ${FAIRNESS_RUNS}) and ${fairness.withSlow.toFixed(0)} ms while ${SLOW_CLIENTS} clients sent 1 byte/s: delayed by ${(fairness.withSlow - fairness.alone).toFixed(0)} ms (goal < 1000 ms)`,
@@ -345,16 +236,10 @@ const FAIRNESS_RUNS = 5;
  * server's minimum body rate after its grace), and meanwhile another tenant's normal uploads: their
  * median time against the median of the same uploads with nobody trickling, measured just before.
  */
-async function slowClientsAgainstAnotherTenant(base: string, api: (method: string, p: string, body?: unknown, auth?: string) => Promise<any>, env: NodeJS.ProcessEnv, slowKey: string): Promise<{ alone: number; withSlow: number }> {
+async function slowClientsAgainstAnotherTenant(base: string, api: Api, env: NodeJS.ProcessEnv, slowKey: string): Promise<{ alone: number; withSlow: number }> {
   const other = cliJson(env, ['tenant', 'create', '--name', `bench-hosted-other-${Date.now()}`]) as { live_api_key: string };
-  const page = async (key: string) => {
-    const s = await api('POST', '/v1/verify/sessions', { flow_id: 'default', tier: 'T1' }, key);
-    const token = new URL(s.hosted_url).searchParams.get('token');
-    const { credential } = await json(await fetch(`${base}/v1/hosted/sessions/${s.id}/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) }));
-    await api('POST', `/v1/hosted/sessions/${s.id}/start`, undefined, credential);
-    return { id: s.id as string, credential: credential as string };
-  };
-  const body = jpeg(7);
+  const page = (key: string) => openPage(base, api, key);
+  const body = jpeg(7, SIZE);
   const normal = async (): Promise<number> => {
     const p = await page(other.live_api_key);
     const t0 = performance.now();
@@ -366,7 +251,7 @@ async function slowClientsAgainstAnotherTenant(base: string, api: (method: strin
   const medianOf = async (): Promise<number> => {
     const xs: number[] = [];
     for (let i = 0; i < FAIRNESS_RUNS; i++) xs.push(await normal());
-    return p(xs, 0.5);
+    return quantile(xs, 0.5);
   };
   const alone = await medianOf();
   const slowPages = await Promise.all(Array.from({ length: SLOW_CLIENTS }, () => page(slowKey)));
