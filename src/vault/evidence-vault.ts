@@ -99,7 +99,7 @@ export class EvidenceVault {
 
   /** The ciphertext made durable in the blob store, or (without one) gathered for the row's transaction. */
   private async keep(id: string, ciphertext: Readable, expectedBytes?: number): Promise<{ blob: BlobLocation | null; bytes: Buffer | null }> {
-    if (this.blobs) return { blob: await this.blobs.put(id, ciphertext), bytes: null };
+    if (this.blobs) return { blob: await this.blobs.put(id, ciphertext, expectedBytes), bytes: null };
     const gathered = new CiphertextBuffer(expectedBytes);
     for await (const chunk of ciphertext) gathered.push(chunk as Buffer);
     return { blob: null, bytes: gathered.bytes() };

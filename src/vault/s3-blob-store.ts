@@ -1,4 +1,4 @@
-import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand, paginateListObjectsV2, S3Client, S3ClientConfig, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { S3BlobStoreConfig } from '../config';
@@ -25,9 +25,19 @@ export type S3BlobStoreOptions = {
    * @default 16
    */
   reusedPartBuffers?: number;
+  /**
+   * The client for bodies of known length, streamed as one PutObject with nothing buffered: one
+   * attempt (the SDK cannot replay a stream) and no trailing checksum (see putStreamed). Without
+   * it, every body is buffered part by part as above.
+   */
+  streamingClient?: S3Client;
 };
 
 const MIB = 1024 * 1024;
+/** What a streamed put's client changes: one attempt, and a checksum only where S3 requires one (never on PutObject). */
+const STREAMED_PUTS = { maxAttempts: 1, requestChecksumCalculation: 'WHEN_REQUIRED' } as const;
+/** S3's limit for one PutObject; a larger body known in advance goes in parts. */
+const MAX_SINGLE_PUT_BYTES = 5 * 1024 * MIB;
 const CONTENT_TYPE = 'application/octet-stream';
 /** An artifact id as the vault makes them (`art_...`): no `/`, so a hint cannot reach outside the prefix. */
 const SAFE_HINT = /^[A-Za-z0-9_.-]{1,200}$/;
@@ -49,8 +59,9 @@ export class S3BlobStoreError extends Error {
 }
 
 /** The client the vault's store uses for a config: also what the benchmark's raw baseline sends through. */
-export function s3ClientFor(config: S3BlobStoreConfig): S3Client {
+export function s3ClientFor(config: S3BlobStoreConfig, overrides: Pick<S3ClientConfig, 'maxAttempts' | 'requestChecksumCalculation'> = {}): S3Client {
   return new S3Client({
+    ...overrides,
     region: config.region ?? (config.endpoint ? 'us-east-1' : undefined),
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     forcePathStyle: config.forcePathStyle,
@@ -62,7 +73,7 @@ export function s3ClientFor(config: S3BlobStoreConfig): S3Client {
 
 /** The S3 back end of the vault, from the parsed VAULT_S3_* settings. */
 export function s3BlobStoreFromConfig(config: S3BlobStoreConfig): S3BlobStore {
-  return new S3BlobStore(s3ClientFor(config), { bucket: config.bucket, prefix: config.prefix });
+  return new S3BlobStore(s3ClientFor(config), { bucket: config.bucket, prefix: config.prefix, streamingClient: s3ClientFor(config, STREAMED_PUTS) });
 }
 
 /**
@@ -96,8 +107,10 @@ export class S3BlobStore implements BlobStore {
     return `${this.prefix}${hint}`;
   }
 
-  async put(hint: string, body: Readable): Promise<BlobLocation> {
+  async put(hint: string, body: Readable, sizeBytes?: number): Promise<BlobLocation> {
     const key = this.keyFor(hint);
+    const streaming = this.opts.streamingClient;
+    if (streaming && sizeBytes !== undefined && sizeBytes > 0 && sizeBytes <= MAX_SINGLE_PUT_BYTES) return this.putStreamed(streaming, key, body, sizeBytes);
     const first = this.partBuffers.take();
     try {
       // The first part is read into a reused buffer: most artifacts fit in it and go up as one
@@ -105,25 +118,52 @@ export class S3BlobStore implements BlobStore {
       const source = body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
       let filled = 0;
       let spill: Buffer | null = null;
-      try {
-        for (let next = await source.next(); !next.done; next = await source.next()) {
-          const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-          const room = first.length - filled;
-          chunk.copy(first, filled, 0, Math.min(room, chunk.length));
-          filled += Math.min(room, chunk.length);
-          if (chunk.length > room) {
-            spill = chunk.subarray(room);
-            break;
-          }
+      // An error of the body itself (a refused type, a client gone) goes up as it is: nothing was sent yet.
+      for (let next = await source.next(); !next.done; next = await source.next()) {
+        const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+        const room = first.length - filled;
+        chunk.copy(first, filled, 0, Math.min(room, chunk.length));
+        filled += Math.min(room, chunk.length);
+        if (chunk.length > room) {
+          spill = chunk.subarray(room);
+          break;
         }
-      } catch (err) {
-        throw new S3BlobStoreError('put', this.opts.bucket, key, err);
       }
       if (!spill) return await this.putOnce(key, first.subarray(0, filled));
       return await this.putInParts(key, first.subarray(0, filled), spill, source);
     } finally {
       this.partBuffers.give(first);
     }
+  }
+
+  /**
+   * A body of known length as one PutObject that streams it: nothing is buffered, so memory does
+   * not grow with the uploads in flight. The SDK cannot replay a stream, so this request is not
+   * retried (the page sends the upload again), and it is sent without a trailing checksum, which
+   * would need aws-chunked encoding: the artifact's AES-GCM tag proves its bytes on every read. A
+   * body that fails aborts the request and its key is deleted (S3 keeps nothing of a PUT that ends
+   * short, but not every S3-compatible server is as careful; the orphan sweep is the last resort).
+   */
+  private async putStreamed(client: S3Client, key: string, body: Readable, sizeBytes: number): Promise<BlobLocation> {
+    const abort = new AbortController();
+    let bodyError: unknown;
+    // The SDK pipes the body into its request, and a pipe does not pass an error on: abort by hand.
+    const onBodyError = (err: unknown) => {
+      bodyError ??= err;
+      abort.abort(err);
+    };
+    body.once('error', onBodyError);
+    try {
+      await client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: body, ContentLength: sizeBytes, ContentType: CONTENT_TYPE }), { abortSignal: abort.signal });
+    } catch (err) {
+      if (bodyError === undefined) throw new S3BlobStoreError('put', this.opts.bucket, key, err);
+      // S3 keeps nothing of a PUT that ended short; s3rver keeps the bytes it got. A leftover is an orphan either way.
+      await this.delete(key).catch(() => undefined);
+      throw bodyError;
+    } finally {
+      body.off('error', onBodyError);
+    }
+    return { key, sizeBytes };
   }
 
   private async putOnce(key: string, bytes: Buffer): Promise<BlobLocation> {
@@ -137,6 +177,7 @@ export class S3BlobStore implements BlobStore {
 
   private async putInParts(key: string, head: Buffer, spill: Buffer, rest: AsyncIterator<Buffer | string>): Promise<BlobLocation> {
     let sizeBytes = 0;
+    let bodyError: unknown;
     // Counted as the uploader pulls, so the size is what reached the bucket, with no second pass.
     const counted = Readable.from(
       (async function* () {
@@ -144,8 +185,14 @@ export class S3BlobStore implements BlobStore {
           sizeBytes += bytes.length;
           yield bytes;
         }
+        // What the body itself throws is told apart from what the bucket answers.
+        const pull = () =>
+          rest.next().catch((err: unknown) => {
+            bodyError = err;
+            throw err;
+          });
         try {
-          for (let next = await rest.next(); !next.done; next = await rest.next()) {
+          for (let next = await pull(); !next.done; next = await pull()) {
             const bytes = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
             sizeBytes += bytes.length;
             yield bytes;
@@ -168,7 +215,9 @@ export class S3BlobStore implements BlobStore {
     try {
       await upload.done();
     } catch (err) {
-      throw new S3BlobStoreError('put', this.opts.bucket, key, err, await this.abortParts(key, upload.uploadId));
+      const abortFailure = await this.abortParts(key, upload.uploadId);
+      if (bodyError !== undefined) throw bodyError; // the body's own error, as a small body's is
+      throw new S3BlobStoreError('put', this.opts.bucket, key, err, abortFailure);
     }
     return { key, sizeBytes };
   }
@@ -221,6 +270,7 @@ export class S3BlobStore implements BlobStore {
 
   close(): void {
     this.client.destroy();
+    this.opts.streamingClient?.destroy();
   }
 }
 

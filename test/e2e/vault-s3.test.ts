@@ -51,7 +51,7 @@ async function openSession() {
 
 it('keeps each upload as ciphertext at <prefix>/<artifact id> in the bucket, and evidence links return the bytes sent', async () => {
   const { session, page } = await openSession();
-  // 7 MiB: more than one 5 MiB part, so the upload goes to the bucket as a multipart upload.
+  // 7 MiB with its Content-Length: more than one 5 MiB part, streamed to the bucket as one PutObject, nothing buffered.
   const selfie = jpegBytes(7 * 1024 * 1024, 5);
   const doc = pngBytes(16, 10, [10, 120, 200]);
   const stored = [];
@@ -81,6 +81,18 @@ it('keeps each upload as ciphertext at <prefix>/<artifact id> in the bucket, and
   const got = await Promise.all(urls.map(async (u) => Buffer.from(await (await fetch(u.replace(/^http:\/\/localhost:\d+/, server.url))).arrayBuffer())));
   const gotHashes = got.map(sha256);
   for (const { bytes } of stored) expect(gotHashes).toContain(sha256(bytes));
+});
+
+it('refuses bytes that are not the declared type with 415 and its error body, as the filesystem vault does, and keeps no object or row', async () => {
+  const { page } = await openSession();
+  const before = await objectKeys();
+  // 3 MiB that are not a JPEG: refused at the sniff, while the body streams to the bucket.
+  const r = await upload(server, page, { class: 'selfie_image' }, Buffer.alloc(3 * 1024 * 1024, 1), 'image/jpeg');
+  expect(r.status).toBe(415);
+  expect(r.body.error.code).toBe('unsupported_media_type');
+  await eventually(async () => ((await objectKeys()).length === before.length ? true : undefined), 10_000);
+  const rows = await db.query('SELECT count(*)::int AS n FROM artifacts WHERE session_id = $1', [page.id]);
+  expect(rows.rows[0].n).toBe(0);
 });
 
 it('refuses an upload with a spec error body, and stores no row, when the bucket cannot be written', async () => {
