@@ -16,6 +16,8 @@ import {
   GraphQLSchema,
 } from 'graphql';
 import { cli, createTenant, http, ROOT, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+// mulberry32: small, fast, and the same sequence for the same seed on every machine.
+import { rng } from '../../src/sanctions/eval/perturb';
 
 /**
  * Seeded malformed-input fuzz (docs/security.md): a few thousand requests to every /v1 route and
@@ -29,18 +31,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31)
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2500);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 8);
 const ADMIN_API_KEY = 'op_admin_fuzz_0123456789abcdefghijklmnopqrstuvwxyz';
-
-/** mulberry32: small, fast, and the same sequence for the same seed on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Gen {
   constructor(readonly random: () => number) {}
@@ -352,7 +342,7 @@ afterAll(async () => {
 
 it(`answers ${REQUESTS} malformed requests with no 5xx, no internal_error and no leak`, async () => {
   console.log(`input fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${REQUESTS} requests`);
-  const g = new Gen(prng(SEED));
+  const g = new Gen(rng(SEED));
   const schema = buildSchema(fs.readFileSync(path.join(ROOT, 'schema', 'schema.graphql'), 'utf8'));
   // Planned up front from the seed alone, so concurrency cannot change which requests are sent.
   const plan = Array.from({ length: REQUESTS }, () => (g.chance(0.55) ? restRequest(g, credentials, ids) : graphqlRequest(g, credentials, schema)));
