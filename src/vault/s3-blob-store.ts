@@ -139,7 +139,8 @@ export class S3BlobStore implements BlobStore {
   /**
    * A body of known length as one PutObject that streams it: nothing is buffered, so memory does
    * not grow with the uploads in flight. The SDK cannot replay a stream, so this request is not
-   * retried (the page sends the upload again), and it is sent without a trailing checksum, which
+   * retried (a bucket error fails the upload, and the page asks the person to capture it again: the
+   * price of holding nothing), and it is sent without a trailing checksum, which
    * would need aws-chunked encoding: the artifact's AES-GCM tag proves its bytes on every read. A
    * body that fails aborts the request and its key is deleted (S3 keeps nothing of a PUT that ends
    * short, but not every S3-compatible server is as careful; the orphan sweep is the last resort).
