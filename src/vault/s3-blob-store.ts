@@ -146,6 +146,16 @@ export class S3BlobStore implements BlobStore {
    * short, but not every S3-compatible server is as careful; the orphan sweep is the last resort).
    */
   private async putStreamed(client: S3Client, key: string, body: Readable, sizeBytes: number): Promise<BlobLocation> {
+    // The request starts with the body's first bytes: a body refused at once (the vault's type sniff) sends nothing.
+    const source = body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+    const first = await source.next();
+    const rest = Readable.from(
+      (async function* () {
+        if (!first.done) yield first.value;
+        for (let next = await source.next(); !next.done; next = await source.next()) yield next.value;
+      })(),
+      { objectMode: false, highWaterMark: 64 * 1024 },
+    );
     const abort = new AbortController();
     let bodyError: unknown;
     // The SDK pipes the body into its request, and a pipe does not pass an error on: abort by hand.
@@ -153,16 +163,16 @@ export class S3BlobStore implements BlobStore {
       bodyError ??= err;
       abort.abort(err);
     };
-    body.once('error', onBodyError);
+    rest.once('error', onBodyError);
     try {
-      await client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: body, ContentLength: sizeBytes, ContentType: CONTENT_TYPE }), { abortSignal: abort.signal });
+      await client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: rest, ContentLength: sizeBytes, ContentType: CONTENT_TYPE }), { abortSignal: abort.signal });
     } catch (err) {
       if (bodyError === undefined) throw new S3BlobStoreError('put', this.opts.bucket, key, err);
       // S3 keeps nothing of a PUT that ended short; s3rver keeps the bytes it got. A leftover is an orphan either way.
       await this.delete(key).catch(() => undefined);
       throw bodyError;
     } finally {
-      body.off('error', onBodyError);
+      rest.off('error', onBodyError);
     }
     return { key, sizeBytes };
   }
