@@ -20,7 +20,7 @@ const turn = () => new Promise((r) => setImmediate(r));
 describe('AuditGroupCommit', () => {
   it('sends the appends of one turn as one batch, and those that arrive while it is in flight as the next, in arrival order', async () => {
     const log = fakeLog();
-    const group = new AuditGroupCommit(log);
+    const group = new AuditGroupCommit(log.appendMany);
     const first = [group.append(entry('art_1')), group.append(entry('art_2'))];
     await turn();
     const later = [group.append(entry('art_3')), group.append(entry('art_4')), group.append(entry('art_5'))];
@@ -36,7 +36,7 @@ describe('AuditGroupCommit', () => {
 
   it('keeps each log to itself: another tenant does not wait for a batch in flight', async () => {
     const log = fakeLog();
-    const group = new AuditGroupCommit(log);
+    const group = new AuditGroupCommit(log.appendMany);
     void group.append(entry('art_1', 'ten_a'));
     await turn();
     void group.append(entry('art_2', 'ten_a'));
@@ -48,7 +48,7 @@ describe('AuditGroupCommit', () => {
 
   it('rejects every caller of a batch that failed, so none of them acts as if audited, and goes on with the next', async () => {
     const log = fakeLog();
-    const group = new AuditGroupCommit(log);
+    const group = new AuditGroupCommit(log.appendMany);
     const failed = [group.append(entry('art_1')), group.append(entry('art_2'))];
     await turn();
     const next = group.append(entry('art_3'));
@@ -61,7 +61,7 @@ describe('AuditGroupCommit', () => {
 
   it('refuses an entry with personal data alone, without failing the others of its turn', async () => {
     const log = fakeLog();
-    const group = new AuditGroupCommit(log);
+    const group = new AuditGroupCommit(log.appendMany);
     const bad = group.append({ ...entry('art_1'), detail: { email: 'a@example.com' } });
     const good = group.append(entry('art_2'));
     await expect(bad).rejects.toThrow(/personal data/);

@@ -1,6 +1,6 @@
 import { logIdOf } from '../../entities/audit-canonical';
 import { assertNoPersonalData } from './audit-detail';
-import type { AppendedEntry, AuditEntryInput, AuditLogService } from './audit-log.service';
+import type { AppendedEntry, AuditEntryInput } from './audit-log.service';
 
 type Waiter = { entry: AuditEntryInput; resolve(appended: AppendedEntry): void; reject(err: unknown): void };
 
@@ -8,7 +8,8 @@ type Waiter = { entry: AuditEntryInput; resolve(appended: AppendedEntry): void; 
 const MAX_BATCH = 256;
 
 /**
- * Appends the audit entries of many concurrent callers in few transactions (a group commit). A
+ * Appends the audit entries of many concurrent callers in few transactions (a group commit), for
+ * AuditLogService.appendGrouped: `commit` writes one batch in one transaction. A
  * log's appends are serialized anyway (its head row is locked by each), so one append at a time
  * per log leaves every other caller holding a pool connection while it waits for the lock. Here a
  * log has at most one transaction in flight; the entries that arrive meanwhile wait unsent and go
@@ -19,7 +20,7 @@ const MAX_BATCH = 256;
 export class AuditGroupCommit {
   private readonly logs = new Map<string, { waiting: Waiter[]; busy: boolean }>();
 
-  constructor(private readonly audit: Pick<AuditLogService, 'appendMany'>) {}
+  constructor(private readonly commitBatch: (entries: AuditEntryInput[]) => Promise<AppendedEntry[]>) {}
 
   append(entry: AuditEntryInput): Promise<AppendedEntry> {
     return new Promise((resolve, reject) => {
@@ -40,8 +41,7 @@ export class AuditGroupCommit {
   private commit(logId: string): void {
     const log = this.logs.get(logId)!;
     const batch = log.waiting.splice(0, MAX_BATCH);
-    this.audit
-      .appendMany(batch.map((w) => w.entry))
+    this.commitBatch(batch.map((w) => w.entry))
       .then(
         (appended) => batch.forEach((w, i) => w.resolve(appended[i])),
         (err: unknown) => batch.forEach((w) => w.reject(err)),

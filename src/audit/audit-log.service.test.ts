@@ -4,7 +4,6 @@ import path from 'node:path';
 import { Database, openDatabase } from '../db/database';
 import { newId } from '../ids';
 import { entryHash, GENESIS_HASH } from '../../entities/audit-canonical';
-import { AuditGroupCommit } from './audit-group-commit';
 import { AuditLogService } from './audit-log.service';
 import { TenantService } from '../tenants/tenant.service';
 
@@ -53,8 +52,7 @@ describe('AuditLogService', () => {
 
   it('keeps one gapless, recomputable chain when concurrent appends go through a group commit', async () => {
     const t = newId('ten');
-    const group = new AuditGroupCommit(audit);
-    const appended = await Promise.all(Array.from({ length: 40 }, (_, i) => group.append({ tenantId: t, livemode: true, action: 'evidence.opened', subjectId: `art_${i}` })));
+    const appended = await Promise.all(Array.from({ length: 40 }, (_, i) => audit.appendGrouped({ tenantId: t, livemode: true, action: 'evidence.opened', subjectId: `art_${i}` })));
     const rows = await rowsOf(`tenant:${t}:live`);
     expect(rows.map((r) => Number(r.log_seq))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(rows[0].prev_hash).toBe(GENESIS_HASH);

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { AuditGroupCommit } from '../audit/audit-group-commit';
 import type { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../errors';
 import { EVIDENCE_CLASSES } from './artifact-classes';
@@ -22,18 +21,13 @@ export type EvidenceReadGuard = (sessionId: string) => Promise<DomainError | nul
 
 /** Signed evidence links: which artifacts get one, and what opening one does (checks, audit, bytes). */
 export class EvidenceAccessService {
-  /** Concurrent opens of one tenant are audited in one transaction, not queued one by one on the log's lock (bench:hosted). */
-  private readonly openAudit: AuditGroupCommit;
-
   constructor(
-    audit: AuditLogService,
+    private readonly audit: AuditLogService,
     private readonly vault: EvidenceVault,
     private readonly links: SignedLinks,
     private readonly guard: EvidenceReadGuard,
     private readonly now: () => Date = () => new Date(),
-  ) {
-    this.openAudit = new AuditGroupCommit(audit);
-  }
+  ) {}
 
   /** A fresh link's signature for the console's evidence route (the member's sign-in is checked there as well). */
   signedQuery(artifactId: string): string {
@@ -61,7 +55,8 @@ export class EvidenceAccessService {
     if (refusal) return refusal;
     const { body } = await this.vault.stream(record);
     try {
-      await this.openAudit.append({
+      // Grouped: concurrent opens of one tenant are audited in one transaction, not queued one by one on the log's lock (bench:hosted).
+      await this.audit.appendGrouped({
         tenantId: record.tenantId,
         livemode: record.livemode,
         action: body ? 'evidence.opened' : 'evidence.open_after_purge',
