@@ -1,4 +1,4 @@
-import { createDecipheriv, createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import { Pool } from 'pg';
 import { cliJson, startProcess, Started } from './bench-support';
 import { Api, artifactQuery, evidenceUrlsAfterSubmit, jpeg, json, MIB, openPage, OpenedPage, quantile, rssSampler, summary, SUMMARY_HEADER, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
 import { ENGINES_OFF } from '../test/helpers/test-server';
+import { unwrapDataKey } from '../src/vault/vault-keys';
 
 /**
  * npm run bench:hosted — the hosted flow's costs, against baselines measured in the same run:
@@ -219,14 +220,6 @@ async function main(): Promise<void> {
 }
 
 type CeilingRow = { id: string; blob_key: string; iv: Buffer; auth_tag: Buffer; wrapped_key: string };
-
-/** A tenant's data key as src/vault/vault-keys.ts unwraps it (`v1:` base64 of IV, tag, ciphertext under the master key), for the ceiling's decipher. */
-function unwrapDataKey(master: Buffer, wrapped: string): Buffer {
-  const raw = Buffer.from(wrapped.slice('v1:'.length), 'base64');
-  const d = createDecipheriv('aes-256-gcm', master, raw.subarray(0, 12));
-  d.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([d.update(raw.subarray(28)), d.final()]);
-}
 
 const SLOW_CLIENTS = 20;
 const FAIRNESS_RUNS = 5;

@@ -45,13 +45,18 @@ export class VaultKeys {
   }
 
   private unwrap(wrapped: string): Buffer {
-    const [version, data] = wrapped.split(':');
-    if (version !== WRAP_VERSION || !data) throw new Error('unknown wrapped data key format');
-    const raw = Buffer.from(data, 'base64');
-    const d = createDecipheriv('aes-256-gcm', this.master, raw.subarray(0, 12));
-    d.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([d.update(raw.subarray(28)), d.final()]);
+    return unwrapDataKey(this.master, wrapped);
   }
+}
+
+/** A data key as stored (`v1:` base64 of IV, tag and ciphertext under the master key), unwrapped. */
+export function unwrapDataKey(master: Buffer, wrapped: string): Buffer {
+  const [version, data] = wrapped.split(':');
+  if (version !== WRAP_VERSION || !data) throw new Error('unknown wrapped data key format');
+  const raw = Buffer.from(data, 'base64');
+  const d = createDecipheriv('aes-256-gcm', master, raw.subarray(0, 12));
+  d.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([d.update(raw.subarray(28)), d.final()]);
 }
 
 function decodeKey(value: string, name: string): Buffer {
