@@ -181,10 +181,8 @@ describe('S3BlobStore against a local S3-compatible server (s3rver)', () => {
   });
 
   describe('a body of known length (an upload with its Content-Length)', () => {
-    const streamingStore = (prefix: string) => {
-      const config = { bucket: s3.bucket, endpoint: s3.endpoint, prefix, forcePathStyle: true, region: 'us-east-1' };
-      return new S3BlobStore(s3ClientFor(config), { bucket: s3.bucket, prefix, streamingClient: s3ClientFor(config, { maxAttempts: 1, requestChecksumCalculation: 'WHEN_REQUIRED' }) });
-    };
+    // The store as the server builds it, with its client for streamed puts.
+    const streamingStore = (prefix: string) => s3BlobStoreFromConfig({ bucket: s3.bucket, endpoint: s3.endpoint, prefix, forcePathStyle: true, region: 'us-east-1' });
 
     it('streams it as one PutObject, a 12 MiB body too, and gives back the same bytes', async () => {
       const store = streamingStore('streamed');
@@ -232,8 +230,7 @@ describe('S3BlobStore against a local S3-compatible server (s3rver)', () => {
     });
 
     it('fails a put into a bucket that does not exist with the store\'s error', async () => {
-      const config = { bucket: 'no-such-bucket', endpoint: s3.endpoint, prefix: undefined, forcePathStyle: true, region: 'us-east-1' };
-      const store = new S3BlobStore(s3ClientFor(config), { bucket: 'no-such-bucket', streamingClient: s3ClientFor(config, { maxAttempts: 1, requestChecksumCalculation: 'WHEN_REQUIRED' }) });
+      const store = s3BlobStoreFromConfig({ bucket: 'no-such-bucket', endpoint: s3.endpoint, prefix: undefined, forcePathStyle: true, region: 'us-east-1' });
       await expect(store.put('art_lost', chunked(randomBytes(1024)), 1024)).rejects.toThrow('S3 put of s3://no-such-bucket/art_lost failed: NoSuchBucket (HTTP 404)');
       store.close();
     });

@@ -120,7 +120,7 @@ export class S3BlobStore implements BlobStore {
       let spill: Buffer | null = null;
       // An error of the body itself (a refused type, a client gone) goes up as it is: nothing was sent yet.
       for (let next = await source.next(); !next.done; next = await source.next()) {
-        const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+        const chunk = asBuffer(next.value);
         const room = first.length - filled;
         chunk.copy(first, filled, 0, Math.min(room, chunk.length));
         filled += Math.min(room, chunk.length);
@@ -149,30 +149,16 @@ export class S3BlobStore implements BlobStore {
     // The request starts with the body's first bytes: a body refused at once (the vault's type sniff) sends nothing.
     const source = body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
     const first = await source.next();
-    const rest = Readable.from(
-      (async function* () {
-        if (!first.done) yield first.value;
-        for (let next = await source.next(); !next.done; next = await source.next()) yield next.value;
-      })(),
-      { objectMode: false, highWaterMark: 64 * 1024 },
-    );
     const abort = new AbortController();
-    let bodyError: unknown;
     // The SDK pipes the body into its request, and a pipe does not pass an error on: abort by hand.
-    const onBodyError = (err: unknown) => {
-      bodyError ??= err;
-      abort.abort(err);
-    };
-    rest.once('error', onBodyError);
+    const read = readOn(first.done ? [] : [asBuffer(first.value)], source, (err) => abort.abort(err));
     try {
-      await client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: rest, ContentLength: sizeBytes, ContentType: CONTENT_TYPE }), { abortSignal: abort.signal });
+      await client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: read.stream, ContentLength: sizeBytes, ContentType: CONTENT_TYPE }), { abortSignal: abort.signal });
     } catch (err) {
-      if (bodyError === undefined) throw new S3BlobStoreError('put', this.opts.bucket, key, err);
+      if (read.bodyError() === undefined) throw new S3BlobStoreError('put', this.opts.bucket, key, err);
       // S3 keeps nothing of a PUT that ended short; s3rver keeps the bytes it got. A leftover is an orphan either way.
       await this.delete(key).catch(() => undefined);
-      throw bodyError;
-    } finally {
-      rest.off('error', onBodyError);
+      throw read.bodyError();
     }
     return { key, sizeBytes };
   }
@@ -187,37 +173,10 @@ export class S3BlobStore implements BlobStore {
   }
 
   private async putInParts(key: string, head: Buffer, spill: Buffer, rest: AsyncIterator<Buffer | string>): Promise<BlobLocation> {
-    let sizeBytes = 0;
-    let bodyError: unknown;
-    // Counted as the uploader pulls, so the size is what reached the bucket, with no second pass.
-    const counted = Readable.from(
-      (async function* () {
-        for (const bytes of [head, spill]) {
-          sizeBytes += bytes.length;
-          yield bytes;
-        }
-        // What the body itself throws is told apart from what the bucket answers.
-        const pull = () =>
-          rest.next().catch((err: unknown) => {
-            bodyError = err;
-            throw err;
-          });
-        try {
-          for (let next = await pull(); !next.done; next = await pull()) {
-            const bytes = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-            sizeBytes += bytes.length;
-            yield bytes;
-          }
-        } finally {
-          // An upload that failed stops pulling: the body is let go, as a `for await` would.
-          await rest.return?.();
-        }
-      })(),
-      { objectMode: false, highWaterMark: 64 * 1024 },
-    );
+    const read = readOn([head, spill], rest);
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.opts.bucket, Key: key, Body: counted, ContentType: CONTENT_TYPE },
+      params: { Bucket: this.opts.bucket, Key: key, Body: read.stream, ContentType: CONTENT_TYPE },
       partSize: this.partSizeBytes,
       queueSize: this.partsInFlight,
       // The store aborts the parts itself, so that the error reported is the one that failed the upload, not the abort's.
@@ -227,10 +186,10 @@ export class S3BlobStore implements BlobStore {
       await upload.done();
     } catch (err) {
       const abortFailure = await this.abortParts(key, upload.uploadId);
-      if (bodyError !== undefined) throw bodyError; // the body's own error, as a small body's is
+      if (read.bodyError() !== undefined) throw read.bodyError(); // the body's own error, as a small body's is
       throw new S3BlobStoreError('put', this.opts.bucket, key, err, abortFailure);
     }
-    return { key, sizeBytes };
+    return { key, sizeBytes: read.bytes() };
   }
 
   /** Drops the parts of a failed multipart upload; answers what went wrong, if that failed too. */
@@ -296,6 +255,47 @@ function describe(err: unknown): string {
     return code ? `${code}: ${err.message}` : err.message;
   }
   return String(err);
+}
+
+const asBuffer = (chunk: Buffer | string): Buffer => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+
+/**
+ * A body the store has begun to read, read on: `heads` (what it took already), then the rest of
+ * `rest`, as one byte stream pulled as the uploader asks. It counts the bytes that went out, so a
+ * size needs no second pass, and keeps the body's own error apart from what the bucket answers
+ * (`onBodyError` hears it before the stream ends with it). An upload that stops pulling lets the
+ * body go, as a `for await` would.
+ */
+function readOn(heads: Buffer[], rest: AsyncIterator<Buffer | string>, onBodyError: (err: unknown) => void = () => undefined) {
+  let bytes = 0;
+  let bodyError: unknown;
+  const stream = Readable.from(
+    (async function* () {
+      for (const chunk of heads) {
+        bytes += chunk.length;
+        yield chunk;
+      }
+      try {
+        for (;;) {
+          const next = await rest.next().catch((err: unknown) => {
+            bodyError = err;
+            onBodyError(err);
+            throw err;
+          });
+          if (next.done) return;
+          const chunk = asBuffer(next.value);
+          bytes += chunk.length;
+          yield chunk;
+        }
+      } finally {
+        await rest.return?.();
+      }
+    })(),
+    { objectMode: false, highWaterMark: 64 * 1024 },
+  );
+  // The caller learns of the body's error by bodyError(); a reader that already let go (an aborted request) must not make it uncaught.
+  stream.on('error', () => undefined);
+  return { stream, bytes: () => bytes, bodyError: () => bodyError };
 }
 
 /** Part-sized buffers handed from one upload to the next; at most `keep` wait unused. They only ever hold ciphertext. */
