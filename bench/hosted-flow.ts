@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 
 /**
  * What the hosted-flow benches share: the bodies they upload, running N at a time with timings, the
@@ -10,7 +11,15 @@ export const MIB = 1024 * 1024;
 
 export type Timing = { ms: number; bytes: number };
 
-export const progress = (bench: string, what: string) => console.error(`[${bench} ${new Date().toISOString().slice(11, 19)}] ${what}`);
+/** NODE_OPTIONS for the server alone (`--cpu-prof --cpu-prof-dir=...` to profile it): its env is otherwise the bench's own choice. */
+export const SERVER_NODE_OPTIONS = process.env.HOSTED_BENCH_SERVER_NODE_OPTIONS;
+
+/** The server's env for a bench's `env`: with SERVER_NODE_OPTIONS when given. */
+export const serverEnvOf = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => (SERVER_NODE_OPTIONS ? { ...env, NODE_OPTIONS: SERVER_NODE_OPTIONS } : env);
+
+// With a profiled server, each phase also says its monotonic time in µs: the clock of the .cpuprofile's timestamps on Linux, to cut a phase out of it.
+export const progress = (bench: string, what: string) =>
+  console.error(`[${bench} ${new Date().toISOString().slice(11, 19)}${SERVER_NODE_OPTIONS ? ` mono ${process.hrtime.bigint() / 1000n}` : ''}] ${what}`);
 
 /** A JPEG signature, then incompressible bytes: nothing on the way can shrink them. */
 export function jpeg(seed: number, size: number): Buffer {
@@ -52,6 +61,25 @@ export function cpuMsOf(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/**
+ * The CPU each named process spends from now to `stop()`, in ms: on a machine whose cores every
+ * process of a bench shares, what each costs per MiB, and how many cores they kept busy together.
+ */
+export function cpuMeter(pids: Record<string, number>) {
+  const start = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMsOf(pid)]));
+  return { stop: (): Record<string, number> => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMsOf(pid) - start[name]])) };
+}
+
+/** A markdown row of what `cpuMeter` measured over a phase that moved `s`: each process's CPU per MiB, their sum, and the cores busy. */
+export function cpuRow(s: Summary, cpuMs: Record<string, number>): string {
+  const mib = (s.mibPerS * s.wallMs) / 1000;
+  const total = Object.values(cpuMs).reduce((a, b) => a + b, 0);
+  return `| ${s.name} | ${Object.values(cpuMs).map((ms) => (ms / mib).toFixed(1)).join(' | ')} | ${(total / mib).toFixed(1)} | ${(total / s.wallMs).toFixed(2)} |`;
+}
+
+/** The header of cpuRow's table for processes `names`. */
+export const cpuHeader = (names: string[]) => `| case | ${names.map((n) => `${n} CPU ms/MiB`).join(' | ')} | sum ms/MiB | cores busy |\n|---|${names.map(() => '---|').join('')}---|---|`;
 
 /** `timed`, and the CPU the serving process `pid` spent meanwhile. */
 export async function timedOn<T>(pid: number, items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number; cpuMs: number }> {
@@ -100,6 +128,60 @@ export async function json(res: Response): Promise<any> {
   if (!res.ok) throw new Error(`${res.status} ${text}`);
   return JSON.parse(text);
 }
+
+/**
+ * The socket pool of the benches' body transfers: keep-alive, no cap on sockets. The timed uploads and
+ * downloads go through node:http rather than fetch: fetch (undici) spent 3-5 ms of CPU per MiB it sent,
+ * against 0.3-0.4 ms for node:http (/tmp probe, 200 x 5 MiB to a draining server), and the client runs
+ * on the two cores the server, the store and the database share. The raw S3 side's SDK is on node:http
+ * too. A person's browser spends its own machine's CPU, not the server's.
+ */
+const bodyAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+/** POSTs `body` to `url` as an image; the answer's JSON (an error for any status but 2xx). */
+export function postImage(url: string, authorization: string, body: Buffer): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const headers = { 'content-type': 'image/jpeg', 'content-length': String(body.length), ...(authorization ? { authorization } : {}) };
+    const req = http.request(url, { method: 'POST', agent: bodyAgent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status > 299) reject(new Error(`${status} ${text}`));
+        else resolve(JSON.parse(text));
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** GETs `url` and reads the body to its end, handing each chunk to `onChunk`; the bytes read (an error for any status but 200). */
+export function getBody(url: string, onChunk: (chunk: Buffer) => void = () => undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: bodyAgent }, (res) => {
+        let bytes = 0;
+        if (res.statusCode !== 200) {
+          res.resume();
+          reject(new Error(`${url.replace(/\?.*/, '')} answered ${res.statusCode}`));
+          return;
+        }
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          onChunk(c);
+        });
+        res.on('error', reject);
+        res.on('end', () => resolve(bytes));
+      })
+      .on('error', reject);
+  });
+}
+
+/** Ends the body transfers' idle keep-alive sockets, so that a bench can exit. */
+export const closeBodySockets = () => bodyAgent.destroy();
 
 export type Api = (method: string, p: string, body?: unknown, auth?: string) => Promise<any>;
 

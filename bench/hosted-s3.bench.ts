@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Pool } from 'pg';
 import { cliJson, startProcess, Started } from './bench-support';
-import { artifactQuery, evidenceUrlsAfterSubmit, jpeg, json, MIB, openPage, OpenedPage, progress, rssSampler, summary, SUMMARY_HEADER, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
+import { artifactQuery, closeBodySockets, cpuHeader, cpuMeter, cpuRow, evidenceUrlsAfterSubmit, getBody, jpeg, MIB, openPage, OpenedPage, postImage, progress, rssSampler, summary, SUMMARY_HEADER, serverEnvOf, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
 import { startLocalS3Process } from '../test/helpers/local-s3';
 import { s3ClientFor } from '../src/vault/s3-blob-store';
 import { ENGINES_OFF } from '../test/helpers/test-server';
@@ -23,9 +23,10 @@ import { ENGINES_OFF } from '../test/helpers/test-server';
  * 2. The evidence URLs of those sessions downloaded 16 at a time, against raw `GetObject`s of the very
  *    objects the vault stored (their keys from the artifacts table), 16 at a time, each read to the end.
  *
- * Bytes are counted, not hashed, on both sides while timed; the API's answers are checked against the
+ * Each phase also reports the CPU that the client (this process), the server and s3rver spent per MiB,
+ * and how many of the machine's cores they kept busy together. Bytes are counted, not hashed, on both sides while timed; the API's answers are checked against the
  * uploaded bytes afterwards. Env: DATABASE_URL (else the embedded database), HOSTED_BENCH_IMAGES (200),
- * HOSTED_BENCH_MIB (5).
+ * HOSTED_BENCH_MIB (5), HOSTED_BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server alone, e.g. to profile it).
  */
 const IMAGES = Number(process.env.HOSTED_BENCH_IMAGES ?? 200);
 const SIZE = Number(process.env.HOSTED_BENCH_MIB ?? 5) * MIB;
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   let server: Started | null = null;
   let db: Pool | null = null;
   try {
-    server = await startProcess('app/main.js', env);
+    server = await startProcess('app/main.js', serverEnvOf(env));
     const base = server.url;
     const tenant = cliJson(env, ['tenant', 'create', '--name', `bench-hosted-s3-${Date.now()}`]) as { live_api_key: string };
     const api = tenantApi(base, tenant.live_api_key);
@@ -66,25 +67,33 @@ async function main(): Promise<void> {
     say('warm-up: one raw PutObject and one upload through the API');
     await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'warm/raw', Body: bodies[0] }));
     const warm = await openPage(base, api);
-    await json(await fetch(`${base}/v1/hosted/sessions/${warm.id}/artifacts?class=selfie_image`, { method: 'POST', headers: { authorization: `Bearer ${warm.credential}`, 'content-type': 'image/jpeg' }, body: bodies[0] as unknown as Uint8Array<ArrayBuffer> }));
+    await postImage(`${base}/v1/hosted/sessions/${warm.id}/artifacts?class=selfie_image`, `Bearer ${warm.credential}`, bodies[0]);
+
+    // Every process of the bench shares the two cores: what each spends per MiB says whether they are the limit.
+    const pids = { client: process.pid, server: server.proc.pid!, s3rver: s3.pid! };
+    const metered = async <R>(run: () => Promise<R>): Promise<R & { cpu: Record<string, number> }> => {
+      const meter = cpuMeter(pids);
+      const r = await run();
+      return { ...r, cpu: meter.stop() };
+    };
 
     say('raw PutObject baseline');
-    const rawPut = await timed(bodies, IMAGES, async (b, i) => {
+    const rawPut = await metered(() => timed(bodies, IMAGES, async (b, i) => {
       await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `raw/${i}`, Body: b }));
       return b.length;
-    });
+    }));
 
     say('uploads through the API');
     const rss = rssSampler(server.proc.pid!);
     const rssBefore = rss.now();
     const ids: string[] = new Array(IMAGES);
-    const apiUp = await timedOn(server.proc.pid!, bodies, IMAGES, async (b, i) => {
+    const apiUp = await metered(() => timedOn(server!.proc.pid!, bodies, IMAGES, async (b, i) => {
       const page = pages[i >> 1];
-      const r = await json(await fetch(`${base}/v1/hosted/sessions/${page.id}/artifacts?${artifactQuery(i)}`, { method: 'POST', headers: { authorization: `Bearer ${page.credential}`, 'content-type': 'image/jpeg' }, body: b as unknown as Uint8Array<ArrayBuffer> }));
+      const r = await postImage(`${base}/v1/hosted/sessions/${page.id}/artifacts?${artifactQuery(i)}`, `Bearer ${page.credential}`, b);
       if (r.sha256 !== sha[i]) throw new Error('the stored sha256 differs from the bytes sent');
       ids[i] = r.id;
       return b.length;
-    });
+    }));
     rss.stop();
 
     say('submit and wait for the checks');
@@ -93,17 +102,13 @@ async function main(): Promise<void> {
     if (keys.length !== IMAGES) throw new Error(`${keys.length} of ${IMAGES} artifacts name an object`);
 
     say('evidence downloads');
-    const apiDown = await timedOn(server.proc.pid!, urls, DOWNLOAD_CONCURRENCY, async (u) => {
-      const res = await fetch(u);
-      if (res.status !== 200 || !res.body) throw new Error(`evidence URL answered ${res.status}`);
-      return drain(res.body as unknown as AsyncIterable<Uint8Array>);
-    });
+    const apiDown = await metered(() => timedOn(server!.proc.pid!, urls, DOWNLOAD_CONCURRENCY, (u) => getBody(u)));
     say('raw GetObject baseline');
-    const rawGet = await timed(keys, DOWNLOAD_CONCURRENCY, async (key) => {
+    const rawGet = await metered(() => timed(keys, DOWNLOAD_CONCURRENCY, async (key) => {
       const r = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
       if (!(r.Body instanceof Readable)) throw new Error('GetObject answered without a Node stream');
       return drain(r.Body);
-    });
+    }));
     // Untimed: the evidence URLs answer the bytes that were uploaded.
     const seen = new Set(await Promise.all(urls.slice(0, 8).map(async (u) => createHash('sha256').update(Buffer.from(await (await fetch(u)).arrayBuffer())).digest('hex'))));
     if (![...seen].every((h) => sha.includes(h))) throw new Error('an evidence URL did not return the bytes uploaded');
@@ -114,16 +119,19 @@ async function main(): Promise<void> {
     console.log(`Uploads: ${IMAGES} images of ${SIZE / MIB} MiB, all at once (${pages.length} live T1 sessions, document + selfie)\n`);
     console.log(SUMMARY_HEADER);
     for (const u of up) console.log(summaryRow(u, up[0]));
+    console.log(`\n${cpuHeader(Object.keys(pids))}\n${cpuRow(up[0], rawPut.cpu)}\n${cpuRow(up[1], apiUp.cpu)}`);
     console.log(`\nServer RSS: ${(rssBefore / MIB).toFixed(0)} MiB before the uploads, peak ${(rss.peak() / MIB).toFixed(0)} MiB during (+${((rss.peak() - rssBefore) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded)\n`);
     console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time\n`);
     console.log(SUMMARY_HEADER);
     for (const d of down) console.log(summaryRow(d, down[0]));
+    console.log(`\n${cpuHeader(Object.keys(pids))}\n${cpuRow(down[0], rawGet.cpu)}\n${cpuRow(down[1], apiDown.cpu)}`);
     const upRatio = up[1].mibPerS / up[0].mibPerS;
     const downRatio = down[1].mibPerS / down[0].mibPerS;
     console.log(`\nuploads: API/raw = ${upRatio.toFixed(2)}x (goal >= 0.8x: ${upRatio >= 0.8 ? 'met' : 'NOT met'})`);
     console.log(`downloads: API/raw = ${downRatio.toFixed(2)}x (goal >= 0.8x: ${downRatio >= 0.8 ? 'met' : 'NOT met'})`);
   } finally {
     client.destroy();
+    closeBodySockets();
     await db?.end();
     await server?.stop();
     await s3.close();

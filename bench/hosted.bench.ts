@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'pg';
 import { cliJson, startProcess, Started } from './bench-support';
-import { Api, artifactQuery, evidenceUrlsAfterSubmit, jpeg, json, MIB, openPage, OpenedPage, quantile, rssSampler, summary, SUMMARY_HEADER, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
+import { Api, artifactQuery, closeBodySockets, evidenceUrlsAfterSubmit, getBody, jpeg, MIB, openPage, OpenedPage, postImage, progress as progressOf, quantile, rssSampler, summary, SUMMARY_HEADER, serverEnvOf, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
 import { ENGINES_OFF } from '../test/helpers/test-server';
 import { unwrapDataKey } from '../src/vault/vault-keys';
 
@@ -38,12 +38,7 @@ import { unwrapDataKey } from '../src/vault/vault-keys';
 const IMAGES = Number(process.env.HOSTED_BENCH_IMAGES ?? 200);
 const SIZE = Number(process.env.HOSTED_BENCH_MIB ?? 5) * MIB;
 const DOWNLOAD_CONCURRENCY = 16;
-/** Node options for the server (`--cpu-prof --cpu-prof-dir=...` to profile it): its env is otherwise the bench's own choice. */
-const SERVER_NODE_OPTIONS = process.env.HOSTED_BENCH_SERVER_NODE_OPTIONS;
-
-// With a profiled server, each phase also says its monotonic time in µs: the clock of the .cpuprofile's timestamps on Linux, to cut a phase out of it.
-const progress = (what: string) =>
-  console.error(`[bench:hosted ${new Date().toISOString().slice(11, 19)}${SERVER_NODE_OPTIONS ? ` mono ${process.hrtime.bigint() / 1000n}` : ''}] ${what}`);
+const progress = (what: string) => progressOf('bench:hosted', what);
 
 async function firstLoad(hostedUrl: string): Promise<{ file: string; bytes: number; encoding: string }[]> {
   const get = async (u: string) => {
@@ -68,7 +63,7 @@ async function main(): Promise<void> {
   // The engines off: every session waits in manual_review with its evidence URLs, whatever the random images show.
   const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', ...ENGINES_OFF };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
-  const serverEnv: NodeJS.ProcessEnv = SERVER_NODE_OPTIONS ? { ...env, NODE_OPTIONS: SERVER_NODE_OPTIONS } : env;
+  const serverEnv = serverEnvOf(env);
   const target = process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (PGlite)';
   let server: Started | null = null;
   let ceiling: Started | null = null;
@@ -104,22 +99,13 @@ async function main(): Promise<void> {
     });
     fs.rmSync(rawDir, { recursive: true, force: true });
 
-    progress('raw INSERT baseline');
-    // Baseline: the same bytes, raw INSERTs over a pool the size of the server's.
-    await db.query('CREATE TABLE IF NOT EXISTS bench_hosted_blobs (id int PRIMARY KEY, bytes bytea NOT NULL)');
-    await db.query('TRUNCATE bench_hosted_blobs');
-    const rawUp = await timed(bodies, IMAGES, async (b, i) => {
-      await db!.query('INSERT INTO bench_hosted_blobs (id, bytes) VALUES ($1, $2)', [i, b]);
-      return b.length;
-    });
-
     progress('uploads through the API');
     const rss = rssSampler(server.proc.pid!);
     const rssBefore = rss.now();
     const ids: string[] = new Array(IMAGES);
     // One client for the API and the ceiling alike: the body posted, the answer's sha256 checked.
     const post = async (url: string, authorization: string, b: Buffer, i: number) => {
-      const r = await json(await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'image/jpeg' }, body: b as unknown as Uint8Array<ArrayBuffer> }));
+      const r = await postImage(url, authorization, b);
       if (r.sha256 !== sha[i]) throw new Error('the stored sha256 differs from the bytes sent');
       return r as { id?: string };
     };
@@ -142,21 +128,26 @@ async function main(): Promise<void> {
     });
     ceilingRss.stop();
 
+    progress('raw INSERT baseline');
+    // For the record: the same bytes, raw INSERTs over a pool the size of the server's. After the timed
+    // uploads, not before: the database goes on writing a GiB of WAL and dirty pages for seconds after
+    // the last INSERT answers, on the cores the API's uploads would be measured on.
+    await db.query('CREATE TABLE IF NOT EXISTS bench_hosted_blobs (id int PRIMARY KEY, bytes bytea NOT NULL)');
+    await db.query('TRUNCATE bench_hosted_blobs');
+    const rawUp = await timed(bodies, IMAGES, async (b, i) => {
+      await db!.query('INSERT INTO bench_hosted_blobs (id, bytes) VALUES ($1, $2)', [i, b]);
+      return b.length;
+    });
+    await db.query('CHECKPOINT'); // the INSERTs' writes done before the downloads are timed
+
     progress('submit and wait for the checks');
     // 3. Evidence: submit, wait for the (engine-less) checks, read the links with the tenant key.
     const urls = await evidenceUrlsAfterSubmit(server.url, api, pages);
     progress('evidence downloads');
-    // One client for the API and the ceiling alike: the body read whole and hashed.
-    const download = async (u: string, seen: Set<string>) => {
-      const res = await fetch(u);
-      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-      const b = Buffer.from(await res.arrayBuffer());
-      seen.add(createHash('sha256').update(b).digest('hex'));
-      return b.length;
-    };
-    const seen = new Set<string>();
-    const apiDown = await timedOn(server.proc.pid!, urls, DOWNLOAD_CONCURRENCY, (u) => download(u, seen));
-    if (!sha.every((h) => seen.has(h))) throw new Error('an evidence URL did not return the bytes uploaded');
+    // One client for the API and the ceiling alike, counting bytes as the raw read does; what the
+    // answers hold is checked afterwards, untimed (allAnswered).
+    const apiDown = await timedOn(server.proc.pid!, urls, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
+    if (!(await allAnswered(urls, sha))) throw new Error('an evidence URL did not return the bytes uploaded');
     const blobRows = (await db.query('SELECT a.id, a.blob_key, a.iv, a.auth_tag, k.wrapped_key FROM artifacts a JOIN vault_data_keys k USING (tenant_id) WHERE a.id = ANY($1) AND a.blob_key IS NOT NULL', [ids])).rows as CeilingRow[];
     const blobFile = (key: string) => path.join(dataDir, 'vault', 'blobs', key.slice(0, 2), key.slice(2, 4), key);
     progress('ceiling: the blob files decrypted by a bare node:http server');
@@ -165,9 +156,8 @@ async function main(): Promise<void> {
       const q = new URLSearchParams({ file: blobFile(r.blob_key), key: unwrapDataKey(master, r.wrapped_key).toString('hex'), iv: Buffer.from(r.iv).toString('hex'), tag: Buffer.from(r.auth_tag).toString('hex'), aad: r.id });
       return `${ceilingBase}/download?${q}`;
     });
-    const ceilingSeen = new Set<string>();
-    const ceilingDown = await timedOn(ceiling.proc.pid!, ceilingUrls, DOWNLOAD_CONCURRENCY, (u) => download(u, ceilingSeen));
-    if (!sha.every((h) => ceilingSeen.has(h))) throw new Error('the ceiling did not return the bytes uploaded');
+    const ceilingDown = await timedOn(ceiling.proc.pid!, ceilingUrls, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
+    if (!(await allAnswered(ceilingUrls, sha))) throw new Error('the ceiling did not return the bytes uploaded');
     progress('raw blob read baseline');
     const rawRead = await timed(blobRows, DOWNLOAD_CONCURRENCY, async (r) => {
       let n = 0;
@@ -212,11 +202,24 @@ async function main(): Promise<void> {
       `\nFairness: another tenant's ${SIZE / MIB} MiB upload took ${fairness.alone.toFixed(0)} ms alone (median of ${FAIRNESS_RUNS}) and ${fairness.withSlow.toFixed(0)} ms while ${SLOW_CLIENTS} clients sent 1 byte/s: delayed by ${(fairness.withSlow - fairness.alone).toFixed(0)} ms (goal < 1000 ms)`,
     );
   } finally {
+    closeBodySockets();
     await db?.end();
     await server?.stop();
     await ceiling?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Whether the bodies read from `urls` (16 at a time, each hashed as it arrives) are exactly the uploads of hashes `sha`. */
+async function allAnswered(urls: string[], sha: string[]): Promise<boolean> {
+  const seen = new Set<string>();
+  await timed(urls, DOWNLOAD_CONCURRENCY, async (u) => {
+    const hash = createHash('sha256');
+    const n = await getBody(u, (c) => hash.update(c));
+    seen.add(hash.digest('hex'));
+    return n;
+  });
+  return seen.size === sha.length && sha.every((h) => seen.has(h));
 }
 
 type CeilingRow = { id: string; blob_key: string; iv: Buffer; auth_tag: Buffer; wrapped_key: string };

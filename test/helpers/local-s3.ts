@@ -17,6 +17,8 @@ export type LocalS3 = {
   bucket: string;
   /** The environment a server (or an S3 client) needs to use it: VAULT_S3_*, region and credentials. */
   env: Record<string, string>;
+  /** s3rver's own process, when it runs in one (startLocalS3Process): a benchmark reads its CPU. */
+  pid?: number;
   close(): Promise<void>;
 };
 
@@ -69,6 +71,7 @@ export async function startLocalS3Process(bucket = 'vault'): Promise<LocalS3> {
     endpoint,
     bucket,
     env: envFor(endpoint, bucket),
+    pid: proc.pid,
     close: async () => {
       process.off('exit', killOnExit);
       if (proc.exitCode !== null) return;
