@@ -131,10 +131,10 @@ export async function json(res: Response): Promise<any> {
 
 /**
  * The socket pool of the benches' body transfers: keep-alive, no cap on sockets. The timed uploads and
- * downloads go through node:http rather than fetch: fetch (undici) spent 3-5 ms of CPU per MiB it sent,
- * against 0.3-0.4 ms for node:http (/tmp probe, 200 x 5 MiB to a draining server), and the client runs
- * on the two cores the server, the store and the database share. The raw S3 side's SDK is on node:http
- * too. A person's browser spends its own machine's CPU, not the server's.
+ * downloads go through node:http rather than fetch: sending 200 x 5 MiB, fetch (undici) spent 5.5 ms
+ * of the client's CPU per MiB, node:http 0.4 (bench:hosted-s3's client column, docs/benchmarks.md),
+ * on the two cores that the server, the store and the database share. The raw S3 side's SDK is on
+ * node:http too. A person's browser spends its own machine's CPU, not the server's.
  */
 const bodyAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
