@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'pg';
 import { cliJson, startProcess, Started } from './bench-support';
-import { Api, artifactQuery, closeBodySockets, evidenceUrlsAfterSubmit, getBody, jpeg, MIB, openPage, OpenedPage, postImage, progress as progressOf, quantile, rssSampler, summary, SUMMARY_HEADER, serverEnvOf, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
+import { Api, artifactQuery, closeBodySockets, evidenceUrlsAfterSubmit, getBody, jpeg, MIB, openPage, OpenedPage, postImage, progress as progressOf, quantile, rssSampler, Summary, summary, SUMMARY_HEADER, serverEnvOf, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
 import { ENGINES_OFF } from '../test/helpers/test-server';
 import { unwrapDataKey } from '../src/vault/vault-keys';
 
@@ -191,13 +191,13 @@ async function main(): Promise<void> {
     console.log(`Uploads: ${IMAGES} images of ${SIZE / MIB} MiB, all in parallel (${sessions} live T1 sessions, document + selfie)\n`);
     console.log(SUMMARY_HEADER);
     for (const u of up) console.log(summaryRow(u, up[0]));
-    console.log(`\nThe API reaches ${(up[1].mibPerS / up[2].mibPerS).toFixed(2)}x of the upload ceiling.`);
+    console.log(`\nThe API reaches ${(up[1].mibPerS / up[2].mibPerS).toFixed(2)}x of the upload ceiling. ${coresFor(up[0], up[1], up[2])}`);
     console.log(`\nServer RSS: ${(rssBefore / MIB).toFixed(0)} MiB before the uploads, peak ${(rssPeak / MIB).toFixed(0)} MiB during (+${((rssPeak - rssBefore) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded; one copy of every body at once would be +${((IMAGES * SIZE) / MIB).toFixed(0)} MiB)\n`);
     console.log(`Ceiling's RSS: ${(ceilingRssBefore / MIB).toFixed(0)} MiB before its uploads, peak ${(ceilingRss.peak() / MIB).toFixed(0)} MiB during (+${((ceilingRss.peak() - ceilingRssBefore) / MIB).toFixed(0)} MiB)\n`);
     console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time\n`);
     console.log(SUMMARY_HEADER);
     for (const d of down) console.log(summaryRow(d, down[0]));
-    console.log(`\nThe API reaches ${(down[1].mibPerS / down[2].mibPerS).toFixed(2)}x of the download ceiling.`);
+    console.log(`\nThe API reaches ${(down[1].mibPerS / down[2].mibPerS).toFixed(2)}x of the download ceiling. ${coresFor(down[0], down[1], down[2])}`);
     console.log(
       `\nFairness: another tenant's ${SIZE / MIB} MiB upload took ${fairness.alone.toFixed(0)} ms alone (median of ${FAIRNESS_RUNS}) and ${fairness.withSlow.toFixed(0)} ms while ${SLOW_CLIENTS} clients sent 1 byte/s: delayed by ${(fairness.withSlow - fairness.alone).toFixed(0)} ms (goal < 1000 ms)`,
     );
@@ -208,6 +208,16 @@ async function main(): Promise<void> {
     await ceiling?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The cores that 0.8x of the baseline's throughput takes at the API's and the ceiling's CPU per MiB
+ * (the serving process alone: the client and the database come on top). One Node process runs its
+ * JavaScript on one core; this machine has os.availableParallelism() of them, for every process of the bench.
+ */
+function coresFor(base: Summary, api: Summary, ceiling: Summary): string {
+  const cores = (s: Summary) => ((0.8 * base.mibPerS * (s.cpuMsPerMiB ?? NaN)) / 1000).toFixed(1);
+  return `0.8x of the baseline (${(0.8 * base.mibPerS).toFixed(0)} MiB/s) takes ${cores(api)} cores of the API's CPU, ${cores(ceiling)} of the ceiling's; this machine has ${os.availableParallelism()}.`;
 }
 
 /** Whether the bodies read from `urls` (16 at a time, each hashed as it arrives) are exactly the uploads of hashes `sha`. */
