@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 
@@ -12,7 +12,7 @@ export const MIB = 1024 * 1024;
 export type Timing = { ms: number; bytes: number };
 
 /** NODE_OPTIONS for the server alone (`--cpu-prof --cpu-prof-dir=...` to profile it): its env is otherwise the bench's own choice. */
-export const SERVER_NODE_OPTIONS = process.env.HOSTED_BENCH_SERVER_NODE_OPTIONS;
+const SERVER_NODE_OPTIONS = process.env.HOSTED_BENCH_SERVER_NODE_OPTIONS;
 
 /** The server's env for a bench's `env`: with SERVER_NODE_OPTIONS when given. */
 export const serverEnvOf = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => (SERVER_NODE_OPTIONS ? { ...env, NODE_OPTIONS: SERVER_NODE_OPTIONS } : env);
@@ -41,7 +41,7 @@ export function quantile(xs: number[], q: number): number {
 export function summary(name: string, timings: Timing[], wallMs: number, serverCpuMs?: number) {
   const bytes = timings.reduce((n, t) => n + t.bytes, 0);
   const cpuMsPerMiB = serverCpuMs === undefined ? undefined : serverCpuMs / (bytes / MIB);
-  return { name, count: timings.length, mibPerS: bytes / MIB / (wallMs / 1000), p50: quantile(timings.map((t) => t.ms), 0.5), p99: quantile(timings.map((t) => t.ms), 0.99), wallMs, cpuMsPerMiB };
+  return { name, count: timings.length, mib: bytes / MIB, mibPerS: bytes / MIB / (wallMs / 1000), p50: quantile(timings.map((t) => t.ms), 0.5), p99: quantile(timings.map((t) => t.ms), 0.99), wallMs, cpuMsPerMiB };
 }
 export type Summary = ReturnType<typeof summary>;
 
@@ -66,26 +66,31 @@ export function cpuMsOf(pid: number): number {
  * The CPU each named process spends from now to `stop()`, in ms: on a machine whose cores every
  * process of a bench shares, what each costs per MiB, and how many cores they kept busy together.
  */
-export function cpuMeter(pids: Record<string, number>) {
+function cpuMeter(pids: Record<string, number>) {
   const start = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMsOf(pid)]));
   return { stop: (): Record<string, number> => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMsOf(pid) - start[name]])) };
 }
 
 /** A markdown row of what `cpuMeter` measured over a phase that moved `s`: each process's CPU per MiB, their sum, and the cores busy. */
 export function cpuRow(s: Summary, cpuMs: Record<string, number>): string {
-  const mib = (s.mibPerS * s.wallMs) / 1000;
   const total = Object.values(cpuMs).reduce((a, b) => a + b, 0);
-  return `| ${s.name} | ${Object.values(cpuMs).map((ms) => (ms / mib).toFixed(1)).join(' | ')} | ${(total / mib).toFixed(1)} | ${(total / s.wallMs).toFixed(2)} |`;
+  return `| ${s.name} | ${Object.values(cpuMs).map((ms) => (ms / s.mib).toFixed(1)).join(' | ')} | ${(total / s.mib).toFixed(1)} | ${(total / s.wallMs).toFixed(2)} |`;
 }
 
 /** The header of cpuRow's table for processes `names`. */
 export const cpuHeader = (names: string[]) => `| case | ${names.map((n) => `${n} CPU ms/MiB`).join(' | ')} | sum ms/MiB | cores busy |\n|---|${names.map(() => '---|').join('')}---|---|`;
 
+/** `timed`, and the CPU each named process spent meanwhile (cpuMeter). */
+export async function timedWith<T>(pids: Record<string, number>, items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number; cpu: Record<string, number> }> {
+  const meter = cpuMeter(pids);
+  const r = await timed(items, concurrency, fn);
+  return { ...r, cpu: meter.stop() };
+}
+
 /** `timed`, and the CPU the serving process `pid` spent meanwhile. */
 export async function timedOn<T>(pid: number, items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<{ timings: Timing[]; wallMs: number; cpuMs: number }> {
-  const cpu0 = cpuMsOf(pid);
-  const r = await timed(items, concurrency, fn);
-  return { ...r, cpuMs: cpuMsOf(pid) - cpu0 };
+  const r = await timedWith({ serving: pid }, items, concurrency, fn);
+  return { timings: r.timings, wallMs: r.wallMs, cpuMs: r.cpu.serving };
 }
 
 /** Runs `fn` over `items`, `concurrency` at a time; each call returns the bytes it moved. */
@@ -178,6 +183,18 @@ export function getBody(url: string, onChunk: (chunk: Buffer) => void = () => un
       })
       .on('error', reject);
   });
+}
+
+/** The SHA-256 (hex) of each body read from `urls`, 16 at a time, hashed as it arrives: untimed checks of what a phase answered. */
+export async function hashesOf(urls: string[]): Promise<string[]> {
+  const hashes: string[] = [];
+  await timed(urls, 16, async (u) => {
+    const hash = createHash('sha256');
+    const n = await getBody(u, (c) => hash.update(c));
+    hashes.push(hash.digest('hex'));
+    return n;
+  });
+  return hashes;
 }
 
 /** Ends the body transfers' idle keep-alive sockets, so that a bench can exit. */

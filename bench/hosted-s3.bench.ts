@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Pool } from 'pg';
 import { cliJson, startProcess, Started } from './bench-support';
-import { artifactQuery, closeBodySockets, cpuHeader, cpuMeter, cpuRow, evidenceUrlsAfterSubmit, getBody, jpeg, MIB, openPage, OpenedPage, postImage, progress, rssSampler, summary, SUMMARY_HEADER, serverEnvOf, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
+import { artifactQuery, closeBodySockets, cpuHeader, cpuRow, evidenceUrlsAfterSubmit, getBody, hashesOf, jpeg, MIB, openPage, OpenedPage, postImage, progress, rssSampler, summary, SUMMARY_HEADER, serverEnvOf, summaryRow, tenantApi, timedWith } from './hosted-flow';
 import { startLocalS3Process } from '../test/helpers/local-s3';
 import { s3ClientFor } from '../src/vault/s3-blob-store';
 import { ENGINES_OFF } from '../test/helpers/test-server';
@@ -71,29 +71,24 @@ async function main(): Promise<void> {
 
     // Every process of the bench shares the two cores: what each spends per MiB says whether they are the limit.
     const pids = { client: process.pid, server: server.proc.pid!, s3rver: s3.pid! };
-    const metered = async <R>(run: () => Promise<R>): Promise<R & { cpu: Record<string, number> }> => {
-      const meter = cpuMeter(pids);
-      const r = await run();
-      return { ...r, cpu: meter.stop() };
-    };
 
     say('raw PutObject baseline');
-    const rawPut = await metered(() => timed(bodies, IMAGES, async (b, i) => {
+    const rawPut = await timedWith(pids, bodies, IMAGES, async (b, i) => {
       await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `raw/${i}`, Body: b }));
       return b.length;
-    }));
+    });
 
     say('uploads through the API');
     const rss = rssSampler(server.proc.pid!);
     const rssBefore = rss.now();
     const ids: string[] = new Array(IMAGES);
-    const apiUp = await metered(() => timedOn(server!.proc.pid!, bodies, IMAGES, async (b, i) => {
+    const apiUp = await timedWith(pids, bodies, IMAGES, async (b, i) => {
       const page = pages[i >> 1];
       const r = await postImage(`${base}/v1/hosted/sessions/${page.id}/artifacts?${artifactQuery(i)}`, `Bearer ${page.credential}`, b);
       if (r.sha256 !== sha[i]) throw new Error('the stored sha256 differs from the bytes sent');
       ids[i] = r.id;
       return b.length;
-    }));
+    });
     rss.stop();
 
     say('submit and wait for the checks');
@@ -102,19 +97,18 @@ async function main(): Promise<void> {
     if (keys.length !== IMAGES) throw new Error(`${keys.length} of ${IMAGES} artifacts name an object`);
 
     say('evidence downloads');
-    const apiDown = await metered(() => timedOn(server!.proc.pid!, urls, DOWNLOAD_CONCURRENCY, (u) => getBody(u)));
+    const apiDown = await timedWith(pids, urls, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
     say('raw GetObject baseline');
-    const rawGet = await metered(() => timed(keys, DOWNLOAD_CONCURRENCY, async (key) => {
+    const rawGet = await timedWith(pids, keys, DOWNLOAD_CONCURRENCY, async (key) => {
       const r = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
       if (!(r.Body instanceof Readable)) throw new Error('GetObject answered without a Node stream');
       return drain(r.Body);
-    }));
+    });
     // Untimed: the evidence URLs answer the bytes that were uploaded.
-    const seen = new Set(await Promise.all(urls.slice(0, 8).map(async (u) => createHash('sha256').update(Buffer.from(await (await fetch(u)).arrayBuffer())).digest('hex'))));
-    if (![...seen].every((h) => sha.includes(h))) throw new Error('an evidence URL did not return the bytes uploaded');
+    if (!(await hashesOf(urls.slice(0, 8))).every((h) => sha.includes(h))) throw new Error('an evidence URL did not return the bytes uploaded');
 
-    const up = [summary('raw PutObject of the clear bytes (baseline)', rawPut.timings, rawPut.wallMs), summary('POST /v1/hosted/.../artifacts, vault on S3', apiUp.timings, apiUp.wallMs, apiUp.cpuMs)];
-    const down = [summary('raw GetObject of the stored objects (baseline)', rawGet.timings, rawGet.wallMs), summary('GET /v1/evidence/... (evidence URL), vault on S3', apiDown.timings, apiDown.wallMs, apiDown.cpuMs)];
+    const up = [summary('raw PutObject of the clear bytes (baseline)', rawPut.timings, rawPut.wallMs), summary('POST /v1/hosted/.../artifacts, vault on S3', apiUp.timings, apiUp.wallMs, apiUp.cpu.server)];
+    const down = [summary('raw GetObject of the stored objects (baseline)', rawGet.timings, rawGet.wallMs), summary('GET /v1/evidence/... (evidence URL), vault on S3', apiDown.timings, apiDown.wallMs, apiDown.cpu.server)];
     console.log(`\nbench:hosted-s3 on ${target}, s3rver in its own process, ${new Date().toISOString()}\n`);
     console.log(`Uploads: ${IMAGES} images of ${SIZE / MIB} MiB, all at once (${pages.length} live T1 sessions, document + selfie)\n`);
     console.log(SUMMARY_HEADER);

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'pg';
 import { cliJson, startProcess, Started } from './bench-support';
-import { Api, artifactQuery, closeBodySockets, evidenceUrlsAfterSubmit, getBody, jpeg, MIB, openPage, OpenedPage, postImage, progress as progressOf, quantile, rssSampler, Summary, summary, SUMMARY_HEADER, serverEnvOf, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
+import { Api, artifactQuery, closeBodySockets, evidenceUrlsAfterSubmit, getBody, hashesOf, jpeg, MIB, openPage, OpenedPage, postImage, progress as progressOf, quantile, rssSampler, Summary, summary, SUMMARY_HEADER, serverEnvOf, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
 import { ENGINES_OFF } from '../test/helpers/test-server';
 import { unwrapDataKey } from '../src/vault/vault-keys';
 
@@ -220,15 +220,9 @@ function coresFor(base: Summary, api: Summary, ceiling: Summary): string {
   return `0.8x of the baseline (${(0.8 * base.mibPerS).toFixed(0)} MiB/s) takes ${cores(api)} cores of the API's CPU, ${cores(ceiling)} of the ceiling's; this machine has ${os.availableParallelism()}.`;
 }
 
-/** Whether the bodies read from `urls` (16 at a time, each hashed as it arrives) are exactly the uploads of hashes `sha`. */
+/** Whether the bodies read from `urls` are exactly the uploads of hashes `sha`. */
 async function allAnswered(urls: string[], sha: string[]): Promise<boolean> {
-  const seen = new Set<string>();
-  await timed(urls, DOWNLOAD_CONCURRENCY, async (u) => {
-    const hash = createHash('sha256');
-    const n = await getBody(u, (c) => hash.update(c));
-    seen.add(hash.digest('hex'));
-    return n;
-  });
+  const seen = new Set(await hashesOf(urls));
   return seen.size === sha.length && sha.every((h) => seen.has(h));
 }
 
