@@ -32,7 +32,7 @@ export class VaultKeys {
     if (cached) return cached;
     await this.db.query(`INSERT INTO vault_data_keys (tenant_id, wrapped_key) VALUES ($1, $2) ON CONFLICT (tenant_id) DO NOTHING`, [tenantId, this.wrap(randomBytes(32))]);
     const rows: { wrapped_key: string }[] = await this.db.query(`SELECT wrapped_key FROM vault_data_keys WHERE tenant_id = $1`, [tenantId]);
-    const key = this.unwrap(rows[0].wrapped_key);
+    const key = unwrapDataKey(this.master, rows[0].wrapped_key);
     this.dataKeys.set(tenantId, key);
     return key;
   }
@@ -42,10 +42,6 @@ export class VaultKeys {
     const c = createCipheriv('aes-256-gcm', this.master, iv);
     const ct = Buffer.concat([c.update(key), c.final()]);
     return `${WRAP_VERSION}:${Buffer.concat([iv, c.getAuthTag(), ct]).toString('base64')}`;
-  }
-
-  private unwrap(wrapped: string): Buffer {
-    return unwrapDataKey(this.master, wrapped);
   }
 }
 
