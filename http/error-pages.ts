@@ -7,6 +7,7 @@ import { setPageSecurityHeaders } from './security-headers';
 /** One human-readable page per error code; problem documents link here in their `type`. */
 const DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_request: 'The request was malformed or broke a rule of the API. The message says which field and why. Fix the request before retrying.',
+  too_many_records: 'A bulk import holds at most 10,000 records. The body was read up to record 10,001, whose line the message names, and nothing was imported: split the file and send each part on its own.',
   tier_not_available: 'The requested verification tier is not offered yet (T6, government records, is deferred). Request T0 to T5.',
   data_group_not_allowed: 'A chip submission included data group 3 (fingerprints) or 4 (iris images). The service never collects them: send EF.SOD, DG1, DG2 and the other data groups only. Passive Authentication does not need the groups left out.',
   unauthorized: 'The Authorization header is missing, malformed, or names a key that does not exist or was revoked. Send `Authorization: Bearer sk_test_...` or `sk_live_...`.',

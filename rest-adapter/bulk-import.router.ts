@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import express, { NextFunction, Request, Response, Router } from 'express';
+import { Request, Router } from 'express';
 import { BULK_IMPORT_MAX_BYTES, type BulkImportService } from '../src/bulk-import/bulk-import.service';
 import { requireTenantKey } from '../src/auth/auth.service';
-import { sendError } from '../http/error-response';
-import { bulkRecordsOf } from './bulk-import.request';
+import { streamedBody } from '../http/streamed-body';
+import { bulkRecordsOf, type BulkFormat } from './bulk-import.request';
 import { answeringDomainErrors, restRoute } from './rest-route';
 import { DomainError } from '../src/errors';
 import { presentBulkImport, presentBulkResult } from './bulk-import.presenter';
@@ -12,31 +12,26 @@ import { presentBulkImport, presentBulkResult } from './bulk-import.presenter';
 const NDJSON = ['application/x-ndjson', 'application/jsonl', 'application/json-seq'];
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
-const readRaw = express.raw({ limit: BULK_IMPORT_MAX_BYTES, type: () => true });
-
-/** The body as bytes, up to 25 MiB (D8: 413 past it), of one of the two accepted types (415 otherwise). */
-function bulkBody(req: Request, res: Response, next: NextFunction): void {
-  if (!req.is([...NDJSON, ...JSON_TYPES])) return sendError(res, 'unsupported_media_type', 'Send the records as application/x-ndjson or as application/json {"records": [...]}');
-  readRaw(req, res, (err?: unknown) => {
-    if (!err) return next();
-    if ((err as { type?: string }).type === 'entity.too.large') return sendError(res, 'payload_too_large', `A bulk import body is at most ${BULK_IMPORT_MAX_BYTES} bytes (25 MiB)`);
-    next(err);
-  });
+/** Which of the two accepted bodies this is; 415 for any other type. */
+function bulkFormatOf(req: Request): BulkFormat {
+  if (req.is(NDJSON)) return 'ndjson';
+  if (req.is(JSON_TYPES)) return 'json';
+  throw new DomainError('unsupported_media_type', 'Send the records as application/x-ndjson or as application/json {"records": [...]}');
 }
 
 /**
  * /v1/admin/bulk-import (DECISIONS.md D17). Not GraphQL operations: the body is up to 25 MiB of
- * records and the results are a stream; the service does the work, these routes read and present.
+ * records, read as a stream, and the results are a stream; the service does the work, these routes
+ * read and present.
  */
 export function bulkImportRouter(service: BulkImportService, hostedUrl: (sessionId: string) => string, router: Router = Router()): Router {
   router.post(
     '/admin/bulk-import',
-    bulkBody,
     restRoute(async (req, ctx) => {
       const actor = requireTenantKey(ctx.actor, 'sessions:write');
-      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      if (body.length === 0) throw new DomainError('invalid_request', 'The request body is empty: send 1 to 10,000 records');
-      const records = bulkRecordsOf(body, req.is(NDJSON) ? 'ndjson' : 'json');
+      // The body streams into the service record by record: never held whole, read no further than record 10,001.
+      const body = streamedBody(req, BULK_IMPORT_MAX_BYTES, `A bulk import body is at most ${BULK_IMPORT_MAX_BYTES} bytes (25 MiB)`);
+      const records = bulkRecordsOf(body, bulkFormatOf(req));
       return { status: 202, body: presentBulkImport(await service.start(actor, records)) };
     }),
   );

@@ -1,6 +1,7 @@
 /** The closed set of error codes the service returns (docs/api-behaviour.md, "Errors"). */
 export type ErrorCode =
   | 'invalid_request'
+  | 'too_many_records'
   | 'tier_not_available'
   | 'data_group_not_allowed'
   | 'unauthorized'
@@ -25,6 +26,7 @@ export type ErrorCode =
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
+  too_many_records: 400,
   tier_not_available: 400,
   data_group_not_allowed: 400,
   unauthorized: 401,

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import type { TenantKeyActor, TenantScope } from '../auth/actor';
 import type { SecretBox } from '../crypto/secret-box';
@@ -6,6 +7,7 @@ import { newId } from '../ids';
 import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
 import type { CreateSessionCommand } from '../sessions/session.service';
 import { isEmail, normaliseEmail } from '../mail/email-address';
+import { hasUnstorableCharacters, toStorableText } from '../validation/postgres-text';
 
 /** DECISIONS.md D17: 1 to 10,000 records, at most 25 MiB of body. */
 export const BULK_IMPORT_MAX_RECORDS = 10_000;
@@ -55,8 +57,20 @@ export type BulkRecordResult = {
 /** What the job stores of a record until it is processed (sealed: metadata and email are personal data). */
 export type StoredRecord = { command: CreateSessionCommand };
 
+type StoredRow = {
+  line: number;
+  referenceId: string | null;
+  recordSealed: string | null;
+  emailSealed: string | null;
+  outcome: BulkRecordOutcome | null;
+  errorCode: ErrorCode | null;
+  errorMessage: string | null;
+};
+
 type ImportRow = { id: string; livemode: boolean; status: BulkImportStatus; total: number; created: number; duplicates: number; rejected: number; created_at: Date; completed_at: Date | null };
 
+/** Records read (parsed, checked and sealed) between two turns of the event loop. */
+const READ_BATCH = 250;
 /** Rows per INSERT when the records are stored (8 parameters each as arrays: one statement per chunk). */
 const STORE_CHUNK = 2_000;
 /** Result lines read per page of the results stream (keyset on `line`). */
@@ -81,12 +95,24 @@ export class BulkImportService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async start(actor: TenantKeyActor, records: BulkRecordInput[]): Promise<BulkImport> {
-    if (records.length === 0) throw new DomainError('invalid_request', 'The import holds no records: send 1 to 10,000');
-    if (records.length > BULK_IMPORT_MAX_RECORDS) throw new DomainError('invalid_request', `An import holds at most ${BULK_IMPORT_MAX_RECORDS} records; this one has ${records.length}`);
+  /**
+   * Reads the records as the transport hands them over (a stream: the body is never held whole) and
+   * seals each at once; record 10,001 ends the import with `too_many_records` before anything is
+   * stored, and the transport stops reading there. Yields to the event loop every READ_BATCH records,
+   * so other requests are served while a large body is read.
+   */
+  async start(actor: TenantKeyActor, records: AsyncIterable<BulkRecordInput>): Promise<BulkImport> {
+    const rows: StoredRow[] = [];
+    for await (const r of records) {
+      if (rows.length === BULK_IMPORT_MAX_RECORDS) {
+        throw new DomainError('too_many_records', `Record ${BULK_IMPORT_MAX_RECORDS + 1} (line ${r.line}) is one too many: an import holds at most ${BULK_IMPORT_MAX_RECORDS} records; nothing was imported`);
+      }
+      rows.push(this.storedRow(r));
+      if (rows.length % READ_BATCH === 0) await setImmediate();
+    }
+    if (rows.length === 0) throw new DomainError('invalid_request', 'The import holds no records: send 1 to 10,000');
     const id = newId('bimp');
     const createdAt = this.now();
-    const rows = records.map((r) => this.storedRow(r));
     const rejected = rows.filter((r) => r.outcome === 'rejected').length;
     const pending = rows.length - rejected;
     await this.db.transaction(async (m) => {
@@ -165,12 +191,13 @@ export class BulkImportService {
     }
   }
 
-  private storedRow(r: BulkRecordInput) {
-    const referenceId = typeof r.referenceId === 'string' && r.referenceId.length <= 255 ? r.referenceId : null;
-    const base = { line: r.line, referenceId, recordSealed: null as string | null, emailSealed: null as string | null, outcome: null as BulkRecordOutcome | null, errorCode: null as ErrorCode | null, errorMessage: null as string | null };
+  /** A record as it is stored: sealed when it names a session to create, else its rejection (text PostgreSQL can store: a reference with a NUL is dropped). */
+  private storedRow(r: BulkRecordInput): StoredRow {
+    const referenceId = typeof r.referenceId === 'string' && r.referenceId.length <= 255 && !hasUnstorableCharacters(r.referenceId) ? r.referenceId : null;
+    const base: StoredRow = { line: r.line, referenceId, recordSealed: null, emailSealed: null, outcome: null, errorCode: null, errorMessage: null };
     let error = r.error ?? (r.command ? null : new DomainError('invalid_request', 'The record is not a create-session body'));
     if (!error && r.email != null && (typeof r.email !== 'string' || !isEmail(r.email))) error = new DomainError('invalid_request', 'email must be a valid email address');
-    if (error) return { ...base, outcome: 'rejected' as const, errorCode: error.code, errorMessage: error.message };
+    if (error) return { ...base, outcome: 'rejected', errorCode: error.code, errorMessage: toStorableText(error.message) };
     const stored: StoredRecord = { command: r.command! };
     return { ...base, recordSealed: this.box.seal(JSON.stringify(stored)), emailSealed: r.email ? this.box.seal(normaliseEmail(r.email)) : null };
   }

@@ -139,7 +139,7 @@ describe('POST /v1/admin/bulk-import', () => {
     const many = Array.from({ length: 10_001 }, (_, i) => ({ flow_id: 'default', tier: 'T0', reference_id: `too-many-${i}` }));
     const tooMany = await http(server, 'POST', '/v1/admin/bulk-import', { key: acme.test_api_key, json: { records: many } });
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('10000') });
+    expect(tooMany.body.error).toMatchObject({ code: 'too_many_records', message: expect.stringContaining('line 10001') });
     expect(tooMany.body.error.request_id).toBe(tooMany.headers.get('request-id'));
 
     const line = JSON.stringify({ flow_id: 'default', tier: 'T0', metadata: { note: 'x'.repeat(4000) } });
