@@ -27,7 +27,7 @@ export function healthRoutes(
   });
   app.get('/readyz', async (_req, res) => {
     const r = await deps.readiness.report();
-    res.status(r.ready ? 200 : 503).json({ status: r.ready ? 'ready' : 'not_ready', checks: r.checks, not_ready: r.not_ready });
+    res.status(r.ready ? 200 : 503).json({ status: r.ready ? 'ready' : 'not_ready', checks: r.checks, reasons: r.reasons, not_ready: r.not_ready });
   });
   const token = deps.metricsToken;
   if (token) {

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { CheckEnginesHealth } from '../checks/live-providers';
-import type { ReadinessCheck } from './readiness';
+import { NotReady, type ReadinessCheck } from './readiness';
 
 /**
  * What this process needs before it takes traffic: its database, the schema at the migrations this
@@ -16,24 +16,26 @@ export function readinessChecks(deps: {
   // This build's migrations cannot be unapplied once they are in: after the first yes, a probe does not ask again.
   let migrated = false;
   const checks: ReadinessCheck[] = [
-    { name: 'database', check: async () => void (await deps.db.query('SELECT 1')) },
+    { name: 'database', check: async () => void (await deps.db.query('SELECT 1')), failure: { code: 'unavailable', reason: 'the database does not answer' } },
     {
       name: 'migrations',
       check: async () => {
         if (migrated) return;
-        if (await deps.db.showMigrations()) throw new Error('migrations of this build are not applied yet');
+        if (await deps.db.showMigrations()) throw new NotReady('migrations_pending', "this build's migrations are not applied yet");
         migrated = true;
       },
+      failure: { code: 'unavailable', reason: 'the migrations could not be read' },
     },
-    { name: 'job_queue', check: () => deps.jobs.ready() },
+    { name: 'job_queue', check: () => deps.jobs.ready(), failure: { code: 'unavailable', reason: 'the job queue does not answer' } },
   ];
   const engines = deps.engines;
   if (engines) {
     checks.push({
       name: 'check_engines',
       check: async () => {
-        if (engines.health().embedded_models === 'failed') throw new Error('the embedded check engines failed to start');
+        if (engines.health().embedded_models === 'failed') throw new NotReady('failed', 'the embedded check engines failed to start');
       },
+      failure: { code: 'failed', reason: 'the check engines could not be read' },
     });
   }
   return checks;

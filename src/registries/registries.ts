@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { publicOriginOf } from '../net/configured-url';
 import type { Logger } from '../logger';
 import { AbnLookupRegistry } from './abn-lookup.registry';
 import { REGISTRY_NAMES, SwitchedOffRegistry, type BusinessRegistry, type RegistryName } from './business-registry';
@@ -25,7 +26,7 @@ export type RegistriesConfig = {
 
 export const REGISTRY_URL_OFF = 'off';
 
-/** What /healthz says of each registry: whether it is called, where, or why it is switched off. */
+/** What /healthz says of each registry: whether it is called, at which origin, or why it is switched off. */
 export type RegistryHealth = { enabled: true; url: string } | { enabled: false; reason: string };
 
 export type BusinessRegistries = { checks: BusinessChecksService; health(): Record<RegistryName, RegistryHealth>; close(): Promise<void> };
@@ -38,7 +39,7 @@ export function createBusinessRegistries(c: RegistriesConfig, logger: Logger): B
     return new SwitchedOffRegistry(name, reason);
   };
   const on = <T extends BusinessRegistry>(name: RegistryName, url: string, make: () => T): T => {
-    health[name] = { enabled: true, url: url.replace(/\/+$/, '') };
+    health[name] = { enabled: true, url: publicOriginOf(url) }; // never the path, query or credentials: /healthz is public
     return make();
   };
   const isOff = (url: string) => url === REGISTRY_URL_OFF;

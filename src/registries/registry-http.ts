@@ -1,5 +1,6 @@
 import { BodyTooLargeError, readCappedBody } from '../net/capped-body';
 import { parseRetryAfter } from '../net/retry-after';
+import { requestOf } from '../net/configured-url';
 
 /** What one HTTP call to a registry returned, before any parsing (a non-2xx body is never parsed as JSON). */
 export type RegistryResponse = { status: number; body: string; contentType: string; retryAfterMs: number | null; url: string };
@@ -17,14 +18,18 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
  */
 export async function registryGet(url: string, headers: Record<string, string>, timeoutMs = REGISTRY_TIMEOUT_MS): Promise<RegistryResponse> {
   try {
-    const res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+    // A base URL with a user and password (a private mirror) sends them as Basic auth: the URL kept as evidence carries neither.
+    const request = requestOf(url, headers);
+    const res = await fetch(request.url, { headers: request.headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
     const body = (await readCappedBody(res, MAX_BODY_BYTES)).toString('utf8');
-    return { status: res.status, body, contentType: res.headers.get('content-type') ?? '', retryAfterMs: parseRetryAfter(res.headers.get('retry-after') ?? undefined), url };
+    return { status: res.status, body, contentType: res.headers.get('content-type') ?? '', retryAfterMs: parseRetryAfter(res.headers.get('retry-after') ?? undefined), url: request.url };
   } catch (err) {
     if (err instanceof BodyTooLargeError) throw new RegistryUnreachableError(err.message);
     const name = (err as Error).name;
     if (name === 'TimeoutError' || name === 'AbortError') throw new RegistryUnreachableError(`no answer within ${Math.round(timeoutMs / 100) / 10} s`);
-    throw new RegistryUnreachableError(`it could not be reached (${(err as Error).message})`);
+    // The cause's code only (ECONNREFUSED, ENOTFOUND): fetch's messages can quote the address, and this reason reaches the tenant.
+    const code = (err as { cause?: { code?: unknown } }).cause?.code;
+    throw new RegistryUnreachableError(`it could not be reached (${typeof code === 'string' ? code : (err as Error).name})`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { publicOriginOf } from '../net/configured-url';
 import type { ListId } from '../../entities/list-snapshot.document';
 
 /**
@@ -20,11 +21,10 @@ export const OFFICIAL_LIST_URLS: Readonly<Record<ListId, string>> = {
 export const LIST_URL_OFF = 'off';
 
 /**
- * Where a list is fetched from, as /healthz shows it: the address without credentials or query
- * (a private mirror's signed URL must not be published on an unauthenticated route).
+ * Where a list is fetched from, as /healthz shows it: the origin only (a private mirror's address
+ * can hold credentials, a key in its query or a token in its path: src/net/public-origin.ts).
  */
 export function publicSourceOf(url: string | undefined): string {
   if (!url) return LIST_URL_OFF;
-  const u = new URL(url);
-  return `${u.origin}${u.pathname}`;
+  return publicOriginOf(url);
 }

@@ -1,4 +1,5 @@
 import { readCappedBody } from '../net/capped-body';
+import { publicOriginOf, requestOf } from '../net/configured-url';
 import type { JobQueue } from '../jobs/job-queue';
 import type { Logger } from '../logger';
 import { SanctionsLoadError } from './sanctions-load.error';
@@ -121,26 +122,34 @@ export class RefreshSanctionsJob {
       const body = await this.download(url);
       const outcome = await this.lists.load(list, 'auto', fileName, body);
       this.logger.info(
-        { list, url, version: outcome.version, previous_version: outcome.previous_version, new_version: outcome.new_version, entries: outcome.entries, warnings: outcome.warnings.length },
+        { list, source: publicOriginOf(url), version: outcome.version, previous_version: outcome.previous_version, new_version: outcome.new_version, entries: outcome.entries, warnings: outcome.warnings.length },
         outcome.version === outcome.previous_version ? 'sanctions refresh: list unchanged' : 'sanctions refresh: new list version in force',
       );
       return true;
     } catch (err) {
       const reason = err instanceof SanctionsLoadError ? err.message : err instanceof Error ? describeFetchError(err) : String(err);
-      this.logger.warn({ list, url, reason }, 'sanctions refresh failed; the previous version stays in force');
+      this.logger.warn({ list, source: publicOriginOf(url), reason }, 'sanctions refresh failed; the previous version stays in force');
       return false;
     }
   }
 
   private async download(url: string): Promise<Buffer> {
-    const res = await fetch(url, { signal: AbortSignal.timeout(this.opts.timeoutMs), redirect: 'follow' });
-    if (!res.ok) throw new Error(`HTTP ${res.status} from ${url}`);
+    const request = requestOf(url);
+    const res = await fetch(request.url, { headers: request.headers, signal: AbortSignal.timeout(this.opts.timeoutMs), redirect: 'follow' });
+    if (!res.ok) throw new Error(`HTTP ${res.status} from ${publicOriginOf(url)}`);
     return readCappedBody(res, this.opts.maxBytes);
   }
 }
 
-/** fetch's own message is "fetch failed"; the cause says what failed (ENOTFOUND, ECONNREFUSED, a timeout). */
+/**
+ * fetch's own message is "fetch failed"; the cause says what failed (ENOTFOUND, ECONNREFUSED). Never
+ * another error's message: fetch's own can quote the address, credentials and query included.
+ */
 function describeFetchError(err: Error): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause ? `${err.message}: ${cause.code ?? cause.message ?? String(cause)}` : err.message;
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'no answer in time';
+  if (err.message.startsWith('HTTP ')) return err.message; // ours, from download()
+  // The cause is the network's (ECONNREFUSED, getaddrinfo ENOTFOUND <host>): it names a host at most.
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const why = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : null;
+  return why ? `${err.message}: ${why}` : `${err.name}: the download failed`;
 }

@@ -21,7 +21,7 @@ describe('GET /readyz', () => {
   it('answers 200 once the database, the migrations, the job queue and the engines are ready', async () => {
     const r = await http(withToken, 'GET', '/readyz');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: 'ready', checks: { database: 'ready', migrations: 'ready', job_queue: 'ready', check_engines: 'ready' }, not_ready: [] });
+    expect(r.body).toEqual({ status: 'ready', checks: { database: 'ready', migrations: 'ready', job_queue: 'ready', check_engines: 'ready' }, reasons: {}, not_ready: [] });
   });
 });
 
