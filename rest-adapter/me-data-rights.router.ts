@@ -1,3 +1,4 @@
+import { profileShownTo } from '../src/users/account-disclosure';
 import { Router } from 'express';
 import type { DataRightsServices } from '../src/data-rights/data-rights.services';
 import type { ReviewCase } from '../src/data-rights/review-case.service';
@@ -76,12 +77,18 @@ export function meDataRightsRouter(dr: DataRightsServices, router: Router = Rout
   );
   router.get(
     '/me/profile',
-    restRoute(async (_req, ctx) => ({ status: 200, body: await dr.profiles.profile(endUserOf(ctx).userId) })),
+    restRoute(async (_req, ctx) => {
+      const user = endUserOf(ctx);
+      return { status: 200, body: profileShownTo(user, await dr.profiles.profile(user.userId)) };
+    }),
   );
   router.patch(
     '/me/profile',
     jsonBody,
-    restRoute(async (req, ctx) => ({ status: 200, body: await dr.profiles.update(endUserOf(ctx).userId, req.body) })),
+    restRoute(async (req, ctx) => {
+      const user = endUserOf(ctx);
+      return { status: 200, body: profileShownTo(user, await dr.profiles.update(user.userId, req.body)) };
+    }),
   );
   return router;
 }

@@ -12,14 +12,18 @@ export class ServiceVerificationType {
   @Field(() => Date, { nullable: true }) verifiedAt: Date | null;
 }
 
-@ObjectType({ description: 'The signed-in end user (a user access token for /v1); GET /v1/me in GraphQL.' })
+@ObjectType({
+  description:
+    "The signed-in end user (a user access token for /v1); GET /v1/me in GraphQL. A tenant's client sees its pairwise subject and the claims of the scopes it was granted; the account portal sees the whole account.",
+})
 export class Viewer {
-  @Field() id: string;
-  @Field() email: string;
-  @Field() emailVerified: boolean;
-  @Field(() => String, { nullable: true }) displayName: string | null;
-  @Field(() => String, { nullable: true }) handle: string | null;
-  @Field(() => ServiceVerificationType) serviceVerification: ServiceVerificationType;
+  @Field({ description: "The token's subject: the tenant's pairwise subject of the user (the portal's own for the account portal)." }) sub: string;
+  @Field(() => String, { nullable: true, description: 'The account id (usr_...): the account portal only, null for a tenant\'s client.' }) id: string | null;
+  @Field(() => String, { nullable: true, description: 'With scope email; null otherwise.' }) email: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'With scope email; null otherwise.' }) emailVerified: boolean | null;
+  @Field(() => String, { nullable: true, description: 'With scope profile; null otherwise.' }) displayName: string | null;
+  @Field(() => String, { nullable: true, description: 'With scope profile; null otherwise.' }) handle: string | null;
+  @Field(() => ServiceVerificationType, { nullable: true, description: 'With scope verification; null otherwise.' }) serviceVerification: ServiceVerificationType | null;
   @Field(() => [String], { description: "Ids of the sessions bound to this user, newest first: at the token's tenant only, or every tenant's for the account portal." }) sessionIds: string[];
 }
 
@@ -53,12 +57,13 @@ export class AccountsResolver {
     const v = await this.me.view(this.policy.authorize(ctx.actor, 'read_account'));
     const sv = v.service_verification;
     return {
-      id: v.id,
-      email: v.email,
-      emailVerified: v.email_verified,
-      displayName: v.profile.display_name,
-      handle: v.profile.handle,
-      serviceVerification: { badges: sv.badges, tier: sv.tier, verifiedAt: sv.verified_at ? new Date(sv.verified_at) : null },
+      sub: v.sub,
+      id: v.id ?? null,
+      email: v.email ?? null,
+      emailVerified: v.email_verified ?? null,
+      displayName: v.profile?.display_name ?? null,
+      handle: v.profile?.handle ?? null,
+      serviceVerification: sv ? { badges: sv.badges, tier: sv.tier, verifiedAt: sv.verified_at ? new Date(sv.verified_at) : null } : null,
       sessionIds: v.sessions.map((s) => s.id),
     };
   }

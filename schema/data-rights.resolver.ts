@@ -5,6 +5,8 @@ import type { DsrJob as DomainDsrJob } from '../src/data-rights/dsr-job.service'
 import type { Profile } from '../src/data-rights/profile-change.service';
 import type { ReviewCase as DomainReviewCase } from '../src/data-rights/review-case.service';
 import { DomainError } from '../src/errors';
+import type { EndUserActor } from '../src/auth/actor';
+import { profileShownTo } from '../src/users/account-disclosure';
 import { tenantSliceOf, type UserCapability, type UserTokenPolicy } from '../src/auth/user-token.policy';
 import { MyProfile, ProfileChange, ReviewCase, UpdateMyProfileInput, VerificationReviewRequest } from './data-rights.type';
 import { toDsrJobType } from './dsr-job.mapper';
@@ -12,19 +14,24 @@ import { DsrJob } from './dsr-job.type';
 
 const job = (j: DomainDsrJob): DsrJob => toDsrJobType(j, { showUser: false });
 const reviewCase = (c: DomainReviewCase): ReviewCase => ({ ...c, verificationId: c.sessionId });
-const myProfile = (p: Profile): MyProfile => ({
-  id: p.id,
-  displayName: p.display_name,
-  handle: p.handle,
-  publicLinks: p.public_links,
-  bio: p.bio,
-  legalName: p.legal_name,
-  dateOfBirth: p.date_of_birth,
-  nationality: p.nationality,
-  state: p.state,
-  objections: p.objections.map((o) => ({ processing: o.processing, objectedAt: o.objected_at })),
-  pendingChanges: p.pending_changes.map((c) => ({ id: c.id, field: c.field, value: c.value, requestedAt: c.requested_at, dsrJobId: c.dsr_job_id })),
-});
+/** The profile as the token is shown it (src/users/account-disclosure.ts): what it may not see is null. */
+const myProfile = (actor: EndUserActor, full: Profile): MyProfile => {
+  const p = profileShownTo(actor, full);
+  return {
+    sub: p.sub,
+    id: p.id ?? null,
+    displayName: p.display_name ?? null,
+    handle: p.handle ?? null,
+    publicLinks: p.public_links ?? null,
+    bio: p.bio ?? null,
+    legalName: p.legal_name ?? null,
+    dateOfBirth: p.date_of_birth ?? null,
+    nationality: p.nationality ?? null,
+    state: p.state,
+    objections: p.objections?.map((o) => ({ processing: o.processing, objectedAt: o.objected_at })) ?? null,
+    pendingChanges: p.pending_changes?.map((c) => ({ id: c.id, field: c.field, value: c.value, requestedAt: c.requested_at, dsrJobId: c.dsr_job_id })) ?? null,
+  };
+};
 
 /** Internal tools (the review console) use the operator credential; no tenant key or user token reaches these. */
 function requireInternalTools(ctx: RequestContext): void {
@@ -86,7 +93,8 @@ export class DataRightsResolver {
 
   @Query(() => MyProfile, { description: "The signed-in user's profile with objections and pending changes." })
   async myProfile(@Ctx() ctx: RequestContext): Promise<MyProfile> {
-    return myProfile(await this.dr.profiles.profile(this.user(ctx, 'read_account').userId));
+    const user = this.user(ctx, 'read_account');
+    return myProfile(user, await this.dr.profiles.profile(user.userId));
   }
 
   @Mutation(() => MyProfile, { description: 'Changes self-managed fields at once; verified ones become pending changes (PATCH /v1/me/profile).' })
@@ -94,7 +102,8 @@ export class DataRightsResolver {
     const snake: Record<string, unknown> = {};
     const names: Record<string, string> = { displayName: 'display_name', handle: 'handle', publicLinks: 'public_links', bio: 'bio', legalName: 'legal_name', dateOfBirth: 'date_of_birth', nationality: 'nationality' };
     for (const [k, v] of Object.entries(input)) if (v !== undefined && names[k]) snake[names[k]] = v;
-    return myProfile(await this.dr.profiles.update(this.user(ctx, 'write_profile').userId, snake));
+    const user = this.user(ctx, 'write_profile');
+    return myProfile(user, await this.dr.profiles.update(user.userId, snake));
   }
 
   @Query(() => [ReviewCase], { description: 'Internal tools (operator credential): review cases, oldest first.' })

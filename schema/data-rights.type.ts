@@ -42,19 +42,23 @@ export class Objection {
   @Field() objectedAt: string;
 }
 
-@ObjectType({ description: "The signed-in end user's profile: self-managed and verified fields, objections and pending changes." })
+@ObjectType({
+  description:
+    "The signed-in end user's profile: self-managed and verified fields, objections and pending changes. A tenant's client sees its pairwise subject, the self-managed fields with scope profile, and nothing of the whole account (null); the account portal sees everything.",
+})
 export class MyProfile {
-  @Field(() => ID) id: string;
+  @Field({ description: "The token's subject (the tenant's pairwise subject of the user)." }) sub: string;
+  @Field(() => ID, { nullable: true, description: 'The account id (usr_...): the account portal only.' }) id: string | null;
   @Field(() => String, { nullable: true }) displayName: string | null;
   @Field(() => String, { nullable: true }) handle: string | null;
-  @Field(() => [String]) publicLinks: string[];
+  @Field(() => [String], { nullable: true, description: 'With scope profile (or the account portal); null otherwise.' }) publicLinks: string[] | null;
   @Field(() => String, { nullable: true }) bio: string | null;
-  @Field(() => String, { nullable: true }) legalName: string | null;
-  @Field(() => String, { nullable: true }) dateOfBirth: string | null;
-  @Field(() => String, { nullable: true }) nationality: string | null;
+  @Field(() => String, { nullable: true, description: 'The account portal only.' }) legalName: string | null;
+  @Field(() => String, { nullable: true, description: 'The account portal only.' }) dateOfBirth: string | null;
+  @Field(() => String, { nullable: true, description: 'The account portal only.' }) nationality: string | null;
   @Field({ description: 'active or restricted.' }) state: string;
-  @Field(() => [Objection]) objections: Objection[];
-  @Field(() => [PendingProfileChange]) pendingChanges: PendingProfileChange[];
+  @Field(() => [Objection], { nullable: true, description: 'The account portal only.' }) objections: Objection[] | null;
+  @Field(() => [PendingProfileChange], { nullable: true, description: 'The account portal only.' }) pendingChanges: PendingProfileChange[] | null;
 }
 
 @InputType({ description: 'Fields to change; verified ones (legalName, dateOfBirth, nationality) go to review.' })

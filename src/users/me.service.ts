@@ -3,9 +3,11 @@ import type { PreparedSql } from '../db/prepared-sql';
 import type { EndUserActor } from '../auth/actor';
 import { tenantSliceOf } from '../auth/user-token.policy';
 import { DomainError } from '../errors';
+import { disclosureTo, onlyIf } from './account-disclosure';
 import type { UserService } from './user.service';
 
-export type MeView = {
+/** The whole account as read (cached per user and slice, frozen); MeView is what a token is shown of it. */
+type AccountView = {
   id: string;
   email: string;
   email_verified: boolean;
@@ -17,14 +19,20 @@ export type MeView = {
   sessions: { id: string; status: string; tier: string; livemode: boolean; created_at: string; completed_at: string | null }[];
 };
 
-/** What `GET /v1/me` and GraphQL's `viewer` show a signed-in user about themselves (docs/accounts-and-oidc.md, D20). */
+/**
+ * `GET /v1/me`: the token's own subject and what its client may be shown (src/users/account-disclosure.ts):
+ * `id`, `verified` and `created_at` for the account portal only, the rest by scope.
+ */
+export type MeView = { sub: string; state: string; sessions: AccountView['sessions'] } & Partial<Omit<AccountView, 'state' | 'sessions'>>;
+
+/** What `GET /v1/me` and GraphQL's `viewer` show a signed-in user's token about the account (docs/accounts-and-oidc.md, D14, D20). */
 export class MeService {
   /**
    * Concurrent views share one statement, each answered by a query that started after it asked
    * (CoalescingReader), and one view per user is built (decrypted) per statement, frozen, for all
    * of that user's waiting requests.
    */
-  private readonly views: CoalescingReader<ViewKey, MeView>;
+  private readonly views: CoalescingReader<ViewKey, AccountView>;
 
   constructor(
     sql: PreparedSql,
@@ -51,10 +59,21 @@ export class MeService {
   async view(actor: EndUserActor): Promise<MeView> {
     const view = await this.views.read({ userId: actor.userId, tenantId: tenantSliceOf(actor) });
     if (!view) throw new DomainError('unauthorized', 'Invalid access token: unknown user');
-    return view;
+    const shown = disclosureTo(actor);
+    return {
+      sub: actor.sub,
+      ...onlyIf(shown.wholeAccount, { id: view.id }),
+      ...onlyIf(shown.email, { email: view.email, email_verified: view.email_verified }),
+      ...onlyIf(shown.profile, { profile: view.profile }),
+      ...onlyIf(shown.wholeAccount, { verified: view.verified }),
+      ...onlyIf(shown.verification, { service_verification: view.service_verification }),
+      state: view.state,
+      ...onlyIf(shown.wholeAccount, { created_at: view.created_at }),
+      sessions: view.sessions,
+    };
   }
 
-  private toView(row: MeRow): MeView {
+  private toView(row: MeRow): AccountView {
     const user = this.users.fromRow(row);
     const sessions = typeof row.sessions === 'string' ? (JSON.parse(row.sessions) as SessionRow[]) : row.sessions;
     return {

@@ -24,7 +24,9 @@ describe('/v1/me authentication', () => {
     const r = await http(server, 'GET', '/v1/me', { key: token });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ email: testEmail('ada'), email_verified: true, state: 'active', service_verification: { badges: [], tier: null } });
-    expect(r.body.id).toMatch(/^usr_[A-Za-z0-9]{24}$/);
+    // A tenant's client knows the user by its pairwise subject, never by the account's id (test/e2e/me-privacy.test.ts).
+    expect(r.body.sub).toBe(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sub);
+    expect(r.body.id).toBeUndefined();
     expectToMatchContract('GET', '/v1/me', r);
   });
 
@@ -42,9 +44,10 @@ describe('/v1/me authentication', () => {
   });
 
   test("GraphQL's viewer answers a user token and refuses a tenant key with user_token_required", async () => {
-    const mine = await graphql(server, '{ viewer { id email emailVerified serviceVerification { badges tier } } }', {}, token);
+    const mine = await graphql(server, '{ viewer { sub id email emailVerified serviceVerification { badges tier } } }', {}, token);
     expect(mine.body.errors).toBeUndefined();
-    expect(mine.body.data.viewer).toMatchObject({ email: testEmail('ada'), emailVerified: true, serviceVerification: { badges: [], tier: null } });
+    expect(mine.body.data.viewer).toMatchObject({ id: null, email: testEmail('ada'), emailVerified: true, serviceVerification: { badges: [], tier: null } });
+    expect(mine.body.data.viewer.sub).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     const tenantKey = await graphql(server, '{ viewer { id } }', {}, tenant.test_api_key);
     expect(tenantKey.body.errors[0].extensions.code).toBe('user_token_required');
   });
