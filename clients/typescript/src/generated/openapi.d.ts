@@ -1670,27 +1670,38 @@ export interface components {
             refresh_token?: string;
             scope?: string;
         };
+        /** @description What the token is shown of the account (docs/accounts-and-oidc.md, "What a token is shown"). A tenant's client sees the user by its pairwise `sub` only, and a claim only with the scope that grants it: `email` and `email_verified` with `email`, `profile` with `profile`, `service_verification` with `verification`. `id`, `verified` and `created_at` are the account portal's only (they would let two tenants link the same person). */
         Me: {
-            id: string;
-            email: string;
-            email_verified: boolean;
-            profile: {
+            /** @description The token's subject, the tenant's pairwise subject of the user (the account portal's own for the portal). */
+            sub: string;
+            /** @description The account portal only. */
+            id?: string;
+            /** @description With scope `email`. */
+            email?: string;
+            /** @description With scope `email`. */
+            email_verified?: boolean;
+            /** @description With scope `profile`. */
+            profile?: {
                 display_name: string | null;
                 handle: string | null;
                 public_links: string[];
                 bio: string | null;
             };
-            /** @description Set only by verifications. */
-            verified: {
+            /** @description Set only by verifications. The account portal only. */
+            verified?: {
                 legal_name: string | null;
                 date_of_birth: string | null;
                 nationality: string | null;
             };
-            service_verification: components["schemas"]["ServiceVerification"];
+            /** @description With scope `verification`. */
+            service_verification?: components["schemas"]["ServiceVerification"];
             /** @enum {string} */
             state: "active" | "restricted" | "soft_deleted" | "purged";
-            /** Format: date-time */
-            created_at: string;
+            /**
+             * Format: date-time
+             * @description The account portal only.
+             */
+            created_at?: string;
             sessions: {
                 id: string;
                 status: components["schemas"]["SessionStatus"];
@@ -1723,7 +1734,7 @@ export interface components {
         ErrorBody: {
             error: {
                 /** @enum {string} */
-                code: "invalid_request" | "tier_not_available" | "data_group_not_allowed" | "unauthorized" | "user_token_required" | "insufficient_scope" | "reauthentication_required" | "not_regulated" | "not_found" | "link_invalid" | "gone" | "invalid_state" | "user_restricted" | "payload_too_large" | "unsupported_media_type" | "audio_not_allowed" | "upload_too_slow" | "internal_error" | "upstream_unreachable" | "upstream_not_configured" | "upstream_timeout";
+                code: "invalid_request" | "too_many_records" | "tier_not_available" | "data_group_not_allowed" | "unauthorized" | "user_token_required" | "insufficient_scope" | "reauthentication_required" | "not_regulated" | "not_found" | "link_invalid" | "gone" | "invalid_state" | "user_restricted" | "payload_too_large" | "unsupported_media_type" | "audio_not_allowed" | "upload_too_slow" | "internal_error" | "upstream_unreachable" | "upstream_not_configured" | "upstream_timeout";
                 message: string;
                 request_id?: string;
                 /** @description Present on form validation errors (the hosted page's steps); one entry per field at fault. */
@@ -1745,8 +1756,12 @@ export interface components {
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not_ready";
-            /** @description Per part (`database`, `migrations`, `job_queue`, `check_engines`, `shutting_down`), `ready` or why not. */
+            /** @description Per part (`database`, `migrations`, `job_queue`, `check_engines`, `shutting_down`), `ready` or a code: `unavailable`, `timeout`, `migrations_pending`, `failed`, `shutting_down`. */
             checks: {
+                [key: string]: string;
+            };
+            /** @description Per part that is not ready, a short reason of the service's own (never a driver's error text). */
+            reasons: {
                 [key: string]: string;
             };
             not_ready: string[];
@@ -1766,7 +1781,7 @@ export interface components {
                 embedded_models: "none" | "idle" | "loading" | "ready" | "failed" | "in_workers";
                 embedded_workers?: number;
             };
-            /** @description Each sanctions list's version in force and its age, as of the instance's last poll (docs/sanctions.md). A list never loaded has nulls; `source` is where the list is downloaded from (without a query string), or `off`. */
+            /** @description Each sanctions list's version in force and its age, as of the instance's last poll (docs/sanctions.md). A list never loaded has nulls; `source` is the origin of the address the list is downloaded from (never its credentials, path or query), or `off`. */
             sanctions_lists: {
                 ofac: components["schemas"]["SanctionsListHealth"];
                 eu: components["schemas"]["SanctionsListHealth"];
@@ -1774,7 +1789,7 @@ export interface components {
                 un: components["schemas"]["SanctionsListHealth"];
                 au: components["schemas"]["SanctionsListHealth"];
             };
-            /** @description The T4 business registries (docs/checks.md, "Business registries"): the base URL of each one called, or why it is switched off (no credential, or its URL set to `off`); a switched-off registry's check is `error` with that reason. */
+            /** @description The T4 business registries (docs/checks.md, "Business registries"): the origin of each one called (never its credentials, path or query), or why it is switched off (no credential, or its URL set to `off`); a switched-off registry's check is `error` with that reason. */
             business_registries?: {
                 gleif: components["schemas"]["RegistryHealth"];
                 sec_edgar: components["schemas"]["RegistryHealth"];
@@ -1817,23 +1832,27 @@ export interface components {
             decided_at: string | null;
             dsr_job_id: string;
         };
+        /** @description The profile as the token is shown it (the rule of `Me`): a tenant's client sees its pairwise `sub`, the self-managed fields (`display_name`, `handle`, `public_links`, `bio`) with scope `profile`, and `state`; `id`, the verified fields, `objections` and `pending_changes` are the account portal's only. */
         MyProfile: {
-            id: string;
-            display_name: string | null;
-            handle: string | null;
-            public_links: string[];
-            bio: string | null;
-            legal_name: string | null;
-            date_of_birth: string | null;
-            nationality: string | null;
+            /** @description The token's subject (the tenant's pairwise subject of the user). */
+            sub: string;
+            /** @description The account portal only. */
+            id?: string;
+            display_name?: string | null;
+            handle?: string | null;
+            public_links?: string[];
+            bio?: string | null;
+            legal_name?: string | null;
+            date_of_birth?: string | null;
+            nationality?: string | null;
             /** @enum {string} */
             state: "active" | "restricted";
-            objections: {
+            objections?: {
                 processing: string;
                 /** Format: date-time */
                 objected_at: string;
             }[];
-            pending_changes: {
+            pending_changes?: {
                 id: string;
                 /** @enum {string} */
                 field: "legal_name" | "date_of_birth" | "nationality";
