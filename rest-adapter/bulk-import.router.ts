@@ -20,7 +20,7 @@ function bulkFormatOf(req: Request): BulkFormat {
 }
 
 /**
- * /v1/admin/bulk-import (DECISIONS.md D17). Not GraphQL operations: the body is up to 25 MiB of
+ * /v1/admin/bulk-import (docs/decisions.md D17). Not GraphQL operations: the body is up to 25 MiB of
  * records, read as a stream, and the results are a stream; the service does the work, these routes
  * read and present.
  */

@@ -9,7 +9,7 @@ import type { CreateSessionCommand } from '../sessions/session.service';
 import { isEmail, normaliseEmail } from '../mail/email-address';
 import { hasUnstorableCharacters, toStorableText } from '../validation/postgres-text';
 
-/** DECISIONS.md D17: 1 to 10,000 records, at most 25 MiB of body. */
+/** docs/decisions.md D17: 1 to 10,000 records, at most 25 MiB of body. */
 export const BULK_IMPORT_MAX_RECORDS = 10_000;
 export const BULK_IMPORT_MAX_BYTES = 25 * 1024 * 1024;
 export const BULK_IMPORT_JOB = 'bulk-import';

@@ -3,7 +3,7 @@ import { isPortalToken } from '../auth/user-token.policy';
 import type { Profile } from '../data-rights/profile-change.service';
 
 /**
- * What a user token is shown of the account (DECISIONS D14, D20; docs/accounts-and-oidc.md, "What
+ * What a user token is shown of the account (docs/decisions.md D14, D20; docs/accounts-and-oidc.md, "What
  * a token is shown"). A tenant's client sees the user by its pairwise subject only: never the internal
  * `usr_` id, nor the account's creation time, either of which two tenants could compare to link the
  * same person. It sees a claim only with the scope that grants it (`email`: the address; `profile`:

@@ -25,7 +25,7 @@ type AccountView = {
  */
 export type MeView = { sub: string; state: string; sessions: AccountView['sessions'] } & Partial<Omit<AccountView, 'state' | 'sessions'>>;
 
-/** What `GET /v1/me` and GraphQL's `viewer` show a signed-in user's token about the account (docs/accounts-and-oidc.md, D14, D20). */
+/** What `GET /v1/me` and GraphQL's `viewer` show a signed-in user's token about the account (docs/accounts-and-oidc.md; docs/decisions.md D14, D20). */
 export class MeService {
   /**
    * Concurrent views share one statement, each answered by a query that started after it asked
