@@ -202,7 +202,7 @@ export async function renderHeldoutPage(doc: HeldoutDocument): Promise<{ page: R
   const zone = zoneLayout(doc, w, h, rand);
   const page = await rasterise(pageSvg(doc, w, h, zone, rand), doc.renderer, w, h);
   const layer = await rasterise(zoneSvg(doc, w, h, zone), doc.renderer, w, h);
-  let coverage = new Uint8ClampedArray(w * h);
+  let coverage: Uint8ClampedArray = new Uint8ClampedArray(w * h);
   for (let i = 0; i < w * h; i++) coverage[i] = layer.data[4 * i + 3];
   coverage = morph(coverage, w, h, doc.weight === 'bold' ? 1 : doc.weight === 'thin' ? -1 : 0);
   // Ink: near black, dark grey or dark blue, not always full strength (a worn laser print).
