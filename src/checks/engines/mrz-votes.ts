@@ -14,13 +14,13 @@ export type PositionTally = { char: string; votes: number; weight: number }[];
  */
 export const DOMINANCE = 4;
 
-/** Per-position tally over readings of one line. `?` (a split glyph, mrz-glyphs.ts) and positions a reading's structure rules out abstain. */
-export function tally(readings: LineReading[], length: number, ignore: (reading: number, position: number) => boolean = () => false): PositionTally[] {
+/** Per-position tally over readings of one line; `?` (a split glyph, mrz-glyphs.ts) abstains. */
+export function tally(readings: LineReading[], length: number): PositionTally[] {
   return Array.from({ length }, (_, i) => {
     const by = new Map<string, { votes: number; weight: number }>();
-    readings.forEach((r, k) => {
+    readings.forEach((r) => {
       const c = r.text[i];
-      if (c === undefined || c === UNKNOWN || ignore(k, i)) return;
+      if (c === undefined || c === UNKNOWN) return;
       const t = by.get(c) ?? { votes: 0, weight: 0 };
       t.votes++;
       t.weight += Math.max(0, Math.min(1, r.confidences[i] ?? 1));
@@ -76,14 +76,27 @@ export type LineVote = {
 
 /**
  * Votes one line across readings, character by character, each reading's vote weighted by its confidence
- * in the character. For a name line (`nameStart` given), a character a reading's own structure rules out
- * (a letter in its filler) does not vote, and the result must be a well-formed name field.
+ * in the character. For a name line (`nameStart` given), each reading is first read by its own structure
+ * (`asNameField`), and the result must be a well-formed name field.
  */
 export function voteLine(readings: LineReading[], length: number, nameStart?: number): LineVote {
-  const impossible = nameStart === undefined ? [] : readings.map((r) => structurallyImpossible(r.text, nameStart));
-  const tallies = tally(readings, length, (k, i) => impossible[k]?.has(i) ?? false);
+  const shaped = nameStart === undefined ? readings : readings.map((r) => asNameField(r, nameStart));
+  const tallies = tally(shaped, length);
   const line = tallies.map((t) => t[0]?.char ?? '<').join('');
   const unsettledAt = tallies.flatMap((t, i) => (settled(t) ? [] : [i]));
   const wellFormed = nameStart === undefined || structurallyValid(line, nameStart);
   return { line, settled: unsettledAt.length === 0 && wellFormed, unsettledAt, agreeing: readings.filter((r) => r.text === line).length };
+}
+
+/**
+ * A name-line reading as its own structure reads it: a letter after its filler has begun is a filler the OCR
+ * misread (a mark, a speck), so it votes for `<` at half its confidence; a digit, which no name holds, abstains.
+ */
+function asNameField(r: LineReading, start: number): LineReading {
+  const impossible = structurallyImpossible(r.text, start);
+  if (impossible.size === 0) return r;
+  return {
+    text: [...r.text].map((c, i) => (!impossible.has(i) ? c : /[0-9]/.test(c) ? UNKNOWN : '<')).join(''),
+    confidences: r.confidences.map((w, i) => (impossible.has(i) ? w / 2 : w)),
+  };
 }
