@@ -24,8 +24,9 @@ export function sharpened(src: Canvas, r: number, amount: number): Canvas {
  * quarters of the size. The reader stops as soon as the readings so far agree (mrz-readings.ts), so a clean
  * document costs two OCR passes. When they do not settle the zone, other preprocessings follow:
  * a smaller scale, a smoothed copy (JPEG blocks and noise), the zone turned by ±0.5° (the deskew works in
- * 0.25° steps, and perspective leaves the lines slightly tilted) and a sharpened copy; a reading whose check
- * digits hold can then replace the misread line. A zone whose check digits fail in every reading (a tampered
+ * 0.25° steps, and perspective leaves the lines slightly tilted), a sharpened copy, a copy with its strokes
+ * thickened (a thin print) and one at Otsu's threshold; a reading whose check digits hold can then replace
+ * the misread line. A zone whose check digits fail in every reading (a tampered
  * document) costs every reading.
  */
 export function* stripVariants(located: LocatedMrz): Generator<StripVariant> {
@@ -40,6 +41,10 @@ export function* stripVariants(located: LocatedMrz): Generator<StripVariant> {
   yield { name: 'tilted+0.5', mode: 'block', images: [rotateCanvas(strip, 0.5)] };
   yield { name: 'tilted-0.5', mode: 'block', images: [rotateCanvas(strip, -0.5)] };
   yield { name: 'sharpened', mode: 'block', images: [sharpened(strip, 2, 1)] };
+  // Print weight varies between issuers and printers: a thin print read with its strokes thickened, and
+  // the zone at Otsu's global threshold (a third binarisation).
+  yield { name: 'thickened', mode: 'block', images: [canvasOfGrey(rankFilter(greyOf(strip), 1, true))] };
+  yield { name: 'otsu', mode: 'block', images: [otsuBinarised(strip)] };
 }
 
 /** A black-and-white copy at Otsu's global threshold: the third binarisation, after tesseract's own and the local one. */
