@@ -15,7 +15,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * (most neighbours are one position apart). Glyphs whose centres lie closer than 3/4 of the pitch form a
  * cluster, and each glyph of a cluster takes the position its distance from the cluster's first glyph
  * says; two glyphs in one position are a printed character the OCR split (`EC` for `E`, `0O` for `O`, `NV`
- * for `N`), written `UNKNOWN`. So the line keeps its length, the other characters keep their positions,
+ * for `N`), written `UNKNOWN`; a gap of two pitches or more between glyphs is a printed character the OCR
+ * did not see (a thin `I`), also `UNKNOWN`. So the line keeps its length, the other characters keep their positions,
  * and no reading claims a character it did not see. Each position keeps its glyph's confidence (an
  * unknown one has none).
  */
@@ -38,6 +39,15 @@ export function lineOfGlyphs(glyphs: Glyph[]): ReadLine {
       const known = at?.length === 1;
       text += known ? at[0].text : UNKNOWN;
       confidences.push(known ? conf(at[0]) : 0);
+    }
+    // Every position of the zone is printed (the filler too), so a gap of two pitches or more before the
+    // next glyph is a character the OCR did not see (a thin I): an unknown position, not a shorter line.
+    if (i < glyphs.length) {
+      const missing = Math.round(gaps[i - 1] / pitch) - 1;
+      for (let m = 0; m < missing; m++) {
+        text += UNKNOWN;
+        confidences.push(0);
+      }
     }
     start = i;
   }
