@@ -43,7 +43,8 @@ export function lineOfGlyphs(glyphs: Glyph[]): ReadLine {
     // Every position of the zone is printed (the filler too), so a gap of two pitches or more before the
     // next glyph is a character the OCR did not see (a thin I): an unknown position, not a shorter line.
     if (i < glyphs.length) {
-      const missing = Math.round(gaps[i - 1] / pitch) - 1;
+      // 1.75 pitches, not 1.5: a narrow glyph's box (I, 1) can sit off its cell's centre by a third of a pitch.
+      const missing = Math.floor(gaps[i - 1] / pitch + 0.25) - 1;
       for (let m = 0; m < missing; m++) {
         text += UNKNOWN;
         confidences.push(0);
