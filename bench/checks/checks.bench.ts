@@ -10,7 +10,8 @@
  *   BENCH_DOCUMENTS per set (default 20).
  * - `latency`: T1 and T2 sessions, 4 submitted at once, submit to decision p50/p99, and the server's peak
  *   RSS; T2 answers its liveness challenge with real video frames (test/helpers/live-capture.ts), on the default pool (one worker per core) and, as the baseline of the same run, on one worker.
- *   BENCH_SESSIONS per tier (default 12).
+ *   BENCH_SESSIONS per tier (default 12); BENCH_TIERS (default `T1,T2`; `T1` alone skips the liveness
+ *   sessions, which take most of the run).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,7 +51,7 @@ async function submitToDecision(server: TestServer, key: string, tier: 'T1' | 'T
   return times;
 }
 
-async function latency(workers: number | undefined, sessions: number) {
+async function latency(workers: number | undefined, sessions: number, tiers: ('T1' | 'T2')[]) {
   // Rate limits off: the bench creates more sessions a minute than the verify_create bucket's 60.
   const server = await startServer(testEnv({ RATE_LIMIT_ENABLED: 'false', ...(workers ? { CHECK_WORKERS: String(workers) } : {}) }));
   try {
@@ -60,7 +61,7 @@ async function latency(workers: number | undefined, sessions: number) {
     // Warm-up: the models load on the first live check.
     await submitToDecision(server, tenant.live_api_key, 'T1', 1, 1, document);
     const out: Record<string, unknown> = { workers: workers ?? os.availableParallelism() };
-    for (const tier of ['T1', 'T2'] as const) {
+    for (const tier of tiers) {
       const started = performance.now();
       const times = await submitToDecision(server, tenant.live_api_key, tier, sessions, 4, document);
       out[tier] = { sessions, fourAtOnce: true, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99), sessionsPerMinute: Math.round((sessions / (performance.now() - started)) * 60_000 * 10) / 10 };
@@ -119,8 +120,9 @@ async function main() {
   if (sections.includes('documents')) report.documentsThroughHostedApi = await documents(Number(process.env.BENCH_DOCUMENTS ?? 20));
   if (sections.includes('latency')) {
     const sessions = Number(process.env.BENCH_SESSIONS ?? 12);
-    const baseline = await latency(1, sessions);
-    const measured = await latency(undefined, sessions);
+    const tiers = (process.env.BENCH_TIERS ?? 'T1,T2').split(',').filter((t): t is 'T1' | 'T2' => t === 'T1' || t === 'T2');
+    const baseline = await latency(1, sessions, tiers);
+    const measured = await latency(undefined, sessions, tiers);
     report.submitToDecision = { baselineOneWorker: baseline, defaultPool: measured };
   }
   console.log(JSON.stringify(report, null, 2));

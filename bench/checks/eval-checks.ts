@@ -1,8 +1,11 @@
 /**
  * `npm run eval:checks`: accuracy of the offline check engines on sets the project builds at run time
  * (docs/checks.md "Evaluation"). Env: EVAL_MRZ_PER_CELL (documents per format and condition, default 50:
- * 300 in all), EVAL_LIVENESS_FPS (default 4), EVAL_LIVENESS_SECONDS (default 200, the whole video),
- * EVAL_MRZ_SETS (default `clean,degraded`), CHECK_WORKERS (pool size for the MRZ set), EVAL_SECTIONS (default `mrz,liveness,face`; e.g. `mrz` for the
+ * 300 in all, plus perCell/5 invalid per format), EVAL_LIVENESS_FPS (default 4), EVAL_LIVENESS_SECONDS (default 200, the whole video),
+ * EVAL_MRZ_SETS (default `tuning,heldout`: the set the reader was tuned on and the held-out set of
+ * bench/checks/heldout/, which nothing was tuned on; or kinds such as `heldout.degraded`),
+ * EVAL_HELDOUT_PER_FORMAT (clean,degraded,invalid documents per format of the held-out set, default `12,30,6`),
+ * CHECK_WORKERS (pool size for the MRZ set), EVAL_SECTIONS (default `mrz,liveness,face`; e.g. `mrz` for the
  * document set alone), EVAL_NOW (ISO time the documents' dates are drawn around and expiry is judged at;
  * default now: the dates, hence the documents, shift with the time of day, so a before/after comparison
  * passes the first run's `now`, printed in the output). Prints one JSON document.
@@ -14,7 +17,8 @@ import { HumanFaceAnalyzer } from '../../src/checks/engines/human-face.analyzer'
 import { createLiveCheckProviders } from '../../src/checks/live-providers';
 import { biometricPolicy } from '../../src/checks/policy/biometric-policy';
 import { loadConfig } from '../../src/config';
-import { evaluateMrz } from './eval-mrz';
+import { evaluateMrz, heldoutJobs, HELDOUT_SEED, tuningJobs, TUNING_SEED, type MrzEvalJob } from './eval-mrz';
+import { summariseMrz } from './eval-mrz-summary';
 import { facePairs, roc } from './eval-face';
 import { challengeFromWindows, franckTimeline, jitteredStill, turnedPhoto, windowPasses, windowsOf, type TimedFrame } from './eval-liveness';
 import { documentStyle, packageImage } from './face-images';
@@ -22,7 +26,6 @@ import { seededRandom } from './mrz-lines';
 
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)} %`);
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
-const percentile = (xs: number[], p: number) => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(p * xs.length) - 1)]) : 0);
 
 const evalNow = process.env.EVAL_NOW ? new Date(process.env.EVAL_NOW) : new Date();
 
@@ -31,24 +34,16 @@ async function mrzSection() {
   const config = loadConfig(process.env).checks;
   const providers = createLiveCheckProviders({ ...config, engines: { document: 'embedded', faceMatch: 'embedded', liveness: 'embedded', antiSpoof: 'embedded' } }, pino({ level: 'warn' }));
   try {
-    const sets = (process.env.EVAL_MRZ_SETS ?? 'clean,degraded').split(',');
-    const rows = await evaluateMrz(providers.documentReader, perCell, evalNow, Math.max(2, (config.workers ?? 2) * 2), sets);
-    const summary: Record<string, unknown> = {};
-    for (const set of ['clean', 'degraded'] as const)
-      for (const format of ['TD1', 'TD2', 'TD3', 'all'] as const) {
-        if (!sets.includes(set)) continue;
-        const sel = rows.filter((r) => r.set === set && (format === 'all' || r.format === format));
-        summary[`${set}.${format}`] = {
-          documents: sel.length,
-          allFieldsExact: pct(sel.filter((r) => r.exact).length, sel.length),
-          wrongFieldButPassed: sel.filter((r) => r.wrongButPassed).length,
-          verdicts: Object.fromEntries(['pass', 'review', 'fail', 'error'].map((v) => [v, sel.filter((r) => r.verdict === v).length])),
-          msP50: percentile(sel.map((r) => r.ms), 0.5),
-          msP99: percentile(sel.map((r) => r.ms), 0.99),
-          ocrReadings: Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => [n, sel.filter((r) => r.readings === n).length]).filter(([, k]) => k > 0)),
-        };
-      }
-    return { documents: rows.length, summary };
+    // `tuning.clean`, `tuning.degraded`, `tuning.invalid` (the set the reader was tuned on) and `heldout.*`
+    // (bench/checks/heldout/, never tuned on); `tuning` or `heldout` alone means all three of its kinds.
+    const sets = (process.env.EVAL_MRZ_SETS ?? 'tuning,heldout').split(',');
+    const wanted = (j: MrzEvalJob) => sets.includes(j.set) || sets.includes(`${j.set}.${j.kind}`);
+    const [c, d, i] = (process.env.EVAL_HELDOUT_PER_FORMAT ?? '12,30,6').split(',').map(Number);
+    const jobs = [...tuningJobs(perCell, evalNow), ...heldoutJobs(evalNow, { clean: c, degraded: d, invalid: i })].filter(wanted);
+    const rows = await evaluateMrz(providers.documentReader, jobs, evalNow, Math.max(2, (config.workers ?? 2) * 2), (n) => {
+      if (n % 25 === 0) process.stderr.write(`mrz ${n}/${jobs.length}\n`);
+    });
+    return { seeds: { tuning: TUNING_SEED, heldout: HELDOUT_SEED }, documents: rows.length, summary: summariseMrz(rows) };
   } finally {
     await providers.close();
   }

@@ -1,16 +1,17 @@
 /**
- * Development aid for the MRZ reader: reads the evaluation's documents (the same seeded set as
+ * Development aid for the MRZ reader: reads the tuning set's documents (the same seeded set as
  * `npm run eval:checks`, in its order) in this process (no worker pool) and prints, per document that is
  * not exact, what was printed, what was read, the verdict and every OCR reading.
- * Env: DIAG_SET (clean|degraded, default degraded), DIAG_FROM, DIAG_COUNT (within the set; default all
- * 150), DIAG_NOW (the eval's `now`, default now), DIAG_VERBOSE (print every document),
+ * It never reads the held-out set (bench/checks/heldout/): that set is for measuring, not for tuning.
+ * Env: DIAG_SET (clean|degraded|invalid, default degraded), DIAG_FROM, DIAG_COUNT (within the set; default
+ * all of it), DIAG_NOW (the eval's `now`, default now), DIAG_VERBOSE (print every document),
  * DIAG_OCR_CACHE (a JSON file of the OCR's glyphs keyed by image hash and mode: a change after the OCR is
  * then measured in seconds; times are meaningless with it).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { MrzDocumentReader } from '../../src/checks/engines/mrz-document.reader';
-import { lineTextOfGlyphs } from '../../src/checks/engines/mrz-glyphs';
+import { lineOfGlyphs } from '../../src/checks/engines/mrz-glyphs';
 import { MrzOcr } from '../../src/checks/engines/mrz-ocr';
 import { evalDocuments, fieldsExact, renderEvalDocument } from './eval-mrz';
 
@@ -36,13 +37,15 @@ async function main() {
           glyphs = cache[key] = await ocr.readGlyphs(png, mode);
           ocrCalls++;
         }
-        r = { text: glyphs.lines.map(lineTextOfGlyphs).join('\n'), confidence: glyphs.confidence };
+        const lines = glyphs.lines.map(lineOfGlyphs);
+        r = { text: lines.map((l) => l.text).join('\n'), confidence: glyphs.confidence, lines };
       } else {
         // Without a cache, the production path, so the times are the reader's.
         r = await ocr.read(png, mode);
         ocrCalls++;
       }
-      texts.push(`[${mode ?? 'block'}] ${r.text.trim().split('\n').join(' | ')}`);
+      const unsure = (r.lines ?? []).flatMap((l) => [...l.text].flatMap((c, i) => (l.confidences[i] < 0.9 ? [`${c}@${i}:${Math.round(l.confidences[i] * 100)}`] : [])));
+      texts.push(`[${mode ?? 'block'}] ${r.text.trim().split('\n').join(' | ')}${unsure.length ? `  (unsure: ${unsure.slice(0, 8).join(' ')})` : ''}`);
       return r;
     },
   });

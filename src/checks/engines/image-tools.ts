@@ -143,3 +143,56 @@ export function boxBlur(g: GreyImage, r: number): GreyImage {
   }
   return { width: w, height: h, data: out };
 }
+
+/** Otsu's global threshold of a grey image: the level that best separates ink from paper. */
+export function otsuThreshold(g: GreyImage): number {
+  const hist = new Float64Array(256);
+  for (const v of g.data) hist[v]++;
+  const total = g.data.length;
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * hist[i];
+  let [sumB, wB, best, threshold] = [0, 0, -1, 128];
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t];
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * hist[t];
+    const between = wB * wF * (sumB / wB - (sum - sumB) / wF) ** 2;
+    if (between > best) [best, threshold] = [between, t];
+  }
+  return threshold;
+}
+
+/**
+ * Grey-level morphology over a (2r+1)^2 square: `darkest` takes each pixel's darkest neighbour (ink strokes
+ * grow: a thin print reads bolder), otherwise the lightest (strokes shrink: a heavy print reads thinner).
+ */
+export function rankFilter(g: GreyImage, r: number, darkest: boolean): GreyImage {
+  const { width: w, height: h, data } = g;
+  const pick = darkest ? Math.min : Math.max;
+  const rows = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let v = data[y * w + x];
+      for (let d = -r; d <= r; d++) v = pick(v, data[y * w + Math.min(w - 1, Math.max(0, x + d))]);
+      rows[y * w + x] = v;
+    }
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let v = rows[y * w + x];
+      for (let d = -r; d <= r; d++) v = pick(v, rows[Math.min(h - 1, Math.max(0, y + d)) * w + x]);
+      out[y * w + x] = v;
+    }
+  return { width: w, height: h, data: out };
+}
+
+/** Contrast stretched so the darkest 2 % of pixels become black and the lightest 2 % white (a faded or glared print). */
+export function stretched(g: GreyImage): GreyImage {
+  const sorted = Uint8Array.from(g.data).sort();
+  const lo = sorted[Math.floor(sorted.length * 0.02)];
+  const hi = sorted[Math.floor(sorted.length * 0.98)];
+  const span = Math.max(1, hi - lo);
+  return { width: g.width, height: g.height, data: Uint8Array.from(g.data, (v) => Math.max(0, Math.min(255, Math.round(((v - lo) * 255) / span)))) };
+}

@@ -2,14 +2,25 @@ import type { DocumentReader, DocumentReading, ImageInput, ModelRef } from '../c
 import { decodeImage } from './image-tools';
 import { locateMrz } from './mrz-locator';
 import { MRZ_OCR_MODEL } from './embedded-models';
-import { combineReadings, type MrzConsensus } from './mrz-readings';
-import { stripVariants } from './mrz-strip-variants';
-import { judgeMrzText } from './mrz-text';
+import type { ReadLine } from './mrz-glyphs';
+import { combineReadings, nameLineIndex, type MrzConsensus, type ZoneReading } from './mrz-readings';
+import { nameLineVariants, stripVariants, type StripVariant } from './mrz-strip-variants';
+import { failedFields, judgeMrzText, parseMrz, shapeLine } from './mrz-text';
+import type { LineReading } from './mrz-votes';
 
-/** What the reader needs from an OCR engine: text and a 0..1 confidence for a PNG of a block or of one line. */
+/**
+ * What the reader needs from an OCR engine: text and a 0..1 confidence for a PNG of a block or of one line,
+ * and, when the engine gives them, its lines with a confidence per character (votes weigh them).
+ */
 export interface MrzTextRecogniser {
-  read(png: Buffer, mode?: 'block' | 'line'): Promise<{ text: string; confidence: number }>;
+  read(png: Buffer, mode?: 'block' | 'line'): Promise<{ text: string; confidence: number; lines?: ReadLine[] }>;
 }
+
+/** The readings settle the zone: check digits hold, the name is settled by the votes, no conflict is left. */
+const settledZone = (c: MrzConsensus) => c.kind === 'verified' && c.nameSettled && c.conflicts.length === 0;
+
+/** At most this many distinct name readings are written in a reason (details keep up to 5). */
+const NAME_READINGS_SHOWN = 3;
 
 type Attempt = DocumentReading & { rank: number };
 
@@ -47,42 +58,72 @@ export class MrzDocumentReader implements DocumentReader {
     const located = locateMrz(decoded);
     if (!located)
       return { verdict: 'fail', reason: 'No machine-readable zone was found on the document image.', model, rank: 1, details: { image: index } };
-    // Independent readings until they agree: check digits hold on the lines chosen and two readings read
-    // the name line (which no check digit covers) the same. Readings that agree on a failing check digit
-    // do not stop it: the same misread (O for 0) often repeats in similar preprocessings and not in others.
-    // Names pass only when no reading read them differently: OCR confuses S and G, or O and Q, the same way
-    // in several readings, so a majority is not proof, and a misread name that passes is the worst outcome.
-    const texts: string[] = [];
+    // Independent readings until they settle the zone: check digits hold on the lines chosen, the name line
+    // (which no check digit covers) is settled by a character-by-character vote weighted by the OCR's
+    // confidence (mrz-votes.ts), and no other reading of a check-digit line holds its check digits with
+    // different characters that the votes do not settle. Readings that agree on a failing check digit do not
+    // stop it: the same misread (O for 0) often repeats in similar preprocessings and not in others. When
+    // only the name is unsettled, the name line alone is read again with other crops and binarisations
+    // before the other zone preprocessings. A name still unsettled is a review, never a pass or a fail.
+    const readings: ZoneReading[] = [];
+    const nameLines: LineReading[] = [];
     const confidences: number[] = [];
     let consensus: MrzConsensus = { kind: 'none' };
-    for (const variant of stripVariants(located)) {
+    const read = async (variant: StripVariant) => {
       const reads = [];
       for (const image of variant.images) reads.push(await this.ocr.read(await image.encode('png'), variant.mode));
-      texts.push(reads.map((r) => r.text).join('\n'));
+      return reads;
+    };
+    let nameVariants: Generator<StripVariant> | undefined;
+    for (const variant of stripVariants(located)) {
+      const reads = await read(variant);
+      readings.push({ text: reads.map((r) => r.text).join('\n'), lines: reads.every((r) => r.lines) ? reads.flatMap((r) => r.lines!) : undefined });
       confidences.push(reads.reduce((s, r) => s + r.confidence, 0) / reads.length);
-      consensus = combineReadings(texts);
-      if (consensus.kind === 'verified' && consensus.nameVotes >= 2) break;
+      consensus = combineReadings(readings, nameLines);
+      if (settledZone(consensus)) break;
+      if (consensus.kind !== 'verified' || consensus.conflicts.length > 0 || readings.length < 2) continue;
+      const { format } = consensus;
+      nameVariants ??= nameLineVariants(located, nameLineIndex(format));
+      for (const nameVariant of nameVariants) {
+        const [r] = await read(nameVariant);
+        const longest = (r.lines ?? r.text.split('\n').map((text) => ({ text, confidences: [...text].map(() => 1) }))).sort((a, b) => b.text.length - a.text.length)[0];
+        const shaped = longest && shapeLine(longest, format, nameLineIndex(format));
+        if (!shaped) continue;
+        nameLines.push(shaped);
+        consensus = combineReadings(readings, nameLines);
+        if (settledZone(consensus) || consensus.kind !== 'verified') break;
+      }
+      if (settledZone(consensus)) break;
     }
     const confidence = confidences.reduce((s, c) => s + c, 0) / confidences.length;
+    const verified = consensus.kind === 'verified' ? consensus : undefined;
     const details = {
       image: index,
       skewDegrees: located.skewDegrees,
       ocrConfidence: Math.round(confidence * 1000) / 1000,
-      readings: texts.length,
-      ...(consensus.kind === 'verified' ? { nameReadingsAgreeing: consensus.nameVotes } : {}),
+      readings: readings.length,
+      ...(nameLines.length ? { nameLineReadings: nameLines.length } : {}),
+      ...(verified ? { nameReadingsAgreeing: verified.nameVotes } : {}),
+      ...(verified && !verified.nameSettled ? { nameReadings: verified.nameReadings.slice(0, 5) } : {}),
+      ...(verified && verified.conflicts.length ? { conflicts: verified.conflicts } : {}),
     };
     const lines = consensus.kind === 'none' ? '' : consensus.lines.join('\n');
     let reading = judgeMrzText(lines, now, model, details);
-    if (reading.verdict === 'pass' && consensus.kind === 'verified' && (consensus.nameVotes < 2 || consensus.conflicts.length > 0)) {
-      const what =
-        consensus.conflicts.length > 0
-          ? `${texts.length} independent readings differ where no check digit can tell them apart (${consensus.conflicts.join(' / ')} against the lines kept)`
-          : `no two of ${texts.length} independent readings read the name line the same`;
-      reading = {
-        ...reading,
-        verdict: 'review',
-        reason: `Every check digit holds, but ${what}; a person should compare the fields with the document.`,
-      };
+    if (reading.verdict === 'pass' && verified && !settledZone(verified)) {
+      const total = readings.length + nameLines.length;
+      const what = !verified.nameSettled
+        ? `the ${total} readings of the name line differ where no check digit can tell them apart: ${verified.nameReadings
+            .slice(0, NAME_READINGS_SHOWN)
+            .map((n) => `${n.line} (${n.readings} of ${total})`)
+            .join(' / ')}; a person should compare the names with the document`
+        : `${readings.length} independent readings differ where no check digit can tell them apart (${verified.conflicts.join(' / ')} against the lines kept); a person should compare the fields with the document`;
+      reading = { ...reading, verdict: 'review', reason: `Every check digit holds, but ${what}.` };
+    } else if (reading.verdict === 'fail' && verified) {
+      // Every check digit holds, but a field no check digit covers (a name, a state code) does not parse: a
+      // misread as likely as a wrong document, so a person looks; only check digits and dates decline.
+      const failing = parseMrz(verified.lines).result.details.filter((d) => !d.valid);
+      if (failing.length > 0 && failing.every((d) => !/check digit|date/i.test(d.label)))
+        reading = { ...reading, verdict: 'review', reason: `Every check digit holds, but ${failedFields(parseMrz(verified.lines).result).join('; ')} could not be read with certainty; a person should compare the fields with the document.` };
     }
     return { ...reading, rank: reading.verdict === 'pass' ? 6 : reading.verdict === 'review' ? 5 : reading.mrz ? (reading.reason.includes('expired') ? 4 : 3) : 2 };
   }

@@ -1,5 +1,5 @@
 import { seededRandom } from '../../../bench/checks/mrz-lines';
-import { lineTextOfGlyphs, type Glyph } from './mrz-glyphs';
+import { lineOfGlyphs, lineTextOfGlyphs, type Glyph } from './mrz-glyphs';
 
 /** Glyphs of `text` printed at a fixed pitch from x = 40, each centre moved by up to `jitter` of the pitch. */
 function printed(text: string, pitch: number, jitter: number, rand: () => number): Glyph[] {
@@ -38,6 +38,17 @@ describe('lineTextOfGlyphs (fixed-pitch MRZ print)', () => {
     const read = split(split(glyphs, n + 1, '0', 'O', 0), n, 'N', 'V', 0);
     expect(read.map((g) => g.text).join('')).toContain('NV0OWAK');
     expect(lineTextOfGlyphs(read)).toBe(LINE.slice(0, n) + '??' + LINE.slice(n + 2));
+  });
+
+  it('writes an unknown position for a character the OCR did not see at all (a thin I), so the rest of the line does not shift', () => {
+    const line = 'LUKASZEWICZ<WOJCIK<<ELODIE<<<<';
+    const glyphs = printed(line, 37.5, 0.05, seededRandom(7));
+    const i = line.indexOf('ICZ');
+    const read = lineOfGlyphs([...glyphs.slice(0, i), ...glyphs.slice(i + 1)]);
+    expect(read.text).toBe(line.slice(0, i) + '?' + line.slice(i + 1));
+    expect(read.confidences[i]).toBe(0);
+    // Two characters missed side by side are two unknown positions.
+    expect(lineTextOfGlyphs([...glyphs.slice(0, i), ...glyphs.slice(i + 2)])).toBe(line.slice(0, i) + '??' + line.slice(i + 2));
   });
 
   it('leaves short readings (under five glyphs), where no pitch can be measured, as read', () => {

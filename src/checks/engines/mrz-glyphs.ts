@@ -1,5 +1,8 @@
-/** A character the OCR recognised, with its horizontal extent in the image. */
-export type Glyph = { text: string; x0: number; x1: number };
+/** A character the OCR recognised, with its horizontal extent in the image and the OCR's confidence in it (0..1). */
+export type Glyph = { text: string; x0: number; x1: number; confidence?: number };
+
+/** One line as read: its characters and, position by position, how sure the OCR was of each (0..1; 0 for unknown). */
+export type ReadLine = { text: string; confidences: number[] };
 
 /** A position of the zone that the OCR read as more glyphs than the print can hold there: read, but not known. */
 export const UNKNOWN = '?';
@@ -12,24 +15,45 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * (most neighbours are one position apart). Glyphs whose centres lie closer than 3/4 of the pitch form a
  * cluster, and each glyph of a cluster takes the position its distance from the cluster's first glyph
  * says; two glyphs in one position are a printed character the OCR split (`EC` for `E`, `0O` for `O`, `NV`
- * for `N`), written `UNKNOWN`. So the line keeps its length, the other characters keep their positions,
- * and no reading claims a character it did not see.
+ * for `N`), written `UNKNOWN`; a gap of two pitches or more between glyphs is a printed character the OCR
+ * did not see (a thin `I`), also `UNKNOWN`. So the line keeps its length, the other characters keep their positions,
+ * and no reading claims a character it did not see. Each position keeps its glyph's confidence (an
+ * unknown one has none).
  */
-export function lineTextOfGlyphs(glyphs: Glyph[]): string {
-  const plain = glyphs.map((g) => g.text).join('');
+export function lineOfGlyphs(glyphs: Glyph[]): ReadLine {
+  const conf = (g: Glyph) => g.confidence ?? 1;
+  const plain = { text: glyphs.map((g) => g.text).join(''), confidences: glyphs.flatMap((g) => [...g.text].map(() => conf(g))) };
   const centres = glyphs.map((g) => (g.x0 + g.x1) / 2);
   const gaps = centres.slice(1).map((c, i) => c - centres[i]);
   if (gaps.length < 4) return plain;
   const pitch = median(gaps);
   if (!(pitch > 0)) return plain;
-  let out = '';
+  let text = '';
+  const confidences: number[] = [];
   let start = 0;
   for (let i = 1; i <= glyphs.length; i++) {
     if (i < glyphs.length && gaps[i - 1] < 0.75 * pitch) continue;
-    const positions: string[][] = [];
-    for (let k = start; k < i; k++) (positions[Math.round((centres[k] - centres[start]) / pitch)] ??= []).push(glyphs[k].text);
-    out += Array.from(positions, (texts) => (texts?.length === 1 ? texts[0] : UNKNOWN)).join('');
+    const positions: Glyph[][] = [];
+    for (let k = start; k < i; k++) (positions[Math.round((centres[k] - centres[start]) / pitch)] ??= []).push(glyphs[k]);
+    for (const at of Array.from(positions)) {
+      const known = at?.length === 1;
+      text += known ? at[0].text : UNKNOWN;
+      confidences.push(known ? conf(at[0]) : 0);
+    }
+    // Every position of the zone is printed (the filler too), so a gap of two pitches or more before the
+    // next glyph is a character the OCR did not see (a thin I): an unknown position, not a shorter line.
+    if (i < glyphs.length) {
+      // 1.75 pitches, not 1.5: a narrow glyph's box (I, 1) can sit off its cell's centre by a third of a pitch.
+      const missing = Math.floor(gaps[i - 1] / pitch + 0.25) - 1;
+      for (let m = 0; m < missing; m++) {
+        text += UNKNOWN;
+        confidences.push(0);
+      }
+    }
     start = i;
   }
-  return out;
+  return { text, confidences };
 }
+
+/** The text of `lineOfGlyphs`. */
+export const lineTextOfGlyphs = (glyphs: Glyph[]): string => lineOfGlyphs(glyphs).text;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
-import { lineTextOfGlyphs, type Glyph } from './mrz-glyphs';
+import { lineOfGlyphs, type Glyph, type ReadLine } from './mrz-glyphs';
 
 /** The project's MRZ model folder (assets/ocr/README.md); resolved from src/ and from dist/src/. */
 export function ocrModelDir(): string {
@@ -28,16 +28,17 @@ export class MrzOcr {
   }
 
   /**
-   * The text read, one line per text line, and tesseract's mean confidence 0..1; `line` reads the image as
-   * one text line. Each line is rebuilt from its glyphs' positions (mrz-glyphs.ts), so a printed character
-   * the OCR split into two is `?` rather than an extra character.
+   * The text read, one line per text line, tesseract's mean confidence 0..1, and each line with its
+   * characters' confidences; `line` reads the image as one text line. Each line is rebuilt from its glyphs'
+   * positions (mrz-glyphs.ts), so a printed character the OCR split into two is `?` rather than an extra character.
    */
-  async read(png: Buffer, mode: 'block' | 'line' = 'block'): Promise<{ text: string; confidence: number }> {
+  async read(png: Buffer, mode: 'block' | 'line' = 'block'): Promise<{ text: string; confidence: number; lines: ReadLine[] }> {
     const { lines, confidence } = await this.readGlyphs(png, mode);
-    return { text: lines.map(lineTextOfGlyphs).join('\n'), confidence };
+    const read = lines.map(lineOfGlyphs);
+    return { text: read.map((l) => l.text).join('\n'), confidence, lines: read };
   }
 
-  /** The glyphs read, line by line, with their horizontal extents. */
+  /** The glyphs read, line by line, with their horizontal extents and confidences (tesseract's symbol confidence / 100). */
   async readGlyphs(png: Buffer, mode: 'block' | 'line' = 'block'): Promise<{ lines: Glyph[][]; confidence: number }> {
     if (mode !== this.mode) {
       await this.worker.setParameters({ tessedit_pageseg_mode: mode === 'line' ? PSM.SINGLE_LINE : PSM.SINGLE_BLOCK });
@@ -46,7 +47,7 @@ export class MrzOcr {
     const { data } = await this.worker.recognize(png, {}, { text: false, blocks: true });
     const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines));
     return {
-      lines: lines.map((l) => l.words.flatMap((w) => w.symbols).map((s) => ({ text: s.text, x0: s.bbox.x0, x1: s.bbox.x1 }))),
+      lines: lines.map((l) => l.words.flatMap((w) => w.symbols).map((s) => ({ text: s.text, x0: s.bbox.x0, x1: s.bbox.x1, confidence: s.confidence / 100 }))),
       confidence: data.confidence / 100,
     };
   }

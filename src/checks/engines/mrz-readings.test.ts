@@ -19,15 +19,40 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       const bad = misread(truth, digitLine, 4, differentFrom(truth[digitLine][4]));
       if (bad[digitLine] === truth[digitLine]) continue;
       const c = combineReadings([bad.join('\n'), truth.join('\n')]);
-      expect(c).toMatchObject({ kind: 'verified', format, lines: truth, nameVotes: 2, conflicts: [] });
+      expect(c).toMatchObject({ kind: 'verified', format, lines: truth, nameVotes: 2, nameSettled: true, conflicts: [] });
     }
   });
 
-  it('counts the readings that read the name line the same, and names the readings that differ', () => {
+  it('counts the readings that read the name line the same, and leaves a 2 to 1 name unsettled, naming both readings', () => {
     const truth = zone('TD3', 7);
     const g = misread(truth, 0, 6, differentFrom(truth[0][6]));
     const c = combineReadings([truth.join('\n'), g.join('\n'), truth.join('\n')]);
-    expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, conflicts: [g[0]] });
+    expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, nameSettled: false, conflicts: [] });
+    expect(c.kind === 'verified' && c.nameReadings).toEqual([
+      { line: truth[0], readings: 2 },
+      { line: g[0], readings: 1 },
+    ]);
+  });
+
+  it('votes the name line character by character: readings that each misread a different letter settle the printed name', () => {
+    const truth = zone('TD3', 8);
+    const readings = [6, 8, 10, -1, 12].map((col) => (col < 0 ? truth : misread(truth, 0, col, differentFrom(truth[0][col]))).join('\n'));
+    expect(combineReadings(readings)).toMatchObject({ kind: 'verified', lines: truth, nameSettled: true, nameVotes: 1, conflicts: [] });
+  });
+
+  it('counts readings of the name line alone (other crops and binarisations) in the vote', () => {
+    const truth = zone('TD1', 10);
+    const g = misread(truth, 2, 2, differentFrom(truth[2][2]));
+    const alone = (line: string) => ({ text: line, confidences: [...line].map(() => 1) });
+    expect(combineReadings([truth.join('\n'), g.join('\n')])).toMatchObject({ kind: 'verified', nameSettled: false });
+    expect(combineReadings([truth.join('\n'), g.join('\n')], [alone(truth[2]), alone(truth[2]), alone(truth[2])])).toMatchObject({ kind: 'verified', lines: truth, nameSettled: true });
+  });
+
+  it('settles a document number read G by four readings and Q by one (values 10 apart: the check digit cannot tell)', () => {
+    const truth = buildMrz({ ...randomFields(seededRandom(5), 'TD3', now), documentNumber: 'XG4021K87' });
+    const q = misread(truth, 1, 1, 'Q');
+    const c = combineReadings([truth, q, truth, truth, truth].map((z) => z.join('\n')));
+    expect(c).toMatchObject({ kind: 'verified', lines: truth, conflicts: [] });
   });
 
   it('reports as a conflict a document number read two ways that both satisfy its check digit (G and Q differ by 10)', () => {
@@ -38,11 +63,11 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
     expect(c.kind === 'verified' && c.conflicts).toEqual([expect.stringMatching(/^[XG|XQ]/)]);
   });
 
-  it('reports a tie of two name readings as one vote, so the reader cannot pass it', () => {
+  it('leaves a tie of two name readings unsettled, so the reader cannot pass it', () => {
     const truth = zone('TD1', 9);
     const other = misread(truth, 2, 1, differentFrom(truth[2][1]));
     const c = combineReadings([other.join('\n'), truth.join('\n')]);
-    expect(c).toMatchObject({ kind: 'verified', nameVotes: 1 });
+    expect(c).toMatchObject({ kind: 'verified', nameVotes: 1, nameSettled: false });
   });
 
   it('is unverified when two readings agree on a zone whose check digit fails (a tampered document)', () => {
@@ -65,19 +90,20 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
     it('does not count a name line that agrees with the chosen one wherever it is known as a disagreement', () => {
       const truth = zone('TD3', 13);
       const c = combineReadings([unknownAt(truth, 0, 8).join('\n'), truth.join('\n'), truth.join('\n')]);
-      expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, conflicts: [] });
+      expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, nameSettled: true, conflicts: [] });
     });
 
     it('does not count it as a vote either: one exact reading and one partial one are not two readings agreeing', () => {
       const truth = zone('TD2', 14);
-      expect(combineReadings([unknownAt(truth, 0, 8).join('\n'), truth.join('\n')])).toMatchObject({ kind: 'verified', nameVotes: 1 });
+      expect(combineReadings([unknownAt(truth, 0, 8).join('\n'), truth.join('\n')])).toMatchObject({ kind: 'verified', nameVotes: 1, nameSettled: false });
     });
 
-    it('still reports a name line with unknowns that differs from the chosen one at a known position', () => {
+    it('still counts a name line with unknowns where it is known: a different letter there keeps the name unsettled', () => {
       const truth = zone('TD1', 15);
       const other = unknownAt(misread(truth, 2, 1, differentFrom(truth[2][1])), 2, 4);
       const c = combineReadings([truth.join('\n'), other.join('\n'), truth.join('\n')]);
-      expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, conflicts: [other[2]] });
+      expect(c).toMatchObject({ kind: 'verified', lines: truth, nameVotes: 2, nameSettled: false });
+      expect(c.kind === 'verified' && c.nameReadings.map((n) => n.line)).toContain(other[2]);
     });
 
     it('never chooses a check-digit line with an unknown position, even when no other reading has that line', () => {
@@ -96,10 +122,10 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       expect(c.kind === 'verified' && c.conflicts).toEqual([expect.stringMatching(/^XQ4021K87/)]);
     });
 
-    it('chooses no name when every reading has unknowns in it: no votes, so the reader cannot pass it', () => {
+    it('settles no name when every reading has unknowns in it (each unknown position has one vote), so the reader cannot pass it', () => {
       const truth = zone('TD3', 17);
       const c = combineReadings([unknownAt(truth, 0, 8).join('\n'), unknownAt(truth, 0, 9).join('\n')]);
-      expect(c).toMatchObject({ kind: 'verified', nameVotes: 0 });
+      expect(c).toMatchObject({ kind: 'verified', nameVotes: 0, nameSettled: false });
       expect(c.kind === 'verified' && c.lines[0]).not.toContain('?');
     });
   });
@@ -114,7 +140,7 @@ describe('normaliseMrzLines', () => {
     for (const format of ['TD1', 'TD2', 'TD3'] as const) {
       const truth = zone(format, 11);
       const text = ['BB' + truth[0], ...truth.slice(1)].join('\n');
-      expect(normaliseMrzLines(text)).toEqual({ format, lines: truth });
+      expect(normaliseMrzLines(text)).toMatchObject({ format, lines: truth });
     }
   });
 

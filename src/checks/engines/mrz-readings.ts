@@ -1,25 +1,41 @@
 import type { MrzFormat } from '../check-providers';
-import { UNKNOWN } from './mrz-glyphs';
+import { UNKNOWN, type ReadLine } from './mrz-glyphs';
 import { normaliseMrzLines, parseMrz } from './mrz-text';
+import { settled, tally, voteLine, type LineReading } from './mrz-votes';
+
+/** One OCR reading of the zone: its text and, when the OCR gives them, its lines' character confidences. */
+export type ZoneReading = { text: string; lines?: ReadLine[] };
 
 /**
  * What several independent OCR readings of one MRZ establish together:
- * - `verified`: a choice of lines, each read by at least one reading, on which every check digit holds;
- *   `nameVotes` readings read the name line (not covered by any check digit) exactly as chosen (0 when every
- *   reading has an unknown position in it);
- *   `conflicts` are the lines other readings read differently where the difference is not caught by a
- *   check digit: another name line, or a line with check digits that still hold with it (a check digit
- *   cannot tell characters whose values differ by 10 apart: S, I and 8; G, Q and 6; 5, F, P and Z...);
+ * - `verified`: a choice of lines on which every check digit holds, each check-digit line read by at least
+ *   one reading; the name line (which no check digit covers) voted character by character over every
+ *   reading of it (mrz-votes.ts). `nameSettled` when every position of it is settled and it is a
+ *   well-formed name field; `nameVotes` readings read it exactly as voted; `nameReadings` are the distinct
+ *   name lines read, most read first (what a reviewer is shown when the name is not settled);
+ *   `conflicts` are other versions of a check-digit line on which the check digits still hold (a check digit
+ *   cannot tell characters whose values differ by 10 apart: S, I and 8; G, Q and 6; 5, F, P and Z...)
+ *   where the readings' votes do not settle the difference;
  * - `unverified`: no choice validates; `lines` is the reading with the most valid check digits;
  * - `none`: no reading has MRZ-shaped lines.
  */
 export type MrzConsensus =
-  | { kind: 'verified'; format: MrzFormat; lines: string[]; nameVotes: number; conflicts: string[] }
+  | {
+      kind: 'verified';
+      format: MrzFormat;
+      lines: string[];
+      nameVotes: number;
+      nameSettled: boolean;
+      nameReadings: { line: string; readings: number }[];
+      conflicts: string[];
+    }
   | { kind: 'unverified'; format: MrzFormat; lines: string[] }
   | { kind: 'none' };
 
 /** The line holding the names: the first of TD2 and TD3, the third of TD1. */
 export const nameLineIndex = (format: MrzFormat) => (format === 'TD1' ? 2 : 0);
+/** Where the name field starts in the name line (after the document code and issuing state of TD2 and TD3). */
+export const nameFieldStart = (format: MrzFormat) => (format === 'TD1' ? 0 : 5);
 
 /** Distinct values, most frequent first (first seen on ties). */
 function byVotes(values: string[]): { value: string; votes: number }[] {
@@ -36,25 +52,27 @@ function product<T>(lists: T[][], limit: number): T[][] {
 
 /**
  * Combines OCR readings of one MRZ line by line. Lines with check digits are chosen so that every check
- * digit holds (a misread character in one reading is outvoted by another reading's line); the name line
- * is chosen by votes, and the caller passes the document only when at least two readings agree on it.
+ * digit holds (a misread character in one reading is outvoted by another reading's line); the name line is
+ * voted character by character over the zone readings and `nameLines` (readings of the name line alone),
+ * and the caller passes the document only when that vote is settled and no conflict is left.
  */
-export function combineReadings(texts: string[]): MrzConsensus {
-  const shaped = texts.map((t) => normaliseMrzLines(t)).filter((s) => s !== undefined);
+export function combineReadings(readings: (string | ZoneReading)[], nameLines: LineReading[] = []): MrzConsensus {
+  const shaped = readings.map((r) => (typeof r === 'string' ? normaliseMrzLines(r) : normaliseMrzLines(r.text, r.lines))).filter((s) => s !== undefined);
   if (shaped.length === 0) return { kind: 'none' };
   const format = byVotes(shaped.map((s) => s.format))[0].value as MrzFormat;
-  const readings = shaped.filter((s) => s.format === format).map((s) => s.lines);
+  const ofFormat = shaped.filter((s) => s.format === format);
+  const zones = ofFormat.map((s) => s.lines);
   const nameIndex = nameLineIndex(format);
-  const lineCount = readings[0].length;
+  const lineCount = zones[0].length;
+  const length = zones[0][0].length;
   const positions = Array.from({ length: lineCount }, (_, i) => i).filter((i) => i !== nameIndex);
-  // A line with an unknown position (a split character, mrz-glyphs.ts) is never chosen: check-digit lines
-  // come from readings that read every position, and a name line with unknowns only has to agree with the
-  // chosen one where it is known.
+  // A line with an unknown position (a split character, mrz-glyphs.ts) is never chosen as a check-digit
+  // line; in the votes, its unknown positions abstain.
   const known = (line: string) => !line.includes(UNKNOWN);
-  const candidates = positions.map((i) => byVotes(readings.map((r) => r[i]).filter(known)).map((c) => c.value));
-  const nameReadings = readings.map((r) => r[nameIndex]);
-  const knownNames = nameReadings.filter(known);
-  const names = byVotes(knownNames.length ? knownNames : nameReadings.map((n) => n.replaceAll(UNKNOWN, '<')));
+  const candidates = positions.map((i) => byVotes(zones.map((r) => r[i]).filter(known)).map((c) => c.value));
+  const nameOf = (k: number): LineReading => ({ text: ofFormat[k].lines[nameIndex], confidences: ofFormat[k].confidences[nameIndex] });
+  const allNames = [...ofFormat.map((_, k) => nameOf(k)), ...nameLines.filter((n) => n.text.length === length)];
+  const anyName = allNames.find((n) => known(n.text))?.text ?? allNames[0].text.replaceAll(UNKNOWN, '<');
 
   const assemble = (chosen: string[], name: string) => {
     const lines = new Array<string>(lineCount);
@@ -65,31 +83,36 @@ export function combineReadings(texts: string[]): MrzConsensus {
   const digitsHold = (lines: string[]) => parseMrz(lines).result.details.every((d) => d.valid || d.line === nameIndex);
   /** The verified consensus on check-digit lines `chosen`, whose check digits hold. */
   const settle = (chosen: string[]): MrzConsensus => {
-    const { lines } = parseMrz(assemble(chosen, names[0].value));
-    // Votes are counted on the name line as corrected by the parser (a 0 in a name reads as O), so two
-    // readings that differ only by such a correction agree.
-    const correct = (name: string) => parseMrz(assemble(chosen, name)).lines[nameIndex];
-    const corrected = knownNames.length ? byVotes(knownNames.map(correct)) : [{ value: names[0].value, votes: 0 }];
-    const best = corrected[0];
-    const tie = corrected.length > 1 && corrected[1].votes === best.votes;
-    const chosenLines = [...lines.slice(0, nameIndex), best.value, ...lines.slice(nameIndex + 1)];
-    const conflicts = corrected.slice(1).map((c) => c.value);
-    const agreesWhereKnown = (name: string) => [...name].every((c, i) => c === UNKNOWN || c === best.value[i]);
-    for (const partial of new Set(nameReadings.filter((n) => !known(n)).map(correct))) if (!agreesWhereKnown(partial)) conflicts.push(partial);
-    // A line with unknown positions is compared with the chosen one as if it had read them the same way.
-    const filled = (line: string, p: number) => [...line].map((c, i) => (c === UNKNOWN ? chosenLines[p][i] : c)).join('');
+    const { lines } = parseMrz(assemble(chosen, anyName));
+    // Names are voted as corrected by the parser (a 0 in a name reads as O), so two readings that differ only
+    // by such a correction agree; unknown positions stay unknown.
+    const correct = (name: string) => {
+      const fixed = parseMrz(assemble(chosen, name.replaceAll(UNKNOWN, '<'))).lines[nameIndex];
+      return [...fixed].map((c, i) => (name[i] === UNKNOWN ? UNKNOWN : c)).join('');
+    };
+    const names = allNames.map((n) => ({ text: correct(n.text), confidences: n.confidences }));
+    const vote = voteLine(names, length, nameFieldStart(format));
+    const chosenLines = [...lines.slice(0, nameIndex), vote.line, ...lines.slice(nameIndex + 1)];
+    const conflicts: string[] = [];
+    // Another version of a check-digit line on which the check digits still hold is a conflict, unless the
+    // votes of every reading of that line settle each position where it differs from the chosen one.
     positions.forEach((p, k) => {
-      const partials = readings.map((r) => r[p]).filter((l) => !known(l)).map((l) => filled(l, p));
-      for (const alternative of new Set([...candidates[k], ...partials])) {
+      const ofLine: LineReading[] = ofFormat.map((s) => ({ text: s.lines[p], confidences: s.confidences[p] }));
+      const votes = tally(ofLine, length);
+      const filled = (line: string) => [...line].map((c, i) => (c === UNKNOWN ? chosenLines[p][i] : c)).join('');
+      for (const alternative of new Set([...candidates[k], ...ofLine.map((l) => l.text).filter((l) => !known(l)).map(filled)])) {
         if (alternative === chosen[k]) continue;
         const swapped = chosenLines.map((l, i) => (i === p ? alternative : l));
-        if (digitsHold(swapped) && parseMrz(swapped).lines[p] !== chosenLines[p]) conflicts.push(alternative);
+        if (!digitsHold(swapped) || parseMrz(swapped).lines[p] === chosenLines[p]) continue;
+        const differing = [...alternative].flatMap((c, i) => (c !== chosenLines[p][i] ? [i] : []));
+        if (!differing.every((i) => votes[i][0]?.char === chosenLines[p][i] && settled(votes[i]))) conflicts.push(alternative);
       }
     });
-    return { kind: 'verified', format, lines: chosenLines, nameVotes: tie ? 1 : best.votes, conflicts };
+    const distinct = byVotes(names.map((n) => n.text)).map(({ value, votes }) => ({ line: value, readings: votes }));
+    return { kind: 'verified', format, lines: chosenLines, nameVotes: vote.agreeing, nameSettled: vote.settled, nameReadings: distinct, conflicts };
   };
-  for (const chosen of product(candidates, 256)) if (digitsHold(parseMrz(assemble(chosen, names[0].value)).lines)) return settle(chosen);
+  for (const chosen of product(candidates, 256)) if (digitsHold(parseMrz(assemble(chosen, anyName)).lines)) return settle(chosen);
   const validDigits = (lines: string[]) => parseMrz(lines).result.details.filter((d) => d.valid).length;
-  const best = [...readings].sort((a, b) => Number(b.every(known)) - Number(a.every(known)) || validDigits(b) - validDigits(a))[0];
+  const best = [...zones].sort((a, b) => Number(b.every(known)) - Number(a.every(known)) || validDigits(b) - validDigits(a))[0];
   return { kind: 'unverified', format, lines: best };
 }

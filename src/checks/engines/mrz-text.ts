@@ -1,5 +1,6 @@
 import { parse, type ParseResult } from 'mrz';
 import type { DocumentReading, ModelRef, MrzFields, MrzFormat } from '../check-providers';
+import type { ReadLine } from './mrz-glyphs';
 
 const SHAPES: { format: MrzFormat; lines: number; length: number }[] = [
   { format: 'TD3', lines: 2, length: 44 },
@@ -7,40 +8,69 @@ const SHAPES: { format: MrzFormat; lines: number; length: number }[] = [
   { format: 'TD1', lines: 3, length: 30 },
 ];
 
+type CharsRead = { text: string; conf: number[] };
+
+/**
+ * Every format's first line starts with the document code (A, C, I, P or V, ICAO 9303): characters before
+ * it in an over-long first line are marks beside the zone read as letters.
+ */
+function withoutMarksBeforeCode(l: CharsRead, length: number): CharsRead {
+  const excess = l.text.length - length;
+  if (excess <= 0) return l;
+  const start = Array.from({ length: excess + 1 }, (_, k) => k).find((k) => /^[ACIPV][A-Z<][A-Z<]{3}/.test(l.text.slice(k)));
+  return start ? { text: l.text.slice(start), conf: l.conf.slice(start) } : l;
+}
+
+/** A line brought to `length` by the filler only: trailing `<` removed (then the end cut) or added. */
+function fitLength({ text, conf }: CharsRead, length: number): CharsRead {
+  if (text.length > length) {
+    const trimmed = text.replace(/<+$/, (fill) => fill.slice(0, Math.max(0, fill.length - (text.length - length))));
+    return { text: trimmed.slice(0, length), conf: conf.slice(0, Math.min(trimmed.length, length)) };
+  }
+  return { text: text + '<'.repeat(length - text.length), conf: [...conf, ...new Array<number>(length - text.length).fill(1)] };
+}
+
+/** One line read alone (the name line, mrz-strip-variants.ts) shaped like line `index` of a `format` zone; undefined when too short to be it. */
+export function shapeLine(read: ReadLine, format: MrzFormat, index: number): ReadLine | undefined {
+  const shape = SHAPES.find((s) => s.format === format)!;
+  const chars = [...read.text.toUpperCase()];
+  const keep = chars.map((c) => /[A-Z0-9<?]/.test(c));
+  let l: CharsRead = { text: chars.filter((_, i) => keep[i]).join(''), conf: chars.map((_, i) => read.confidences[i] ?? 1).filter((_, i) => keep[i]) };
+  if (l.text.length < Math.max(20, shape.length * 0.6)) return undefined;
+  if (index === 0) l = withoutMarksBeforeCode(l, shape.length);
+  const fitted = fitLength(l, shape.length);
+  return { text: fitted.text, confidences: fitted.conf };
+}
+
 /**
  * Turns OCR output into MRZ lines of the right shape: keeps lines of the MRZ alphabet (and `?`, a position
  * read as a split character, mrz-glyphs.ts) at least 20 characters long, picks the format by line count and length, and fixes each line's length by the
  * filler character only (trailing `<` removed or added). Characters are never guessed: a misread stays
- * a misread, and the check digits catch it.
+ * a misread, and the check digits catch it. `read`, when given, holds the OCR's confidence in each character
+ * of `ocrText`'s lines; the confidences returned follow the characters kept (an added filler counts as read).
  */
-export function normaliseMrzLines(ocrText: string): { format: MrzFormat; lines: string[] } | undefined {
-  const lines = ocrText
-    .split('\n')
-    .map((l) => l.toUpperCase().replace(/[^A-Z0-9<?]/g, ''))
-    .filter((l) => l.length >= 20);
+export function normaliseMrzLines(ocrText: string, read?: ReadLine[]): { format: MrzFormat; lines: string[]; confidences: number[][] } | undefined {
+  const rawLines = ocrText.split('\n');
+  const lines = rawLines
+    .map((l, n) => {
+      const chars = [...l.toUpperCase()];
+      const keep = chars.map((c) => /[A-Z0-9<?]/.test(c));
+      const conf = read?.[n]?.text === l ? read[n].confidences : chars.map(() => 1);
+      return { text: chars.filter((_, i) => keep[i]).join(''), conf: conf.filter((_, i) => keep[i]) };
+    })
+    .filter((l) => l.text.length >= 20);
   if (lines.length < 2) return undefined;
   const candidates = SHAPES.filter((s) => lines.length >= s.lines).map((s) => {
     const chosen = lines.slice(-s.lines);
-    const misfit = chosen.reduce((sum, l) => sum + Math.abs(l.length - s.length), 0);
+    const misfit = chosen.reduce((sum, l) => sum + Math.abs(l.text.length - s.length), 0);
     return { shape: s, chosen, misfit };
   });
   candidates.sort((a, b) => a.misfit - b.misfit);
-  const { shape, chosen } = candidates[0];
-  // Every format's first line starts with the document code (A, C, I, P or V, ICAO 9303): characters
-  // before it in an over-long first line are marks beside the zone read as letters.
-  const excess = chosen[0].length - shape.length;
-  if (excess > 0) {
-    const start = Array.from({ length: excess + 1 }, (_, k) => k).find((k) => /^[ACIPV][A-Z<][A-Z<]{3}/.test(chosen[0].slice(k)));
-    if (start) chosen[0] = chosen[0].slice(start);
-  }
-  const fitted = chosen.map((l) => {
-    if (l.length > shape.length) {
-      const trimmed = l.replace(/<+$/, (fill) => fill.slice(0, Math.max(0, fill.length - (l.length - shape.length))));
-      return trimmed.slice(0, shape.length);
-    }
-    return l + '<'.repeat(shape.length - l.length);
-  });
-  return { format: shape.format, lines: fitted };
+  const { shape } = candidates[0];
+  const chosen = candidates[0].chosen.map((l) => ({ ...l }));
+  chosen[0] = withoutMarksBeforeCode(chosen[0], shape.length);
+  const fitted = chosen.map((l) => fitLength(l, shape.length));
+  return { format: shape.format, lines: fitted.map((l) => l.text), confidences: fitted.map((l) => l.conf) };
 }
 
 /** MRZ dates are YYMMDD: births lie in the past, expiries within a century around `now`. */

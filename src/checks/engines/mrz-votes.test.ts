@@ -1,0 +1,80 @@
+import { settled, structurallyImpossible, structurallyValid, tally, voteLine, type LineReading } from './mrz-votes';
+
+const sure = (text: string, confidence = 0.98): LineReading => ({ text, confidences: [...text].map(() => confidence) });
+/** `text` read with `confidence` for the character at `at` and 0.98 elsewhere. */
+const unsureAt = (text: string, at: number, confidence: number): LineReading => ({ text, confidences: [...text].map((_, i) => (i === at ? confidence : 0.98)) });
+const swap = (text: string, at: number, by: string) => text.slice(0, at) + by + text.slice(at + 1);
+
+const NAME = 'ROSSI<<SANNE<<<<<<<<<<<<<<<<<';
+const S = NAME.indexOf('SANNE');
+
+describe('tally and settled (one position of one line)', () => {
+  const at = (readings: LineReading[], i: number) => tally(readings, NAME.length)[i];
+
+  it('settles a position two readings read the same, and not one a single reading saw', () => {
+    expect(settled(at([sure(NAME), sure(NAME)], S))).toBe(true);
+    expect(settled(at([sure(NAME)], S))).toBe(false);
+  });
+
+  it('does not settle 2 to 1 or 3 to 1 at equal confidence (three of four readings once read SANNE as GANNE), but 4 to 1', () => {
+    const g = sure(swap(NAME, S, 'G'));
+    expect(settled(at([sure(NAME), sure(NAME), g], S))).toBe(false);
+    expect(settled(at([g, g, g, sure(NAME)], S))).toBe(false);
+    expect(settled(at([sure(NAME), sure(NAME), sure(NAME), sure(NAME), g], S))).toBe(true);
+  });
+
+  it("weighs each vote by the OCR's confidence: a dissent the OCR itself was unsure of counts for little", () => {
+    expect(settled(at([sure(NAME), sure(NAME), unsureAt(swap(NAME, S, 'G'), S, 0.3)], S))).toBe(true);
+    expect(settled(at([sure(NAME), sure(NAME), unsureAt(swap(NAME, S, 'G'), S, 0.9)], S))).toBe(false);
+  });
+
+  it('lets an unknown position (a split glyph) abstain', () => {
+    const t = at([sure(NAME), sure(NAME), sure(swap(NAME, S, '?'))], S);
+    expect(t).toEqual([{ char: 'S', votes: 2, weight: expect.closeTo(1.96, 5) }]);
+    expect(settled(t)).toBe(true);
+  });
+});
+
+describe('the name field structure (ICAO 9303: primary, <<, secondary, filler to the end)', () => {
+  it('rules out letters after the filler has begun, and digits anywhere', () => {
+    expect([...structurallyImpossible('ROSSI<<SANNE<<<<<K<<<<<<<<<<<', 0)]).toEqual([17]);
+    expect([...structurallyImpossible('P<NLDROSSI<<SANNE<<<<<<K<<<', 5)]).toEqual([23]);
+    expect([...structurallyImpossible('ROSS1<<SANNE<<<<<<<<<<<<<<<<<', 0)]).toEqual([4]);
+    // No given names: the filler begins right after the separator.
+    expect([...structurallyImpossible('NG<<<<<<<<<<<<<<<<<<<<<<<X<<<', 0)]).toEqual([25]);
+  });
+
+  it('allows single fillers between names, several given names, and a name that fills the field', () => {
+    for (const field of ['VAN<DER<BERG<<ANNA<MARIA<<<<<<', 'NG<<<<<<<<<<<<<<<<<<<<<<<<<<<<', 'PAPADOPOULOU<<CHRISTOPHER<ALEX', 'WOLFESCHLEGELSTEINHAUSENBERGER'])
+      expect(structurallyValid(field, 0)).toBe(true);
+  });
+
+  it('is not well formed when it starts with a filler or holds a letter after the filler', () => {
+    expect(structurallyValid('<ROSSI<<SANNE<<<<<<<<<<<<<<<<', 0)).toBe(false);
+    expect(structurallyValid('ROSSI<<SANNE<<<<<K<<<<<<<<<<<', 0)).toBe(false);
+  });
+});
+
+describe('voteLine (a name line voted character by character)', () => {
+  it('reads the printed name from readings that each misread a different character', () => {
+    const readings = [sure(swap(NAME, 0, 'B')), sure(swap(NAME, S + 1, 'R')), sure(swap(NAME, S + 3, 'M')), sure(NAME), sure(swap(NAME, 2, 'Q'))];
+    const v = voteLine(readings, NAME.length, 0);
+    expect(v).toMatchObject({ line: NAME, settled: true, agreeing: 1 });
+  });
+
+  it('reads a letter in a reading\'s own filler as a filler at half weight (a mark beside the zone read as K)', () => {
+    expect(voteLine([sure(NAME), sure(swap(NAME, 20, 'K'))], NAME.length, 0)).toMatchObject({ line: NAME, settled: true });
+    // Without the structure, one K against one < settles nothing.
+    expect(voteLine([sure(NAME), sure(swap(NAME, 20, 'K'))], NAME.length)).toMatchObject({ settled: false });
+  });
+
+  it('leaves unsettled the positions the readings dispute, and names them', () => {
+    const v = voteLine([sure(NAME), sure(swap(NAME, 4, '<')), sure(NAME)], NAME.length, 0);
+    expect(v).toMatchObject({ line: NAME, settled: false, unsettledAt: [4], agreeing: 2 });
+  });
+
+  it('is never settled on a line that is not a well-formed name field, however many readings agree', () => {
+    const odd = '<ROSSI<SANNE<<<<<<<<<<<<<<<<<';
+    expect(voteLine([sure(odd), sure(odd), sure(odd)], odd.length, 0)).toMatchObject({ line: odd, settled: false });
+  });
+});

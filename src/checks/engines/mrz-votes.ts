@@ -1,0 +1,102 @@
+import { UNKNOWN } from './mrz-glyphs';
+
+/** One reading of one MRZ line: its characters and the OCR's confidence in each (0..1). */
+export type LineReading = { text: string; confidences: number[] };
+
+/** The characters read at one position, strongest first: how many readings read each, and their summed confidence. */
+export type PositionTally = { char: string; votes: number; weight: number }[];
+
+/**
+ * How much a position's leading character must outweigh all the others together (summed confidences), with
+ * at least two readings for it. Two readings that agree settle a position; a dissent needs four readings
+ * against it at equal confidence (3 to 1 is not enough: in the tuning set three of four readings once read
+ * `SANNE` as `GANNE`), fewer when the dissenting reading was itself unsure of the character.
+ */
+export const DOMINANCE = 4;
+
+/** Per-position tally over readings of one line; `?` (a split glyph, mrz-glyphs.ts) abstains. */
+export function tally(readings: LineReading[], length: number): PositionTally[] {
+  return Array.from({ length }, (_, i) => {
+    const by = new Map<string, { votes: number; weight: number }>();
+    readings.forEach((r) => {
+      const c = r.text[i];
+      if (c === undefined || c === UNKNOWN) return;
+      const t = by.get(c) ?? { votes: 0, weight: 0 };
+      t.votes++;
+      t.weight += Math.max(0, Math.min(1, r.confidences[i] ?? 1));
+      by.set(c, t);
+    });
+    return [...by.entries()].map(([char, t]) => ({ char, ...t })).sort((a, b) => b.weight - a.weight || b.votes - a.votes);
+  });
+}
+
+/** True when the position's leading character is settled by the readings (see DOMINANCE). */
+export function settled(t: PositionTally): boolean {
+  const [lead, ...others] = t;
+  if (!lead || lead.votes < 2) return false;
+  const against = others.reduce((s, o) => s + o.weight, 0);
+  return lead.weight >= DOMINANCE * against;
+}
+
+/**
+ * The positions of a name field (ICAO 9303: primary identifier, `<<`, secondary identifiers, then filler to
+ * the end) that its own structure says cannot be letters: anything after the filler has begun. The filler
+ * begins at the second `<<` (the first separates the names), or where the secondary identifiers would start
+ * with `<` (no given names). Digits are never part of a name. `start` is where the field starts in the line.
+ */
+export function structurallyImpossible(line: string, start: number): Set<number> {
+  const out = new Set<number>();
+  const field = line.slice(start);
+  for (let i = 0; i < field.length; i++) if (/[0-9]/.test(field[i])) out.add(start + i);
+  const sep = field.indexOf('<<');
+  if (sep < 0) return out;
+  const given = sep + 2;
+  const filler = field[given] === '<' ? given : field.indexOf('<<', given);
+  if (filler < 0) return out;
+  for (let i = filler; i < field.length; i++) if (/[A-Z0-9]/.test(field[i])) out.add(start + i);
+  return out;
+}
+
+/** A name field that ICAO 9303 allows: starts with a letter, letters and fillers only, and no letter once the filler has begun. */
+export function structurallyValid(line: string, start: number): boolean {
+  const field = line.slice(start);
+  return /^[A-Z][A-Z<]*$/.test(field) && structurallyImpossible(line, start).size === 0;
+}
+
+export type LineVote = {
+  /** The leading character at each position (`<` where no reading saw one). */
+  line: string;
+  /** Every position settled, and (for a name line) the result a well-formed name field. */
+  settled: boolean;
+  /** Positions not settled. */
+  unsettledAt: number[];
+  /** Readings that read the whole line exactly as voted. */
+  agreeing: number;
+};
+
+/**
+ * Votes one line across readings, character by character, each reading's vote weighted by its confidence
+ * in the character. For a name line (`nameStart` given), each reading is first read by its own structure
+ * (`asNameField`), and the result must be a well-formed name field.
+ */
+export function voteLine(readings: LineReading[], length: number, nameStart?: number): LineVote {
+  const shaped = nameStart === undefined ? readings : readings.map((r) => asNameField(r, nameStart));
+  const tallies = tally(shaped, length);
+  const line = tallies.map((t) => t[0]?.char ?? '<').join('');
+  const unsettledAt = tallies.flatMap((t, i) => (settled(t) ? [] : [i]));
+  const wellFormed = nameStart === undefined || structurallyValid(line, nameStart);
+  return { line, settled: unsettledAt.length === 0 && wellFormed, unsettledAt, agreeing: readings.filter((r) => r.text === line).length };
+}
+
+/**
+ * A name-line reading as its own structure reads it: a letter after its filler has begun is a filler the OCR
+ * misread (a mark, a speck), so it votes for `<` at half its confidence; a digit, which no name holds, abstains.
+ */
+function asNameField(r: LineReading, start: number): LineReading {
+  const impossible = structurallyImpossible(r.text, start);
+  if (impossible.size === 0) return r;
+  return {
+    text: [...r.text].map((c, i) => (!impossible.has(i) ? c : /[0-9]/.test(c) ? UNKNOWN : '<')).join(''),
+    confidences: r.confidences.map((w, i) => (impossible.has(i) ? w / 2 : w)),
+  };
+}
