@@ -4,7 +4,7 @@ import { buildContainer } from './container';
 import type { Server } from 'node:http';
 import { createHttpServer } from './http-server';
 import { metricsServer } from '../http/health.routes';
-import { exitWhenDatabaseLost } from './exit-when-database-lost';
+import { keepEmbeddedDatabase } from './keep-embedded-database';
 import { createLogger } from '../src/logger';
 import { exitOnSignals, flushLogAndExit } from './process-exit';
 import type { Logger } from '../src/logger';
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const nodeMajor = Number(process.versions.node.split('.')[0]);
   if (nodeMajor < SUPPORTED_NODE_MAJOR) logger.warn({ node: process.versions.node, supported: `${SUPPORTED_NODE_MAJOR} LTS` }, 'running on an older Node than the supported one; use the project\'s (npm start, npx)');
   const container = await buildContainer(config, logger);
-  exitWhenDatabaseLost(container.database, logger);
+  keepEmbeddedDatabase(container.database, logger);
   const { server, apollo, subscriptions } = await createHttpServer(container);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
