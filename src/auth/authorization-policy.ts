@@ -50,8 +50,8 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
   { method: 'POST', path: '/v1/verify/sessions/:id/decisions', guard: key('sessions:review', 'session') },
   { method: 'POST', path: '/v1/verify/sessions/:id/chip', guard: { kind: 'client_secret', owns: 'session' } },
   { method: 'POST', path: '/v1/verify/sessions/:id/retention', guard: key('sessions:write', 'session') },
-  { method: 'GET', path: '/v1/developer/tenants/:tenantId/retention', guard: key('webhooks:manage', 'tenant') },
-  { method: 'PATCH', path: '/v1/developer/tenants/:tenantId/retention', guard: key('webhooks:manage', 'tenant') },
+  { method: 'GET', path: '/v1/developer/tenants/:tenantId/retention', guard: key('retention:manage', 'tenant') },
+  { method: 'PATCH', path: '/v1/developer/tenants/:tenantId/retention', guard: key('retention:manage', 'tenant') },
   // Webhooks (D7)
   { method: 'POST', path: '/v1/verify/webhooks', guard: key('webhooks:manage') },
   { method: 'GET', path: '/v1/developer/webhooks', guard: key('webhooks:manage') },
