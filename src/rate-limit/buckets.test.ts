@@ -20,7 +20,7 @@ describe('bucketForRequest', () => {
     ['GET', '/v1/verify/sessions', 'verify_read'],
     ['HEAD', '/v1/verify/sessions/vses_1', 'verify_read'],
     ['POST', '/v1/verify/sessions/vses_1/decisions', 'verify_admin'],
-    ['POST', '/v1/verify/manual-review/vses_1', 'verify_admin'],
+    ['POST', '/v1/verify/manual-review/vses_1', 'default'],
     ['POST', '/v1/verify/sessions/vses_1/chip', 'default'],
     ['POST', '/v1/developer/webhooks/whk_1/replay', 'webhooks_replay'],
     ['POST', '/v1/admin/bulk-import', 'bulk_import'],
