@@ -11,6 +11,7 @@ import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRouter } from '../rest
 import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
 import { retentionRouter } from '../rest-adapter/retention.router';
+import { flowsRouter } from '../rest-adapter/flows.router';
 import { bulkImportRouter } from '../rest-adapter/bulk-import.router';
 import { RestOperations } from '../rest-adapter/operations';
 import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
@@ -203,6 +204,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   webhooksRouter(restOperations, v1);
   chipRouter({ sessions: c.sessions, chip: c.chip }, v1);
   retentionRouter(restOperations, v1);
+  flowsRouter(restOperations, v1);
   bulkImportRouter(c.bulkImports, (id) => c.links.url(id), v1);
   gatewayProxyRouter({ upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors }, v1);
   v1.use((req, res) => {

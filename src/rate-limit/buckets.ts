@@ -85,9 +85,12 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   myProfile: 'default',
   profileChanges: 'default',
   reviewCases: 'default',
+  flows: 'default',
+  flow: 'default',
   // mutations
   updateRetention: 'default',
   updateFlow: 'default',
+  createFlow: 'default',
   extendSessionRetention: 'default',
   createSession: 'verify_create',
   reviewSession: 'default', // REST twin: the manual-review override, `default` as the spec has it
