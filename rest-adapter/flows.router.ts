@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { jsonBody } from '../http/json-body';
 import { DomainError } from '../src/errors';
+import { assertAcceptableInput } from '../src/validation/input-limits';
 import { RestOperations, type FlowData } from './operations';
 import { JsonObject, objectWithFields } from './request-validation';
 import { restRoute } from './rest-route';
@@ -39,6 +40,7 @@ const present = (f: FlowData) => ({
  * not as a GraphQL variable); the values themselves FlowService judges, for the console too.
  */
 function flowInput(body: JsonObject): Record<string, unknown> {
+  assertAcceptableInput(body); // the limits of every argument, named as the body names them
   const input: Record<string, unknown> = {};
   for (const [field, { input: name, nullable }] of Object.entries(FIELDS)) {
     const v = body[field];

@@ -117,7 +117,7 @@ describe('the retention scope (issue 40, finding 12)', () => {
   async function keyWith(scope: string): Promise<string> {
     const r = await cli(server.env, ['key', 'create', '--tenant', acme.tenant_id, '--mode', 'test', '--scopes', scope, '--json']);
     expect(r.code).toBe(0);
-    return (r.json as { key: string }).key;
+    return String(r.json!.api_key);
   }
   const readQ = 'query($t: ID!) { retention(tenantId: $t) { selfieVideoDays } }';
   const setQ = 'mutation($t: ID!) { updateRetention(tenantId: $t, input: { selfieVideoDays: 5 }) { selfieVideoDays } }';
