@@ -103,7 +103,7 @@ export type Container = {
   cscaTrustStore: PostgresCscaTrustStore;
   chip: ChipSubmissionService;
   links: SignedLinks;
-  /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (DECISIONS.md D18). */
+  /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (docs/decisions.md D18). */
   serviceActors: ServiceActorIssuer;
   /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
   vault: EvidenceVault;

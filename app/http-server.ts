@@ -260,7 +260,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 /** How long a shutdown waits for running requests (a slow upload) before cutting them; part of the 24 s budget of app/process-exit.ts. */
 export const HTTP_DRAIN_MS = 8_000;
 
-/** The document as served names this deployment's production and staging servers (DECISIONS.md D19). */
+/** The document as served names this deployment's production and staging servers (docs/decisions.md D19). */
 function withServers(openapi: string, production: string, staging: string): string {
   const servers = ['servers:', `  - url: ${production}`, '    description: Production', `  - url: ${staging}`, '    description: Staging', ''].join('\n');
   return openapi.replace(/^servers:\n(?:[ #].*\n)+/m, servers);

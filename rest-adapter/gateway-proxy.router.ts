@@ -6,7 +6,7 @@ import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware'
 import { SERVICE_ACTOR_HEADER, type ServiceActorIssuer } from '../src/gateway/service-actor';
 import { sendError } from '../http/error-response';
 
-/** The /v1 prefixes the gateway hands to the social upstream (DECISIONS.md D18), with everything below them. */
+/** The /v1 prefixes the gateway hands to the social upstream (docs/decisions.md D18), with everything below them. */
 export const GATEWAY_PATHS = ['/social', '/profiles', '/network'];
 
 /** RFC 9110 §7.6.1 connection-specific fields, dropped both ways, with any the Connection header names. */

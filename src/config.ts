@@ -177,9 +177,9 @@ const ConfigSchema = z.object({
   SOCIAL_UPSTREAM_TOKEN: z.string().min(1).optional(),
   /** A call to the social upstream that has not started answering within this many seconds fails (the job retries). */
   SOCIAL_UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(30),
-  /** The gateway proxy of /v1/social, /v1/profiles and /v1/network (DECISIONS.md D18): an upstream silent this long is a 504. */
+  /** The gateway proxy of /v1/social, /v1/profiles and /v1/network (docs/decisions.md D18): an upstream silent this long is a 504. */
   SOCIAL_PROXY_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
-  /** Which instance this is (DECISIONS.md D19), shown in /healthz. */
+  /** Which instance this is (docs/decisions.md D19), shown in /healthz. */
   ENVIRONMENT: z.enum(['production', 'staging', 'development']).default('development'),
   /** The staging server listed in /openapi.yaml; default: PUBLIC_BASE_URL with its host prefixed `staging.`. */
   STAGING_BASE_URL: optionalUrl,

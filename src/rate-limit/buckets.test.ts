@@ -55,7 +55,7 @@ describe('GraphQL metering', () => {
 
   it('charges one unit per root field in its bucket, subscriptions to verify_read, unknown fields to default', () => {
     expect(bucketsForGraphQL('query', ['session', 'sessions'])).toEqual(['verify_read', 'verify_read']);
-    expect(bucketsForGraphQL('mutation', ['cancelSession', 'createSession', 'reviewSession', 'createSession'])).toEqual(['verify_create', 'verify_create', 'verify_admin', 'default']);
+    expect(bucketsForGraphQL('mutation', ['cancelSession', 'createSession', 'decideSession', 'reviewSession', 'createSession'])).toEqual(['verify_create', 'verify_create', 'verify_admin', 'default', 'default']);
     expect(bucketsForGraphQL('mutation', ['replayWebhookEvents'])).toEqual(['webhooks_replay']);
     expect(bucketsForGraphQL('query', ['constructor'])).toEqual(['default']);
     expect(bucketsForGraphQL('subscription', ['sessionStatusChanged'])).toEqual(['verify_read']);
