@@ -174,13 +174,13 @@ async function run(argv: string[]): Promise<unknown> {
       case 'flow update': {
         const v = args.values as Record<string, string | undefined>;
         const origins = v['allowed-origins'];
-        const flow = await new FlowService(database.dataSource).update(required(args, 'tenant'), v.flow ?? 'default', {
+        const flow = await new FlowService(database.dataSource, new AuditLogService(database.dataSource)).update(required(args, 'tenant'), v.flow ?? 'default', {
           displayName: v['display-name'],
           logoUrl: v['logo-url'],
           primaryColor: v['primary-color'],
           locale: v.locale,
           allowedOrigins: origins === undefined ? undefined : origins.split(',').map((o) => o.trim()).filter(Boolean),
-        });
+        }, { livemode: true, who: { by: 'operator' } });
         return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins };
       }
       case 'user create':

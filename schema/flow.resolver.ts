@@ -79,12 +79,14 @@ export class FlowResolver {
 
   @Mutation(() => Flow, { description: 'Creates a flow of the key\'s tenant, starting from the default flow\'s branding.' })
   async createFlow(@Arg('input', () => CreateFlowInput) input: CreateFlowInput, @Ctx() ctx: RequestContext): Promise<Flow> {
-    return toFlow(await this.service.create(requireTenantKey(ctx.actor, SCOPE).tenantId, nullsAbsent(input)));
+    const actor = requireTenantKey(ctx.actor, SCOPE);
+    return toFlow(await this.service.create(actor.tenantId, nullsAbsent(input), { livemode: actor.livemode, who: { key_id: actor.keyId } }));
   }
 
   @Mutation(() => Flow, { description: 'Changes a flow\'s name, max_tier, branding and embedding origins; flowId "default" names the default flow.' })
   async updateFlow(@Arg('flowId', () => ID) flowId: string, @Arg('input', () => UpdateFlowInput) input: UpdateFlowInput, @Ctx() ctx: RequestContext): Promise<Flow> {
-    return toFlow(await this.service.update(requireTenantKey(ctx.actor, SCOPE).tenantId, flowId, nullsAbsent(input)));
+    const actor = requireTenantKey(ctx.actor, SCOPE);
+    return toFlow(await this.service.update(actor.tenantId, flowId, nullsAbsent(input), { livemode: actor.livemode, who: { key_id: actor.keyId } }));
   }
 }
 

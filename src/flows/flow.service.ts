@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { FlowEntity } from '../../entities';
+import type { AuditLogService } from '../audit/audit-log.service';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { AVAILABLE_TIERS } from '../sessions/tiers';
@@ -74,9 +75,35 @@ export function originsFor(flow: Pick<FlowEntity, 'allowedOrigins'>, livemode: b
   return [...origins];
 }
 
-/** Flow templates: branding, embedding origins and defaults, changed by the CLI and the updateFlow mutation. */
+/**
+ * Who changes a flow, for its audit entry: the mode of the key that asked (a flow serves both modes, so
+ * the console and the operator's CLI, which have no mode, write to the live log, as the console's own
+ * settings entries do) and who it was (`key_id`, `member_id`, or `by: 'operator'`).
+ */
+export type FlowEditor = { livemode: boolean; who: { key_id: string } | { member_id: string } | { by: 'operator' } };
+
+/** The fields a change set, by their API names: what the audit entry records (never the values). */
+const FIELD_NAMES: Record<keyof UpdateFlowCommand, string> = {
+  name: 'name',
+  maxTier: 'max_tier',
+  displayName: 'display_name',
+  logoUrl: 'logo_url',
+  primaryColor: 'primary_color',
+  locale: 'locale',
+  redirectUrl: 'redirect_url',
+  allowedOrigins: 'allowed_origins',
+};
+
+/**
+ * Flow templates: branding, embedding origins and defaults. The console's Flows section, the /v1 flow
+ * routes, the GraphQL flow operations and the CLI all change them here, each change audited
+ * (`flow.created`, `flow.updated`) in its own transaction.
+ */
 export class FlowService {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly audit: Pick<AuditLogService, 'append'>,
+  ) {}
 
   async get(tenantId: string, flowId: string): Promise<FlowEntity> {
     if (flowId !== 'default' && !FLOW_ID_PATTERN.test(flowId)) throw new DomainError('not_found', 'Flow not found');
@@ -95,20 +122,26 @@ export class FlowService {
    * A new flow of the tenant, from the default flow's branding, then `cmd` (the same rules as update).
    * The console's form, `POST /v1/developer/flows` and the createFlow mutation all come here.
    */
-  async create(tenantId: string, cmd: UpdateFlowCommand & { name: string }): Promise<FlowEntity> {
+  async create(tenantId: string, cmd: UpdateFlowCommand & { name: string }, editor: FlowEditor): Promise<FlowEntity> {
     const base = await this.get(tenantId, 'default');
     const flow = Object.assign(new FlowEntity(), { ...base, id: newId('flow'), isDefault: false, name: '', createdAt: new Date() });
     this.apply(flow, cmd);
     if (!flow.name) throw invalid('name must be 1 to 80 characters');
-    await this.db.getRepository(FlowEntity).insert(flow);
+    await this.db.transaction(async (m) => {
+      await m.getRepository(FlowEntity).insert(flow);
+      await this.audit.append(entry(tenantId, editor, 'flow.created', flow.id, cmd), m);
+    });
     return flow;
   }
 
   /** The console's form, `PATCH /v1/developer/flows/{id}` and the updateFlow mutation all come here. */
-  async update(tenantId: string, flowId: string, cmd: UpdateFlowCommand): Promise<FlowEntity> {
+  async update(tenantId: string, flowId: string, cmd: UpdateFlowCommand, editor: FlowEditor): Promise<FlowEntity> {
     const flow = await this.get(tenantId, flowId);
     this.apply(flow, cmd);
-    await this.db.getRepository(FlowEntity).save(flow);
+    await this.db.transaction(async (m) => {
+      await m.getRepository(FlowEntity).save(flow);
+      await this.audit.append(entry(tenantId, editor, 'flow.updated', flow.id, cmd), m);
+    });
     return flow;
   }
 
@@ -149,4 +182,9 @@ export class FlowService {
       flow.allowedOrigins = [...new Set(cmd.allowedOrigins.map((o) => parseOrigin(textOf('allowed_origins', o, MAX_URL_LENGTH))))];
     }
   }
+}
+
+function entry(tenantId: string, editor: FlowEditor, action: string, flowId: string, cmd: UpdateFlowCommand) {
+  const fields = (Object.keys(FIELD_NAMES) as (keyof UpdateFlowCommand)[]).filter((k) => cmd[k] !== undefined).map((k) => FIELD_NAMES[k]);
+  return { tenantId, livemode: editor.livemode, action, subjectId: flowId, detail: { fields, ...editor.who } };
 }

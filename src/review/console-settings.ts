@@ -104,13 +104,13 @@ export class ConsoleSettings {
   }
 
   async createFlow(e: SettingsEditor, cmd: UpdateFlowCommand & { name: string }): Promise<FlowEntity> {
-    const flow = await this.d.flows.create(e.tenantId, cmd);
+    const flow = await this.d.flows.create(e.tenantId, cmd, { livemode: true, who: { member_id: e.memberId } });
     await this.changed(e, true, 'flow.created', flow.id);
     return flow;
   }
 
   async updateFlow(e: SettingsEditor, flowId: string, cmd: UpdateFlowCommand): Promise<FlowEntity> {
-    const flow = await this.d.flows.update(e.tenantId, flowId, cmd);
+    const flow = await this.d.flows.update(e.tenantId, flowId, cmd, { livemode: true, who: { member_id: e.memberId } });
     await this.changed(e, true, 'flow.updated', flow.id);
     return flow;
   }

@@ -68,6 +68,17 @@ describe('flows over REST', () => {
 
     const byDefault = await http(server, 'GET', `${FLOWS}/default`, { key: acme.test_api_key });
     expect(byDefault.body).toMatchObject({ is_default: true, name: expect.any(String) });
+
+    // Each change is audited with the key that made it and the fields it set, never their values.
+    const audit = await graphql(server, '{ auditLog(action: "flow.updated", first: 5) { action subjectId detail } }', {}, acme.live_api_key);
+    expect(audit.body.data.auditLog).toContainEqual({
+      action: 'flow.updated',
+      subjectId: id,
+      detail: { fields: ['max_tier', 'display_name', 'logo_url', 'locale', 'allowed_origins'], key_id: expect.stringMatching(/^key_/) },
+    });
+    const createdEntry = await graphql(server, '{ auditLog(action: "flow.created", first: 5) { subjectId detail } }', {}, acme.test_api_key);
+    expect(createdEntry.body.data.auditLog).toContainEqual({ subjectId: id, detail: { fields: ['name', 'max_tier', 'primary_color', 'allowed_origins'], key_id: expect.stringMatching(/^key_/) } });
+    expect(JSON.stringify(audit.body)).not.toContain('cdn.example');
   });
 
   it("answers 404 for another tenant's flow, and changes nothing", async () => {
