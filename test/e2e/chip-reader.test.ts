@@ -10,7 +10,7 @@ import { efCom, SYNTHETIC, syntheticFiles } from '../../sdk/chip-reader/test/fix
 import { SimulatedChip, simulatedLink } from '../../sdk/chip-reader/test/simulated-chip';
 import { ICAO_FIXTURES } from '../fixtures/icao/icao.fixtures';
 import { issuePassport, IssuedPassport } from '../helpers/issue-passport';
-import { answerChallenge, jpegBytes, openPage, PageSession, pageCall, pngBytes, upload } from '../helpers/hosted-client';
+import { answerChallenge, openPage, PageSession, pageCall, upload } from '../helpers/hosted-client';
 import { cli, createTenant, eventually, http, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 
 /**
