@@ -46,8 +46,9 @@ export class RecordingUpstream {
     req.on('end', () => {
       seen.complete = true;
       if (this.answer(req, res, seen)) return;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ path: req.url, tenant: seen.tenant }));
+      const body = JSON.stringify({ path: req.url, tenant: seen.tenant });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
     });
   }
 }

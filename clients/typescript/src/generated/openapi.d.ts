@@ -1954,6 +1954,21 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description Refused before anything went upstream (`invalid_request`): a request whose framing is ambiguous
+         *     (Transfer-Encoding with Content-Length, Transfer-Encoding other than one `chunked`, a body on GET,
+         *     HEAD, DELETE or OPTIONS, a Connection header naming a header such as Content-Length, Host or
+         *     Authorization; the connection is then closed), or a path that leaves its prefix once normalised
+         *     (docs/gateway.md).
+         */
+        GatewayRequestRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The social upstream could not be reached (`upstream_unreachable`) */
         UpstreamUnreachable: {
             headers: {
@@ -2112,7 +2127,7 @@ export interface components {
         SessionId: string;
         /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
         BulkImportId: string;
-        /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+        /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
         GatewayPath: string;
     };
     requestBodies: never;
@@ -4134,20 +4149,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4161,20 +4177,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4188,20 +4205,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4215,20 +4233,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4242,20 +4261,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4269,20 +4289,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4296,20 +4317,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4323,20 +4345,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4350,20 +4373,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4377,20 +4401,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4404,20 +4429,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4431,20 +4457,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4458,20 +4485,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4485,20 +4513,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4512,20 +4541,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
