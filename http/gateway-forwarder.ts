@@ -43,6 +43,8 @@ export class GatewayForwarder {
   }
 
   forward(req: Request, res: Response, f: Forwarding): void {
+    // The caller went away while it was authenticated: nothing to send, and no half-sent request to leave upstream.
+    if (res.destroyed || (req.destroyed && !req.complete)) return;
     const headers: http.OutgoingHttpHeaders = { ...forwardedRequestHeaders(req.rawHeaders, f.connectionNames), ...f.headers };
     if (f.body.kind === 'length') headers['content-length'] = String(f.body.bytes);
     else if (f.body.kind === 'chunked') headers['transfer-encoding'] = 'chunked';

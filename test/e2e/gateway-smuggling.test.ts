@@ -91,12 +91,27 @@ describe('the gateway refuses ambiguous framing and frames every upstream reques
 
   it.each(attempts.map((t) => [t.name, t] as const))("%s: refused or abandoned, and tenant B's next call on the same upstream pool is B's alone", async (_name, attempt) => {
     const since = upstream.received.length;
-    await callAsB(`/v1/social/b/before-${made.size}`); // an open upstream connection in the pool
+    await callAsB(`/v1/social/b/before-${made.size}`); // one open upstream connection in the gateway's pool
     const request = attempt.request(`one-${made.size}`);
-    const answer = await rawExchange(server.port, request, { cutOff: attempt.cutOff });
+    // A cut-off request is cut once its start has reached the upstream: the gateway is then mid-body on a pooled connection.
+    const started = async () => {
+      for (let i = 0; i < 400 && !upstream.received.slice(since).some((r) => r.tenant === a.tenant_id); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    const answer = await rawExchange(server.port, request, attempt.cutOff ? { cutOffAfter: started() } : {});
     if (attempt.refused) expectRefused(answer, request.startsWith('HEAD '));
     await callAsB(`/v1/social/b/after-${made.size}`);
     expect(foreign(since)).toEqual([]);
+    const [before, ...rest] = upstream.received.slice(since);
+    const after = rest.at(-1)!;
+    if (attempt.refused) {
+      expect(rest).toEqual([after]); // nothing of A's went upstream
+      expect(after.connection).toBe(before.connection); // B's next call went on the same pooled connection
+    } else {
+      // A's cut-off request went on the pooled connection, ended there unfinished, and that connection was not reused.
+      expect(rest).toHaveLength(2);
+      expect(rest[0]).toMatchObject({ tenant: a.tenant_id, complete: false, connection: before.connection });
+      expect(after.connection).not.toBe(before.connection);
+    }
   });
 
   it('sends a chunked POST body that looks like a request to the upstream as the body of A\'s one request', async () => {

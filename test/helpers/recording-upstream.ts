@@ -12,6 +12,8 @@ export type Received = {
   bodyBytes: number;
   /** The body arrived whole (false: the connection ended mid-body). */
   complete: boolean;
+  /** The gateway's end of the upstream connection (its port): which pooled connection carried the request. */
+  connection: number;
 };
 
 /**
@@ -40,7 +42,7 @@ export class RecordingUpstream {
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const seen: Received = { method: req.method!, url: req.url!, tenant: tenantOf(req.headers['service-actor']), headers: req.headers, bodyBytes: 0, complete: false };
+    const seen: Received = { method: req.method!, url: req.url!, tenant: tenantOf(req.headers['service-actor']), headers: req.headers, bodyBytes: 0, complete: false, connection: req.socket.remotePort! };
     this.received.push(seen);
     req.on('data', (c: Buffer) => (seen.bodyBytes += c.length));
     req.on('end', () => {
@@ -69,14 +71,18 @@ export type RawAnswer = { raw: string; status: number | null; body: Record<strin
  * Sends `bytes` exactly as given on a new connection, for framing a client library would refuse to
  * send, and collects the first answer: until its Content-Length or last chunk (no body after a HEAD),
  * or until the server closes. `cutOff`: half-close the connection after the bytes instead (a client
- * that goes away mid-body; Node's server then abandons the request).
+ * that goes away mid-body; Node's server then abandons the request); `cutOffAfter`: the same, once that settles.
  */
-export function rawExchange(port: number, bytes: string | Buffer, opts: { cutOff?: boolean } = {}): Promise<RawAnswer> {
+export function rawExchange(port: number, bytes: string | Buffer, opts: { cutOff?: boolean; cutOffAfter?: Promise<unknown> } = {}): Promise<RawAnswer> {
   const head = typeof bytes === 'string' ? bytes.slice(0, 8) : bytes.subarray(0, 8).toString('latin1');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let settled = false;
-    const socket = net.connect(port, '127.0.0.1', () => (opts.cutOff ? socket.end(bytes) : socket.write(bytes)));
+    const socket = net.connect(port, '127.0.0.1', () => {
+      if (opts.cutOff) return void socket.end(bytes);
+      socket.write(bytes);
+      void opts.cutOffAfter?.then(() => socket.end());
+    });
     const finish = () => {
       if (settled) return;
       settled = true;
