@@ -30,6 +30,8 @@ export class GatewayForwarder {
   private readonly target: URL;
   private readonly agent: http.Agent;
   private readonly request: typeof http.request;
+  /** The upstream URL's own path (`https://social.internal/base` sends `/base/v1/social/...`). */
+  private readonly basePath: string;
 
   constructor(
     upstreamUrl: string,
@@ -40,6 +42,7 @@ export class GatewayForwarder {
     // Kept-alive connections to the upstream: a new TCP connection per call would be most of the overhead.
     this.agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 256 }) : new http.Agent({ keepAlive: true, maxSockets: 256 });
     this.request = secure ? https.request : http.request;
+    this.basePath = this.target.pathname.replace(/\/+$/, '');
   }
 
   forward(req: Request, res: Response, f: Forwarding): void {
@@ -56,7 +59,7 @@ export class GatewayForwarder {
       hostname: this.target.hostname,
       port: this.target.port,
       method: req.method,
-      path: f.path,
+      path: this.basePath + f.path,
       headers,
     });
     let timedOut = false;

@@ -16,7 +16,7 @@ describe('the gateway normalises upstream paths and passes only the answer itsel
   beforeAll(async () => {
     upstream = await RecordingUpstream.start();
     upstream.answer = (req, res) => {
-      if (req.url !== '/v1/social/page') return false;
+      if (req.url !== '/base/v1/social/page') return false;
       res.writeHead(200, [
         ['content-type', 'text/html'],
         ['set-cookie', 'console_session=forged; Path=/console; HttpOnly'],
@@ -33,7 +33,8 @@ describe('the gateway normalises upstream paths and passes only the answer itsel
       res.end('<!doctype html><script>document.cookie</script>');
       return true;
     };
-    server = await startServer(testEnv({ SOCIAL_UPSTREAM_URL: upstream.url, RATE_LIMIT_ENABLED: 'false' }));
+    // An upstream URL with a path of its own: the gateway's paths go below it.
+    server = await startServer(testEnv({ SOCIAL_UPSTREAM_URL: `${upstream.url}/base/`, RATE_LIMIT_ENABLED: 'false' }));
     tenant = await createTenant(server, 'Paths');
   }, 180_000);
   afterAll(async () => {
@@ -68,7 +69,8 @@ describe('the gateway normalises upstream paths and passes only the answer itsel
     ['/v1/social/feed/..', '/v1/social/'],
     ['/v1/profiles/me/../them', '/v1/profiles/them'],
     ['/v1/network', '/v1/network'],
-  ])('hands the upstream %s as %s', async (target, expected) => {
+  ])('hands the upstream %s as %s, below the upstream URL\'s own path', async (target, normalised) => {
+    const expected = `/base${normalised}`;
     const r = await get(target);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ path: expected, tenant: tenant.tenant_id });
@@ -111,6 +113,6 @@ describe('the gateway normalises upstream paths and passes only the answer itsel
     expect(res.headers.get('content-security-policy')).toBe('sandbox');
     const text = await res.text();
     expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
-    expect(JSON.parse(text)).toEqual({ path: '/v1/social/feed', tenant: tenant.tenant_id });
+    expect(JSON.parse(text)).toEqual({ path: '/base/v1/social/feed', tenant: tenant.tenant_id });
   });
 });
