@@ -96,7 +96,9 @@ export class GatewayForwarder {
     const length = answer.headers['content-length'];
     if (answer.headers['transfer-encoding'] === undefined && length !== undefined && /^\d+$/.test(length)) res.setHeader('content-length', length);
     // An answer cut short by the upstream cuts the caller's connection: it must not look complete.
-    answer.on('aborted', () => res.destroy());
+    answer.on('close', () => {
+      if (!answer.complete) res.destroy();
+    });
     answer.on('error', () => res.destroy());
     if (req.method === 'HEAD') {
       answer.resume();
@@ -110,7 +112,7 @@ export class GatewayForwarder {
 /**
  * Copies the caller's body to the upstream with back-pressure, never more than `limit` bytes: Node's
  * parser already stops the body at the caller's Content-Length, and this keeps it so should anything
- * change; a body that would run past the length the gateway declared ends that upstream connection.
+ * change; a body that would end anywhere but at the length the gateway declared ends that upstream connection.
  */
 function sendBody(req: Request, upstream: http.ClientRequest, limit: number): void {
   let sent = 0;
@@ -120,5 +122,5 @@ function sendBody(req: Request, upstream: http.ClientRequest, limit: number): vo
     if (!upstream.write(chunk)) req.pause();
   });
   upstream.on('drain', () => req.resume());
-  req.on('end', () => upstream.end());
+  req.on('end', () => (sent === limit || limit === Infinity ? upstream.end() : upstream.destroy(new Error('request body shorter than its Content-Length'))));
 }

@@ -16,6 +16,12 @@ describe('the gateway normalises upstream paths and passes only the answer itsel
   beforeAll(async () => {
     upstream = await RecordingUpstream.start();
     upstream.answer = (req, res) => {
+      if (req.url === '/base/v1/social/cut-answer') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '100' });
+        res.write(Buffer.alloc(10));
+        setTimeout(() => res.socket?.destroy(), 50);
+        return true;
+      }
       if (req.url !== '/base/v1/social/page') return false;
       res.writeHead(200, [
         ['content-type', 'text/html'],
@@ -114,5 +120,12 @@ describe('the gateway normalises upstream paths and passes only the answer itsel
     const text = await res.text();
     expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
     expect(JSON.parse(text)).toEqual({ path: '/base/v1/social/feed', tenant: tenant.tenant_id });
+  });
+
+  it("cuts the caller's connection when the upstream's answer ends short of its length: it never looks complete", async () => {
+    const res = await fetch(`${server.url}/v1/social/cut-answer`, { headers: { authorization: `Bearer ${tenant.test_api_key}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe('100');
+    await expect(res.arrayBuffer()).rejects.toThrow();
   });
 });
