@@ -27,6 +27,8 @@ export class SessionDecisionResolver {
   async decideSession(@Arg('id', () => ID) id: string, @Arg('input', () => DecideSessionInput) input: DecideSessionInput, @Ctx() ctx: RequestContext): Promise<DecideSessionPayload> {
     const actor = requireTenantKey(ctx.actor, 'sessions:review');
     const { session, decision } = await this.sessions.decide(actor, id, input);
+    // A tenant key's decline is never held (the second-reviewer rule refuses it instead): a decision was made.
+    if (!decision) throw new Error('A tenant key decision was held for a second reviewer');
     const evidence = this.evidence;
     return { decision: toSessionDecision(decision), session: toSession(session, { evidence: evidence ? (ids) => evidence.urlsFor(ids) : undefined }) };
   }

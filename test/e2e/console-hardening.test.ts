@@ -30,8 +30,8 @@ describe('console hardening (issue 40)', () => {
     if (at < 0) throw new Error(`no form posting to ${action}:\n${html.slice(0, 800)}`);
     return /name="form_token" value="([^"]+)"/.exec(html.slice(at))![1];
   };
-  const postForm = async (login: ConsoleLogin, page: string, action: string, fields: Record<string, string> = {}) => post(login, action, { form_token: tokenIn(await (await get(login, page)).text(), action), ...fields });
-  const decideInConsole = (login: ConsoleLogin, id: string, decision: string, reason: string) => postForm(login, `/console/cases/${id}`, `/console/cases/${id}/decisions`, { decision, reason });
+  const postForm = async (login: Pick<ConsoleLogin, 'cookie'>, page: string, action: string, fields: Record<string, string> = {}) => post(login, action, { form_token: tokenIn(await (await get(login, page)).text(), action), ...fields });
+  const decideInConsole = (login: Pick<ConsoleLogin, 'cookie'>, id: string, decision: string, reason: string) => postForm(login, `/console/cases/${id}`, `/console/cases/${id}/decisions`, { decision, reason });
   const session = async (id: string) => (await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: acme.test_api_key })).body;
   const statusOf = (id: string, status: string) => eventually(async () => ((await session(id)).status === status ? true : undefined), 60_000);
   const problemCode = (html: string) => /data-code="([a-z_]+)"/.exec(html)?.[1];
