@@ -71,8 +71,11 @@ export class SecondFactorService {
     return f.totp || f.passkeys > 0;
   }
 
-  /** A new TOTP secret for `userId` to add to an app, kept unconfirmed until a code from it comes back. */
-  async beginTotp(userId: string, label: string): Promise<{ secret: string; uri: string }> {
+  /**
+   * A new TOTP secret for `userId` to add to an app, kept unconfirmed until a code from it comes back;
+   * null once the user's secret is confirmed: a confirmed secret is never shown again (issue 40, finding 9).
+   */
+  async beginTotp(userId: string, label: string): Promise<{ secret: string; uri: string } | null> {
     const secret = new OTPAuth.Secret({ size: 20 });
     await this.db.query(
       `INSERT INTO console_totp (user_id, secret_sealed) VALUES ($1, $2)
@@ -81,6 +84,7 @@ export class SecondFactorService {
     );
     const stored = await this.totpOf(userId);
     if (!stored) throw new Error('TOTP secret not stored');
+    if (stored.confirmed) return null;
     return { secret: stored.secret.base32, uri: stored.totp(label).toString() };
   }
 
