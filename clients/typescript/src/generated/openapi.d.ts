@@ -99,6 +99,9 @@ export interface paths {
          *     badges and the user's verified claim follow, and the verification event is sent again. Anything else is
          *     409 `invalid_state`. Of two reviewers deciding at once, one gets 201 and the other 409; a `reverse` that
          *     names the decision it reverses (`reverses`) is refused with 409 when another decision came in between.
+         *     While the tenant's "a second reviewer confirms every decline" is on (set in the console), a decision that
+         *     ends in a decline (`decline`, or a `reverse` of a `success`) is refused with 409 `invalid_state` and nothing
+         *     is stored: two members propose and confirm it in the console (docs/console.md, "Second reviewer").
          */
         post: operations["decideSession"];
         delete?: never;
@@ -120,6 +123,8 @@ export interface paths {
          * Decide a session in manual review
          * @description The admin override for a session in `manual_review`; needs a key with the `sessions:review` scope.
          *     `approve` moves the session to `success` (decision `approved`), `reject` to `failed` (decision `declined`).
+         *     While the tenant has a second reviewer confirm every decline (set in the console), `reject` is refused with
+         *     409 `invalid_state` and nothing is stored.
          */
         post: operations["reviewSession"];
         delete?: never;
