@@ -130,6 +130,7 @@ async function run(argv: string[]): Promise<unknown> {
       help: { type: 'boolean' },
       'jwks-uri': { type: 'string' },
       role: { type: 'string' },
+      invitation: { type: 'string' },
       ...ACCOUNT_OPTIONS,
     },
   });
@@ -189,6 +190,7 @@ async function run(argv: string[]): Promise<unknown> {
       case 'oidc rotate-keys':
         return await accountsCommand(command, database.dataSource, config, args.values, (name) => required(args, name));
       case 'member invite':
+      case 'member withdraw':
       case 'member add':
       case 'member list':
         return await membersCommand(command, database.dataSource, config, args.values, (name) => required(args, name));
