@@ -20,6 +20,7 @@ import type { Config } from '../src/config';
 import { ContextFactory } from '../src/context';
 import { Database, openDatabase } from '../src/db/database';
 import { EVIDENCE_LINK, HOSTED_PAGE_LINK, SignedLinks } from '../src/links/signed-links';
+import { HostedLink } from '../src/hosted-flow/hosted-link';
 import { PrometheusMetrics } from '../src/metrics/prometheus-metrics';
 import { Readiness } from '../src/health/readiness';
 import { readinessChecks } from '../src/health/readiness-checks';
@@ -104,6 +105,8 @@ export type Container = {
   cscaTrustStore: PostgresCscaTrustStore;
   chip: ChipSubmissionService;
   links: SignedLinks;
+  /** Who gets a session's hosted URL, and when (D21). */
+  hostedLink: HostedLink;
   /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (DECISIONS.md D18). */
   serviceActors: ServiceActorIssuer;
   /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
@@ -178,6 +181,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   });
   const tenants = new TenantService(db);
   const links = await SignedLinks.load(db, HOSTED_PAGE_LINK, config.publicBaseUrl);
+  const hostedLink = new HostedLink(links);
   const serviceActors = new ServiceActorIssuer(await GatewaySigningKey.load(db), config.publicBaseUrl, config.dataRights.socialUpstreamUrl ?? config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
   if (!config.workerEnabled && !config.redisUrl) {
@@ -275,7 +279,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     : null;
   sanctionsScreening.start();
   const resolvers = new Map<unknown, unknown>([
-    [SessionResolver, new SessionResolver(sessions, links, evidence)],
+    [SessionResolver, new SessionResolver(sessions, hostedLink, evidence)],
     [SessionSubscriptionResolver, new SessionSubscriptionResolver()],
     [ApiKeyResolver, new ApiKeyResolver(tenants)],
     [WebhookResolver, new WebhookResolver(webhooks)],
@@ -332,6 +336,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     cscaTrustStore,
     chip,
     links,
+    hostedLink,
     serviceActors,
     vault,
     evidence,

@@ -459,6 +459,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/hosted/sessions/{id}/test-outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test session only; the outcome it resolves as on its own 10-second clock
+         * @description The test page's buttons. A test session that is not decided yet (`created`, `in_progress` or `processing`) takes the outcome as its `metadata.test_outcome`; a `created` one becomes `in_progress`. It still resolves 10 s after creation, whatever the page does. A live session, or an outcome that is not one of the three (`error.fields` names `outcome`), is a 400; a session already decided a 409. The first choice also carries `keep_secret`, as a submit's answer does.
+         */
+        post: operations["chooseHostedTestOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/hosted/sessions/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1362,7 +1382,7 @@ export interface components {
             id: string;
             /**
              * Format: uri
-             * @description Where to send the end user. Only the create answer carries it; every other read (tenant key or client_secret) has null. It stops working an hour after the session's terminal status.
+             * @description Where to send the end user. The create answer carries it, and so does every read with a tenant key (one session, the list) while the session is `created` or `in_progress`, with a token minted for that answer, so the link can be sent again. It is null once the session has moved on, and always null for a client_secret. Every link given stops working an hour after the session's terminal status.
              */
             hosted_url: string | null;
             status: components["schemas"]["SessionStatus"];
@@ -1639,6 +1659,11 @@ export interface components {
             submitted: boolean;
             /** @description The server's clock, epoch ms */
             server_time: number;
+            /**
+             * @description A test session's outcome as it stands (`metadata.test_outcome`, `approved` when unset); null for a live session.
+             * @enum {string|null}
+             */
+            test_outcome: "approved" | "declined" | "review" | null;
         };
         LivenessChallenge: {
             id: string;
@@ -2913,6 +2938,42 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The view (a second submit returns it unchanged). The submit that wins also carries `keep_secret`, which "Keep this verification in your account" (POST /account/keep) needs within 30 minutes of completion, once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedView"] & {
+                        keep_secret?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    chooseHostedTestOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "approved" | "declined" | "review";
+                };
+            };
+        };
+        responses: {
+            /** @description The view, with the chosen `test_outcome` */
             200: {
                 headers: {
                     [name: string]: unknown;
