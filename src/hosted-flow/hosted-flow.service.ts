@@ -29,6 +29,7 @@ import { queueChecks, T5DecisionGate } from './t5-decision';
 import { frameProblem, issueChallenge } from './liveness-challenge';
 import type { PageCredentials } from './page-credentials';
 import { TEST_OUTCOMES, testOutcomeOf, type TestOutcome } from '../sessions/test-mode-outcome';
+import type { Clock } from '../clock';
 
 export { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from './run-checks-job';
 
@@ -71,7 +72,6 @@ export type UploadRequest = {
   capturedAt?: string;
 };
 
-export type Clock = () => Date;
 
 /**
  * The hosted flow behind the page: who the page is (its credential), starting, capturing into the

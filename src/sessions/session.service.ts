@@ -18,6 +18,7 @@ import { testOutcomeOf } from './test-mode-outcome';
 import { testIdentityOf } from './sanctions-check';
 import { AVAILABLE_TIERS, badgesForPassedChecks, checksForTier, isTier, Tier, tierRank } from './tiers';
 import { assertAcceptableMetadata } from '../validation/input-limits';
+import type { Clock } from '../clock';
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** How long after completion a decision may be reversed (DECISIONS.md D16). */
@@ -47,7 +48,6 @@ export type BindOutcome = { bound: SessionEntity } | { refused: 'not_finished' |
 export type SessionPage = { sessions: SessionEntity[]; hasNextPage: boolean };
 export type ListSessionsQuery = { first: number; after?: string | null; status?: SessionStatus | null; referenceId?: string | null };
 
-export type Clock = () => Date;
 
 /** Called after a transaction that wrote outbox rows has committed, with the session as committed. */
 export type CommittedEventsListener = (events: OutboxEventEntity[], session: SessionEntity) => void;
