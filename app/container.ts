@@ -28,6 +28,8 @@ import { JobQueue } from '../src/jobs/job-queue';
 import { BulkImportService, BULK_IMPORT_JOB } from '../src/bulk-import/bulk-import.service';
 import { BulkImportJob } from '../src/bulk-import/bulk-import.job';
 import { BulkImportResolver } from '../schema/bulk-import.resolver';
+import { WebhookListenResolver } from '../schema/webhook-listen.resolver';
+import { WebhookEventFeed } from '../src/webhooks/webhook-event.feed';
 import { startWorkers } from './start-workers';
 import type { Logger } from '../src/logger';
 import { RateLimitOverrides } from '../src/rate-limit/rate-limit-overrides';
@@ -150,6 +152,8 @@ export type Container = {
   review: ReviewServices;
   /** Sessions created in bulk from an uploaded file (docs/api-behaviour.md, "Bulk import"). */
   bulkImports: BulkImportService;
+  /** The tenant's test-mode webhook events as they are committed, for `webhooks listen` (D23). */
+  webhookEvents: WebhookEventFeed;
   /** The Prometheus registry of this process, and the port the services report to (docs/operations.md, "Metrics"). */
   metrics: PrometheusMetrics;
   /** What /readyz waits for; `drain()` at shutdown. */
@@ -287,6 +291,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     [DataRightsResolver, new DataRightsResolver(userRights, accounts.userTokens)],
     [SessionDecisionResolver, new SessionDecisionResolver(new DecisionHistory(db), sessions, evidence)],
     [BulkImportResolver, new BulkImportResolver(bulkImports)],
+    [WebhookListenResolver, new WebhookListenResolver()],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
@@ -357,6 +362,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     console: buildConsoleServices(db, config, accounts, audit),
     review: buildReviewServices(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows }),
     bulkImports,
+    webhookEvents: new WebhookEventFeed(db),
     metrics,
     readiness: new Readiness(readinessChecks({ db, jobs, engines: config.workerEnabled ? checkProviders : null }), (check, o) =>
       o.code === 'ready' ? logger.info({ check }, 'readiness: ready') : logger.warn({ check, code: o.code, err: o.cause instanceof Error ? o.cause.message : o.cause }, 'readiness: not ready')),
