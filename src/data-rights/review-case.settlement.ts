@@ -5,6 +5,7 @@ import type { OutboxHandler } from '../sessions/session.service';
 import type { DsrJobService } from './dsr-job.service';
 import { queueDsrMail } from './dsr-mail';
 import type { ReviewCaseDecision } from './review-case.service';
+import { updateReturning } from './user-state';
 
 type SettledRow = { id: string; dsr_job_id: string };
 
@@ -22,7 +23,8 @@ export class ReviewCaseSettlement {
 
   /** Settles the session's open case(s) with `decision`; returns how many. */
   async settle(m: EntityManager, sessionId: string, decision: ReviewCaseDecision, note: string | null, at: Date): Promise<number> {
-    const settled: SettledRow[] = await m.query(
+    const settled = await updateReturning<SettledRow>(
+      m,
       `UPDATE review_cases SET status = 'decided', decision = $2, note = $3, decided_at = $4 WHERE session_id = $1 AND status = 'open' RETURNING id, dsr_job_id`,
       [sessionId, decision, note, at],
     );
