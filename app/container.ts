@@ -370,7 +370,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     userRights,
     keepVerification,
     console: buildConsoleServices(db, config, accounts, audit),
-    review: buildReviewServices(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows }),
+    review: buildReviewServices(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows, upholdReview: (id, note, tenantId) => userRights.reviews.uphold(id, note, tenantId) }),
     bulkImports,
     webhookEvents: new WebhookEventFeed(db),
     metrics,

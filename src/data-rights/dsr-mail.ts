@@ -18,7 +18,7 @@ export async function queueDsrMail(jobs: Pick<JobQueue, 'send'>, data: DsrMailDa
   await jobs.send<DsrMailData>(DSR_MAIL_JOB, data, { within: m, singletonKey: `${data.kind}:${key}` });
 }
 
-type CaseRow = { id: string; session_id: string; tenant_id: string; tenant_name: string; livemode: boolean; decision: string | null; note: string | null; expected_by: Date; email_sealed: string | null; created_at: Date };
+type CaseRow = { id: string; session_id: string; tenant_id: string; tenant_name: string; livemode: boolean; decision: string | null; expected_by: Date; email_sealed: string | null; created_at: Date };
 
 const OUTCOME_TEXT: Record<string, string> = {
   upheld: 'The decision stands: the person who reviewed it kept it.',
@@ -32,6 +32,7 @@ const day = (d: Date) => new Date(d).toISOString().slice(0, 10);
  * Writes the messages: a user's export is ready (to the user); a user asks for a human review (to the
  * tenant's owners and admins, whose decision it is); the review's outcome (to the user). Messages
  * name no personal data of the user to anyone but the user: the tenant's mail points to the case.
+ * The reviewer's reason stays with the tenant (the console says the user never sees it).
  */
 export class DsrMail {
   constructor(
@@ -98,7 +99,6 @@ export class DsrMail {
           `You asked for a person to review the decision on your verification for ${c.tenant_name} (${day(c.created_at)}).`,
           '',
           OUTCOME_TEXT[c.decision] ?? c.decision,
-          ...(c.note ? ['', `The reviewer's reason: ${c.note}`] : []),
           '',
           `Your requests and their outcomes are in your account: ${this.publicBaseUrl}/account`,
         ].join('\n'),
@@ -108,7 +108,7 @@ export class DsrMail {
 
   private async caseOf(caseId: string): Promise<CaseRow | null> {
     const rows: CaseRow[] = await this.db.query(
-      `SELECT rc.id, rc.session_id, s.tenant_id, t.name AS tenant_name, s.livemode, rc.decision, rc.note, j.expected_by, rc.created_at,
+      `SELECT rc.id, rc.session_id, s.tenant_id, t.name AS tenant_name, s.livemode, rc.decision, j.expected_by, rc.created_at,
               CASE WHEN u.state IN ('active', 'restricted') THEN u.email_sealed END AS email_sealed
          FROM review_cases rc JOIN sessions s ON s.id = rc.session_id JOIN tenants t ON t.id = s.tenant_id
          JOIN dsr_jobs j ON j.id = rc.dsr_job_id JOIN users u ON u.id = rc.user_id

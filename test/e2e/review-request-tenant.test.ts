@@ -91,12 +91,31 @@ describe('a review request reaches the tenant', () => {
       return found.length ? found : undefined;
     }, 60_000);
     expect(outcome.text).toContain('now declined');
-    expect(outcome.text).toContain('The document was not the one we expected');
+    expect(outcome.text).not.toContain('The document was not the one we expected'); // the reviewer's reason stays with the tenant
     const jar = new CookieJar();
     const first = await browse(jar, `${server.url}/account`);
     const back = await browse(jar, await passInteraction(jar, first.location!, `${server.url}/account/callback`, anaEmail, 'correct horse battery'));
     const portal = await browse(jar, back.location!);
     expect(portal.html).toContain('Changed: declined');
+  }, 240_000);
+
+  it('the tenant may keep the decision from the case page: the request is settled upheld, the session unchanged, the user told', async () => {
+    const id = await boundSession(server, db, acme, ana, { metadata: { test_outcome: 'declined' } });
+    await eventually(async () => ((await statusOf(id)) === 'failed' ? true : undefined), 60_000);
+    expect((await http(server, 'POST', `/v1/me/verifications/${id}/review`, { key: ana.accessToken, json: { reason: 'I am who I say I am' } })).status).toBe(202);
+    const page = await (await get(reviewer, `/console/cases/${id}`)).text();
+    expect(page).toContain('The user asks for a human review');
+    expect(page).toContain('I am who I say I am');
+    const tooShort = await post(reviewer, `/console/cases/${id}/review-request`, { form_token: tokenIn(page, `/console/cases/${id}/review-request`), reason: 'x' });
+    expect(tooShort.status).toBe(400);
+    const kept = await post(reviewer, `/console/cases/${id}/review-request`, { form_token: tokenIn(page, `/console/cases/${id}/review-request`), reason: 'The document photo is not the holder' });
+    expect(kept.status).toBe(303);
+    expect(await statusOf(id)).toBe('failed');
+    const cases = await http(server, 'GET', `/v1/me/verifications/${id}/review`, { key: ana.accessToken });
+    expect(cases.body.data).toEqual([expect.objectContaining({ status: 'decided', decision: 'upheld' })]);
+    await eventually(async () => ((await mailTo(anaEmail)).some((m) => m.text.includes('The decision stands')) ? true : undefined), 60_000);
+    const audit = await db.query(`SELECT detail FROM audit_log WHERE subject_id = $1 AND action = 'session.review_upheld'`, [id]);
+    expect(audit.rows).toEqual([{ detail: expect.objectContaining({ member_id: reviewer.memberId }) }]);
   }, 240_000);
 
   it('mails the user when their export is ready to download', async () => {
