@@ -135,6 +135,7 @@ async function run(argv: string[]): Promise<unknown> {
       'api-key': { type: 'string' },
       'forward-to': { type: 'string' },
       'base-url': { type: 'string' },
+      invitation: { type: 'string' },
       ...ACCOUNT_OPTIONS,
     },
   });
@@ -206,6 +207,7 @@ async function run(argv: string[]): Promise<unknown> {
       case 'oidc rotate-keys':
         return await accountsCommand(command, database.dataSource, config, args.values, (name) => required(args, name));
       case 'member invite':
+      case 'member withdraw':
       case 'member add':
       case 'member list':
         return await membersCommand(command, database.dataSource, config, args.values, (name) => required(args, name));

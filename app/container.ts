@@ -92,6 +92,7 @@ import { ServiceActorIssuer } from '../src/gateway/service-actor';
 import { createBusinessRegistries, type BusinessRegistries } from '../src/registries/registries';
 import { buildConsoleServices, type ConsoleServices } from '../src/members/console-services';
 import { buildReviewServices, type ReviewServices } from '../src/review/review-services';
+import { SecondReviewerRule } from '../src/review/second-reviewer-rule';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -237,6 +238,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       assertBindable: (userId) => userGate.assertProcessable(userId), // no session is bound to a restricted or deleted user
       guardRead: (actor, s) => userGate.filter(actor, s),
       listCondition: LISTABLE_SESSION_SQL,
+      // Every decision that ends in a decline, on every path (issue 40, finding 4).
+      declines: new SecondReviewerRule(audit),
     },
     {
       audit: (entry, m) => audit.append(entry, m),

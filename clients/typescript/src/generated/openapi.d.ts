@@ -99,6 +99,9 @@ export interface paths {
          *     badges and the user's verified claim follow, and the verification event is sent again. Anything else is
          *     409 `invalid_state`. Of two reviewers deciding at once, one gets 201 and the other 409; a `reverse` that
          *     names the decision it reverses (`reverses`) is refused with 409 when another decision came in between.
+         *     While the tenant's "a second reviewer confirms every decline" is on (set in the console), a decision that
+         *     ends in a decline (`decline`, or a `reverse` of a `success`) is refused with 409 `invalid_state` and nothing
+         *     is stored: two members propose and confirm it in the console (docs/console.md, "Second reviewer").
          */
         post: operations["decideSession"];
         delete?: never;
@@ -120,6 +123,8 @@ export interface paths {
          * Decide a session in manual review
          * @description The admin override for a session in `manual_review`; needs a key with the `sessions:review` scope.
          *     `approve` moves the session to `success` (decision `approved`), `reject` to `failed` (decision `declined`).
+         *     While the tenant has a second reviewer confirm every decline (set in the console), `reject` is refused with
+         *     409 `invalid_state` and nothing is stored.
          */
         post: operations["reviewSession"];
         delete?: never;
@@ -1954,6 +1959,21 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description Refused before anything went upstream (`invalid_request`): a request whose framing is ambiguous
+         *     (Transfer-Encoding with Content-Length, Transfer-Encoding other than one `chunked`, a body on GET,
+         *     HEAD, DELETE or OPTIONS, a Connection header naming a header such as Content-Length, Host or
+         *     Authorization; the connection is then closed), or a path that leaves its prefix once normalised
+         *     (docs/gateway.md).
+         */
+        GatewayRequestRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The social upstream could not be reached (`upstream_unreachable`) */
         UpstreamUnreachable: {
             headers: {
@@ -2112,7 +2132,7 @@ export interface components {
         SessionId: string;
         /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
         BulkImportId: string;
-        /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+        /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
         GatewayPath: string;
     };
     requestBodies: never;
@@ -4134,20 +4154,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4161,20 +4182,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4188,20 +4210,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4215,20 +4238,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4242,20 +4266,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4269,20 +4294,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4296,20 +4322,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4323,20 +4350,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4350,20 +4378,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4377,20 +4406,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4404,20 +4434,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4431,20 +4462,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4458,20 +4490,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4485,20 +4518,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4512,20 +4546,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
