@@ -42,7 +42,6 @@ describe('a review request reaches the tenant', () => {
   }, 240_000);
 
   afterAll(async () => {
-    if (process.env.DEBUG_LOGS) console.log((await server.settledLogs()).split("\n").filter((l) => /"level":(50|60)|"status":500|error/.test(l)).join('\n'));
     await db?.end();
     await server?.stop();
   });
