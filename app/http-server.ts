@@ -108,6 +108,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     contexts: c.contexts,
     hub: c.statusHub,
     bulkImports: c.bulkImports,
+    webhookEvents: c.webhookEvents,
     auth: c.auth,
     logger: c.logger,
     limits: c.config.subscriptions,
