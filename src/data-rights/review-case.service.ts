@@ -7,6 +7,7 @@ import type { DsrJob, DsrJobService } from './dsr-job.service';
 import { queueDsrMail } from './dsr-mail';
 import type { ReviewCaseSettlement } from './review-case.settlement';
 import { assertNotDeleted, lockUser } from './user-state';
+import { systemClock, type Clock } from '../clock';
 
 export type ReviewCaseStatus = 'open' | 'decided';
 export type ReviewCaseDecision = 'upheld' | 'approved' | 'declined';
@@ -59,7 +60,7 @@ export class ReviewCaseService {
     private readonly sessions: Pick<SessionService, 'redecide'>,
     private readonly settlement: Pick<ReviewCaseSettlement, 'settle'>,
     private readonly jobs: Pick<JobQueue, 'send'>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /**

@@ -7,6 +7,7 @@ import type { DsrJob, DsrJobService } from './dsr-job.service';
 import type { SocialDataRights } from './social-data-rights';
 import type { UserObligations } from './user-obligations';
 import { lockUser } from './user-state';
+import { systemClock, type Clock } from '../clock';
 
 export const ERASURE_GRACE_DAYS = 14;
 /** D15: tenants with an active verification hear of a deletion at least this long before it happens. */
@@ -40,7 +41,7 @@ export class UserErasureService {
     private readonly jobs: Pick<JobQueue, 'send'>,
     private readonly revokeGrants: (userId: string) => Promise<unknown>,
     private readonly social: SocialDataRights | null,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** `POST /v1/me/delete`. A second request while the first is pending answers with the same job. */

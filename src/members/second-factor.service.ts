@@ -15,6 +15,7 @@ import type { AuditLogService } from '../audit/audit-log.service';
 import type { SecretBox } from '../crypto/secret-box';
 import { updatedRows } from '../db/updated-rows';
 import { newId } from '../ids';
+import { systemClock, type Clock } from '../clock';
 
 /** TOTP per RFC 6238 as authenticator apps expect it: SHA-1, 6 digits, 30 s; one step either side for clock drift. */
 const TOTP_PERIOD = 30;
@@ -49,7 +50,7 @@ export class SecondFactorService {
     private readonly audit: AuditLogService,
     publicBaseUrl: string,
     private readonly issuer = 'Identity Verification',
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {
     const url = new URL(publicBaseUrl);
     this.rpId = url.hostname;

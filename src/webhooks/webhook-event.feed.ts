@@ -3,6 +3,7 @@ import type { Actor, TenantScope } from '../auth/actor';
 import { requireTenantKey } from '../auth/auth.service';
 import { DomainError } from '../errors';
 import { envelopeOf } from './webhook-event';
+import { systemClock, type Clock } from '../clock';
 
 /** One event as a webhook carries it: the envelope's fields, and `body`, the exact bytes a delivery sends and signs. */
 export type FeedEvent = { eventId: string; type: string; createdAt: Date; livemode: boolean; payload: Record<string, unknown>; body: string };
@@ -30,7 +31,7 @@ export class WebhookEventFeed {
   constructor(
     private readonly db: Pick<DataSource, 'query'>,
     private readonly pollMs = FEED_POLL_MS,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async *follow(scope: TenantScope): AsyncGenerator<FeedEvent> {
