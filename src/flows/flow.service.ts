@@ -1,3 +1,4 @@
+import type { AlsoWithin } from '../db/also-within';
 import { DataSource } from 'typeorm';
 import { FlowEntity } from '../../entities';
 import type { AuditLogService } from '../audit/audit-log.service';
@@ -120,9 +121,10 @@ export class FlowService {
 
   /**
    * A new flow of the tenant, from the default flow's branding, then `cmd` (the same rules as update).
-   * The console's form, `POST /v1/developer/flows` and the createFlow mutation all come here.
+   * The console's form, `POST /v1/developer/flows` and the createFlow mutation all come here; `also`
+   * writes in the same transaction (the console's own settings entry).
    */
-  async create(tenantId: string, cmd: UpdateFlowCommand & { name: string }, editor: FlowEditor): Promise<FlowEntity> {
+  async create(tenantId: string, cmd: UpdateFlowCommand & { name: string }, editor: FlowEditor, also?: AlsoWithin<FlowEntity>): Promise<FlowEntity> {
     const base = await this.get(tenantId, 'default');
     const flow = Object.assign(new FlowEntity(), { ...base, id: newId('flow'), isDefault: false, name: '', createdAt: new Date() });
     this.apply(flow, cmd);
@@ -130,17 +132,19 @@ export class FlowService {
     await this.db.transaction(async (m) => {
       await m.getRepository(FlowEntity).insert(flow);
       await this.audit.append(entry(tenantId, editor, 'flow.created', flow.id, cmd), m);
+      await also?.(m, flow);
     });
     return flow;
   }
 
   /** The console's form, `PATCH /v1/developer/flows/{id}` and the updateFlow mutation all come here. */
-  async update(tenantId: string, flowId: string, cmd: UpdateFlowCommand, editor: FlowEditor): Promise<FlowEntity> {
+  async update(tenantId: string, flowId: string, cmd: UpdateFlowCommand, editor: FlowEditor, also?: AlsoWithin<FlowEntity>): Promise<FlowEntity> {
     const flow = await this.get(tenantId, flowId);
     this.apply(flow, cmd);
     await this.db.transaction(async (m) => {
       await m.getRepository(FlowEntity).save(flow);
       await this.audit.append(entry(tenantId, editor, 'flow.updated', flow.id, cmd), m);
+      await also?.(m, flow);
     });
     return flow;
   }

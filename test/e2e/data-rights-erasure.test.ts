@@ -39,6 +39,7 @@ describe('POST /v1/me/delete', () => {
     reference: `ref-${run}`,
   };
   const events = (path: string): Delivered[] => deliveredTo(receiver, path, secrets[path]);
+  const eventCreatedAt = async (eventId: string): Promise<number> => new Date((await db.query(`SELECT created_at FROM outbox_events WHERE event_id = $1`, [eventId])).rows[0].created_at).getTime();
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
@@ -47,6 +48,9 @@ describe('POST /v1/me/delete', () => {
     acme = await createOidcTenant(server, 'acme');
     other = await createOidcTenant(server, 'other');
     secrets = { '/acme': await registerEndpoint(server, receiver, acme.test_api_key, '/acme'), '/other': await registerEndpoint(server, receiver, other.test_api_key, '/other') };
+    // The session the deletion withdraws sends its verification.failed (D22) to an endpoint that asked for it.
+    const failedEndpoint = await http(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/acme-failed'), events: ['verification.failed'] } });
+    secrets['/acme-failed'] = failedEndpoint.body.signing_secret;
     user = await signedInUser(server, acme, { email: planted.email });
     expect((await http(server, 'PATCH', '/v1/me/profile', { key: user.accessToken, json: { display_name: planted.displayName, handle: planted.handle, bio: planted.bio, legal_name: planted.legalName, date_of_birth: planted.dateOfBirth } })).status).toBe(200);
     // Internal tools approve the verified fields, so they are stored on the user too.
@@ -84,6 +88,7 @@ describe('POST /v1/me/delete', () => {
     expect(blobFiles.filter((f) => fs.existsSync(f))).toEqual(blobFiles);
     const before = Date.now();
     const r = await http(server, 'POST', '/v1/me/delete', { key: user.accessToken });
+    const answered = Date.now();
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ kind: 'erasure', status: 'in_progress' });
     for (const id of sessionIds) {
@@ -100,7 +105,16 @@ describe('POST /v1/me/delete', () => {
     expect(purgeAfter - Date.parse(deleted.data.deleted_at)).toBe(14 * DAY);
     const scheduled = await eventually(async () => events('/acme').find((e) => e.type === 'user.deletion.scheduled'));
     expect(scheduled).toMatchObject({ signed: true, data: { user_sub: user.sub } });
+    // Sent at the request, and scheduled for the hard purge: at least 7 days ahead (D15).
+    expect(scheduled.data.scheduled_for).toBe(deleted.data.purge_after);
     expect(Date.parse(scheduled.data.scheduled_for)).toBeGreaterThanOrEqual(before + 7 * DAY);
+    const scheduledAt = await eventCreatedAt(scheduled.id);
+    expect(scheduledAt).toBeGreaterThanOrEqual(before);
+    expect(scheduledAt).toBeLessThanOrEqual(answered);
+    expect(scheduledAt).toBeLessThanOrEqual(await eventCreatedAt(deleted.id));
+    // The open session the deletion withdrew sends one verification.failed saying so (D22).
+    const withdrawn = await eventually(async () => events('/acme-failed').filter((e) => e.data.session_id === sessionIds[1]).length ? events('/acme-failed').filter((e) => e.data.session_id === sessionIds[1]) : undefined);
+    expect(withdrawn).toEqual([expect.objectContaining({ type: 'verification.failed', signed: true, data: expect.objectContaining({ status: 'withdrawn', session_id: sessionIds[1] }) })]);
     // Biometric artifacts go within 60 s of the request, each announced.
     const purged = await eventually(async () => events('/acme').find((e) => e.type === 'biometric.purged'), 60_000);
     expect(purged).toMatchObject({ signed: true, data: { verification_id: sessionIds[1], artifact: 'selfie_image', purged_at: expect.any(String) } });
