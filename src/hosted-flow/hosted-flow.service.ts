@@ -28,11 +28,15 @@ import { HostedCaptureRepository } from './hosted-capture.repository';
 import { queueChecks, T5DecisionGate } from './t5-decision';
 import { frameProblem, issueChallenge } from './liveness-challenge';
 import type { PageCredentials } from './page-credentials';
+import { TEST_OUTCOMES, testOutcomeOf, type TestOutcome } from '../sessions/test-mode-outcome';
+import type { Clock } from '../clock';
 
 export { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from './run-checks-job';
 
 /** Statuses in which the page may still capture. */
 const CAPTURING: readonly SessionStatus[] = ['in_progress'];
+/** Statuses in which a test session's outcome may still be chosen: until its clock decides it (D22). */
+const TEST_UNDECIDED: readonly SessionStatus[] = ['created', 'in_progress', 'processing'];
 const DOCUMENT_SIDES = ['data_page', 'front', 'back'] as const;
 
 export type PageView = {
@@ -51,6 +55,8 @@ export type PageView = {
   submitted: boolean;
   /** The server's clock (epoch ms), so the page can time the challenge windows whatever its own clock says. */
   server_time: number;
+  /** A test session's outcome as it stands (`metadata.test_outcome`, D22); null for a live session. */
+  test_outcome: TestOutcome | null;
 };
 
 export type PublicChallenge = { id: string; issued_at: number; steps: { action: string; nonce: string; opens_at: number; closes_at: number }[] };
@@ -66,7 +72,6 @@ export type UploadRequest = {
   capturedAt?: string;
 };
 
-export type Clock = () => Date;
 
 /**
  * The hosted flow behind the page: who the page is (its credential), starting, capturing into the
@@ -98,21 +103,8 @@ export class HostedFlowService {
     }
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
     if (!s || hostedLinkEnded(s, this.now())) throw new DomainError('not_found', 'This verification link is not valid');
-    await this.claim(sessionId);
     const { credential, expiresAt } = this.credentials.mint(sessionId);
     return { credential, expires_at: expiresAt.toISOString(), session: await this.view(sessionId) };
-  }
-
-  /**
-   * Records that the page runs this session. From then on a test-mode session is driven by the
-   * page and its checks, not by its 10-second clock (which would otherwise take it to processing
-   * while the person is still capturing).
-   */
-  private async claim(sessionId: string): Promise<void> {
-    await this.sessions.advance(sessionId, () => [], () => ({}), {
-      unless: async (_m, cur) => !['created', 'in_progress'].includes(cur.status),
-      within: async (m) => this.captures.start(m, sessionId, this.now()),
-    });
   }
 
   /**
@@ -174,13 +166,11 @@ export class HostedFlowService {
       challenge: capture?.challenge ? publicChallenge(capture.challenge) : null,
       submitted: Boolean(capture?.submittedAt),
       server_time: this.now().getTime(),
+      test_outcome: s.livemode ? null : testOutcomeOf(s.metadata),
     };
   }
 
-  /**
-   * The page starts capturing: a `created` session becomes `in_progress`. From here a test-mode
-   * session is driven by the page rather than by its 10-second clock (docs/hosted-flow.md).
-   */
+  /** The page starts capturing: a `created` session becomes `in_progress`. A test session still follows its own clock (D22). */
   async start(s: SessionEntity): Promise<PageView> {
     const at = this.now();
     const moved = await this.sessions.advance(s.id, (cur) => (cur.status === 'created' ? ['in_progress'] : []), () => ({}), {
@@ -347,6 +337,36 @@ export class HostedFlowService {
     const url = new URL(appLink);
     const link = url.protocol === 'https:' ? `${url.origin}${url.pathname}${url.search}#${params}` : `${appLink}${appLink.includes('?') ? '&' : '?'}${params}`;
     return keepSecret ? { link, keep_secret: keepSecret } : { link };
+  }
+
+  /**
+   * The test page's choice (docs/decisions.md D22): a test session not yet decided takes `outcome` as its
+   * `metadata.test_outcome` and resolves as that on its own 10-second clock, which nothing on the
+   * page holds back. The browser that chose first gets the keep secret, as a submit would give it.
+   */
+  async chooseTestOutcome(s: SessionEntity, body: unknown): Promise<PageView & { keep_secret?: string }> {
+    if (s.livemode) throw new DomainError('invalid_request', 'Only a test session takes a test outcome');
+    const outcome = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).outcome : undefined;
+    if (typeof outcome !== 'string' || !(TEST_OUTCOMES as readonly string[]).includes(outcome)) {
+      const message = `outcome must be one of ${TEST_OUTCOMES.join(', ')}`;
+      throw new FieldsError(message, [{ field: 'outcome', code: outcome === undefined ? 'required' : 'invalid_value', message }]);
+    }
+    const keepSecret = `hks_${randomBase62(32)}`;
+    const at = this.now();
+    let minted = false;
+    const moved = await this.sessions.advance(s.id, (cur) => (cur.status === 'created' ? ['in_progress'] : []), (cur) => ({ metadata: { ...cur.metadata, test_outcome: outcome } }), {
+      unless: async (_m, cur) => !TEST_UNDECIDED.includes(cur.status as SessionStatus),
+      within: async (m) => {
+        await this.captures.start(m, s.id, at);
+        minted = await this.captures.markSubmitted(m, s.id, at, sha256Hex(keepSecret));
+      },
+    });
+    if (!moved) {
+      const current = await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id });
+      throw new DomainError('invalid_state', `This test session is already decided (it is ${current.status})`);
+    }
+    const view = await this.view(s.id);
+    return minted ? { ...view, keep_secret: keepSecret } : view;
   }
 
   private assertStep(s: SessionEntity, step: FlowStep): void {

@@ -1,3 +1,4 @@
+import type { AlsoWithin } from '../db/also-within';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AuditLogService } from '../audit/audit-log.service';
@@ -6,6 +7,7 @@ import { DomainError, notFound } from '../errors';
 import { randomBase62, SESSION_ID_PATTERN } from '../ids';
 import { parseExtension, parseRetentionPatch, RETENTION_FIELDS } from './retention-policy';
 import { DEFAULT_POLICY, RetentionPolicy } from '../vault/artifact-retention';
+import { systemClock, type Clock } from '../clock';
 
 /** The record of GET/PATCH /v1/developer/tenants/{tenant_id}/retention. */
 export type RetentionRecord = RetentionPolicy & { tenant_id: string; livemode: boolean; updated_at: string | null };
@@ -22,7 +24,7 @@ export class RetentionService {
   constructor(
     private readonly db: DataSource,
     private readonly audit: AuditLogService,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Another tenant's id is `not_found`, never a hint that it exists. */
@@ -52,7 +54,7 @@ export class RetentionService {
    * A partial update. Tightening applies to new artifacts at once and to stored ones of open
    * sessions at the next nightly pass; loosening applies to future uploads only.
    */
-  async update(scope: TenantScope, tenantId: string, body: unknown): Promise<RetentionRecord> {
+  async update(scope: TenantScope, tenantId: string, body: unknown, also?: AlsoWithin<RetentionRecord>): Promise<RetentionRecord> {
     this.own(scope, tenantId);
     const patch = parseRetentionPatch(body);
     const at = this.now();
@@ -73,7 +75,9 @@ export class RetentionService {
       );
       const changes = Object.fromEntries(RETENTION_FIELDS.filter((f) => before[f] !== after[f]).map((f) => [f, { from: before[f], to: after[f] }]));
       await this.audit.append({ tenantId: scope.tenantId, livemode: scope.livemode, action: 'retention.updated', subjectId: scope.tenantId, detail: { changes }, at }, m);
-      return present(scope, { ...after, updated_at: at });
+      const record = present(scope, { ...after, updated_at: at });
+      await also?.(m, record);
+      return record;
     });
   }
 

@@ -63,7 +63,7 @@ describe('retries wait', () => {
     const session = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T2', reference_id: 'retry-1' } });
     expect(session.status).toBe(201);
 
-    const [first, second] = await eventually(async () => (receiver.at('/hook').length >= 2 ? receiver.at('/hook') : undefined), 40_000, 50);
+    const [first, second] = await eventually(async () => (receiver.at('/hook').length >= 2 ? receiver.at('/hook') : undefined), 90_000, 50);
     const log = await graphql(server, 'query($e: ID) { webhookAttempts(endpointId: $e) { attempt startedAt nextRetryAt } }', { e: endpoint.body.id }, tenant.test_api_key);
     const attempt1 = (log.body.data.webhookAttempts as { attempt: number; startedAt: string; nextRetryAt: string | null }[]).find((a) => a.attempt === 1)!;
     expect(attempt1.nextRetryAt).not.toBeNull();
@@ -73,5 +73,5 @@ describe('retries wait', () => {
     // It came when its log said, not at the next poll.
     expect(second.at).toBeGreaterThanOrEqual(Date.parse(attempt1.nextRetryAt!));
     expect(first.at).toBeLessThan(Date.parse(attempt1.nextRetryAt!));
-  }, 60_000);
+  }, 150_000);
 });

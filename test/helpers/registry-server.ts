@@ -29,6 +29,13 @@ export type RegistryServer = {
   override(registry: RegistryKey, identifier: string, o: Override): void;
   /** Every answer waits this long (the 50 ms registries of the latency goal). */
   delayMs: number;
+  /**
+   * Holds every answer until `count` requests have arrived (at most 30 s, a bound on a hang), then
+   * answers them all: callers that ask one at a time wait the 30 s, callers that ask at once do not.
+   * Resolves with whether the count was reached. `answered` has the time of each answer sent.
+   */
+  holdAnswersUntil(count: number): Promise<boolean>;
+  answered: number[];
   close(): Promise<void>;
 };
 
@@ -41,15 +48,23 @@ export async function startRegistryServer(): Promise<RegistryServer> {
   const hits: Record<RegistryKey, number[]> = { gleif: [], sec: [], ch: [], abr: [] };
   const overrides = new Map<string, Override>();
   const state = { delayMs: 0 };
+  const answered: number[] = [];
+  let gate: { count: number; arrived: number; open: Promise<boolean>; release: (reached: boolean) => void } | null = null;
   const server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     const send = async (registry: RegistryKey, identifier: string, status: number, body: string, contentType: string) => {
       hits[registry].push(Date.now());
+      if (gate) {
+        const g = gate;
+        if (++g.arrived >= g.count) g.release(true);
+        await g.open;
+      }
       const o = overrides.get(`${registry}:${identifier}`);
       if (o?.times !== undefined && --o.times <= 0) overrides.delete(`${registry}:${identifier}`);
       const delay = o?.delayMs ?? state.delayMs;
       if (delay) await new Promise((r) => setTimeout(r, delay));
       if (res.destroyed) return;
+      answered.push(Date.now());
       res.writeHead(o?.status ?? status, { 'content-type': o?.contentType ?? contentType, ...(o?.headers ?? {}) });
       res.end(o?.body ?? body);
     };
@@ -93,6 +108,17 @@ export async function startRegistryServer(): Promise<RegistryServer> {
       ABR_GUID: TEST_ABR_GUID,
     },
     hits,
+    answered,
+    holdAnswersUntil: (count) => {
+      let release!: (reached: boolean) => void;
+      const open = new Promise<boolean>((resolve) => (release = resolve));
+      gate = { count, arrived: 0, open, release };
+      const ceiling = setTimeout(() => release(false), 30_000);
+      return open.finally(() => {
+        clearTimeout(ceiling);
+        gate = null;
+      });
+    },
     override: (registry, identifier, o) => void overrides.set(`${registry}:${identifier}`, o),
     get delayMs() {
       return state.delayMs;

@@ -205,7 +205,7 @@ export async function graphql(
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 250): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 250): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

@@ -62,7 +62,8 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
     const file = SESSION_ID_PATTERN.test(id) ? await d.review.cases.open(member, id, req.id, { evidence: roleAtLeast(member.role, 'reviewer') }).catch((err: unknown) => (err instanceof DomainError && err.code === 'not_found' ? null : Promise.reject(err))) : null;
     if (!file) return sendConsolePage(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
     const formToken = roleAtLeast(member.role, 'reviewer') ? gate.formToken(res, DECIDE_PURPOSE) : null;
-    const evidence = (artifactId: string) => `${CONSOLE_EVIDENCE_PATH}/${artifactId}?${d.evidence.signedQuery(artifactId)}`;
+    const signInId = gate.sessionOf(res).id;
+    const evidence = (artifactId: string) => `${CONSOLE_EVIDENCE_PATH}/${artifactId}?${d.evidence.consoleQuery(artifactId, signInId)}`;
     sendConsolePage(req, res, { ...casePage(p, file, { form: { ...formState, formToken }, evidence }), status, active: 'queue' });
   }
 
@@ -72,7 +73,7 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
     wrap(async (req, res) => {
       const done = typeof req.query.done === 'string' ? req.query.done : null;
       const p = pageOf(req, res);
-      const text = done === 'decline_pending' ? p.rm.declinePending : done && /^(approve|decline|reverse)$/.test(done) ? fill(p.rm.decided, { decision: word(p.rm, `decision_${done}`, done) }) : null;
+      const text = done === 'kept' ? p.rm.reviewKept : done === 'decline_pending' ? p.rm.declinePending : done && /^(approve|decline|reverse)$/.test(done) ? fill(p.rm.decided, { decision: word(p.rm, `decision_${done}`, done) }) : null;
       await showCase(req, res, { errors: [], done: text });
     }),
   );
@@ -107,14 +108,36 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
     }),
   );
 
-  // A case's images: the signed query of an evidence link plus the member's sign-in; audited with the member.
+  // The user's review request kept as decided (D15): settled `upheld`, the user told; the session is left as it is.
+  router.post(
+    '/cases/:id/review-request',
+    gate.requireConsoleMember('reviewer'),
+    form,
+    wrap(async (req, res) => {
+      const member = gate.memberOf(res);
+      const id = String(req.params.id);
+      if (!gate.checkFormToken(res, DECIDE_PURPOSE, req.body?.form_token)) return void res.redirect(303, casePath(id));
+      const p = pageOf(req, res);
+      try {
+        await d.review.decisions.keepDecision(member, id, req.body?.reason);
+        res.redirect(303, `${casePath(id)}?done=kept`);
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'not_found') return sendConsolePage(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
+        if (err instanceof DomainError && err.code === 'invalid_request') return showCase(req, res, { errors: [{ field: 'keep-reason', text: p.rm.badReason }] }, 400);
+        if (err instanceof DomainError && err.code === 'invalid_state') return showCase(req, res, { errors: [{ field: 'keep-reason', text: fill(p.rm.decisionConflict, { message: err.message }) }] }, 409);
+        throw err;
+      }
+    }),
+  );
+
+  // A case's images: a link signed for this very sign-in (never a bearer link), opened with it; audited with the member.
   router.get(
     '/evidence/:artifactId',
     gate.requireConsoleMember('reviewer'),
     wrap(async (req, res) => {
       const member = gate.memberOf(res);
       const q = req.query as Record<string, string | undefined>;
-      const opened = await d.evidence.open(String(req.params.artifactId), q.expires, q.sig, req.id, { memberId: member.memberId, tenantId: member.tenantId });
+      const opened = await d.evidence.open(String(req.params.artifactId), q.expires, q.sig, req.id, { memberId: member.memberId, tenantId: member.tenantId, signInId: gate.sessionOf(res).id });
       res.setHeader('cache-control', 'private, no-store');
       if (opened instanceof DomainError || opened === 'forbidden' || opened === 'gone') {
         const err = opened instanceof DomainError ? opened : evidenceError(opened);

@@ -99,6 +99,9 @@ export interface paths {
          *     badges and the user's verified claim follow, and the verification event is sent again. Anything else is
          *     409 `invalid_state`. Of two reviewers deciding at once, one gets 201 and the other 409; a `reverse` that
          *     names the decision it reverses (`reverses`) is refused with 409 when another decision came in between.
+         *     While the tenant's "a second reviewer confirms every decline" is on (set in the console), a decision that
+         *     ends in a decline (`decline`, or a `reverse` of a `success`) is refused with 409 `invalid_state` and nothing
+         *     is stored: two members propose and confirm it in the console (docs/console.md, "Second reviewer").
          */
         post: operations["decideSession"];
         delete?: never;
@@ -120,6 +123,8 @@ export interface paths {
          * Decide a session in manual review
          * @description The admin override for a session in `manual_review`; needs a key with the `sessions:review` scope.
          *     `approve` moves the session to `success` (decision `approved`), `reject` to `failed` (decision `declined`).
+         *     While the tenant has a second reviewer confirm every decline (set in the console), `reject` is refused with
+         *     409 `invalid_state` and nothing is stored.
          */
         post: operations["reviewSession"];
         delete?: never;
@@ -148,7 +153,7 @@ export interface paths {
          *     The service runs ICAO 9303 Passive Authentication: the document signer's signature over EF.SOD, the chain from the
          *     document signer certificate to a trusted CSCA (imported from verified master lists), and the hash of every submitted
          *     data group. The outcome is stored in `result.chip` and as the `chip_passive_authentication` check, whose `reason` is
-         *     exactly `Document genuine per ICAO 9303 Passive Authentication` when all three verdicts succeed. Passive
+         *     exactly `Document is genuine and unmodified per ICAO 9303 Passive Authentication.` when all three verdicts succeed. Passive
          *     Authentication proves the chip data was signed by the issuing state's document signer and is unmodified; it does
          *     not consult any issuing state's records about the document or its holder.
          *
@@ -264,6 +269,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/developer/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's flows
+         * @description Every flow of the key's tenant, the default first. Flows belong to the tenant, not to a mode:
+         *     a test key and a live key see the same ones. Needs `flows:manage`. See docs/api-behaviour.md, "Flows".
+         */
+        get: operations["listFlows"];
+        put?: never;
+        /**
+         * Create a flow
+         * @description A new flow of the key's tenant: the default flow's branding and allowed origins, then the fields
+         *     given. `name` is required. Each value is judged as the console's Flows form judges it (one service
+         *     for both): a bad one is 400 `invalid_request` whose message starts with the field's name, and nothing
+         *     is stored. Needs `flows:manage`.
+         */
+        post: operations["createFlow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/flows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One flow
+         * @description Needs `flows:manage`.
+         */
+        get: operations["getFlow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a flow's name, max_tier, branding or allowed origins
+         * @description A partial update: give one or more fields. `logo_url` and `redirect_url` take null to remove them;
+         *     `allowed_origins` replaces the list (`[]` clears it). Each value is judged as the console's Flows form
+         *     judges it: a bad one is 400 `invalid_request` whose message starts with the field's name, and nothing
+         *     changes. Needs `flows:manage`.
+         */
+        patch: operations["updateFlow"];
+        trace?: never;
+    };
     "/v1/developer/tenants/{tenant_id}/retention": {
         parameters: {
             query?: never;
@@ -274,7 +334,7 @@ export interface paths {
         /**
          * The tenant's retention in the key's mode
          * @description The policy in force for the key's mode (test and live have their own). `updated_at` is null
-         *     while the spec's defaults apply. Needs `keys:manage`. See docs/retention-and-audit.md.
+         *     while the spec's defaults apply. Needs `retention:manage`. See docs/retention-and-audit.md.
          */
         get: operations["getRetention"];
         put?: never;
@@ -448,6 +508,26 @@ export interface paths {
         put?: never;
         /** Everything captured; the session goes to processing and its checks run (idempotent) */
         post: operations["submitHostedSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hosted/sessions/{id}/test-outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test session only; the outcome it resolves as on its own 10-second clock
+         * @description The test page's buttons. A test session that is not decided yet (`created`, `in_progress` or `processing`) takes the outcome as its `metadata.test_outcome`; a `created` one becomes `in_progress`. It still resolves 10 s after creation, whatever the page does. A live session, or an outcome that is not one of the three (`error.fields` names `outcome`), is a 400; a session already decided a 409. The first choice also carries `keep_secret`, as a submit's answer does.
+         */
+        post: operations["chooseHostedTestOutcome"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1357,7 +1437,7 @@ export interface components {
             id: string;
             /**
              * Format: uri
-             * @description Where to send the end user. Only the create answer carries it; every other read (tenant key or client_secret) has null. It stops working an hour after the session's terminal status.
+             * @description Where to send the end user. The create answer carries it, and so does every read with a tenant key (one session, the list) while the session is `created` or `in_progress`, with a token minted for that answer, so the link can be sent again. It is null once the session has moved on, and always null for a client_secret. Every link given stops working an hour after the session's terminal status.
              */
             hosted_url: string | null;
             status: components["schemas"]["SessionStatus"];
@@ -1465,6 +1545,13 @@ export interface components {
             } & {
                 [key: string]: unknown;
             });
+            /**
+             * @description What Passive Authentication proved, in the specification's permitted wording, exactly: set when all three
+             *     verdicts succeeded, null otherwise. It says nothing of the issuing state's records, and the comparisons with
+             *     the page's captures are reported apart (`cross_checks`).
+             * @enum {string|null}
+             */
+            statement?: "Document is genuine and unmodified per ICAO 9303 Passive Authentication." | null;
             /**
              * @description Set when the session is decided: the chip compared with the hosted page's captures. `mrz`: DG1 against the MRZ
              *     read from the document image (`not_checked` when no MRZ was read or DG1 is not authentic). `portrait`: DG2's
@@ -1588,7 +1675,10 @@ export interface components {
         /**
          * @description The body of every webhook delivery (docs/api-behaviour.md, "Webhooks and events"). Verify the signature over the raw bytes
          *     before parsing. `verification.*` data is shown; `user.*` and `biometric.purged` events use the
-         *     same envelope with their own `data`.
+         *     same envelope with their own `data`. Every terminal transition sends exactly one `verification.*` event (D22):
+         *     `success` -> `verification.completed`; `failed`, `withdrawn` and `expired` -> `verification.failed` with
+         *     `data.status` naming which; `manual_review` -> `verification.manual_review`. A session withdrawn or expired
+         *     before its checks ran has `tier`, `decision`, `confidence` and `completed_at` null and no badges.
          */
         WebhookEvent: {
             id: string;
@@ -1599,12 +1689,13 @@ export interface components {
             data: {
                 session_id?: string;
                 reference?: string | null;
-                tier?: string;
+                tier?: string | null;
                 requested_tier?: string;
-                status?: string;
-                decision?: string;
+                /** @enum {string} */
+                status?: "success" | "failed" | "manual_review" | "withdrawn" | "expired";
+                decision?: string | null;
                 badges?: string[];
-                confidence?: number;
+                confidence?: number | null;
                 /** Format: date-time */
                 completed_at?: string | null;
                 /** @description T3 and T4 sessions only, as in the session's `result.sanctions_hits`. */
@@ -1634,6 +1725,11 @@ export interface components {
             submitted: boolean;
             /** @description The server's clock, epoch ms */
             server_time: number;
+            /**
+             * @description A test session's outcome as it stands (`metadata.test_outcome`, `approved` when unset); null for a live session.
+             * @enum {string|null}
+             */
+            test_outcome: "approved" | "declined" | "review" | null;
         };
         LivenessChallenge: {
             id: string;
@@ -1712,6 +1808,44 @@ export interface components {
                 /** Format: date-time */
                 completed_at: string | null;
             }[];
+        };
+        /** @description A verification flow template (docs/api-behaviour.md, "Flows"). It belongs to its tenant in both modes. */
+        Flow: {
+            id: string;
+            /** @enum {string} */
+            object: "flow";
+            name: string;
+            /** @description The default flow, which `flow_id` `default` names. */
+            is_default: boolean;
+            /** @enum {string} */
+            max_tier: "T0" | "T1" | "T2" | "T3" | "T4" | "T5";
+            display_name: string;
+            logo_url: string | null;
+            primary_color: string;
+            locale: string;
+            redirect_url: string | null;
+            allowed_origins: string[];
+            /** Format: date-time */
+            created_at: string;
+        };
+        FlowPatch: {
+            name?: string;
+            /**
+             * @description The highest tier a session of this flow may ask for.
+             * @enum {string}
+             */
+            max_tier?: "T0" | "T1" | "T2" | "T3" | "T4" | "T5";
+            /** @description Shown at the top of the hosted page. */
+            display_name?: string;
+            /** @description An https URL; null removes the logo. */
+            logo_url?: string | null;
+            primary_color?: string;
+            /** @description A BCP 47 tag such as de-DE (the page ships en-US and de-DE). */
+            locale?: string;
+            /** @description An http(s) URL; null removes it. */
+            redirect_url?: string | null;
+            /** @description Bare origins (`https://shop.example`, no path) that may frame the hosted page and receive its events; live sessions honour https and loopback ones only. */
+            allowed_origins?: string[];
         };
         Retention: {
             tenant_id: string;
@@ -1954,6 +2088,21 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description Refused before anything went upstream (`invalid_request`): a request whose framing is ambiguous
+         *     (Transfer-Encoding with Content-Length, Transfer-Encoding other than one `chunked`, a body on GET,
+         *     HEAD, DELETE or OPTIONS, a Connection header naming a header such as Content-Length, Host or
+         *     Authorization; the connection is then closed), or a path that leaves its prefix once normalised
+         *     (docs/gateway.md).
+         */
+        GatewayRequestRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The social upstream could not be reached (`upstream_unreachable`) */
         UpstreamUnreachable: {
             headers: {
@@ -2112,7 +2261,7 @@ export interface components {
         SessionId: string;
         /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
         BulkImportId: string;
-        /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+        /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
         GatewayPath: string;
     };
     requestBodies: never;
@@ -2552,6 +2701,142 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listFlows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flows */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["Flow"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowPatch"] & unknown;
+            };
+        };
+        responses: {
+            /** @description The flow created */
+            201: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A flow of the key's tenant (`flow_...`), or `default` for its default flow; another tenant's flow is a 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A flow of the key's tenant (`flow_...`), or `default` for its default flow; another tenant's flow is a 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowPatch"] & unknown;
+            };
+        };
+        responses: {
+            /** @description The flow after the change */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getRetention: {
         parameters: {
             query?: never;
@@ -2893,6 +3178,42 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The view (a second submit returns it unchanged). The submit that wins also carries `keep_secret`, which "Keep this verification in your account" (POST /account/keep) needs within 30 minutes of completion, once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedView"] & {
+                        keep_secret?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    chooseHostedTestOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "approved" | "declined" | "review";
+                };
+            };
+        };
+        responses: {
+            /** @description The view, with the chosen `test_outcome` */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4134,20 +4455,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4161,20 +4483,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4188,20 +4511,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4215,20 +4539,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4242,20 +4567,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4269,20 +4595,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4296,20 +4623,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4323,20 +4651,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4350,20 +4679,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4377,20 +4707,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4404,20 +4735,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4431,20 +4763,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4458,20 +4791,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4485,20 +4819,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4512,20 +4847,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
