@@ -30,9 +30,14 @@ export function pageInputGuard(refuse: RefuseInput): RequestHandler {
   };
 }
 
-/** A page form's body parser followed by the same check on every field. */
-export function pageForm(limit: string, refuse: RefuseInput): RequestHandler[] {
-  return [express.urlencoded({ extended: false, limit }), bodyGuard(refuse)];
+/**
+ * A page form's body parser followed by the same check on every field, but those in `ownChecks`: fields whose
+ * handler already refuses the same input in words beside the field (a password holding a NUL, a display name
+ * holding one), so that the person sees what to change on the form they filled rather than a bare 400 page. The
+ * handler's check is the same rule (src/validation/input-limits.ts), and such a field still stores nothing.
+ */
+export function pageForm(limit: string, refuse: RefuseInput, ownChecks: readonly string[] = []): RequestHandler[] {
+  return [express.urlencoded({ extended: false, limit }), bodyGuard(refuse, ownChecks)];
 }
 
 /** The JSON body parser of a page's own script (the passkey ceremonies), followed by the same check. */
@@ -40,10 +45,11 @@ export function pageJson(limit: string, refuse: RefuseInput): RequestHandler[] {
   return [express.json({ limit }), bodyGuard(refuse)];
 }
 
-function bodyGuard(refuse: RefuseInput): RequestHandler {
+function bodyGuard(refuse: RefuseInput, ownChecks: readonly string[] = []): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const body: unknown = req.body;
-    const refused = body && typeof body === 'object' ? refusalOf(() => assertAcceptableInput({ form: body })) : null;
+    const checked = body && typeof body === 'object' ? Object.fromEntries(Object.entries(body).filter(([field]) => !ownChecks.includes(field))) : null;
+    const refused = checked ? refusalOf(() => assertAcceptableInput({ form: checked })) : null;
     if (refused === null) return next();
     refuse(req, res);
   };

@@ -24,7 +24,8 @@ export function interactionRouter(provider: Provider, signIn: SignInService, cli
     const m = messagesFor(accountLocale(undefined, (l) => req.acceptsLanguages(l)));
     html(res, 400, `<!doctype html><html lang="en-US"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${m.signInTitle}</title><link rel="stylesheet" href="/hosted/assets/app.css"></head><body><main id="main"><h1>${m.signInTitle}</h1><p id="problem-code" data-code="invalid_request">${m.problem_invalid_request}</p></main></body></html>`);
   };
-  const form = pageForm('8kb', refuseSignInInput);
+  // The password's own check answers on the form, in the page's language (a NUL: "a character that cannot be used").
+  const form = pageForm('8kb', refuseSignInInput, ['password']);
   router.use((_req, res, next) => {
     setPageSecurityHeaders(res);
     res.setHeader('cache-control', 'no-store');

@@ -50,7 +50,8 @@ const NOTICES: readonly string[] = [...Object.values(ACTIONS).map((a) => a.notic
  * calls its service. Every POST carries a form token bound to this sign-in and to the action.
  */
 export function portalRoutes(router: Router, d: PortalDeps): void {
-  const form = pageForm('16kb', refuseAccountInput);
+  // The profile's fields are judged by ProfileService, which names the field to change on the form.
+  const form = pageForm('16kb', refuseAccountInput, ['display_name', 'handle', 'bio', 'public_links']);
   const pageOf = (req: Request): PortalPage => {
     const p = accountPageOf(req, req.query.lang);
     return { ...p, pm: portalMessagesFor(p.locale) };
