@@ -29,6 +29,7 @@ import { isListFormat, isListId, LIST_FORMATS, SanctionsListService } from '../s
 import { enqueuePurgesDue } from '../src/data-rights/purge-due.command';
 import { ACCOUNT_COMMANDS, ACCOUNT_OPTIONS, ACCOUNT_USAGE, accountsCommand, registerTenantClients } from './cli/accounts.cli';
 import { MEMBER_COMMANDS, MEMBER_USAGE, membersCommand } from './cli/members.cli';
+import { TRUST_COMMANDS, TRUST_USAGE, trustCommand } from './cli/trust.cli';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -81,6 +82,7 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
   audit replicate [--json]                    write every finished day's audit segments to the archive now
 ${ACCOUNT_USAGE}
 ${MEMBER_USAGE}
+${TRUST_USAGE}
 
 With the server running on the embedded database, the CLI talks to it through the socket in
 DATA_DIR; otherwise it opens DATA_DIR itself. With DATABASE_URL it uses that server.`;
@@ -130,13 +132,17 @@ async function run(argv: string[]): Promise<unknown> {
       help: { type: 'boolean' },
       'jwks-uri': { type: 'string' },
       role: { type: 'string' },
+      environment: { type: 'string' },
+      kind: { type: 'string' },
+      pem: { type: 'string' },
+      fingerprint: { type: 'string' },
       ...ACCOUNT_OPTIONS,
     },
   });
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'vault migrate', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'vault migrate', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS, ...TRUST_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
   // Offline by design: it reads segment files and the public key in them, never the database.
   if (command === 'audit verify') return auditVerifyCommand(args.positionals.slice(2));
@@ -192,6 +198,10 @@ async function run(argv: string[]): Promise<unknown> {
       case 'member add':
       case 'member list':
         return await membersCommand(command, database.dataSource, config, args.values, (name) => required(args, name));
+      case 'trust add':
+      case 'trust list':
+      case 'trust remove':
+        return await trustCommand(command, database.dataSource, args.values, (name) => required(args, name));
       case 'tenant set-regulated': {
         const tenantId = required(args, 'tenant');
         await new RetentionService(database.dataSource, new AuditLogService(database.dataSource)).setRegulated(tenantId, !args.values.off);
