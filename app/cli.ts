@@ -64,8 +64,10 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               environment's SANCTIONS_URL_* (see docs/sanctions.md)
   flow update --tenant <id> [--flow default] [--display-name <text>] [--logo-url <https url>]
               [--primary-color #rrggbb] [--locale de-DE] [--allowed-origins https://a.example,https://b.example]
+              [--digital-id on|off]
                                               a flow's branding and the origins that may embed it
-                                              (--allowed-origins "" clears them)
+                                              (--allowed-origins "" clears them); --digital-id: whether
+                                              the page offers "Use a digital ID" (default on, D24)
   vault purge-expired [--json]                delete the bytes of every artifact past its retain_until
   vault migrate --to fs|s3 [--json]           move artifacts stored in the database (bytea) to the blob
                                               store VAULT_STORE names; resumable (docs/operations.md)
@@ -127,6 +129,7 @@ async function run(argv: string[]): Promise<unknown> {
       'primary-color': { type: 'string' },
       locale: { type: 'string' },
       'allowed-origins': { type: 'string' },
+      'digital-id': { type: 'string' },
       off: { type: 'boolean' },
       'as-of': { type: 'string' },
       help: { type: 'boolean' },
@@ -180,14 +183,17 @@ async function run(argv: string[]): Promise<unknown> {
       case 'flow update': {
         const v = args.values as Record<string, string | undefined>;
         const origins = v['allowed-origins'];
+        const digitalId = v['digital-id'];
+        if (digitalId !== undefined && digitalId !== 'on' && digitalId !== 'off') throw new UsageError('--digital-id is on or off');
         const flow = await new FlowService(database.dataSource).update(required(args, 'tenant'), v.flow ?? 'default', {
           displayName: v['display-name'],
           logoUrl: v['logo-url'],
           primaryColor: v['primary-color'],
           locale: v.locale,
           allowedOrigins: origins === undefined ? undefined : origins.split(',').map((o) => o.trim()).filter(Boolean),
+          digitalIdEnabled: digitalId === undefined ? undefined : digitalId === 'on',
         });
-        return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins };
+        return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins, digital_id: flow.digitalIdEnabled };
       }
       case 'user create':
       case 'mail list':

@@ -14,6 +14,8 @@ export type UpdateFlowCommand = {
   locale?: string;
   redirectUrl?: string | null;
   allowedOrigins?: string[];
+  /** D24: whether the hosted page offers "Use a digital ID". */
+  digitalIdEnabled?: boolean;
 };
 
 const COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
@@ -121,5 +123,6 @@ export class FlowService {
       if (cmd.allowedOrigins.length > MAX_ALLOWED_ORIGINS) throw new DomainError('invalid_request', `allowed_origins holds at most ${MAX_ALLOWED_ORIGINS} origins`);
       flow.allowedOrigins = [...new Set(cmd.allowedOrigins.map(parseOrigin))];
     }
+    if (cmd.digitalIdEnabled !== undefined) flow.digitalIdEnabled = cmd.digitalIdEnabled;
   }
 }
