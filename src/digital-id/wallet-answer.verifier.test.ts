@@ -15,7 +15,7 @@ import { verifyWalletAnswer, type WalletAnswerInput } from './wallet-answer.veri
 const ORIGIN = 'https://verify.example.test';
 const RESPONSE_URI = 'https://verify.example.test/v1/digital-id/response/vdr_test';
 const CLIENT_ID = `redirect_uri:${RESPONSE_URI}`;
-const trust = { roots: [pemToDer(TEST_IACA_PEM)], issuerKeys: [] };
+const trust = { iacaRoots: [pemToDer(TEST_IACA_PEM)], sdJwtVcRoots: [pemToDer(TEST_IACA_PEM)], issuerKeys: [] };
 const CREDENTIALS: ReadonlyArray<CredentialProfile['id']> = ['mdl', 'pid_mdoc', 'pid_sd_jwt'];
 
 const wallet = new SimulatedWallet({

@@ -16,7 +16,8 @@ export interface WalletAnswerInput {
   readonly tier: number;
   readonly nonce: string;
   readonly channel: AnswerChannel;
-  readonly trust: { readonly roots: readonly Uint8Array[]; readonly issuerKeys: readonly TrustedIssuerKey[] };
+  /** mdoc chains end at an IACA; SD-JWT VC x5c chains at an issuer root (or the issuer's key is held directly). */
+  readonly trust: { readonly iacaRoots: readonly Uint8Array[]; readonly sdJwtVcRoots: readonly Uint8Array[]; readonly issuerKeys: readonly TrustedIssuerKey[] };
   readonly now: Date;
   readonly fetchStatusList?: (uri: string) => Promise<string>;
 }
@@ -35,7 +36,7 @@ export interface VerifiedAnswer {
 export async function verifyWalletAnswer(input: WalletAnswerInput): Promise<VerifiedAnswer> {
   const { profile, presentation } = singlePresentation(input.vpToken);
   const requested = requestedCredentialsForTier(input.tier);
-  const common = { trustedRoots: input.trust.roots, now: input.now, requested };
+  const common = { now: input.now, requested };
 
   if (profile.format === 'mso_mdoc') {
     const transcript =
@@ -49,7 +50,7 @@ export async function verifyWalletAnswer(input: WalletAnswerInput): Promise<Veri
             jwkThumbprint: input.channel.encryptionJwkThumbprint,
           });
     const deviceResponse = base64UrlBytes(presentation);
-    const result = await verifyMdocPresentation({ ...common, deviceResponse, sessionTranscriptBytes: transcript });
+    const result = await verifyMdocPresentation({ ...common, trustedRoots: input.trust.iacaRoots, deviceResponse, sessionTranscriptBytes: transcript });
     if (result.credentialType !== profile.credentialType) {
       throw new DigitalIdVerificationError('unexpected_doctype', 'the presentation is not the credential its query id names');
     }
@@ -59,6 +60,7 @@ export async function verifyWalletAnswer(input: WalletAnswerInput): Promise<Veri
   const audience = input.channel.kind === 'dc_api' ? `origin:${input.channel.origin}` : input.channel.clientId;
   const result = await verifySdJwtVcPresentation({
     ...common,
+    trustedRoots: input.trust.sdJwtVcRoots,
     presentation,
     nonce: input.nonce,
     audience,
