@@ -6,7 +6,7 @@ import { encryptEcdhEsJwe } from '../../src/digital-id/ecdh-es-jwe';
 import { nodeMdocContext } from '../../src/digital-id/node-mdoc-context';
 import { CREDENTIAL_PROFILES, type CredentialProfile, type DocumentClaim } from '../../src/digital-id/requested-claims';
 import { jwkThumbprint, sessionTranscriptBytes, type TranscriptChannel } from '../../src/digital-id/session-transcript';
-import { freshCertificateAuthority, issueSigner, projectTestIaca, type IssuerCredentials } from './test-pki';
+import { freshCertificateAuthority, issueSigner, projectTestIaca, type CertificateAuthority, type IssuerCredentials } from './test-pki';
 
 /**
  * A wallet for tests: it holds an mDL and an EU PID (mdoc and SD-JWT VC) issued under the project's test
@@ -70,8 +70,9 @@ export class SimulatedWallet {
     readonly person: WalletPerson,
     /** A URI the test serves; the revoked SD-JWT VC points its status here and the wallet fills `token`. */
     readonly statusList: StatusListPublication = { uri: 'https://status.invalid/list/1', token: null },
+    /** The CA its issuers chain to: the project's test IACA unless a test trusts another (live mode never trusts that one). */
+    iaca: CertificateAuthority = projectTestIaca(),
   ) {
-    const iaca = projectTestIaca();
     this.trustedDocumentSigner = issueSigner(iaca, 'mdoc_document_signer');
     this.trustedPidIssuer = issueSigner(iaca, 'sd_jwt_vc_issuer');
   }
@@ -91,14 +92,20 @@ export class SimulatedWallet {
     return encryptEcdhEsJwe(Buffer.from(JSON.stringify(payload)), key, { kid: key.kid });
   }
 
-  /** Fetches the request by reference, answers it and posts the JWE to the response endpoint. */
-  async answerOpenid4vpLink(link: string, options: AnswerOptions): Promise<Response> {
+  /**
+   * Scans the QR: fetches the request by reference, answers it and posts the JWE to the response endpoint.
+   * `rebase` maps the service's public URLs to where the test server listens.
+   */
+  async answerOpenid4vpLink(link: string, options: AnswerOptions & { rebase?: (url: string) => string }): Promise<Response> {
+    const rebase = options.rebase ?? ((url: string) => url);
     const requestUri = new URL(link).searchParams.get('request_uri');
     if (!requestUri) throw new Error('the link has no request_uri');
-    const jwt = await (await fetch(requestUri)).text();
+    const fetched = await fetch(rebase(requestUri));
+    if (!fetched.ok) throw new Error(`request_uri answered ${fetched.status}: ${await fetched.text()}`);
+    const jwt = await fetched.text();
     const request = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')) as WalletRequest;
     const response = await this.answerDirectPostJwt(request, options);
-    return fetch(request.response_uri!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ response }).toString() });
+    return fetch(rebase(request.response_uri!), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ response }).toString() });
   }
 
   private async vpToken(request: WalletRequest, channel: WalletChannel, options: AnswerOptions): Promise<Record<string, string[]>> {
