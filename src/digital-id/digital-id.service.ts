@@ -123,12 +123,12 @@ export class DigitalIdService {
 
   /** Same device: what `navigator.credentials.get` resolved with, sent by the hosted page of the session. */
   async acceptDcApi(s: SessionEntity, id: string, body: unknown): Promise<DigitalIdStatusView> {
-    const row = await this.openRequest(id);
-    if (row.sessionId !== s.id) throw new DomainError('not_found', 'No such digital ID request');
     const answer = (body ?? {}) as { protocol?: unknown; data?: unknown };
     if (answer.protocol !== 'openid4vp-v1-unsigned' || !answer.data || typeof answer.data !== 'object') {
       throw new DomainError('invalid_request', 'The answer must be the openid4vp-v1-unsigned response of the Digital Credentials API');
     }
+    const row = await this.openRequest(id);
+    if (row.sessionId !== s.id) throw new DomainError('not_found', 'No such digital ID request');
     const origin = new URL(this.publicBaseUrl).origin;
     return this.answer(row, 'dc_api', (answer.data as { vp_token?: unknown }).vp_token, { kind: 'dc_api', origin });
   }
