@@ -139,6 +139,7 @@ async function run(argv: string[]): Promise<unknown> {
       kind: { type: 'string' },
       pem: { type: 'string' },
       fingerprint: { type: 'string' },
+      invitation: { type: 'string' },
       ...ACCOUNT_OPTIONS,
     },
   });
@@ -201,6 +202,7 @@ async function run(argv: string[]): Promise<unknown> {
       case 'oidc rotate-keys':
         return await accountsCommand(command, database.dataSource, config, args.values, (name) => required(args, name));
       case 'member invite':
+      case 'member withdraw':
       case 'member add':
       case 'member list':
         return await membersCommand(command, database.dataSource, config, args.values, (name) => required(args, name));

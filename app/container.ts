@@ -23,6 +23,7 @@ import type { Config } from '../src/config';
 import { ContextFactory } from '../src/context';
 import { Database, openDatabase } from '../src/db/database';
 import { EVIDENCE_LINK, HOSTED_PAGE_LINK, SignedLinks } from '../src/links/signed-links';
+import { HostedLink } from '../src/hosted-flow/hosted-link';
 import { PrometheusMetrics } from '../src/metrics/prometheus-metrics';
 import { Readiness } from '../src/health/readiness';
 import { readinessChecks } from '../src/health/readiness-checks';
@@ -91,6 +92,7 @@ import { ServiceActorIssuer } from '../src/gateway/service-actor';
 import { createBusinessRegistries, type BusinessRegistries } from '../src/registries/registries';
 import { buildConsoleServices, type ConsoleServices } from '../src/members/console-services';
 import { buildReviewServices, type ReviewServices } from '../src/review/review-services';
+import { SecondReviewerRule } from '../src/review/second-reviewer-rule';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -106,6 +108,8 @@ export type Container = {
   cscaTrustStore: PostgresCscaTrustStore;
   chip: ChipSubmissionService;
   links: SignedLinks;
+  /** Who gets a session's hosted URL, and when (D21). */
+  hostedLink: HostedLink;
   /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (DECISIONS.md D18). */
   serviceActors: ServiceActorIssuer;
   /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
@@ -181,6 +185,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   });
   const tenants = new TenantService(db);
   const links = await SignedLinks.load(db, HOSTED_PAGE_LINK, config.publicBaseUrl);
+  const hostedLink = new HostedLink(links);
   const serviceActors = new ServiceActorIssuer(await GatewaySigningKey.load(db), config.publicBaseUrl, config.dataRights.socialUpstreamUrl ?? config.publicBaseUrl);
   const statusBus = createStatusBus(config.redisUrl, logger);
   if (!config.workerEnabled && !config.redisUrl) {
@@ -227,6 +232,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       assertBindable: (userId) => userGate.assertProcessable(userId), // no session is bound to a restricted or deleted user
       guardRead: (actor, s) => userGate.filter(actor, s),
       listCondition: LISTABLE_SESSION_SQL,
+      // Every decision that ends in a decline, on every path (issue 40, finding 4).
+      declines: new SecondReviewerRule(audit),
     },
     {
       audit: (entry, m) => audit.append(entry, m),
@@ -277,7 +284,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     : null;
   sanctionsScreening.start();
   const resolvers = new Map<unknown, unknown>([
-    [SessionResolver, new SessionResolver(sessions, links, evidence)],
+    [SessionResolver, new SessionResolver(sessions, hostedLink, evidence)],
     [SessionSubscriptionResolver, new SessionSubscriptionResolver()],
     [ApiKeyResolver, new ApiKeyResolver(tenants)],
     [WebhookResolver, new WebhookResolver(webhooks)],
@@ -334,6 +341,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     cscaTrustStore,
     chip,
     links,
+    hostedLink,
     serviceActors,
     vault,
     evidence,

@@ -201,7 +201,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   meDataRightsRouter(c.userRights, v1);
   const restOperations = new RestOperations(c.operations);
   // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
-  sessionsRouter({ sessions: c.sessions, links: c.links, evidence: c.evidence, ops: restOperations }, v1);
+  sessionsRouter({ sessions: c.sessions, hostedLink: c.hostedLink, evidence: c.evidence, ops: restOperations }, v1);
   webhooksRouter(restOperations, v1);
   chipRouter({ sessions: c.sessions, chip: c.chip }, v1);
   retentionRouter(restOperations, v1);

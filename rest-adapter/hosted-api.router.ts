@@ -60,6 +60,7 @@ export function hostedApiRouter(d: HostedApiDeps, guards: HostedApiGuards, route
   router.post('/sessions/:id/submit', ...page, onPage(async (_req, s) => ok(await flow.submit(s))));
   router.post('/sessions/:id/decline', ...page, onPage(async (_req, s) => ok(await flow.declineConsent(s))));
   router.post('/sessions/:id/cancel', ...page, onPage(async (_req, s) => ok(await flow.cancel(s))));
+  router.post('/sessions/:id/test-outcome', jsonBody, ...page, onPage(async (req, s) => ok(await flow.chooseTestOutcome(s, req.body))));
   router.put('/sessions/:id/business', jsonBody, ...page, onPage(async (req, s) => ok(await flow.saveBusiness(s, req.body))));
   router.put('/sessions/:id/identity', jsonBody, ...page, onPage(async (req, s) => ok(await flow.confirmIdentity(s, req.body))));
   router.post(

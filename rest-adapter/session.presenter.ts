@@ -2,8 +2,9 @@ import type { Check, SanctionsHit, SessionResult } from '../entities/session-res
 import type { SessionView } from '../src/sessions/session-status-event';
 
 /**
- * What only some answers carry: the hosted URL and client secret (the create answer only, issue #25
- * finding 4), and signed evidence links (reads with a tenant key; every other answer has none).
+ * What only some answers carry: the client secret (the create answer only, issue #25 finding 4), the
+ * hosted URL (the create answer, and a tenant key's reads of an open session: D21), and signed
+ * evidence links (reads with a tenant key; every other answer has none).
  */
 export type SessionBodyExtras = { hostedUrl?: string; clientSecret?: string; evidenceUrls?: (artifactIds: readonly string[] | undefined) => string[] };
 

@@ -3,7 +3,7 @@ import { requireTenantKey } from '../src/auth/auth.service';
 import type { Actor } from '../src/auth/actor';
 import { DomainError, notFound } from '../src/errors';
 import { SESSION_ID_PATTERN } from '../src/ids';
-import type { SignedLinks } from '../src/links/signed-links';
+import type { HostedLink } from '../src/hosted-flow/hosted-link';
 import { encodeCursor, type ListSessionsQuery, type SessionService } from '../src/sessions/session.service';
 import { SESSION_STATUSES, type SessionStatus } from '../src/sessions/session-status';
 import { assertAcceptableInput } from '../src/validation/input-limits';
@@ -18,8 +18,8 @@ import { restRoute } from './rest-route';
 
 export type SessionsRouterDeps = {
   sessions: SessionService;
-  /** The hosted page's link, in the create answer. */
-  links: Pick<SignedLinks, 'url'>;
+  /** The hosted page's link: in the create answer, and in a tenant key's reads while the session is open (D21). */
+  hostedLink: HostedLink;
   evidence: Pick<EvidenceAccessService, 'urlsFor'>;
   /** The decision routes still run their GraphQL operations. */
   ops: RestOperations;
@@ -32,10 +32,11 @@ export type SessionsRouterDeps = {
  * Arguments a session id does not cover meet the input limits as GraphQL's root fields do
  * (schema/build-schema.ts), named as that field's arguments, so both surfaces refuse a bad value alike.
  */
-export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRouterDeps, router: Router = Router()): Router {
-  // Evidence links go to tenant keys only, never to a browser's client_secret.
-  const withEvidence: SessionBodyExtras = { evidenceUrls: (ids) => evidence.urlsFor(ids) };
-  const readExtras = (actor: Actor): SessionBodyExtras => (actor.kind === 'tenant_key' ? withEvidence : {});
+export function sessionsRouter({ sessions, hostedLink, evidence, ops }: SessionsRouterDeps, router: Router = Router()): Router {
+  // Evidence links and the open session's hosted URL go to tenant keys only, never to a browser's client_secret.
+  const evidenceUrls = (ids: readonly string[] | undefined) => evidence.urlsFor(ids);
+  const readExtras = (actor: Actor, s: { id: string; status: string }): SessionBodyExtras =>
+    actor.kind === 'tenant_key' ? { evidenceUrls, hostedUrl: hostedLink.forRead(actor, s) } : {};
 
   router.post(
     '/verify/sessions',
@@ -45,7 +46,7 @@ export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRoute
       assertAcceptableInput({ input });
       const actor = requireTenantKey(ctx.actor, 'sessions:write');
       const { session, clientSecret } = await sessions.create(actor, input);
-      return { status: 201, body: presentSession(session, { hostedUrl: links.url(session.id), clientSecret }) };
+      return { status: 201, body: presentSession(session, { hostedUrl: hostedLink.forCreated(session.id), clientSecret }) };
     }),
   );
 
@@ -60,7 +61,7 @@ export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRoute
       const last = page.sessions.at(-1);
       return {
         status: 200,
-        body: { object: 'list', data: page.sessions.map((s) => presentSession(s, readExtras(actor))), has_more: page.hasNextPage, next_cursor: page.hasNextPage && last ? encodeCursor(last) : null },
+        body: { object: 'list', data: page.sessions.map((s) => presentSession(s, readExtras(actor, s))), has_more: page.hasNextPage, next_cursor: page.hasNextPage && last ? encodeCursor(last) : null },
       };
     }),
   );
@@ -70,7 +71,8 @@ export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRoute
     restRoute(async (req, ctx) => {
       const id = sessionIdParam(req.params.id);
       const actor = requireTenantKey(ctx.actor, 'sessions:write');
-      return { status: 200, body: presentSession(await sessions.cancel(actor, id), readExtras(actor)) };
+      const session = await sessions.cancel(actor, id);
+      return { status: 200, body: presentSession(session, readExtras(actor, session)) };
     }),
   );
 
@@ -79,7 +81,7 @@ export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRoute
     restRoute(async (req, ctx) => {
       const session = await sessions.find(ctx.actor, sessionIdParam(req.params.id));
       if (!session) throw notFound();
-      return { status: 200, body: presentSession(session, readExtras(ctx.actor)) };
+      return { status: 200, body: presentSession(session, readExtras(ctx.actor, session)) };
     }),
   );
 
@@ -94,7 +96,8 @@ export function sessionsRouter({ sessions, links, evidence, ops }: SessionsRoute
       const input = { decision, reason: requiredString(body, 'reason'), reviewerId: optionalString(body, 'reviewer_id') };
       assertAcceptableInput({ id, input });
       const actor = requireTenantKey(ctx.actor, 'sessions:review');
-      return { status: 200, body: presentSession(await sessions.review(actor, id, input), readExtras(actor)) };
+      const session = await sessions.review(actor, id, input);
+      return { status: 200, body: presentSession(session, readExtras(actor, session)) };
     }),
   );
 

@@ -23,10 +23,12 @@ export class SessionDecisionResolver {
     return (await this.history.of(session.id)).map(toSessionDecision);
   }
 
-  @Mutation(() => DecideSessionPayload, { description: 'A human decision (scope sessions:review): APPROVE or DECLINE a session in MANUAL_REVIEW, or REVERSE a decided one within 90 days.' })
+  @Mutation(() => DecideSessionPayload, { description: 'A human decision (scope sessions:review): APPROVE or DECLINE a session in MANUAL_REVIEW, or REVERSE a decided one within 90 days. While the tenant has a second reviewer confirm every decline (set in the console), a decision that ends in a decline is refused (invalid_state).' })
   async decideSession(@Arg('id', () => ID) id: string, @Arg('input', () => DecideSessionInput) input: DecideSessionInput, @Ctx() ctx: RequestContext): Promise<DecideSessionPayload> {
     const actor = requireTenantKey(ctx.actor, 'sessions:review');
     const { session, decision } = await this.sessions.decide(actor, id, input);
+    // A tenant key's decline is never held (the second-reviewer rule refuses it instead): a decision was made.
+    if (!decision) throw new Error('A tenant key decision was held for a second reviewer');
     const evidence = this.evidence;
     return { decision: toSessionDecision(decision), session: toSession(session, { evidence: evidence ? (ids) => evidence.urlsFor(ids) : undefined }) };
   }

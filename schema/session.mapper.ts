@@ -6,8 +6,9 @@ import { Result, SanctionsHit, Session } from './session.type';
 export type EvidenceSigner = (artifactIds: readonly string[] | undefined) => string[];
 
 /**
- * What only some answers carry: the hosted URL and client secret (the create answer only, issue #25
- * finding 4), and evidence links (reads with a tenant key).
+ * What only some answers carry: the client secret (the create answer only, issue #25 finding 4), the
+ * hosted URL (the create answer, and a tenant key's reads of an open session: D21), and evidence
+ * links (reads with a tenant key).
  */
 export type SessionExtras = { hostedUrl?: string; clientSecret?: string; evidence?: EvidenceSigner };
 

@@ -2,11 +2,11 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { requireTenantKey } from '../src/auth/auth.service';
 import type { RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
-import type { SignedLinks } from '../src/links/signed-links';
+import type { HostedLink } from '../src/hosted-flow/hosted-link';
 import { encodeCursor, SessionService } from '../src/sessions/session.service';
 import { CreateSessionInput, ReviewSessionInput, SessionsArgs } from './session.inputs';
 import type { EvidenceAccessService } from '../src/vault/evidence-access.service';
-import { EvidenceSigner, toSession } from './session.mapper';
+import { EvidenceSigner, SessionExtras, toSession } from './session.mapper';
 import { SessionConnection } from './session-connection.type';
 import { Session } from './session.type';
 
@@ -15,7 +15,7 @@ import { Session } from './session.type';
 export class SessionResolver {
   constructor(
     private readonly sessionService: SessionService,
-    private readonly links: SignedLinks,
+    private readonly hostedLink: HostedLink,
     private readonly evidence?: EvidenceAccessService,
   ) {}
 
@@ -25,27 +25,32 @@ export class SessionResolver {
     return ctx.actor?.kind === 'tenant_key' && evidence ? (ids) => evidence.urlsFor(ids) : undefined;
   }
 
+  /** A read's extras: evidence links, and the open session's hosted URL (D21), both for tenant keys only. */
+  private readExtras(ctx: RequestContext, s: { id: string; status: string }): SessionExtras {
+    return { evidence: this.signerFor(ctx), hostedUrl: this.hostedLink.forRead(ctx.actor, s) };
+  }
+
   @Query(() => Session, { nullable: true, description: 'One session, or null when it does not exist for this credential.' })
   async session(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Session | null> {
     if (!ctx.actor) throw new DomainError('unauthorized', 'Missing or invalid credential');
     if (ctx.actor.kind === 'tenant_key') requireTenantKey(ctx.actor, 'sessions:read');
     const s = await this.sessionService.find(ctx.actor, id);
-    return s ? toSession(s, { evidence: this.signerFor(ctx) }) : null;
+    return s ? toSession(s, this.readExtras(ctx, s)) : null;
   }
 
   @Query(() => SessionConnection, { description: 'Sessions of this key\'s tenant and mode, newest first.' })
   async sessions(@Args() args: SessionsArgs, @Ctx() ctx: RequestContext): Promise<SessionConnection> {
     const actor = requireTenantKey(ctx.actor, 'sessions:read');
     const page = await this.sessionService.list(actor, args);
-    const edges = page.sessions.map((s) => ({ cursor: encodeCursor(s), node: toSession(s, { evidence: this.signerFor(ctx) }) }));
+    const edges = page.sessions.map((s) => ({ cursor: encodeCursor(s), node: toSession(s, this.readExtras(ctx, s)) }));
     return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
   }
 
-  @Mutation(() => Session, { description: 'Creates a session; the response alone carries its hostedUrl and clientSecret.' })
+  @Mutation(() => Session, { description: 'Creates a session; the response alone carries its clientSecret (and its hostedUrl, which tenant-key reads also carry while the session is open).' })
   async createSession(@Arg('input', () => CreateSessionInput) input: CreateSessionInput, @Ctx() ctx: RequestContext): Promise<Session> {
     const actor = requireTenantKey(ctx.actor, 'sessions:write');
     const { session, clientSecret } = await this.sessionService.create(actor, input);
-    return toSession(session, { hostedUrl: this.links.url(session.id), clientSecret });
+    return toSession(session, { hostedUrl: this.hostedLink.forCreated(session.id), clientSecret });
   }
 
   @Mutation(() => Session, { description: 'The manual-review override for a session in MANUAL_REVIEW (scope sessions:review).' })
@@ -55,12 +60,14 @@ export class SessionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Session> {
     const actor = requireTenantKey(ctx.actor, 'sessions:review');
-    return toSession(await this.sessionService.review(actor, id, input), { evidence: this.signerFor(ctx) });
+    const s = await this.sessionService.review(actor, id, input);
+    return toSession(s, this.readExtras(ctx, s));
   }
 
   @Mutation(() => Session, { description: 'Cancels a session that has not reached a terminal status (it becomes WITHDRAWN).' })
   async cancelSession(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Session> {
     const actor = requireTenantKey(ctx.actor, 'sessions:write');
-    return toSession(await this.sessionService.cancel(actor, id), { evidence: this.signerFor(ctx) });
+    const s = await this.sessionService.cancel(actor, id);
+    return toSession(s, this.readExtras(ctx, s));
   }
 }

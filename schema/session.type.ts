@@ -60,7 +60,7 @@ export class Result {
 @ObjectType({ description: 'A verification session.' })
 export class Session {
   @Field(() => ID) id: string;
-  @Field(() => String, { nullable: true, description: 'Where to send the end user: in the createSession answer only, null on every other read. The link stops working an hour after a terminal status.' })
+  @Field(() => String, { nullable: true, description: 'Where to send the end user: in the createSession answer, and in reads with a tenant key while the session is CREATED or IN_PROGRESS (signed at the read); null otherwise, and always null for a client secret or a user token. The link stops working an hour after a terminal status.' })
   hostedUrl: string | null;
   @Field(() => SessionStatusEnum) status: string;
   @Field(() => TierEnum) tier: string;

@@ -9,11 +9,14 @@ import { InvitationService } from '../../src/members/invitation.service';
 import { isMemberRole } from '../../src/members/member';
 import { MemberService } from '../../src/members/member.service';
 
-export const MEMBER_COMMANDS = ['member invite', 'member add', 'member list'];
+export const MEMBER_COMMANDS = ['member invite', 'member withdraw', 'member add', 'member list'];
 
 export const MEMBER_USAGE = `  member invite --tenant <id> --email <e> --role owner|admin|reviewer|viewer [--json]
                                               mail an invitation to the tenant's console (the link
                                               works once, for 7 days; docs/console.md)
+  member withdraw --tenant <id> --invitation <minv_...> [--json]
+                                              withdraw an invitation not yet accepted: its link
+                                              opens nothing from then on
   member add --tenant <id> --email <e> --role <role> [--json]
                                               make an existing account a member at once (e.g. a
                                               tenant's first owner, when its mail cannot be read)
@@ -41,6 +44,16 @@ export async function membersCommand(command: string, db: DataSource, config: Co
       try {
         const invitation = await new InvitationService(db, box, mail, members, users, audit, config.publicBaseUrl, config.console.invitationTtlSeconds).invite({ tenantId, email: need('email'), role: need('role'), by: null, text: MAIL });
         return { invitation_id: invitation.id, tenant_id: tenantId, email: invitation.email, role: invitation.role, expires_at: invitation.expiresAt.toISOString() };
+      } finally {
+        mail.close();
+      }
+    }
+    case 'member withdraw': {
+      const invitationId = need('invitation');
+      const mail = new MailOutbox(db, box, { smtpUrl: config.accounts.smtpUrl, from: config.accounts.mailFrom });
+      try {
+        await new InvitationService(db, box, mail, members, users, audit, config.publicBaseUrl, config.console.invitationTtlSeconds).withdraw(tenantId, invitationId, null);
+        return { invitation_id: invitationId, tenant_id: tenantId, withdrawn: true };
       } finally {
         mail.close();
       }

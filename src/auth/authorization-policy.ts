@@ -85,6 +85,7 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
   { method: 'POST', path: '/v1/hosted/sessions/:id/submit', guard: page },
   { method: 'POST', path: '/v1/hosted/sessions/:id/decline', guard: page },
   { method: 'POST', path: '/v1/hosted/sessions/:id/cancel', guard: page },
+  { method: 'POST', path: '/v1/hosted/sessions/:id/test-outcome', guard: page },
   { method: 'PUT', path: '/v1/hosted/sessions/:id/business', guard: page },
   { method: 'PUT', path: '/v1/hosted/sessions/:id/identity', guard: page },
   { method: 'POST', path: '/v1/hosted/sessions/:id/app-handoff', guard: page },

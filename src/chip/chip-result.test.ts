@@ -49,9 +49,19 @@ describe('withSubmittedChip (test mode)', () => {
     expect(result.checks.find((c) => c.name === 'chip_passive_authentication')).toMatchObject({ status: 'fail', score: 0 });
   });
 
-  it('leaves review and declined outcomes in their status', () => {
+  it('declines whatever the test outcome asked when the submitted chip check fails, with its reason', () => {
     const stored = chipOnlyResult(block(tampered), chipCheckFromVerdicts(tampered));
-    expect(withSubmittedChip('T5', testModeResult('T5', 'review'), stored).status).toBe('manual_review');
+    for (const outcome of ['approved', 'review', 'declined'] as const) {
+      const { status, result } = withSubmittedChip('T5', testModeResult('T5', outcome), stored);
+      expect({ status, decision: result.decision }).toEqual({ status: 'failed', decision: 'declined' });
+      expect(result.checks.find((c) => c.name === 'chip_passive_authentication')?.reason).toContain('data group hashes failed');
+    }
+  });
+
+  it('sends an approval to a person when the chip could not be checked, and keeps review and declined', () => {
+    const stored = chipOnlyResult(block(unsupported), chipCheckFromVerdicts(unsupported));
+    expect(withSubmittedChip('T5', testModeResult('T5', 'approved'), stored)).toMatchObject({ status: 'manual_review', result: { decision: 'review', badges: ['photo', 'liveness'] } });
+    expect(withSubmittedChip('T5', testModeResult('T5', 'review'), stored)).toMatchObject({ status: 'manual_review', result: { decision: 'review' } });
     expect(withSubmittedChip('T5', testModeResult('T5', 'declined'), stored)).toMatchObject({ status: 'failed', result: { decision: 'declined' } });
   });
 });

@@ -1,4 +1,4 @@
-import type { Check, SessionResult } from '../../entities/session-result.document';
+import type { Check, Decision, SessionResult } from '../../entities/session-result.document';
 import type { SessionStatus } from '../sessions/session-status';
 import { achievedTier } from '../sessions/test-mode-outcome';
 import { badgesForPassedChecks, Tier } from '../sessions/tiers';
@@ -65,10 +65,12 @@ export function chipOnlyResult(block: Record<string, unknown>, check: ChipCheck)
 }
 
 /**
- * Test mode: when a real chip submission was stored, its block and check replace the fixed ones
- * of the deterministic result, so tenants can exercise their app with real vectors. A chip check
- * that does not pass turns an `approved` outcome into `failed`/`declined`; `declined` and
- * `review` outcomes keep their status.
+ * Test mode: when a real chip submission was stored (before the clock's `processing` step), its block
+ * and check replace the fixed ones of the deterministic result, so an app developer sees what their
+ * chip read proves. The chip's verdict is folded in as the live decision policy would fold it
+ * (src/verification/decision-policy.ts): a chip check that fails (Passive Authentication, DG1's
+ * signed hash) declines the session whatever `test_outcome` asked; one that could not be checked
+ * (`error`) turns an `approved` outcome into `review`, so a person decides; a pass keeps the outcome.
  */
 export function withSubmittedChip(
   tier: Tier,
@@ -79,14 +81,13 @@ export function withSubmittedChip(
   if (!stored?.chip || !submitted) return resolved;
   const checks = resolved.result.checks.map((c) => (c.name === CHIP_CHECK_NAME ? submitted : c));
   const passed = new Set(checks.filter((c) => c.status === 'pass').map((c) => c.name));
-  const chipFailed = submitted.status !== 'pass';
-  const declined = chipFailed && resolved.result.decision === 'approved';
+  const { status, decision } = foldChipVerdict(submitted.status, resolved.status, resolved.result.decision);
   const scores = checks.filter((c) => c.status !== 'skipped' && c.score !== undefined).map((c) => c.score!);
   return {
-    status: declined ? 'failed' : resolved.status,
+    status,
     result: {
       ...resolved.result,
-      decision: declined ? 'declined' : resolved.result.decision,
+      decision,
       achieved_tier: achievedTier(tier, passed),
       confidence: scores.length ? Math.min(...scores) : resolved.result.confidence,
       checks,
@@ -95,4 +96,11 @@ export function withSubmittedChip(
       chip: stored.chip,
     },
   };
+}
+
+/** The test outcome after the chip's verdict: a failure declines, an unchecked chip can at best go to a person, a pass changes nothing. */
+function foldChipVerdict(chip: Check['status'], status: SessionStatus, decision: Decision): { status: SessionStatus; decision: Decision } {
+  if (chip === 'fail') return { status: 'failed', decision: 'declined' };
+  if (chip !== 'pass' && decision === 'approved') return { status: 'manual_review', decision: 'review' };
+  return { status, decision };
 }

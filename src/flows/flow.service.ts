@@ -1,3 +1,4 @@
+import type { AlsoWithin } from '../db/also-within';
 import { DataSource } from 'typeorm';
 import { FlowEntity } from '../../entities';
 import { DomainError } from '../errors';
@@ -74,19 +75,25 @@ export class FlowService {
   }
 
   /** A new flow of the tenant, from the default flow's branding, then `cmd` (the same rules as update). */
-  async create(tenantId: string, cmd: UpdateFlowCommand & { name: string }): Promise<FlowEntity> {
+  async create(tenantId: string, cmd: UpdateFlowCommand & { name: string }, also?: AlsoWithin<FlowEntity>): Promise<FlowEntity> {
     const base = await this.get(tenantId, 'default');
     const flow = Object.assign(new FlowEntity(), { ...base, id: newId('flow'), isDefault: false, name: '', createdAt: new Date() });
     this.apply(flow, cmd);
     if (!flow.name) throw new DomainError('invalid_request', 'name must be 1 to 80 characters');
-    await this.db.getRepository(FlowEntity).insert(flow);
+    await this.db.transaction(async (m) => {
+      await m.getRepository(FlowEntity).insert(flow);
+      await also?.(m, flow);
+    });
     return flow;
   }
 
-  async update(tenantId: string, flowId: string, cmd: UpdateFlowCommand): Promise<FlowEntity> {
+  async update(tenantId: string, flowId: string, cmd: UpdateFlowCommand, also?: AlsoWithin<FlowEntity>): Promise<FlowEntity> {
     const flow = await this.get(tenantId, flowId);
     this.apply(flow, cmd);
-    await this.db.getRepository(FlowEntity).save(flow);
+    await this.db.transaction(async (m) => {
+      await m.getRepository(FlowEntity).save(flow);
+      await also?.(m, flow);
+    });
     return flow;
   }
 

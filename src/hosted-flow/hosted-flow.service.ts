@@ -29,11 +29,14 @@ import { queueChecks, T5DecisionGate } from './t5-decision';
 import { frameProblem, issueChallenge } from './liveness-challenge';
 import type { PageCredentials } from './page-credentials';
 import { DigitalIdRequestRepository, type DigitalIdRequestRow } from '../digital-id/digital-id-request.repository';
+import { TEST_OUTCOMES, testOutcomeOf, type TestOutcome } from '../sessions/test-mode-outcome';
 
 export { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from './run-checks-job';
 
 /** Statuses in which the page may still capture. */
 const CAPTURING: readonly SessionStatus[] = ['in_progress'];
+/** Statuses in which a test session's outcome may still be chosen: until its clock decides it (D22). */
+const TEST_UNDECIDED: readonly SessionStatus[] = ['created', 'in_progress', 'processing'];
 const DOCUMENT_SIDES = ['data_page', 'front', 'back'] as const;
 
 export type PageView = {
@@ -54,6 +57,8 @@ export type PageView = {
   server_time: number;
   /** D24: whether the page offers "Use a digital ID", and how the latest request fared (null: none sent). */
   digital_id: { offered: boolean; latest: { request_id: string; status: string; reason: string | null } | null };
+  /** A test session's outcome as it stands (`metadata.test_outcome`, D22); null for a live session. */
+  test_outcome: TestOutcome | null;
 };
 
 export type PublicChallenge = { id: string; issued_at: number; steps: { action: string; nonce: string; opens_at: number; closes_at: number }[] };
@@ -103,21 +108,8 @@ export class HostedFlowService {
     }
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
     if (!s || hostedLinkEnded(s, this.now())) throw new DomainError('not_found', 'This verification link is not valid');
-    await this.claim(sessionId);
     const { credential, expiresAt } = this.credentials.mint(sessionId);
     return { credential, expires_at: expiresAt.toISOString(), session: await this.view(sessionId) };
-  }
-
-  /**
-   * Records that the page runs this session. From then on a test-mode session is driven by the
-   * page and its checks, not by its 10-second clock (which would otherwise take it to processing
-   * while the person is still capturing).
-   */
-  private async claim(sessionId: string): Promise<void> {
-    await this.sessions.advance(sessionId, () => [], () => ({}), {
-      unless: async (_m, cur) => !['created', 'in_progress'].includes(cur.status),
-      within: async (m) => this.captures.start(m, sessionId, this.now()),
-    });
   }
 
   /**
@@ -184,13 +176,11 @@ export class HostedFlowService {
         offered: flow.digitalIdEnabled && stepsForTier(s.tier as Tier).includes('document'),
         latest: latestDigitalId ? { request_id: latestDigitalId.id, status: latestDigitalId.status, reason: digitalIdReason(latestDigitalId) } : null,
       },
+      test_outcome: s.livemode ? null : testOutcomeOf(s.metadata),
     };
   }
 
-  /**
-   * The page starts capturing: a `created` session becomes `in_progress`. From here a test-mode
-   * session is driven by the page rather than by its 10-second clock (docs/hosted-flow.md).
-   */
+  /** The page starts capturing: a `created` session becomes `in_progress`. A test session still follows its own clock (D22). */
   async start(s: SessionEntity): Promise<PageView> {
     const at = this.now();
     const moved = await this.sessions.advance(s.id, (cur) => (cur.status === 'created' ? ['in_progress'] : []), () => ({}), {
@@ -357,6 +347,36 @@ export class HostedFlowService {
     const url = new URL(appLink);
     const link = url.protocol === 'https:' ? `${url.origin}${url.pathname}${url.search}#${params}` : `${appLink}${appLink.includes('?') ? '&' : '?'}${params}`;
     return keepSecret ? { link, keep_secret: keepSecret } : { link };
+  }
+
+  /**
+   * The test page's choice (DECISIONS.md D22): a test session not yet decided takes `outcome` as its
+   * `metadata.test_outcome` and resolves as that on its own 10-second clock, which nothing on the
+   * page holds back. The browser that chose first gets the keep secret, as a submit would give it.
+   */
+  async chooseTestOutcome(s: SessionEntity, body: unknown): Promise<PageView & { keep_secret?: string }> {
+    if (s.livemode) throw new DomainError('invalid_request', 'Only a test session takes a test outcome');
+    const outcome = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).outcome : undefined;
+    if (typeof outcome !== 'string' || !(TEST_OUTCOMES as readonly string[]).includes(outcome)) {
+      const message = `outcome must be one of ${TEST_OUTCOMES.join(', ')}`;
+      throw new FieldsError(message, [{ field: 'outcome', code: outcome === undefined ? 'required' : 'invalid_value', message }]);
+    }
+    const keepSecret = `hks_${randomBase62(32)}`;
+    const at = this.now();
+    let minted = false;
+    const moved = await this.sessions.advance(s.id, (cur) => (cur.status === 'created' ? ['in_progress'] : []), (cur) => ({ metadata: { ...cur.metadata, test_outcome: outcome } }), {
+      unless: async (_m, cur) => !TEST_UNDECIDED.includes(cur.status as SessionStatus),
+      within: async (m) => {
+        await this.captures.start(m, s.id, at);
+        minted = await this.captures.markSubmitted(m, s.id, at, sha256Hex(keepSecret));
+      },
+    });
+    if (!moved) {
+      const current = await this.db.getRepository(SessionEntity).findOneByOrFail({ id: s.id });
+      throw new DomainError('invalid_state', `This test session is already decided (it is ${current.status})`);
+    }
+    const view = await this.view(s.id);
+    return minted ? { ...view, keep_secret: keepSecret } : view;
   }
 
   private assertStep(s: SessionEntity, step: FlowStep): void {

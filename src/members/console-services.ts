@@ -23,7 +23,7 @@ export function buildConsoleServices(db: DataSource, config: Config, accounts: A
   return {
     members,
     invitations: new InvitationService(db, accounts.box, accounts.mail, members, accounts.users, audit, config.publicBaseUrl, config.console.invitationTtlSeconds),
-    sessions: new ConsoleSessionService(db, { absoluteSeconds: config.console.sessionTtlSeconds, idleSeconds: config.console.idleTimeoutSeconds }),
+    sessions: new ConsoleSessionService(db, { absoluteSeconds: config.console.sessionTtlSeconds, idleSeconds: config.console.idleTimeoutSeconds }, audit),
     factors: new SecondFactorService(db, accounts.box, audit, config.publicBaseUrl),
     signIn: new FirstPartySignIn(accounts.provider, accounts.box, config.publicBaseUrl, undefined, CONSOLE_CLIENT),
   };

@@ -1,4 +1,5 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AuditLogService } from '../audit/audit-log.service';
 import { randomBase62, sha256Hex } from '../ids';
 import { updatedRows } from '../db/updated-rows';
 
@@ -22,6 +23,9 @@ export type ConsoleSessionLimits = {
   idleSeconds: number;
 };
 
+/** The member a sign-in acts as at one tenant (audited with the console's entries). */
+export type SignedInMember = { tenantId: string; memberId: string };
+
 type Row = { token_hash: string; user_id: string; tenant_id: string | null; second_factor_at: Date | null; challenge: string | null; created_at: Date; expires_at: Date };
 
 /**
@@ -34,21 +38,35 @@ export class ConsoleSessionService {
   constructor(
     private readonly db: DataSource,
     readonly limits: ConsoleSessionLimits,
+    private readonly audit: Pick<AuditLogService, 'append'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** A new sign-in of `userId` (in `tenantId` when the user is a member of one tenant only). Returns the cookie's token. */
-  async start(userId: string, tenantId: string | null): Promise<{ token: string; session: ConsoleSession }> {
+  /**
+   * A new sign-in of `userId`, at `member`'s tenant when the user is a member of one tenant only (or
+   * accepted an invitation); else the tenant is picked next (chooseTenant). Returns the cookie's token.
+   * Audited `console.signed_in` with the member once the tenant is known (issue 40, finding 12).
+   */
+  async start(userId: string, member: SignedInMember | null): Promise<{ token: string; session: ConsoleSession }> {
     const token = randomBase62(32);
     const now = this.now();
     const expires = new Date(now.getTime() + this.limits.absoluteSeconds * 1000);
     // The user's dead sign-ins go now: the table holds live ones and a few stale ones at most.
     await this.db.query(`DELETE FROM console_sessions WHERE user_id = $1 AND (expires_at <= $2 OR last_seen_at <= $3)`, [userId, now, this.idleCutoff(now)]);
-    const [row]: Row[] = await this.db.query(
-      `INSERT INTO console_sessions (token_hash, user_id, tenant_id, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $4, $5) RETURNING *`,
-      [sha256Hex(token), userId, tenantId, now, expires],
-    );
+    const row = await this.db.transaction(async (m) => {
+      const [inserted]: Row[] = await m.query(
+        `INSERT INTO console_sessions (token_hash, user_id, tenant_id, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $4, $5) RETURNING *`,
+        [sha256Hex(token), userId, member?.tenantId ?? null, now, expires],
+      );
+      if (member) await this.entry(m, member, 'console.signed_in', {});
+      return inserted;
+    });
     return { token, session: toSession(row) };
+  }
+
+  /** A console entry in the member's tenant's live log: who, never an address nor a token. */
+  private async entry(m: EntityManager, member: SignedInMember, action: string, detail: Record<string, unknown>): Promise<void> {
+    await this.audit.append({ tenantId: member.tenantId, livemode: true, action, subjectId: member.memberId, detail: { member_id: member.memberId, ...detail } }, m);
   }
 
   /**
@@ -74,9 +92,19 @@ export class ConsoleSessionService {
     return Math.min(60_000, (this.limits.idleSeconds * 1000) / 10);
   }
 
-  /** Moves the sign-in to another tenant's console. The second factor stays passed: it proves the person, not the tenant. */
-  async chooseTenant(id: string, tenantId: string): Promise<void> {
-    await this.db.query(`UPDATE console_sessions SET tenant_id = $2, challenge = NULL WHERE token_hash = $1`, [id, tenantId]);
+  /**
+   * Moves the sign-in to another tenant's console. The second factor stays passed: it proves the
+   * person, not the tenant. The first pick after signing in is the sign-in's entry at that tenant;
+   * a switch is written to both tenants' logs, each naming only its own member (never the other tenant).
+   */
+  async chooseTenant(id: string, from: SignedInMember | null, to: SignedInMember): Promise<void> {
+    await this.db.transaction(async (m) => {
+      await m.query(`UPDATE console_sessions SET tenant_id = $2, challenge = NULL WHERE token_hash = $1`, [id, to.tenantId]);
+      if (!from) return this.entry(m, to, 'console.signed_in', {});
+      if (from.tenantId === to.tenantId) return;
+      await this.entry(m, from, 'console.tenant_switched', { direction: 'left' });
+      await this.entry(m, to, 'console.tenant_switched', { direction: 'entered' });
+    });
   }
 
   async passSecondFactor(id: string): Promise<void> {
@@ -95,8 +123,12 @@ export class ConsoleSessionService {
     return rows[0]?.challenge ?? null;
   }
 
-  async end(id: string): Promise<void> {
-    await this.db.query(`DELETE FROM console_sessions WHERE token_hash = $1`, [id]);
+  /** Signing out: the row goes (audited with the member of the sign-in's tenant, when it had one). */
+  async end(id: string, member: SignedInMember | null): Promise<void> {
+    await this.db.transaction(async (m) => {
+      const gone = updatedRows<{ token_hash: string }>(await m.query(`DELETE FROM console_sessions WHERE token_hash = $1 RETURNING token_hash`, [id]));
+      if (gone.length && member) await this.entry(m, member, 'console.signed_out', {});
+    });
   }
 
   private idleCutoff(now: Date): Date {

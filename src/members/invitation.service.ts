@@ -94,6 +94,25 @@ export class InvitationService {
     });
   }
 
+  /**
+   * Withdraws an invitation not yet accepted (the Members page, `member withdraw`): its link opens
+   * nothing from then on. An owner or an admin withdraws (an admin not an owner's invitation, as an
+   * admin cannot invite one); the operator's CLI (`by` null) any. Another tenant's id is not found.
+   */
+  async withdraw(tenantId: string, invitationId: string, by: MemberActor): Promise<void> {
+    if (by && by.role !== 'owner' && by.role !== 'admin') throw new DomainError('insufficient_scope', 'Only an owner or an admin withdraws an invitation');
+    await this.db.transaction(async (m) => {
+      const [row]: { role: MemberRole }[] = await m.query(
+        `SELECT role FROM member_invitations WHERE id = $1 AND tenant_id = $2 AND accepted_at IS NULL AND revoked_at IS NULL FOR UPDATE`,
+        [invitationId, tenantId],
+      );
+      if (!row) throw new DomainError('not_found', 'Invitation not found, or already accepted or withdrawn');
+      if (by && by.role !== 'owner' && row.role === 'owner') throw new DomainError('insufficient_scope', "Only an owner withdraws an owner's invitation");
+      await m.query(`UPDATE member_invitations SET revoked_at = now() WHERE id = $1`, [invitationId]);
+      await this.audit.append({ tenantId, livemode: true, action: 'member.invitation_withdrawn', subjectId: invitationId, detail: { invitation_id: invitationId, role: row.role, by: by?.memberId ?? 'operator' } }, m);
+    });
+  }
+
   /** Invitations not yet accepted nor withdrawn, newest first (the Members page). */
   async pending(tenantId: string): Promise<Invitation[]> {
     const rows: Row[] = await this.db.query(

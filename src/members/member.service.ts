@@ -1,7 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AuditLogService } from '../audit/audit-log.service';
 import type { SecretBox } from '../crypto/secret-box';
+import { updatedRows } from '../db/updated-rows';
 import { DomainError } from '../errors';
+import { emailLookupHash } from '../mail/email-address';
 import { newId } from '../ids';
 import { isMemberRole, roleAtLeast, type MemberRole } from './member';
 
@@ -112,7 +114,12 @@ export class MemberService {
     });
   }
 
-  /** Removes a member (and ends their console sign-ins at this tenant). An admin does not remove an owner; the last owner stays. */
+  /**
+   * Removes a member (and ends their console sign-ins at this tenant). An admin does not remove an
+   * owner; the last owner stays. The invitations the member sent and those addressed to them that are
+   * still open are voided in the same transaction (issue 40, finding 7): a removed admin's invitation
+   * admits no one, and a removed member's second invitation does not bring them back.
+   */
   async remove(tenantId: string, memberId: string, by: MemberActor): Promise<void> {
     await this.db.transaction(async (m) => {
       const { target, owners } = await this.lockTenant(m, tenantId, memberId);
@@ -122,6 +129,17 @@ export class MemberService {
       await m.query(`DELETE FROM members WHERE id = $1`, [memberId]);
       await m.query(`DELETE FROM console_sessions WHERE user_id = $1 AND tenant_id = $2`, [target.user_id, tenantId]);
       await this.audit.append({ tenantId, livemode: true, action: 'member.removed', subjectId: memberId, detail: { member_id: memberId, role: target.role, by: by?.memberId ?? 'operator' } }, m);
+      const emailHash = emailLookupHash(this.box, this.box.open(target.email_sealed));
+      const voided = updatedRows<{ id: string; invited_by: string | null }>(
+        await m.query(
+          `UPDATE member_invitations SET revoked_at = now() WHERE tenant_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND (invited_by = $2 OR email_hash = $3) RETURNING id, invited_by`,
+          [tenantId, memberId, emailHash],
+        ),
+      );
+      for (const v of voided) {
+        const reason = v.invited_by === memberId ? 'inviter_removed' : 'invitee_removed';
+        await this.audit.append({ tenantId, livemode: true, action: 'member.invitation_voided', subjectId: v.id, detail: { invitation_id: v.id, member_id: memberId, reason, by: by?.memberId ?? 'operator' } }, m);
+      }
     });
   }
 

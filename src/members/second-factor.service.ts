@@ -10,7 +10,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import * as OTPAuth from 'otpauth';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { AuditLogService } from '../audit/audit-log.service';
 import type { SecretBox } from '../crypto/secret-box';
 import { updatedRows } from '../db/updated-rows';
@@ -27,8 +27,10 @@ const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'; // no 0/o, 1/l/i: r
 
 export type SecondFactors = { totp: boolean; passkeys: number; recoveryCodesLeft: number; recoveryCodesIssued: boolean };
 export type FactorOutcome = 'ok' | 'wrong' | 'rate_limited';
-/** The member an enrolment is audited with (the tenant whose console the person was signing in to). */
+/** The member an enrolment or an attempt is audited with (the tenant whose console the person was signing in to). */
 export type EnrollingMember = { tenantId: string; memberId: string };
+/** What a factor attempt used (audited as `kind`). */
+type AttemptKind = 'totp' | 'totp_enrolment' | 'passkey' | 'recovery_code';
 
 /**
  * The console's second factor (DECISIONS.md D16, docs/console.md): TOTP (otpauth) and passkeys
@@ -69,8 +71,11 @@ export class SecondFactorService {
     return f.totp || f.passkeys > 0;
   }
 
-  /** A new TOTP secret for `userId` to add to an app, kept unconfirmed until a code from it comes back. */
-  async beginTotp(userId: string, label: string): Promise<{ secret: string; uri: string }> {
+  /**
+   * A new TOTP secret for `userId` to add to an app, kept unconfirmed until a code from it comes back;
+   * null once the user's secret is confirmed: a confirmed secret is never shown again (issue 40, finding 9).
+   */
+  async beginTotp(userId: string, label: string): Promise<{ secret: string; uri: string } | null> {
     const secret = new OTPAuth.Secret({ size: 20 });
     await this.db.query(
       `INSERT INTO console_totp (user_id, secret_sealed) VALUES ($1, $2)
@@ -79,41 +84,54 @@ export class SecondFactorService {
     );
     const stored = await this.totpOf(userId);
     if (!stored) throw new Error('TOTP secret not stored');
+    if (stored.confirmed) return null;
     return { secret: stored.secret.base32, uri: stored.totp(label).toString() };
   }
 
   /** The unconfirmed secret's first code: confirms it (audited with the member). */
   async confirmTotp(userId: string, code: string, who: EnrollingMember): Promise<FactorOutcome> {
-    const outcome = await this.checkTotp(userId, code, false);
-    if (outcome === 'ok') await this.audited(who, 'totp');
-    return outcome;
+    return this.attempt(userId, who, 'totp_enrolment', async (m) => {
+      if (!(await this.totpAccepted(m, userId, code, false))) return false;
+      await this.audited(who, 'totp', m);
+      return true;
+    });
   }
 
-  private async audited(who: EnrollingMember, kind: 'totp' | 'passkey'): Promise<void> {
-    await this.audit.append({ tenantId: who.tenantId, livemode: true, action: 'member.second_factor_enrolled', subjectId: who.memberId, detail: { member_id: who.memberId, kind } });
+  private async audited(who: EnrollingMember, kind: 'totp' | 'passkey', m?: EntityManager): Promise<void> {
+    await this.audit.append({ tenantId: who.tenantId, livemode: true, action: 'member.second_factor_enrolled', subjectId: who.memberId, detail: { member_id: who.memberId, kind } }, m);
   }
 
-  async verifyTotp(userId: string, code: string): Promise<FactorOutcome> {
-    return this.checkTotp(userId, code, true);
+  /** A console entry about the member's sign-in (the tenant's live log, never an address or a code). */
+  private async consoleEntry(who: EnrollingMember, action: string, detail: Record<string, unknown>, m?: EntityManager): Promise<void> {
+    await this.audit.append({ tenantId: who.tenantId, livemode: true, action, subjectId: who.memberId, detail: { member_id: who.memberId, ...detail } }, m);
   }
 
-  /** Replaces the user's recovery codes with new ones, returned once in plain text. */
-  async issueRecoveryCodes(userId: string): Promise<string[]> {
+  async verifyTotp(userId: string, code: string, who: EnrollingMember): Promise<FactorOutcome> {
+    return this.attempt(userId, who, 'totp', (m) => this.totpAccepted(m, userId, code, true));
+  }
+
+  /** Replaces the user's recovery codes with new ones, returned once in plain text (audited with the member, never the codes). */
+  async issueRecoveryCodes(userId: string, who: EnrollingMember): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => recoveryCode());
     await this.db.transaction(async (m) => {
       await m.query(`DELETE FROM console_recovery_codes WHERE user_id = $1`, [userId]);
       for (const code of codes) await m.query(`INSERT INTO console_recovery_codes (user_id, code_hash) VALUES ($1, $2)`, [userId, this.recoveryHash(userId, code)]);
+      await this.consoleEntry(who, 'console.recovery_codes_issued', { count: codes.length }, m);
     });
     return codes;
   }
 
-  async useRecoveryCode(userId: string, code: string): Promise<FactorOutcome> {
-    if (await this.limited(userId)) return 'rate_limited';
+  async useRecoveryCode(userId: string, code: string, who: EnrollingMember): Promise<FactorOutcome> {
     const normal = code.toLowerCase().replace(/[^a-z0-9]/g, '');
-    const used = updatedRows<{ user_id: string }>(
-      await this.db.query(`UPDATE console_recovery_codes SET used_at = now() WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING user_id`, [userId, this.recoveryHash(userId, normal)]),
-    );
-    return used.length ? 'ok' : this.fail(userId);
+    return this.attempt(userId, who, 'recovery_code', async (m) => {
+      const used = updatedRows<{ user_id: string }>(
+        await m.query(`UPDATE console_recovery_codes SET used_at = now() WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING user_id`, [userId, this.recoveryHash(userId, normal)]),
+      );
+      if (!used.length) return false;
+      const [left]: { n: string }[] = await m.query(`SELECT count(*) AS n FROM console_recovery_codes WHERE user_id = $1 AND used_at IS NULL`, [userId]);
+      await this.consoleEntry(who, 'console.recovery_code_used', { left: Number(left.n) }, m);
+      return true;
+    });
   }
 
   /** Options for the browser to create a passkey; the challenge is for the caller to keep with the sign-in. */
@@ -155,49 +173,76 @@ export class SecondFactorService {
     return generateAuthenticationOptions({ rpID: this.rpId, allowCredentials: creds.map((c) => ({ id: c.credential_id, transports: c.transports as never })), userVerification: 'required' });
   }
 
-  async verifyPasskey(userId: string, response: AuthenticationResponseJSON, challenge: string): Promise<FactorOutcome> {
-    if (await this.limited(userId)) return 'rate_limited';
+  async verifyPasskey(userId: string, response: AuthenticationResponseJSON, challenge: string, who: EnrollingMember): Promise<FactorOutcome> {
     const id = typeof response?.id === 'string' ? response.id : '';
-    const [cred]: { credential_id: string; public_key: string; counter: string; transports: string[] }[] = await this.db.query(
-      `SELECT credential_id, public_key, counter, transports FROM console_passkeys WHERE user_id = $1 AND credential_id = $2`,
-      [userId, id],
-    );
-    if (!cred) return this.fail(userId);
-    try {
-      const r = await verifyAuthenticationResponse({
-        response,
-        expectedChallenge: challenge,
-        expectedOrigin: this.origin,
-        expectedRPID: this.rpId,
-        credential: { id: cred.credential_id, publicKey: Buffer.from(cred.public_key, 'base64url'), counter: Number(cred.counter), transports: cred.transports as never },
-        requireUserVerification: true,
-      });
-      if (!r.verified) return this.fail(userId);
-      await this.db.query(`UPDATE console_passkeys SET counter = $3, last_used_at = now() WHERE user_id = $1 AND credential_id = $2`, [userId, id, r.authenticationInfo.newCounter]);
-      return 'ok';
-    } catch {
-      return this.fail(userId);
-    }
+    return this.attempt(userId, who, 'passkey', async (m) => {
+      const [cred]: { credential_id: string; public_key: string; counter: string; transports: string[] }[] = await m.query(
+        `SELECT credential_id, public_key, counter, transports FROM console_passkeys WHERE user_id = $1 AND credential_id = $2`,
+        [userId, id],
+      );
+      if (!cred) return false;
+      let newCounter: number;
+      try {
+        const r = await verifyAuthenticationResponse({
+          response,
+          expectedChallenge: challenge,
+          expectedOrigin: this.origin,
+          expectedRPID: this.rpId,
+          credential: { id: cred.credential_id, publicKey: Buffer.from(cred.public_key, 'base64url'), counter: Number(cred.counter), transports: cred.transports as never },
+          requireUserVerification: true,
+        });
+        if (!r.verified) return false;
+        newCounter = r.authenticationInfo.newCounter;
+      } catch {
+        return false; // a malformed or foreign response is a wrong attempt, not a fault of ours
+      }
+      await m.query(`UPDATE console_passkeys SET counter = $3, last_used_at = now() WHERE user_id = $1 AND credential_id = $2`, [userId, id, newCounter]);
+      return true;
+    });
   }
 
-  private async checkTotp(userId: string, code: string, confirmed: boolean): Promise<FactorOutcome> {
-    if (await this.limited(userId)) return 'rate_limited';
-    const stored = await this.totpOf(userId);
+  /** True when `code` is the stored secret's (confirmed or not, as asked) and newer than the last accepted step, which it becomes. */
+  private async totpAccepted(m: EntityManager, userId: string, code: string, confirmed: boolean): Promise<boolean> {
+    const stored = await this.totpOf(userId, m);
     const token = code.replace(/\s+/g, '');
-    if (!stored || stored.confirmed !== confirmed || !/^\d{6}$/.test(token)) return this.fail(userId);
+    if (!stored || stored.confirmed !== confirmed || !/^\d{6}$/.test(token)) return false;
     const timestamp = this.now().getTime();
     const delta = stored.totp('').validate({ token, timestamp, window: TOTP_WINDOW });
-    if (delta === null) return this.fail(userId);
+    if (delta === null) return false;
     const step = Math.floor(timestamp / 1000 / TOTP_PERIOD) + delta;
     // Each code once: the step must be newer than the last accepted (a code seen over a shoulder is spent).
     const accepted = updatedRows<{ user_id: string }>(
-      await this.db.query(`UPDATE console_totp SET last_step = $2, confirmed_at = COALESCE(confirmed_at, now()) WHERE user_id = $1 AND last_step < $2 RETURNING user_id`, [userId, step]),
+      await m.query(`UPDATE console_totp SET last_step = $2, confirmed_at = COALESCE(confirmed_at, now()) WHERE user_id = $1 AND last_step < $2 RETURNING user_id`, [userId, step]),
     );
-    return accepted.length ? 'ok' : this.fail(userId);
+    return accepted.length > 0;
   }
 
-  private async totpOf(userId: string): Promise<{ secret: OTPAuth.Secret; confirmed: boolean; totp: (label: string) => OTPAuth.TOTP } | null> {
-    const [row]: { secret_sealed: string; confirmed_at: Date | null }[] = await this.db.query(`SELECT secret_sealed, confirmed_at FROM console_totp WHERE user_id = $1`, [userId]);
+  /**
+   * One attempt at a factor as one step per person (issue 40, finding 6): the user's row is locked,
+   * the failures of the window are counted, the factor is checked and a failure recorded, all in one
+   * transaction. Concurrent attempts of one person (from any address, any sign-in) queue on the lock,
+   * so no more than SECOND_FACTOR_FAILURES are ever evaluated in a window. Passes, failures and the
+   * lockout are audited with the member.
+   */
+  private async attempt(userId: string, who: EnrollingMember, kind: AttemptKind, check: (m: EntityManager) => Promise<boolean>): Promise<FactorOutcome> {
+    return this.db.transaction(async (m) => {
+      await m.query(`SELECT id FROM users WHERE id = $1 FOR UPDATE`, [userId]);
+      const [row]: { n: string }[] = await m.query(`SELECT count(*) AS n FROM sign_in_failures WHERE bucket = $1 AND at > now() - interval '${FAILURE_WINDOW}'`, [this.bucket(userId)]);
+      const failures = Number(row.n);
+      if (failures >= SECOND_FACTOR_FAILURES) return 'rate_limited';
+      if (await check(m)) {
+        await this.consoleEntry(who, 'console.second_factor_passed', { kind }, m);
+        return 'ok';
+      }
+      await m.query(`INSERT INTO sign_in_failures (bucket) VALUES ($1)`, [this.bucket(userId)]);
+      await this.consoleEntry(who, 'console.second_factor_failed', { kind, failures: failures + 1 }, m);
+      if (failures + 1 >= SECOND_FACTOR_FAILURES) await this.consoleEntry(who, 'console.second_factor_locked', { failures: failures + 1, window: FAILURE_WINDOW }, m);
+      return 'wrong';
+    });
+  }
+
+  private async totpOf(userId: string, m: Pick<EntityManager, 'query'> = this.db): Promise<{ secret: OTPAuth.Secret; confirmed: boolean; totp: (label: string) => OTPAuth.TOTP } | null> {
+    const [row]: { secret_sealed: string; confirmed_at: Date | null }[] = await m.query(`SELECT secret_sealed, confirmed_at FROM console_totp WHERE user_id = $1`, [userId]);
     if (!row) return null;
     const secret = OTPAuth.Secret.fromBase32(this.box.open(row.secret_sealed));
     return { secret, confirmed: row.confirmed_at !== null, totp: (label) => new OTPAuth.TOTP({ issuer: this.issuer, label, algorithm: 'SHA1', digits: 6, period: TOTP_PERIOD, secret }) };
@@ -205,16 +250,6 @@ export class SecondFactorService {
 
   private recoveryHash(userId: string, code: string): string {
     return this.box.hmac(`console-recovery:${userId}:${code}`);
-  }
-
-  private async fail(userId: string): Promise<FactorOutcome> {
-    await this.db.query(`INSERT INTO sign_in_failures (bucket) VALUES ($1)`, [this.bucket(userId)]);
-    return 'wrong';
-  }
-
-  private async limited(userId: string): Promise<boolean> {
-    const [row]: { n: string }[] = await this.db.query(`SELECT count(*) AS n FROM sign_in_failures WHERE bucket = $1 AND at > now() - interval '${FAILURE_WINDOW}'`, [this.bucket(userId)]);
-    return Number(row.n) >= SECOND_FACTOR_FAILURES;
   }
 
   private bucket(userId: string): string {

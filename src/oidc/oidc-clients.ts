@@ -1,3 +1,4 @@
+import type { AlsoWithin } from '../db/also-within';
 import type { AdapterPayload } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { SecretBox } from '../crypto/secret-box';
@@ -56,6 +57,7 @@ export class OidcClients {
     tenantId: string,
     mode: ClientMode,
     change: { add?: string[]; remove?: string[]; addPostLogout?: string[]; removePostLogout?: string[] },
+    also?: AlsoWithin<{ clientId: string; redirectUris: string[] }>,
   ): Promise<{ clientId: string; redirectUris: string[]; postLogoutRedirectUris: string[] }> {
     const livemode = mode === 'live';
     for (const uri of [...(change.add ?? []), ...(change.addPostLogout ?? [])]) assertUri(uri, livemode, 'redirect URI');
@@ -64,11 +66,10 @@ export class OidcClients {
     const next = (current: string[], add: string[] = [], remove: string[] = []) => [...new Set([...current, ...add])].filter((u) => !remove.includes(u));
     const redirectUris = next(rows[0].redirect_uris, change.add, change.remove);
     const postLogout = next(rows[0].post_logout_redirect_uris, change.addPostLogout, change.removePostLogout);
-    await this.db.query(`UPDATE oidc_clients SET redirect_uris = $1, post_logout_redirect_uris = $2, updated_at = now() WHERE client_id = $3`, [
-      redirectUris,
-      postLogout,
-      rows[0].client_id,
-    ]);
+    await this.db.transaction(async (m) => {
+      await m.query(`UPDATE oidc_clients SET redirect_uris = $1, post_logout_redirect_uris = $2, updated_at = now() WHERE client_id = $3`, [redirectUris, postLogout, rows[0].client_id]);
+      await also?.(m, { clientId: rows[0].client_id, redirectUris });
+    });
     return { clientId: rows[0].client_id, redirectUris, postLogoutRedirectUris: postLogout };
   }
 

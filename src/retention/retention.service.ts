@@ -1,3 +1,4 @@
+import type { AlsoWithin } from '../db/also-within';
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AuditLogService } from '../audit/audit-log.service';
@@ -52,7 +53,7 @@ export class RetentionService {
    * A partial update. Tightening applies to new artifacts at once and to stored ones of open
    * sessions at the next nightly pass; loosening applies to future uploads only.
    */
-  async update(scope: TenantScope, tenantId: string, body: unknown): Promise<RetentionRecord> {
+  async update(scope: TenantScope, tenantId: string, body: unknown, also?: AlsoWithin<RetentionRecord>): Promise<RetentionRecord> {
     this.own(scope, tenantId);
     const patch = parseRetentionPatch(body);
     const at = this.now();
@@ -73,7 +74,9 @@ export class RetentionService {
       );
       const changes = Object.fromEntries(RETENTION_FIELDS.filter((f) => before[f] !== after[f]).map((f) => [f, { from: before[f], to: after[f] }]));
       await this.audit.append({ tenantId: scope.tenantId, livemode: scope.livemode, action: 'retention.updated', subjectId: scope.tenantId, detail: { changes }, at }, m);
-      return present(scope, { ...after, updated_at: at });
+      const record = present(scope, { ...after, updated_at: at });
+      await also?.(m, record);
+      return record;
     });
   }
 

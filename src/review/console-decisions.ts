@@ -1,10 +1,6 @@
 import type { DataSource } from 'typeorm';
-import type { AuditLogService } from '../audit/audit-log.service';
-import { DomainError, notFound } from '../errors';
-import { sha256Hex } from '../ids';
 import { checkedHumanDecision, type SessionDecision } from '../sessions/decision-history';
 import type { MemberDecider, SessionService } from '../sessions/session.service';
-import type { ReviewSettings } from './review-settings';
 
 /** What a member's decision did: decided the session, or (a decline under the second-reviewer rule) waits for a second member. */
 export type ConsoleDecisionOutcome = { kind: 'decided'; decision: SessionDecision } | { kind: 'decline_pending' };
@@ -12,19 +8,15 @@ export type ConsoleDecisionOutcome = { kind: 'decided'; decision: SessionDecisio
 export type PendingDecline = { memberId: string; reason: string; proposedAt: Date };
 
 /**
- * A member's decision in the console (docs/console.md, "Deciding"). It is SessionService.decide,
- * the use case of the REST and GraphQL decisions, with the member as the reviewer; this adds only
- * the tenant's second-reviewer rule: when it is on, a decline is first recorded as pending (audited),
- * and a different member's decline confirms it. An approval decides at once and drops a pending
- * decline; the same member cannot confirm their own.
+ * A member's decision in the console (docs/console.md, "Deciding"): SessionService.decide, the use
+ * case of the REST and GraphQL decisions, with the member as the reviewer. The second-reviewer rule
+ * is the domain's (src/review/second-reviewer-rule.ts, asked by SessionService.decide on every path
+ * that ends in a decline): this only says whether the decision was made or waits.
  */
 export class ConsoleDecisions {
   constructor(
     private readonly db: DataSource,
-    private readonly sessions: Pick<SessionService, 'decide' | 'findOfTenant'>,
-    private readonly settings: Pick<ReviewSettings, 'of'>,
-    private readonly audit: Pick<AuditLogService, 'append'>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly sessions: Pick<SessionService, 'decide'>,
   ) {}
 
   async pendingDecline(tenantId: string, sessionId: string): Promise<PendingDecline | null> {
@@ -35,35 +27,7 @@ export class ConsoleDecisions {
   async decide(member: { memberId: string; tenantId: string }, sessionId: string, input: { decision: unknown; reason: unknown }): Promise<ConsoleDecisionOutcome> {
     const { decision: chosen, reason } = checkedHumanDecision(input);
     const decider: MemberDecider = { kind: 'console_member', memberId: member.memberId, tenantId: member.tenantId };
-    if (chosen === 'decline' && (await this.settings.of(member.tenantId)).secondReviewerForDeclines) {
-      const proposed = await this.proposeDecline(decider, sessionId, reason);
-      if (proposed) return { kind: 'decline_pending' };
-    }
     const { decision } = await this.sessions.decide(decider, sessionId, { decision: chosen, reason });
-    await this.db.query(`DELETE FROM pending_declines WHERE session_id = $1`, [sessionId]);
-    return { kind: 'decided', decision };
-  }
-
-  /**
-   * Records the first decline (true), or answers false when another member's decline waits, so
-   * this one confirms it. The same member's second decline is refused.
-   */
-  private async proposeDecline(member: MemberDecider, sessionId: string, reason: string): Promise<boolean> {
-    const s = await this.sessions.findOfTenant(member, sessionId);
-    if (!s) throw notFound();
-    if (s.status !== 'manual_review') throw new DomainError('invalid_state', `Only a session in manual_review can be declined; this one is ${s.status}`);
-    return this.db.transaction(async (m) => {
-      const inserted: unknown[] = await m.query(
-        `INSERT INTO pending_declines (session_id, tenant_id, member_id, reason, proposed_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id) DO NOTHING RETURNING session_id`,
-        [sessionId, member.tenantId, member.memberId, reason, this.now()],
-      );
-      if (inserted.length) {
-        await this.audit.append({ tenantId: s.tenantId, livemode: s.livemode, action: 'session.decline_proposed', subjectId: sessionId, detail: { member_id: member.memberId, reason_sha256: sha256Hex(reason) } }, m);
-        return true;
-      }
-      const [pending]: { member_id: string }[] = await m.query(`SELECT member_id FROM pending_declines WHERE session_id = $1 FOR UPDATE`, [sessionId]);
-      if (pending?.member_id === member.memberId) throw new DomainError('invalid_state', 'This decline waits for a second member: a different member must confirm it');
-      return false;
-    });
+    return decision ? { kind: 'decided', decision } : { kind: 'decline_pending' };
   }
 }

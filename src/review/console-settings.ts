@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { FlowEntity } from '../../entities';
 import type { AuditLogService } from '../audit/audit-log.service';
 import type { TenantScope } from '../auth/actor';
@@ -21,16 +22,18 @@ const REPLAY_WINDOW_MS = 24 * 3600_000;
 /**
  * The tenant's settings as the console shows and changes them (docs/console.md, "Settings"). Each
  * change is the existing service's own use case (TenantService keys, WebhookService, RetentionService,
- * OidcClients, FlowService), in the tenant's scope, followed by one `console.settings_changed` entry
- * naming the member, so every change made in the console is in the audit chain with who made it.
+ * OidcClients, FlowService), in the tenant's scope, with one `console.settings_changed` entry naming
+ * the member written inside the change's own transaction (issue 40, finding 12): every change made in
+ * the console is in the audit chain with who made it, and no entry exists for a change that rolled back.
  */
 export class ConsoleSettings {
   constructor(
     private readonly d: { tenants: TenantService; webhooks: WebhookService; retention: RetentionService; clients: OidcClients; flows: FlowService; audit: Pick<AuditLogService, 'append'> },
   ) {}
 
-  private async changed(e: SettingsEditor, livemode: boolean, setting: string, subjectId: string, detail: Record<string, unknown> = {}): Promise<void> {
-    await this.d.audit.append({ tenantId: e.tenantId, livemode, action: 'console.settings_changed', subjectId, detail: { member_id: e.memberId, setting, ...detail } });
+  /** The entry of one change, appended in the change's transaction `m`. */
+  private async changed(m: EntityManager, e: SettingsEditor, livemode: boolean, setting: string, subjectId: string, detail: Record<string, unknown> = {}): Promise<void> {
+    await this.d.audit.append({ tenantId: e.tenantId, livemode, action: 'console.settings_changed', subjectId, detail: { member_id: e.memberId, setting, ...detail } }, m);
   }
 
   keys(tenantId: string): Promise<ApiKeySummary[]> {
@@ -39,16 +42,13 @@ export class ConsoleSettings {
 
   /** The key is returned once, here; only its hash is stored. */
   async createKey(e: SettingsEditor, livemode: boolean, scopes: string[]): Promise<IssuedKey> {
-    const issued = await this.d.tenants.createKey(e.tenantId, livemode, scopes);
-    await this.changed(e, livemode, 'api_key.created', issued.id, { scopes: issued.scopes });
-    return issued;
+    return this.d.tenants.createKey(e.tenantId, livemode, scopes, (m, issued) => this.changed(m, e, livemode, 'api_key.created', issued.id, { scopes: issued.scopes }));
   }
 
   async revokeKey(e: SettingsEditor, keyId: string): Promise<void> {
     const livemode = await this.d.tenants.keyModeOf(e.tenantId, keyId);
     if (livemode === null) throw new DomainError('not_found', 'Active key not found');
-    await this.d.tenants.revokeKey(keyId, { tenantId: e.tenantId, livemode });
-    await this.changed(e, livemode, 'api_key.revoked', keyId);
+    await this.d.tenants.revokeKey(keyId, { tenantId: e.tenantId, livemode }, (m) => this.changed(m, e, livemode, 'api_key.revoked', keyId));
   }
 
   async webhooks(tenantId: string): Promise<WebhookSummary[]> {
@@ -58,8 +58,7 @@ export class ConsoleSettings {
 
   /** The endpoint receives the three verification events; the signing secret is returned once. */
   async createWebhook(e: SettingsEditor, livemode: boolean, url: string): Promise<{ id: string; signingSecret: string }> {
-    const { endpoint, signingSecret } = await this.d.webhooks.create({ tenantId: e.tenantId, livemode }, { url, events: [...SUBSCRIBABLE_EVENTS] });
-    await this.changed(e, livemode, 'webhook.created', endpoint.id);
+    const { endpoint, signingSecret } = await this.d.webhooks.create({ tenantId: e.tenantId, livemode }, { url, events: [...SUBSCRIBABLE_EVENTS] }, (m, created) => this.changed(m, e, livemode, 'webhook.created', created.id));
     return { id: endpoint.id, signingSecret };
   }
 
@@ -70,9 +69,9 @@ export class ConsoleSettings {
 
   /** Queues again every event of the last 24 hours for this endpoint (signed afresh). */
   async replay(e: SettingsEditor, livemode: boolean, endpointId: string, now = new Date()): Promise<number> {
-    const count = await this.d.webhooks.replay({ tenantId: e.tenantId, livemode }, endpointId, { since: new Date(now.getTime() - REPLAY_WINDOW_MS), until: now });
-    await this.changed(e, livemode, 'webhook.replayed', endpointId, { events: count });
-    return count;
+    return this.d.webhooks.replay({ tenantId: e.tenantId, livemode }, endpointId, { since: new Date(now.getTime() - REPLAY_WINDOW_MS), until: now }, (m, count) =>
+      this.changed(m, e, livemode, 'webhook.replayed', endpointId, { events: count }),
+    );
   }
 
   async retention(tenantId: string): Promise<RetentionRecord[]> {
@@ -82,9 +81,7 @@ export class ConsoleSettings {
   /** Out-of-range values are the service's 400 naming the field (D13). */
   async updateRetention(e: SettingsEditor, livemode: boolean, patch: Record<string, number>): Promise<RetentionRecord> {
     const scope: TenantScope = { tenantId: e.tenantId, livemode };
-    const updated = await this.d.retention.update(scope, e.tenantId, patch);
-    await this.changed(e, livemode, 'retention.updated', e.tenantId);
-    return updated;
+    return this.d.retention.update(scope, e.tenantId, patch, (m) => this.changed(m, e, livemode, 'retention.updated', e.tenantId));
   }
 
   redirectUris(tenantId: string): Promise<RedirectUris[]> {
@@ -95,8 +92,9 @@ export class ConsoleSettings {
   async setRedirectUris(e: SettingsEditor, livemode: boolean, uris: string[]): Promise<void> {
     const current = (await this.redirectUris(e.tenantId)).find((c) => c.livemode === livemode);
     if (!current) throw new DomainError('not_found', 'This tenant has no OIDC client in that mode');
-    await this.d.clients.updateRedirectUris(e.tenantId, livemode ? 'live' : 'test', { add: uris, remove: current.redirectUris.filter((u) => !uris.includes(u)) });
-    await this.changed(e, livemode, 'oidc.redirect_uris', current.clientId, { count: uris.length });
+    await this.d.clients.updateRedirectUris(e.tenantId, livemode ? 'live' : 'test', { add: uris, remove: current.redirectUris.filter((u) => !uris.includes(u)) }, (m) =>
+      this.changed(m, e, livemode, 'oidc.redirect_uris', current.clientId, { count: uris.length }),
+    );
   }
 
   flows(tenantId: string): Promise<FlowEntity[]> {
@@ -104,14 +102,10 @@ export class ConsoleSettings {
   }
 
   async createFlow(e: SettingsEditor, cmd: UpdateFlowCommand & { name: string }): Promise<FlowEntity> {
-    const flow = await this.d.flows.create(e.tenantId, cmd);
-    await this.changed(e, true, 'flow.created', flow.id);
-    return flow;
+    return this.d.flows.create(e.tenantId, cmd, (m, flow) => this.changed(m, e, true, 'flow.created', flow.id));
   }
 
   async updateFlow(e: SettingsEditor, flowId: string, cmd: UpdateFlowCommand): Promise<FlowEntity> {
-    const flow = await this.d.flows.update(e.tenantId, flowId, cmd);
-    await this.changed(e, true, 'flow.updated', flow.id);
-    return flow;
+    return this.d.flows.update(e.tenantId, flowId, cmd, (m, flow) => this.changed(m, e, true, 'flow.updated', flow.id));
   }
 }

@@ -29,7 +29,7 @@ export type SettingsOwners = { tenants: TenantService; webhooks: WebhookService;
 
 export function buildReviewServices(db: DataSource, sessions: SessionService, vault: EvidenceVault, audit: AuditLogService, owners: SettingsOwners): ReviewServices {
   const settings = new ReviewSettings(db, audit);
-  const decisions = new ConsoleDecisions(db, sessions, settings, audit);
+  const decisions = new ConsoleDecisions(db, sessions);
   const captures = new HostedCaptureRepository(db);
   const cases = new CaseFiles({
     sessions,

@@ -83,6 +83,20 @@ export type MemberDecider = { kind: 'console_member'; memberId: string; tenantId
 export type Decider = TenantKeyActor | MemberDecider;
 
 /**
+ * The tenant's rule on decisions that end in a decline (the second reviewer, src/review/second-reviewer-rule.ts),
+ * asked by every human decision under the session's row lock: one place, whatever the path (issue 40, finding 4).
+ */
+export type DeclineRule = {
+  /** Before a decline (or a reverse to one) is made: go on, or `held` (recorded as pending, nothing decided); throws when refused. */
+  decline(m: EntityManager, s: SessionEntity, decider: Decider, reason: string, kind: 'decline' | 'reverse'): Promise<'proceed' | 'held'>;
+  /** After a decision is recorded: its pending decline is spent (`declined`) or dropped (audited). `decider` null: the end user's review. */
+  settled(m: EntityManager, s: SessionEntity, decider: Decider | null, declined: boolean): Promise<void>;
+};
+
+/** A human decision's outcome: the decision, or null when the rule holds a decline for a second reviewer. */
+export type DecideOutcome = { session: SessionEntity; decision: SessionDecision | null };
+
+/**
  * What SessionService asks of end users and their data rights (docs/accounts-and-oidc.md,
  * docs/data-rights.md). The service defines it so that src/sessions never imports src/users or
  * src/data-rights; app/container.ts fills it from the accounts and the user access gate.
@@ -98,6 +112,8 @@ export type SessionPolicies = {
   guardRead: SessionReadGuard;
   /** The same rule on lists: an SQL condition (alias `s`) a session must meet to appear in a tenant's list. */
   listCondition: string;
+  /** The second-reviewer rule on declines (always set by app/container.ts; unit tests without it have no tenant that turned it on). */
+  declines?: DeclineRule;
 };
 
 /** What a session's writes cause besides its own row. */
@@ -364,14 +380,15 @@ export class SessionService {
     actor: Decider,
     id: string,
     input: { decision: 'approve' | 'decline' | 'reverse'; reason: string; reviewerId?: string | null; reverses?: string | null },
-  ): Promise<{ session: SessionEntity; decision: SessionDecision }> {
+  ): Promise<DecideOutcome> {
     const { reason } = checkedHumanDecision(input);
     // Visibility first: another tenant's session is a 404, not a 409.
     if (!(actor.kind === 'tenant_key' ? await this.find(actor, id) : await this.findOfTenant(actor, id))) throw notFound();
     // A console member is the reviewer: the id is the member's, never one the page was given.
     const reviewerId = actor.kind === 'console_member' ? actor.memberId : (input.reviewerId ?? null);
     const by: Record<string, string> = actor.kind === 'console_member' ? { member_id: actor.memberId } : { key_id: actor.keyId };
-    let decision: SessionDecision | undefined;
+    const rule = this.policies.declines;
+    let decision: SessionDecision | null = null;
     const outcome = await this.db.transaction(async (m: EntityManager) => {
       const s = await m.getRepository(SessionEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!s) throw notFound();
@@ -380,15 +397,20 @@ export class SessionService {
       if (input.decision === 'reverse') {
         if ((from !== 'success' && from !== 'failed') || !s.result) throw new DomainError('invalid_state', `Only a session in success or failed can be reversed; this one is ${s.status}`);
         if (!s.completedAt || now.getTime() - s.completedAt.getTime() > REVERSAL_WINDOW_MS) throw new DomainError('invalid_state', 'A decision can be reversed within 90 days of the session\'s completion; this one is older');
+      } else if (from !== 'manual_review') throw new DomainError('invalid_state', `Only a session in manual_review can be approved or declined; this one is ${s.status}`);
+      // Every decision that ends in a decline passes the tenant's second-reviewer rule, here, whoever decides.
+      const declines = input.decision === 'decline' || (input.decision === 'reverse' && from === 'success');
+      if (declines && rule && (await rule.decline(m, s, actor, reason, input.decision === 'reverse' ? 'reverse' : 'decline')) === 'held') return { s, events: [] };
+      if (input.decision === 'reverse') {
         const latest = await latestDecision(m, s.id);
         if (input.reverses && latest?.id !== input.reverses) throw new DomainError('invalid_state', `Decision ${input.reverses} is not this session's latest decision; read the history again`);
         const events = this.flip(s, from === 'failed', { decision: from === 'failed' ? 'approve' : 'reject', reason, reviewer_id: reviewerId }, now);
         await this.commitTransitions(m, [s], events);
         decision = await recordDecision(m, s, { source: 'human', decision: 'reverse', reason, reviewer_id: reviewerId, requested_by: 'tenant', from_status: from, to_status: s.status as SessionStatus }, now);
         await this.auditDecision('session.reversed', s, { ...input, reviewerId }, by, m);
+        await rule?.settled(m, s, actor, declines);
         return { s, events };
       }
-      if (from !== 'manual_review') throw new DomainError('invalid_state', `Only a session in manual_review can be approved or declined; this one is ${s.status}`);
       const approve = input.decision === 'approve';
       const events = this.applyTransition(
         s,
@@ -405,10 +427,11 @@ export class SessionService {
       await this.commitTransitions(m, [s], events);
       decision = await recordDecision(m, s, { source: 'human', decision: input.decision, reason, reviewer_id: reviewerId, requested_by: 'tenant', from_status: from, to_status: s.status as SessionStatus }, now);
       await this.auditDecision('session.reviewed', s, { ...input, reviewerId, decision: approve ? 'approve' : 'reject' }, by, m);
+      await rule?.settled(m, s, actor, declines);
       return { s, events };
     });
-    this.announce(outcome.events, outcome.s);
-    return { session: outcome.s, decision: decision! };
+    if (outcome.events.length) this.announce(outcome.events, outcome.s);
+    return { session: outcome.s, decision };
   }
 
   /**
@@ -429,6 +452,7 @@ export class SessionService {
       await this.commitTransitions(m, [s], events);
       await recordDecision(m, s, { source: 'human', decision: approve ? 'approve' : 'decline', reason: input.reason, reviewer_id: input.reviewerId ?? null, requested_by: 'end_user', from_status: from, to_status: s.status as SessionStatus }, now);
       await this.auditDecision('session.redecided', s, input, { requested_by: 'end_user' }, m);
+      await this.policies.declines?.settled(m, s, null, false); // the session was decided again: a pending decline of it is void
       return { s, events };
     });
     this.announce(events, s);

@@ -1,3 +1,4 @@
+import type { AlsoWithin } from '../db/also-within';
 import { DataSource } from 'typeorm';
 import { ApiKeyEntity, FlowEntity, TenantEntity } from '../../entities';
 import { ALL_SCOPES, isScope, Scope, type TenantKeyActor } from '../auth/actor';
@@ -69,7 +70,7 @@ export class TenantService {
   }
 
   /** A key without scopes has them all (docs/api-behaviour.md, "Credentials"). */
-  async createKey(tenantId: string, livemode: boolean, scopes: string[] = []): Promise<IssuedKey> {
+  async createKey(tenantId: string, livemode: boolean, scopes: string[] = [], also?: AlsoWithin<IssuedKey>): Promise<IssuedKey> {
     const unknown = scopes.filter((s) => !isScope(s));
     if (unknown.length) throw new DomainError('invalid_request', `Unknown scope(s): ${unknown.join(', ')}; known: ${ALL_SCOPES.join(', ')}`);
     const tenant = await this.db.getRepository(TenantEntity).findOneBy({ id: tenantId });
@@ -77,6 +78,7 @@ export class TenantService {
     return this.db.transaction(async (m) => {
       const issued = await this.insertKey(m.getRepository(ApiKeyEntity), tenantId, livemode, scopes.filter(isScope));
       await this.audit.append(keyCreated(tenantId, issued), m);
+      await also?.(m, issued);
       return issued;
     });
   }
@@ -95,7 +97,7 @@ export class TenantService {
   }
 
   /** Revokes a key; a tenant asking (`owner`) reaches only the keys of its own tenant and mode. */
-  async revokeKey(keyId: string, owner?: { tenantId: string; livemode: boolean }): Promise<void> {
+  async revokeKey(keyId: string, owner?: { tenantId: string; livemode: boolean }, also?: AlsoWithin<void>): Promise<void> {
     await this.db.transaction(async (m) => {
       const qb = m
         .getRepository(ApiKeyEntity)
@@ -108,6 +110,7 @@ export class TenantService {
       if (!res.affected) throw new DomainError('not_found', 'Active key not found');
       const key = await m.getRepository(ApiKeyEntity).findOneByOrFail({ id: keyId });
       await this.audit.append({ tenantId: key.tenantId, livemode: key.livemode, action: 'api_key.revoked', subjectId: keyId, detail: { by: owner ? 'tenant' : 'operator' } }, m);
+      await also?.(m, undefined);
     });
   }
 

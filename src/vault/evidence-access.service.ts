@@ -8,8 +8,19 @@ import type { EvidenceVault } from './evidence-vault';
 /** An opened artifact: its clear bytes stream from the store (`sizeBytes` long), decrypted on the way. */
 export type OpenedEvidence = { contentType: string; body: Readable; sizeBytes: number; sha256: string };
 
-/** A console member opening evidence of their tenant (docs/console.md): another tenant's artifact is refused like a bad link, and the open is audited with the member. */
-export type EvidenceViewer = { memberId: string; tenantId: string };
+/**
+ * A console member opening evidence of their tenant (docs/console.md): another tenant's artifact is
+ * refused like a bad link, and the open is audited with the member. `signInId` names the console
+ * sign-in the link was made for: a console link is signed for that sign-in only.
+ */
+export type EvidenceViewer = { memberId: string; tenantId: string; signInId: string };
+
+/**
+ * What a console link's signature covers: the artifact and the sign-in it was shown to. A console
+ * link is therefore no bearer link: `/v1/evidence/{id}` checks the artifact's own subject and refuses
+ * it, and another sign-in (another member, or the same after signing out) cannot open it (issue 40, finding 8).
+ */
+const consoleSubject = (artifactId: string, signInId: string): string => `console:${signInId}:${artifactId}`;
 
 /**
  * The data-rights rule on a session's evidence, asked each time a link is opened: null when it may
@@ -29,9 +40,9 @@ export class EvidenceAccessService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** A fresh link's signature for the console's evidence route (the member's sign-in is checked there as well). */
-  signedQuery(artifactId: string): string {
-    return this.links.query(artifactId);
+  /** A fresh link's signature for the console's evidence route, valid with console sign-in `signInId` only. */
+  consoleQuery(artifactId: string, signInId: string): string {
+    return this.links.query(consoleSubject(artifactId, signInId));
   }
 
   /** Fresh links for a tenant-key read; a client_secret read never calls this. */
@@ -47,7 +58,7 @@ export class EvidenceAccessService {
    */
   async open(artifactId: string, expires: string | undefined, sig: string | undefined, requestId: string, viewer?: EvidenceViewer): Promise<OpenedEvidence | 'forbidden' | 'gone' | DomainError> {
     if (!/^art_[A-Za-z0-9]{16,}$/.test(artifactId)) return 'forbidden';
-    if (this.links.check(artifactId, expires, sig) !== 'valid') return 'forbidden';
+    if (this.links.check(viewer ? consoleSubject(artifactId, viewer.signInId) : artifactId, expires, sig) !== 'valid') return 'forbidden';
     const record = await this.vault.find(artifactId);
     if (!record || !EVIDENCE_CLASSES.includes(record.class)) return 'forbidden';
     if (viewer && record.tenantId !== viewer.tenantId) return 'forbidden';

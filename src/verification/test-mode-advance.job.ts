@@ -5,6 +5,8 @@ import { Tier } from '../sessions/tiers';
 import { testIdentityOf, withSanctionsScreening } from '../sessions/sanctions-check';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
 import { SessionEntity } from '../../entities';
+import type { SessionResult } from '../../entities/session-result.document';
+import type { SessionStatus } from '../sessions/session-status';
 import { DataSource } from 'typeorm';
 import { automatedDecision } from '../sessions/decision-history';
 import { TEST_MODE_POLICY_VERSION } from './decision-policy';
@@ -13,7 +15,8 @@ export type TestModeAdvanceData = { sessionId: string; step: TestModeStep };
 
 /**
  * Walks a test-mode session along the timeline of docs/api-behaviour.md, "Test mode". Steps may run late or out of order after a
- * restart, so each one first takes the earlier steps; steps that no longer apply are skipped.
+ * restart, so each one first takes the earlier steps; steps that no longer apply are skipped. The clock runs whatever the
+ * hosted page does (DECISIONS.md D22): the page cannot hold a test session back, it can only choose its `test_outcome`.
  */
 export class TestModeAdvanceJob {
   constructor(
@@ -25,19 +28,27 @@ export class TestModeAdvanceJob {
   async run({ sessionId, step }: TestModeAdvanceData): Promise<void> {
     await this.sessions.advance(sessionId, 'in_progress');
     if (step === 'in_progress') return;
-    // A session the hosted page started is driven by the page and its checks from then on (docs/hosted-flow.md).
-    const pageDriven = async (m: { query: (sql: string, params: unknown[]) => Promise<unknown[]> }) =>
-      (await m.query(`SELECT 1 FROM hosted_captures WHERE session_id = $1`, [sessionId])).length > 0;
-    await this.sessions.advance(sessionId, 'processing', () => ({}), { unless: (m) => pageDriven(m) });
+    await this.sessions.advance(sessionId, 'processing');
     if (step === 'processing') return;
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
-    if (!s || s.status !== 'processing' || (await pageDriven(this.db))) return;
-    let outcome = testModeResult(s.tier as Tier, testOutcomeOf(s.metadata));
+    if (!s || s.status !== 'processing') return;
     // With metadata.test_identity, T3/T4 screen it for real so tenants see real hits (docs/sanctions.md, "Test mode").
+    // The page never changes test_identity, so it is screened before the row is locked.
     const identity = this.sanctions && (s.tier === 'T3' || s.tier === 'T4') ? testIdentityOf(s.metadata) : null;
-    if (identity && this.sanctions) outcome = withSanctionsScreening(s.tier as Tier, outcome, await this.sanctions.screenForTenant(s.tenantId, identity, { current: true }));
-    // A real chip submission (T5) replaces the fixed chip block; see ChipSubmissionService.
-    const { status, result } = withSubmittedChip(s.tier as Tier, outcome, s.result);
-    await this.sessions.advance(sessionId, status, () => ({ result }), { within: automatedDecision(result, TEST_MODE_POLICY_VERSION) });
+    const hits = identity && this.sanctions ? await this.sanctions.screenForTenant(s.tenantId, identity, { current: true }) : null;
+    // The outcome is read from the locked row: a choice on the test page (HostedFlowService.chooseTestOutcome) either
+    // committed before it, and counts, or finds the session decided.
+    let decided: { status: SessionStatus; result: SessionResult } | null = null;
+    const decide = (cur: SessionEntity) => {
+      let outcome = testModeResult(cur.tier as Tier, testOutcomeOf(cur.metadata));
+      if (hits) outcome = withSanctionsScreening(cur.tier as Tier, outcome, hits);
+      // A real chip submission (T5) replaces the fixed chip block; see ChipSubmissionService.
+      decided = withSubmittedChip(cur.tier as Tier, outcome, cur.result);
+      return [decided.status];
+    };
+    await this.sessions.advance(sessionId, (cur) => (cur.status === 'processing' ? decide(cur) : []), () => (decided ? { result: decided.result } : {}), {
+      unless: async (_m, cur) => cur.status !== 'processing',
+      within: async (m, cur) => (decided ? automatedDecision(decided.result, TEST_MODE_POLICY_VERSION)(m, cur) : undefined),
+    });
   }
 }

@@ -1,3 +1,4 @@
+import type { AlsoWithin } from '../db/also-within';
 import { DataSource, IsNull } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OutboxEventEntity, WebhookAttemptEntity, WebhookEndpointEntity } from '../../entities';
@@ -34,7 +35,7 @@ export class WebhookService {
     return this.opts.now?.() ?? new Date();
   }
 
-  async create(scope: TenantScope, input: { url: string; events: string[] }): Promise<{ endpoint: WebhookEndpointEntity; signingSecret: string }> {
+  async create(scope: TenantScope, input: { url: string; events: string[] }, also?: AlsoWithin<WebhookEndpointEntity>): Promise<{ endpoint: WebhookEndpointEntity; signingSecret: string }> {
     if (typeof input.url !== 'string' || input.url.length > 2048) throw new DomainError('invalid_request', 'url must be a URI of at most 2048 characters');
     const events = validateEvents(input.events);
     await resolveWebhookTarget(input.url, scope.livemode, this.opts.resolver, { allowUnresolved: true, allowPrivate: this.opts.allowPrivateTargets });
@@ -56,7 +57,10 @@ export class WebhookService {
       updatedAt: now,
       deletedAt: null,
     } satisfies WebhookEndpointEntity);
-    await this.db.getRepository(WebhookEndpointEntity).insert(endpoint as QueryDeepPartialEntity<WebhookEndpointEntity>);
+    await this.db.transaction(async (m) => {
+      await m.getRepository(WebhookEndpointEntity).insert(endpoint as QueryDeepPartialEntity<WebhookEndpointEntity>);
+      await also?.(m, endpoint);
+    });
     return { endpoint, signingSecret };
   }
 
@@ -114,7 +118,7 @@ export class WebhookService {
   }
 
   /** Queues the chosen events again to this endpoint as new deliveries (signed afresh at each attempt). Returns how many. */
-  async replay(scope: TenantScope, id: string, cmd: ReplayCommand): Promise<number> {
+  async replay(scope: TenantScope, id: string, cmd: ReplayCommand, also?: AlsoWithin<number>): Promise<number> {
     const ep = await this.get(scope, id);
     if (ep.status !== 'enabled') throw new DomainError('invalid_state', 'The endpoint is disabled; enable it before replaying');
     const byIds = cmd.eventIds != null;
@@ -141,7 +145,11 @@ export class WebhookService {
     const events = (await qb.getMany()).filter((e) => (byIds ? isWebhookEventType(e.type) : endpointReceives(ep.events, e.type)));
     if (events.length > MAX_REPLAY_EVENTS) throw new DomainError('invalid_request', `A replay may queue at most ${MAX_REPLAY_EVENTS} events; narrow the window`);
     const targets = events.map((e) => ({ tenantId: scope.tenantId, eventId: e.eventId, endpointIds: [ep.id] }));
-    return this.db.transaction((m) => this.dispatcher.enqueueMany(m, targets, true));
+    return this.db.transaction(async (m) => {
+      const queued = await this.dispatcher.enqueueMany(m, targets, true);
+      await also?.(m, queued);
+      return queued;
+    });
   }
 
   /** The delivery log, newest first, for one endpoint or one event (or both) of this tenant. */

@@ -107,7 +107,8 @@ describe('OIDC and account-page hardening', () => {
   });
 
   test('an upload the client abandons is logged at info, with no stack and no 500', async () => {
-    const created = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T2' } });
+    // Live: a test session's clock would end the capture (D22) whatever the client does.
+    const created = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.live_api_key, json: { flow_id: 'default', tier: 'T2' } });
     expect(created.status).toBe(201);
     const page = await openPage(server, created.body);
     await pageCall(server, page, 'POST', 'start');

@@ -102,10 +102,10 @@ it('exits by its own deadline after SIGTERM when its parent died, with slow uplo
   // The first attempt is held open: its job is running when SIGTERM comes.
   receiver.on('/held', (n) => (n === 1 ? { status: 200, hold: true } : { status: 200 }));
 
-  const create = async () => (await call(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } })).body;
-  // Left alone, a test-mode session completes on its own clock (its webhook is the held one);
-  // the two the page opens are driven by the page, and their uploads crawl.
-  const sessions = [await create(), await create()];
+  const create = async (key = tenant.test_api_key) => (await call(server, 'POST', '/v1/verify/sessions', { key, json: { flow_id: 'default', tier: 'T1' } })).body;
+  // A test-mode session completes on its own clock (its webhook is the held one); the two live
+  // ones the page opens wait for the page, and their uploads crawl.
+  const sessions = [await create(tenant.live_api_key), await create(tenant.live_api_key)];
   await create();
   const uploads = await Promise.all(
     sessions.map(async (s: { id: string; hosted_url: string }) => {

@@ -119,3 +119,16 @@ export async function captureAndSubmitT1(server: Pick<TestServer, 'url'>, sessio
   const submitted = await step(pageCall(server, page, 'POST', 'submit'), 200);
   return { page, keepSecret: submitted.body.keep_secret as string };
 }
+
+/**
+ * A test session's page choosing its outcome (DECISIONS.md D22), as the test page's buttons do: returns
+ * the page and the keep secret the first choice is given, or null when the session's clock decided it
+ * first (409), for the caller to try a fresh session.
+ */
+export async function chooseOnTestPage(server: Pick<TestServer, 'url'>, session: { id: string; hosted_url: string }, outcome: string): Promise<{ page: PageSession; keepSecret: string } | null> {
+  const page = await openPage(server, session);
+  const r = await http(server, 'POST', `/v1/hosted/sessions/${page.id}/test-outcome`, { headers: { authorization: `Bearer ${page.credential}` }, json: { outcome } });
+  if (r.status === 409) return null;
+  if (r.status !== 200) throw new Error(`test outcome: ${r.status} ${r.text}`);
+  return { page, keepSecret: r.body.keep_secret as string };
+}

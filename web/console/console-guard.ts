@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { needsSecondFactor, roleAtLeast, type ConsoleMember, type MemberRole } from '../../src/members/member';
 import type { ConsoleServices } from '../../src/members/console-services';
-import type { ConsoleSession } from '../../src/members/console-session.service';
+import type { ConsoleSession, SignedInMember } from '../../src/members/console-session.service';
 import { CONSOLE_PATH, SIGN_IN_FLOW_TTL_SECONDS, type SignedIn } from '../../src/oidc/first-party-sign-in';
 import { fill } from '../i18n';
 import { anonymousChrome, sendConsolePage, type ConsoleChrome } from './console-layout';
@@ -54,13 +54,21 @@ export class ConsoleGate {
     return res.locals.consoleMember as ConsoleMember;
   }
 
-  /** A form's anti-forgery token, bound to this sign-in and to what the form does (e.g. `members:invite`). */
+  /**
+   * A form's anti-forgery token, bound to this sign-in, to the tenant the form was rendered for and to
+   * what the form does (e.g. `console:members`): a form rendered at tenant A never acts at tenant B
+   * after a switch (issue 40, finding 12).
+   */
   formToken(res: Response, purpose: string): string {
-    return this.services.signIn.formToken(this.signedInOf(res), purpose);
+    return this.services.signIn.formToken(this.signedInOf(res), this.tenantPurpose(res, purpose));
   }
 
   checkFormToken(res: Response, purpose: string, given: unknown): boolean {
-    return this.services.signIn.checkFormToken(this.signedInOf(res), purpose, given);
+    return this.services.signIn.checkFormToken(this.signedInOf(res), this.tenantPurpose(res, purpose), given);
+  }
+
+  private tenantPurpose(res: Response, purpose: string): string {
+    return `${this.sessionOf(res).tenantId ?? 'no-tenant'}|${purpose}`;
   }
 
   /** Sends the browser to the provider's sign-in pages; it comes back to `returnTo`. `invitation`: a token to accept once signed in. */
@@ -77,8 +85,8 @@ export class ConsoleGate {
     return outcome;
   }
 
-  async startSession(res: Response, userId: string, tenantId: string | null): Promise<void> {
-    const { token } = await this.services.sessions.start(userId, tenantId);
+  async startSession(res: Response, userId: string, member: SignedInMember | null): Promise<void> {
+    const { token } = await this.services.sessions.start(userId, member);
     // A session cookie for the browser; the server's row keeps the 12-hour and idle limits.
     this.cookies.set(res, CONSOLE_COOKIE, token, this.services.sessions.limits.absoluteSeconds);
   }

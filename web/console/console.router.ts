@@ -67,7 +67,8 @@ export function consoleRouter(c: ConsoleRouterDeps): Router {
       const memberships = await c.console.members.memberships(outcome.userId);
       if (!memberships.length) return sendConsoleProblem(req, res, 'not_member');
       if (!tenantId && memberships.length === 1) tenantId = memberships[0].tenantId;
-      await gate.startSession(res, outcome.userId, tenantId);
+      const member = memberships.find((t) => t.tenantId === tenantId);
+      await gate.startSession(res, outcome.userId, member ? { tenantId: member.tenantId, memberId: member.memberId } : null);
       res.redirect(303, tenantId ? outcome.returnTo : `${CONSOLE_PATH}/tenants?return=${encodeURIComponent(outcome.returnTo)}`);
     }),
   );
@@ -102,9 +103,11 @@ export function consoleRouter(c: ConsoleRouterDeps): Router {
       if (!session) return gate.signInThen(req, res, { returnTo: `${CONSOLE_PATH}/tenants` });
       res.locals.consoleSession = session;
       const tenantId = typeof req.body?.tenant_id === 'string' ? req.body.tenant_id : '';
-      const member = gate.checkFormToken(res, 'console:tenant', req.body?.form_token) ? (await c.console.members.memberships(session.userId)).find((t) => t.tenantId === tenantId) : undefined;
+      const memberships = gate.checkFormToken(res, 'console:tenant', req.body?.form_token) ? await c.console.members.memberships(session.userId) : [];
+      const member = memberships.find((t) => t.tenantId === tenantId);
       if (!member) return void res.redirect(303, `${CONSOLE_PATH}/tenants`);
-      await c.console.sessions.chooseTenant(session.id, member.tenantId);
+      const from = memberships.find((t) => t.tenantId === session.tenantId);
+      await c.console.sessions.chooseTenant(session.id, from ? { tenantId: from.tenantId, memberId: from.memberId } : null, { tenantId: member.tenantId, memberId: member.memberId });
       res.redirect(303, isConsolePath(req.body?.return) ? req.body.return : CONSOLE_PATH);
     }),
   );
@@ -116,7 +119,10 @@ export function consoleRouter(c: ConsoleRouterDeps): Router {
       const session = await gate.currentSession(req);
       if (session) {
         res.locals.consoleSession = session;
-        if (gate.checkFormToken(res, 'console:sign-out', req.body?.form_token)) await c.console.sessions.end(session.id);
+        if (gate.checkFormToken(res, 'console:sign-out', req.body?.form_token)) {
+          const member = session.tenantId ? (await c.console.members.memberships(session.userId)).find((t) => t.tenantId === session.tenantId) : undefined;
+          await c.console.sessions.end(session.id, member ? { tenantId: member.tenantId, memberId: member.memberId } : null);
+        }
       }
       gate.clearSession(res);
       const { m } = anonymousChrome(req);

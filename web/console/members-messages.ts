@@ -26,6 +26,10 @@ const en = {
   onlyOwnerMakesOwner: 'Only an owner can make, change or remove an owner.',
   lastOwner: 'A tenant keeps at least one owner: make someone else an owner first.',
   notFound: 'That member is no longer here.',
+  withdraw: 'Withdraw',
+  withdrawInvitationTo: 'Withdraw the invitation to',
+  withdrawn: 'The invitation is withdrawn: its link no longer works.',
+  invitationGone: 'That invitation was accepted or withdrawn already.',
 };
 export type MembersMessages = typeof en;
 
@@ -54,6 +58,10 @@ const de: MembersMessages = {
   onlyOwnerMakesOwner: 'Nur ein Inhaber kann einen Inhaber ernennen, ändern oder entfernen.',
   lastOwner: 'Ein Mandant behält mindestens einen Inhaber: Ernennen Sie zuerst jemand anderen zum Inhaber.',
   notFound: 'Dieses Mitglied gibt es nicht mehr.',
+  withdraw: 'Zurückziehen',
+  withdrawInvitationTo: 'Einladung zurückziehen an',
+  withdrawn: 'Die Einladung ist zurückgezogen: Ihr Link funktioniert nicht mehr.',
+  invitationGone: 'Diese Einladung wurde schon angenommen oder zurückgezogen.',
 };
 
 export const membersMessagesFor = byLocale<AccountLocale, MembersMessages>({ 'en-US': en, 'de-DE': de });

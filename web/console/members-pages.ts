@@ -54,7 +54,14 @@ export function membersPage(v: MembersView): string {
   const table = `<table class="console-table"><caption>${esc(mm.membersCaption)}</caption><thead><tr><th scope="col">${esc(mm.colEmail)}</th><th scope="col">${esc(mm.colRole)}</th><th scope="col">${esc(mm.colSince)}</th>${v.canManage ? `<th scope="col">${esc(mm.colActions)}</th>` : ''}</tr></thead><tbody>${rows}</tbody></table>`;
   const pending = v.invitations.length
     ? `<section class="console-section" aria-labelledby="inv-h"><h2 id="inv-h">${esc(mm.pendingHeading)}</h2><ul class="list">${v.invitations
-        .map((i) => `<li>${esc(i.email)}: ${esc(roleName(v.m, i.role))}, ${esc(mm.expires)} ${esc(date(i.expiresAt))}</li>`)
+        .map((i) => {
+          // An admin withdraws what an admin could have sent: not an owner's invitation.
+          const withdraw =
+            v.canManage && (v.me.role === 'owner' || i.role !== 'owner')
+              ? ` <form class="inline-form" method="post" action="${CONSOLE_PATH}/members/invitations/${esc(i.id)}/withdraw"><input type="hidden" name="form_token" value="${esc(v.formToken)}"><button class="button button--warning" type="submit" aria-label="${esc(`${mm.withdrawInvitationTo} ${i.email}`)}">${esc(mm.withdraw)}</button></form>`
+              : '';
+          return `<li>${esc(i.email)}: ${esc(roleName(v.m, i.role))}, ${esc(mm.expires)} ${esc(date(i.expiresAt))}${withdraw}</li>`;
+        })
         .join('')}</ul></section>`
     : '';
   const invite = v.canManage

@@ -10,7 +10,8 @@ import { membersMessagesFor, type MembersMessages } from './members-messages';
 import { membersPage } from './members-pages';
 
 const PURPOSE = 'console:members';
-const NOTICES = ['invited', 'roleChanged', 'removed'] as const;
+const NOTICES = ['invited', 'roleChanged', 'removed', 'withdrawn'] as const;
+const INVITATION_ID = /^minv_[A-Za-z0-9]{16,}$/;
 
 /**
  * The Members page (docs/console.md, "Members"): every member reads it; owners and admins invite,
@@ -97,4 +98,26 @@ export function membersRoutes(router: Router, gate: ConsoleGate): void {
     );
   change('role');
   change('remove');
+
+  // Withdrawing an invitation not yet accepted: its link opens nothing afterwards (InvitationService.withdraw).
+  router.post(
+    '/members/invitations/:id/withdraw',
+    form,
+    gate.requireConsoleMember('admin'),
+    wrap(async (req, res) => {
+      const { m, locale } = chromeOf(req, res);
+      const mm = membersMessagesFor(locale);
+      const id = String(req.params.id);
+      if (!gate.checkFormToken(res, PURPOSE, req.body?.form_token)) return show(req, res, { status: 400, error: { text: m.formExpired } });
+      if (!INVITATION_ID.test(id)) return show(req, res, { status: 404, error: { text: mm.invitationGone } });
+      const member = me(res);
+      try {
+        await s.invitations.withdraw(member.tenantId, id, { memberId: member.memberId, role: member.role });
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        return show(req, res, { status: err.code === 'insufficient_scope' ? 403 : 404, error: { text: err.code === 'insufficient_scope' ? mm.onlyOwnerMakesOwner : mm.invitationGone } });
+      }
+      res.redirect(303, `${CONSOLE_PATH}/members?done=withdrawn`);
+    }),
+  );
 }

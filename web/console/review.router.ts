@@ -60,7 +60,8 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
     const file = SESSION_ID_PATTERN.test(id) ? await d.review.cases.open(member, id, req.id, { evidence: roleAtLeast(member.role, 'reviewer') }).catch((err: unknown) => (err instanceof DomainError && err.code === 'not_found' ? null : Promise.reject(err))) : null;
     if (!file) return sendConsolePage(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
     const formToken = roleAtLeast(member.role, 'reviewer') ? gate.formToken(res, DECIDE_PURPOSE) : null;
-    const evidence = (artifactId: string) => `${CONSOLE_EVIDENCE_PATH}/${artifactId}?${d.evidence.signedQuery(artifactId)}`;
+    const signInId = gate.sessionOf(res).id;
+    const evidence = (artifactId: string) => `${CONSOLE_EVIDENCE_PATH}/${artifactId}?${d.evidence.consoleQuery(artifactId, signInId)}`;
     sendConsolePage(req, res, { ...casePage(p, file, { form: { ...formState, formToken }, evidence }), status, active: 'queue' });
   }
 
@@ -105,14 +106,14 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
     }),
   );
 
-  // A case's images: the signed query of an evidence link plus the member's sign-in; audited with the member.
+  // A case's images: a link signed for this very sign-in (never a bearer link), opened with it; audited with the member.
   router.get(
     '/evidence/:artifactId',
     gate.requireConsoleMember('reviewer'),
     wrap(async (req, res) => {
       const member = gate.memberOf(res);
       const q = req.query as Record<string, string | undefined>;
-      const opened = await d.evidence.open(String(req.params.artifactId), q.expires, q.sig, req.id, { memberId: member.memberId, tenantId: member.tenantId });
+      const opened = await d.evidence.open(String(req.params.artifactId), q.expires, q.sig, req.id, { memberId: member.memberId, tenantId: member.tenantId, signInId: gate.sessionOf(res).id });
       res.setHeader('cache-control', 'private, no-store');
       if (opened instanceof DomainError || opened === 'forbidden' || opened === 'gone') {
         const err = opened instanceof DomainError ? opened : evidenceError(opened);

@@ -42,16 +42,22 @@ ${totpField(m, o.errorField === 'code')}<div class="actions"><button class="butt
   return `${errorSummary(m, o.error, o.errorField)}<h1>${esc(m.verifyTitle)}</h1><p>${esc(m.verifyLead)}</p>${passkey}${totp}${recovery}`;
 }
 
-/** First sign-in of a reviewer and above without a factor: a passkey, or an authenticator app (its key as text and as a QR code). */
-export function enrolPage(m: ConsoleMessages, o: { totp: { secret: string; qrDataUrl: string }; formToken: string; returnTo: string; error: string | null }): string {
-  return `${errorSummary(m, o.error, 'code')}<h1>${esc(m.enrolTitle)}</h1><p>${esc(m.enrolLead)}</p>
-<section class="console-section" aria-labelledby="pk-h"><h2 id="pk-h">${esc(m.passkeyHeading)}</h2><p>${esc(m.enrolPasskeyLead)}</p>
-${passkeyButton(m, { base: `${SF}/enrol/passkey`, mode: 'register', label: m.createPasskey, formToken: o.formToken, returnTo: o.returnTo })}</section>
-<section class="console-section" aria-labelledby="totp-h"><h2 id="totp-h">${esc(m.totpHeading)}</h2><p>${esc(m.enrolTotpLead)}</p>
+/**
+ * Setting up a factor: a passkey, or an authenticator app (its key as text and as a QR code). `totp`
+ * null: the app is set up already, and its key is never shown again (docs/console.md, "Second factor").
+ */
+export function enrolPage(m: ConsoleMessages, o: { totp: { secret: string; qrDataUrl: string } | null; formToken: string; returnTo: string; error: string | null }): string {
+  const totp = o.totp
+    ? `<p>${esc(m.enrolTotpLead)}</p>
 <img class="qr" src="${esc(o.totp.qrDataUrl)}" alt="${esc(m.qrAlt)}" width="200" height="200">
 <div class="field"><label class="label" for="totp-key">${esc(m.totpKey)}</label><input class="text-input" id="totp-key" type="text" readonly value="${esc(o.totp.secret)}" autocomplete="off" spellcheck="false"></div>
 <form method="post" action="${SF}/enrol/totp" novalidate>${hidden(o.formToken, o.returnTo)}${totpField(m, Boolean(o.error))}
-<div class="actions"><button class="button button--primary" type="submit">${esc(m.confirmCode)}</button></div></form></section>`;
+<div class="actions"><button class="button button--primary" type="submit">${esc(m.confirmCode)}</button></div></form>`
+    : `<p>${esc(m.totpAlreadySet)}</p>`;
+  return `${errorSummary(m, o.error, 'code')}<h1>${esc(m.enrolTitle)}</h1><p>${esc(m.enrolLead)}</p>
+<section class="console-section" aria-labelledby="pk-h"><h2 id="pk-h">${esc(m.passkeyHeading)}</h2><p>${esc(m.enrolPasskeyLead)}</p>
+${passkeyButton(m, { base: `${SF}/enrol/passkey`, mode: 'register', label: m.createPasskey, formToken: o.formToken, returnTo: o.returnTo })}</section>
+<section class="console-section" aria-labelledby="totp-h"><h2 id="totp-h">${esc(m.totpHeading)}</h2>${totp}</section>`;
 }
 
 /** Recovery codes, shown once right after the first factor; later visits only say how many are left. */

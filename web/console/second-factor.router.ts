@@ -46,7 +46,10 @@ export function secondFactorRoutes(router: Router, gate: ConsoleGate): void {
     }),
   );
 
-  const codeForm = (path: string, field: 'code' | 'recovery', check: (userId: string, value: string) => Promise<FactorOutcome>) =>
+  /** The member a second-factor attempt is audited with: who is signing in, at the tenant of this sign-in. */
+  const who = (res: Response) => ({ tenantId: gate.memberOf(res).tenantId, memberId: gate.memberOf(res).memberId });
+
+  const codeForm = (path: string, field: 'code' | 'recovery', check: (userId: string, value: string, res: Response) => Promise<FactorOutcome>) =>
     router.post(
       path,
       form,
@@ -54,15 +57,15 @@ export function secondFactorRoutes(router: Router, gate: ConsoleGate): void {
       wrap(async (req, res) => {
         const { m } = chromeOf(req, res);
         if (!gate.checkFormToken(res, PURPOSE, req.body?.form_token)) return showVerify(req, res, m.formExpired, field, 400);
-        const outcome = await check(gate.sessionOf(res).userId, str(req.body?.[field]).slice(0, 64));
+        const outcome = await check(gate.sessionOf(res).userId, str(req.body?.[field]).slice(0, 64), res);
         if (outcome === 'rate_limited') return showVerify(req, res, m.rateLimited, field, 429);
         if (outcome !== 'ok') return showVerify(req, res, field === 'code' ? m.badCode : m.badRecovery, field, 400);
         await passed(res);
         res.redirect(303, returnOf(req.body?.return));
       }),
     );
-  codeForm(`${SF}/totp`, 'code', (userId, code) => s.factors.verifyTotp(userId, code));
-  codeForm(`${SF}/recovery`, 'recovery', (userId, code) => s.factors.useRecoveryCode(userId, code));
+  codeForm(`${SF}/totp`, 'code', (userId, code, res) => s.factors.verifyTotp(userId, code, who(res)));
+  codeForm(`${SF}/recovery`, 'recovery', (userId, code, res) => s.factors.useRecoveryCode(userId, code, who(res)));
 
   /** JSON calls of the passkey script: the form token travels in a header a cross-site form cannot set. */
   const ceremony = (handler: (req: Request, res: Response) => Promise<void>) =>
@@ -88,7 +91,7 @@ export function secondFactorRoutes(router: Router, gate: ConsoleGate): void {
     ceremony(async (req, res) => {
       const session = gate.sessionOf(res);
       const challenge = await s.sessions.takeChallenge(session.id);
-      const outcome = challenge ? await s.factors.verifyPasskey(session.userId, req.body?.response, challenge) : 'wrong';
+      const outcome = challenge ? await s.factors.verifyPasskey(session.userId, req.body?.response, challenge, who(res)) : 'wrong';
       if (outcome !== 'ok') return void res.status(outcome === 'rate_limited' ? 429 : 400).json({ error: outcome });
       await passed(res);
       res.json({ redirect: returnOf(req.body?.return) });
@@ -103,8 +106,8 @@ export function secondFactorRoutes(router: Router, gate: ConsoleGate): void {
   async function showEnrol(req: Request, res: Response, error: string | null, status = 200): Promise<void> {
     const { m, member } = chromeOf(req, res);
     const totp = await s.factors.beginTotp(gate.sessionOf(res).userId, member?.email ?? 'console');
-    const qrDataUrl = await QRCode.toDataURL(totp.uri, { margin: 1, width: 200 });
-    sendConsolePage(req, res, { status, title: m.enrolTitle, script: true, body: enrolPage(m, { totp: { secret: totp.secret, qrDataUrl }, formToken: gate.formToken(res, PURPOSE), returnTo: returnOf(req.query.return ?? req.body?.return), error }) });
+    const qrDataUrl = totp ? await QRCode.toDataURL(totp.uri, { margin: 1, width: 200 }) : null;
+    sendConsolePage(req, res, { status, title: m.enrolTitle, script: true, body: enrolPage(m, { totp: totp && qrDataUrl ? { secret: totp.secret, qrDataUrl } : null, formToken: gate.formToken(res, PURPOSE), returnTo: returnOf(req.query.return ?? req.body?.return), error }) });
   }
   router.get(
     `${SF}/enrol`,
@@ -164,7 +167,7 @@ export function secondFactorRoutes(router: Router, gate: ConsoleGate): void {
       const userId = gate.sessionOf(res).userId;
       const factors = await s.factors.factorsOf(userId);
       // Shown once: issued on the first visit after the first factor, never again on this page.
-      const codes = !factors.recoveryCodesIssued && s.factors.hasAny(factors) ? await s.factors.issueRecoveryCodes(userId) : null;
+      const codes = !factors.recoveryCodesIssued && s.factors.hasAny(factors) ? await s.factors.issueRecoveryCodes(userId, who(res)) : null;
       sendConsolePage(req, res, { title: m.recoveryTitle, body: recoveryCodesPage(m, { codes, left: factors.recoveryCodesLeft, returnTo: returnOf(req.query.return) }) });
     }),
   );

@@ -15,7 +15,11 @@ export type View = {
   challenge: Challenge | null;
   submitted: boolean;
   server_time: number;
+  /** A test session's outcome as it stands; null for a live session. */
+  test_outcome: TestOutcome | null;
 };
+
+export type TestOutcome = 'approved' | 'declined' | 'review';
 
 export type FieldProblem = { field: string; code: string; message: string };
 
@@ -79,6 +83,12 @@ export class HostedApi {
   /** Submits; the answer of the submit that won carries the keep secret, kept for the keep form (this tab only). */
   submit = async (): Promise<View> => {
     const body = await this.call<View & { keep_secret?: string }>('POST', '/submit');
+    if (body.keep_secret) this.rememberKeepSecret(body.keep_secret);
+    return body;
+  };
+  /** A test session only (D22): the outcome it will resolve as; the first choice's answer carries the keep secret, as a submit's does. */
+  chooseTestOutcome = async (outcome: TestOutcome): Promise<View> => {
+    const body = await this.call<View & { keep_secret?: string }>('POST', '/test-outcome', json({ outcome }));
     if (body.keep_secret) this.rememberKeepSecret(body.keep_secret);
     return body;
   };

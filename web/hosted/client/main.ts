@@ -1,4 +1,4 @@
-import { ApiError, Challenge, HostedApi, View } from './api';
+import { ApiError, Challenge, HostedApi, TestOutcome, View } from './api';
 import { grabFrame, openCamera, stopCamera } from './camera';
 import { errorSummary, errorSummaryOf, h, show } from './dom';
 import { fill } from '../../i18n';
@@ -56,11 +56,68 @@ async function main(): Promise<void> {
   }
   listen(view.allowed_origins, () => void cancel());
   tell('ready');
+  // A test session needs nothing from the person (D22): its own page, whatever its tier.
+  if (!view.livemode && TEST_UNDECIDED.includes(view.status)) return view.submitted ? processing() : testSession();
   // T5 with its web steps done and the chip still to come: the app handoff again (a fresh link).
   if (view.submitted && view.status === 'in_progress' && view.steps.includes('mobile_handoff')) return void mobileHandoff();
   if (view.submitted || !['created', 'in_progress'].includes(view.status)) return view.submitted && view.status === 'processing' ? processing() : finish();
   if (view.steps.length === 0) return finish();
   consent();
+}
+
+/** Statuses in which a test session can still take another outcome (its clock decides it at 10 s). */
+const TEST_UNDECIDED = ['created', 'in_progress', 'processing'];
+let testOutcomeChosen = false;
+
+/**
+ * A test session's page (DECISIONS.md D22): no camera and no documents. It says it is a test and which
+ * outcome the session will take, and offers the three; the session resolves on its own clock
+ * whatever happens here, and the page follows it to its last page.
+ */
+function testSession(): void {
+  tell('step', 'test_outcome');
+  const label: Record<TestOutcome, string> = { approved: t.testApproved, declined: t.testDeclined, review: t.testReview };
+  const choose = (outcome: TestOutcome) =>
+    button(label[outcome], () => void chooseTestOutcome(outcome), outcome === view.test_outcome ? 'primary' : 'secondary', { 'data-outcome': outcome });
+  show(
+    root,
+    h('p', { class: 'test-badge' }, t.testBadge),
+    h('h1', {}, t.testHeading),
+    h('p', {}, fill(t.testIntro, { name: name() })),
+    h('p', { id: 'test-outcome', 'data-outcome': view.test_outcome ?? '' }, fill(t.testResolves, { outcome: label[view.test_outcome ?? 'approved'] })),
+    h('p', { id: 'test-choose' }, t.testChoose),
+    h('div', { class: 'actions', role: 'group', 'aria-labelledby': 'test-choose' }, choose('approved'), choose('declined'), choose('review')),
+  );
+  void followTestSession();
+}
+
+async function chooseTestOutcome(outcome: TestOutcome): Promise<void> {
+  testOutcomeChosen = true;
+  try {
+    view = await api.chooseTestOutcome(outcome);
+  } catch {
+    view = await api.view(); // decided meanwhile by its clock: its last page
+  }
+  await processing();
+}
+
+/** Until a choice is made, follows the session (as `processing` does) to its last page when its clock decides it. */
+async function followTestSession(): Promise<void> {
+  let wait = 1500;
+  while (!testOutcomeChosen && TEST_UNDECIDED.includes(view.status)) {
+    await sleep(wait);
+    wait = Math.min(5000, wait * 1.5);
+    if (testOutcomeChosen) return;
+    try {
+      const next = await api.view();
+      if (!testOutcomeChosen) view = next;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 429) wait = 5000;
+    }
+  }
+  if (testOutcomeChosen) return;
+  tell('completed');
+  finish();
 }
 
 function consent(): void {
@@ -409,7 +466,7 @@ async function submit(): Promise<void> {
 async function processing(): Promise<void> {
   show(root, h('h1', {}, t.processingHeading), h('p', { role: 'status' }, t.processingBody), h('div', { class: 'spinner', 'aria-hidden': 'true' }));
   let wait = 1500;
-  while (view.status === 'processing' || view.status === 'in_progress') {
+  while (TEST_UNDECIDED.includes(view.status)) {
     await sleep(wait);
     wait = Math.min(5000, wait * 1.5);
     try {

@@ -99,6 +99,9 @@ export interface paths {
          *     badges and the user's verified claim follow, and the verification event is sent again. Anything else is
          *     409 `invalid_state`. Of two reviewers deciding at once, one gets 201 and the other 409; a `reverse` that
          *     names the decision it reverses (`reverses`) is refused with 409 when another decision came in between.
+         *     While the tenant's "a second reviewer confirms every decline" is on (set in the console), a decision that
+         *     ends in a decline (`decline`, or a `reverse` of a `success`) is refused with 409 `invalid_state` and nothing
+         *     is stored: two members propose and confirm it in the console (docs/console.md, "Second reviewer").
          */
         post: operations["decideSession"];
         delete?: never;
@@ -120,6 +123,8 @@ export interface paths {
          * Decide a session in manual review
          * @description The admin override for a session in `manual_review`; needs a key with the `sessions:review` scope.
          *     `approve` moves the session to `success` (decision `approved`), `reject` to `failed` (decision `declined`).
+         *     While the tenant has a second reviewer confirm every decline (set in the console), `reject` is refused with
+         *     409 `invalid_state` and nothing is stored.
          */
         post: operations["reviewSession"];
         delete?: never;
@@ -448,6 +453,26 @@ export interface paths {
         put?: never;
         /** Everything captured; the session goes to processing and its checks run (idempotent) */
         post: operations["submitHostedSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hosted/sessions/{id}/test-outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test session only; the outcome it resolves as on its own 10-second clock
+         * @description The test page's buttons. A test session that is not decided yet (`created`, `in_progress` or `processing`) takes the outcome as its `metadata.test_outcome`; a `created` one becomes `in_progress`. It still resolves 10 s after creation, whatever the page does. A live session, or an outcome that is not one of the three (`error.fields` names `outcome`), is a 400; a session already decided a 409. The first choice also carries `keep_secret`, as a submit's answer does.
+         */
+        post: operations["chooseHostedTestOutcome"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1441,7 +1466,7 @@ export interface components {
             id: string;
             /**
              * Format: uri
-             * @description Where to send the end user. Only the create answer carries it; every other read (tenant key or client_secret) has null. It stops working an hour after the session's terminal status.
+             * @description Where to send the end user. The create answer carries it, and so does every read with a tenant key (one session, the list) while the session is `created` or `in_progress`, with a token minted for that answer, so the link can be sent again. It is null once the session has moved on, and always null for a client_secret. Every link given stops working an hour after the session's terminal status.
              */
             hosted_url: string | null;
             status: components["schemas"]["SessionStatus"];
@@ -1742,6 +1767,11 @@ export interface components {
             submitted: boolean;
             /** @description The server's clock, epoch ms */
             server_time: number;
+            /**
+             * @description A test session's outcome as it stands (`metadata.test_outcome`, `approved` when unset); null for a live session.
+             * @enum {string|null}
+             */
+            test_outcome: "approved" | "declined" | "review" | null;
             /** @description D24, whether the page offers "Use a digital ID", and how the latest request fared */
             digital_id: {
                 offered: boolean;
@@ -2067,6 +2097,21 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description Refused before anything went upstream (`invalid_request`): a request whose framing is ambiguous
+         *     (Transfer-Encoding with Content-Length, Transfer-Encoding other than one `chunked`, a body on GET,
+         *     HEAD, DELETE or OPTIONS, a Connection header naming a header such as Content-Length, Host or
+         *     Authorization; the connection is then closed), or a path that leaves its prefix once normalised
+         *     (docs/gateway.md).
+         */
+        GatewayRequestRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The social upstream could not be reached (`upstream_unreachable`) */
         UpstreamUnreachable: {
             headers: {
@@ -2225,7 +2270,7 @@ export interface components {
         SessionId: string;
         /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
         BulkImportId: string;
-        /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+        /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
         GatewayPath: string;
     };
     requestBodies: never;
@@ -3006,6 +3051,42 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The view (a second submit returns it unchanged). The submit that wins also carries `keep_secret`, which "Keep this verification in your account" (POST /account/keep) needs within 30 minutes of completion, once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedView"] & {
+                        keep_secret?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    chooseHostedTestOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "approved" | "declined" | "review";
+                };
+            };
+        };
+        responses: {
+            /** @description The view, with the chosen `test_outcome` */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4416,20 +4497,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4443,20 +4525,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4470,20 +4553,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4497,20 +4581,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4524,20 +4609,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4551,20 +4637,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4578,20 +4665,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4605,20 +4693,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4632,20 +4721,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4659,20 +4749,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4686,20 +4777,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4713,20 +4805,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4740,20 +4833,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4767,20 +4861,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4794,20 +4889,21 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Any path below the prefix, with its query; passed to the upstream as it came. */
+                /** @description Any path below the prefix, with its query. The upstream gets it normalised (dot-segments resolved, escapes of unreserved characters decoded); a path that leaves the prefix, or holds an escaped slash or backslash, is refused with 400 (docs/gateway.md). */
                 path: components["parameters"]["GatewayPath"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["GatewayRequestRefused"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["UpstreamUnreachable"];
             503: components["responses"]["UpstreamNotConfigured"];
             504: components["responses"]["UpstreamTimeout"];
-            /** @description The upstream's answer, streamed as it comes (status, headers other than hop-by-hop ones, body) */
+            /** @description The upstream's answer, streamed as it comes and framed by the gateway: its status, its end-to-end headers but Set-Cookie and other origin-wide ones, then `x-content-type-options: nosniff` and `content-security-policy: sandbox`, and its body (docs/gateway.md) */
             default: {
                 headers: {
                     [name: string]: unknown;
