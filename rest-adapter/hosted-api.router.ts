@@ -72,7 +72,14 @@ export function hostedApiRouter(d: HostedApiDeps, guards: HostedApiGuards, route
     }),
   );
   // D24: the digital-ID step; the same device answers here, another device at /v1/digital-id/responses.
-  router.post('/sessions/:id/digital-id/requests', ...page, onPage(async (_req, s) => created(await d.digitalIds.createRequest(s))));
+  router.post(
+    '/sessions/:id/digital-id/requests',
+    ...page,
+    onPage(async (_req, s) => {
+      const request = await d.digitalIds.createRequest(s);
+      return created({ ...request, cross_device: { ...request.cross_device, qr_svg: await qrSvg(request.cross_device.link) } });
+    }),
+  );
   router.post(
     '/sessions/:id/digital-id/requests/:requestId/response',
     jsonBody,

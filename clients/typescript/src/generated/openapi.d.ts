@@ -1735,6 +1735,8 @@ export interface components {
                 /** @description The `openid4vp://` link a QR code carries (client_id and request_uri) */
                 link: string;
                 request_uri: string;
+                /** @description An SVG QR code of `link` */
+                qr_svg: string;
             };
         };
         DigitalIdStatus: {
