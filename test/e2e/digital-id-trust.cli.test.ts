@@ -28,8 +28,8 @@ async function list(environment: 'test' | 'live'): Promise<Root[]> {
 describe('trust CLI', () => {
   it('trusts the project test IACA in test mode only, and never lets live mode hold it', async () => {
     const testIaca = new X509Certificate(projectTestIaca().certificatePem).fingerprint256.replaceAll(':', '').toLowerCase();
-    const builtin = (await list('test')).filter((r) => r.source === 'builtin').map((r) => `${r.kind}:${r.fingerprint_sha256}`);
-    expect(builtin).toEqual([`iaca:${testIaca}`, `sd_jwt_vc_issuer:${testIaca}`]);
+    const builtins = (await list('test')).filter((r) => r.source === 'builtin').map((r) => `${r.kind}:${r.fingerprint_sha256}`);
+    expect(builtins).toEqual([`iaca:${testIaca}`, `sd_jwt_vc_issuer:${testIaca}`]);
     expect((await list('live')).map((r) => r.fingerprint_sha256)).not.toContain(testIaca);
 
     const refused = await cli(env, ['trust', 'add', '--environment', 'live', '--kind', 'iaca', '--pem', file('test-iaca.pem', projectTestIaca().certificatePem), '--json']);
