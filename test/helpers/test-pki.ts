@@ -10,7 +10,9 @@ import path from 'node:path';
  * an issuer nobody trusts.
  */
 
-const REPO = path.join(__dirname, '../..');
+const UP = path.resolve(__dirname, '..', '..');
+/** The repository, whether this runs from test/helpers (jest) or dist/test/helpers (the benches). */
+const REPO = path.basename(UP) === 'dist' ? path.dirname(UP) : UP;
 export const TEST_IACA_PEM = readFileSync(path.join(REPO, 'assets/digital-id/test-iaca.pem'), 'utf8');
 const TEST_IACA_KEY_PEM = readFileSync(path.join(REPO, 'test/fixtures/digital-id/test-iaca/test-iaca.key.pem'), 'utf8');
 
