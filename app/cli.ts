@@ -30,6 +30,7 @@ import { enqueuePurgesDue } from '../src/data-rights/purge-due.command';
 import { ACCOUNT_COMMANDS, ACCOUNT_OPTIONS, ACCOUNT_USAGE, accountsCommand, registerTenantClients } from './cli/accounts.cli';
 import { MEMBER_COMMANDS, MEMBER_USAGE, membersCommand } from './cli/members.cli';
 import { TRUST_COMMANDS, TRUST_USAGE, trustCommand } from './cli/trust.cli';
+import { checkListenOptions, ListenUsageError, webhooksListen, WEBHOOKS_LISTEN_USAGE } from './cli/webhooks-listen.cli';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -82,6 +83,7 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               check audit segments offline, without the database:
                                               every hash, link and signature; names the first failure
   audit replicate [--json]                    write every finished day's audit segments to the archive now
+${WEBHOOKS_LISTEN_USAGE}
 ${ACCOUNT_USAGE}
 ${MEMBER_USAGE}
 ${TRUST_USAGE}
@@ -139,6 +141,9 @@ async function run(argv: string[]): Promise<unknown> {
       kind: { type: 'string' },
       pem: { type: 'string' },
       fingerprint: { type: 'string' },
+      'api-key': { type: 'string' },
+      'forward-to': { type: 'string' },
+      'base-url': { type: 'string' },
       invitation: { type: 'string' },
       ...ACCOUNT_OPTIONS,
     },
@@ -146,10 +151,22 @@ async function run(argv: string[]): Promise<unknown> {
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'vault migrate', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS, ...TRUST_COMMANDS];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'vault migrate', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', 'webhooks listen', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS, ...TRUST_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
   // Offline by design: it reads segment files and the public key in them, never the database.
   if (command === 'audit verify') return auditVerifyCommand(args.positionals.slice(2));
+  // A client of a running service (local or remote), never of the database; it runs until stopped.
+  if (command === 'webhooks listen') {
+    const v = args.values as Record<string, string | undefined>;
+    let options;
+    try {
+      options = checkListenOptions({ apiKey: v['api-key'], forwardTo: v['forward-to'], baseUrl: v['base-url'] });
+    } catch (err) {
+      if (err instanceof ListenUsageError) throw new DomainError('invalid_request', err.message);
+      throw err;
+    }
+    process.exit(await webhooksListen(options));
+  }
 
   const config = loadConfig();
   const database = await openDatabase(config, 2);
@@ -186,14 +203,14 @@ async function run(argv: string[]): Promise<unknown> {
         const origins = v['allowed-origins'];
         const digitalId = v['digital-id'];
         if (digitalId !== undefined && digitalId !== 'on' && digitalId !== 'off') throw new UsageError('--digital-id is on or off');
-        const flow = await new FlowService(database.dataSource).update(required(args, 'tenant'), v.flow ?? 'default', {
+        const flow = await new FlowService(database.dataSource, new AuditLogService(database.dataSource)).update(required(args, 'tenant'), v.flow ?? 'default', {
           displayName: v['display-name'],
           logoUrl: v['logo-url'],
           primaryColor: v['primary-color'],
           locale: v.locale,
           allowedOrigins: origins === undefined ? undefined : origins.split(',').map((o) => o.trim()).filter(Boolean),
           digitalIdEnabled: digitalId === undefined ? undefined : digitalId === 'on',
-        });
+        }, { livemode: true, who: { by: 'operator' } });
         return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins, digital_id: flow.digitalIdEnabled };
       }
       case 'user create':

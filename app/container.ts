@@ -32,6 +32,8 @@ import { JobQueue } from '../src/jobs/job-queue';
 import { BulkImportService, BULK_IMPORT_JOB } from '../src/bulk-import/bulk-import.service';
 import { BulkImportJob } from '../src/bulk-import/bulk-import.job';
 import { BulkImportResolver } from '../schema/bulk-import.resolver';
+import { WebhookListenResolver } from '../schema/webhook-listen.resolver';
+import { WebhookEventFeed } from '../src/webhooks/webhook-event.feed';
 import { startWorkers } from './start-workers';
 import type { Logger } from '../src/logger';
 import { RateLimitOverrides } from '../src/rate-limit/rate-limit-overrides';
@@ -81,6 +83,8 @@ import { buildDataRights, type DataRights } from '../src/data-rights/data-rights
 import { buildDataRights as buildUserRights } from '../src/data-rights/data-rights.wiring';
 import type { DataRightsServices } from '../src/data-rights/data-rights.services';
 import { startDataRightsWorkers } from '../src/data-rights/data-rights.workers';
+import { DsrMail, queueExportReadyMail } from '../src/data-rights/dsr-mail';
+import { ReviewCaseSettlement } from '../src/data-rights/review-case.settlement';
 import { LISTABLE_SESSION_SQL, UserAccessGate } from '../src/data-rights/user-access.gate';
 import { withRestrictionPause } from '../src/data-rights/user-restriction.service';
 import { DataRightsResolver } from '../schema/data-rights.resolver';
@@ -110,7 +114,7 @@ export type Container = {
   links: SignedLinks;
   /** Who gets a session's hosted URL, and when (D21). */
   hostedLink: HostedLink;
-  /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (DECISIONS.md D18). */
+  /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (docs/decisions.md D18). */
   serviceActors: ServiceActorIssuer;
   /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
   vault: EvidenceVault;
@@ -158,6 +162,8 @@ export type Container = {
   review: ReviewServices;
   /** Sessions created in bulk from an uploaded file (docs/api-behaviour.md, "Bulk import"). */
   bulkImports: BulkImportService;
+  /** The tenant's test-mode webhook events as they are committed, for `webhooks listen` (D23). */
+  webhookEvents: WebhookEventFeed;
   /** The Prometheus registry of this process, and the port the services report to (docs/operations.md, "Metrics"). */
   metrics: PrometheusMetrics;
   /** What /readyz waits for; `drain()` at shutdown. */
@@ -222,6 +228,14 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   if (blobReaper) await jobs.ensureQueue(VAULT_DELETE_BLOBS_JOB); // sent to inside purge transactions
   const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), undefined, retention, blobs);
   const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher, undefined, blobReaper);
+  // Settled data requests queue their follow-ups: a delegated request's callback, a user's export-ready mail.
+  const delegatedCallback = queueDelegatedCallback(jobs);
+  const exportReadyMail = queueExportReadyMail(jobs);
+  const dsrJobs = new DsrJobService(db, (entries, m) => audit.appendMany(entries, m), async (job, m) => {
+    await delegatedCallback(job, m);
+    await exportReadyMail(job, m);
+  });
+  const reviewSettlement = new ReviewCaseSettlement(dsrJobs, jobs);
   const sessions = new SessionService(
     db,
     database.sql,
@@ -238,8 +252,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     {
       audit: (entry, m) => audit.append(entry, m),
       // In the transaction that writes the events: webhook deliveries, 0-day artifacts' purge when their session ends,
-      // and the user's service_verification.
-      outboxHandlers: [webhookDispatcher.onOutbox, purger.onOutbox, updateServiceVerification],
+      // and the user's service_verification; a person's decision also settles the user's open review request.
+      outboxHandlers: [webhookDispatcher.onOutbox, purger.onOutbox, updateServiceVerification, reviewSettlement.onOutbox],
       // Published only after the commit (docs/api-behaviour.md, "Session lifecycle"); with Redis every instance, this one included, receives it.
       committed: statusHub.publishCommitted,
     },
@@ -249,7 +263,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const evidenceLinks = await SignedLinks.load(db, EVIDENCE_LINK, config.publicBaseUrl);
   const evidence = new EvidenceAccessService(audit, vault, evidenceLinks, (sessionId) => userGate.refusalForSession(sessionId, 'Evidence'));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
-  const flows = new FlowService(db);
+  const flows = new FlowService(db, audit);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, undefined, metrics);
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
   const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher());
@@ -260,7 +274,6 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore, vault, new T5DecisionGate(new HostedCaptureRepository(db)), jobs);
   const contexts = new ContextFactory(auth, hostedFlow);
-  const dsrJobs = new DsrJobService(db, (entries, m) => audit.appendMany(entries, m), queueDelegatedCallback(jobs));
   const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault, serviceActors });
   const userRights = await buildUserRights({
     db,
@@ -275,6 +288,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     revokeGrants: (userId) => accounts.revokeAllGrantsOf(userId),
     social: dataRights.social,
     gate: userGate,
+    reviewSettlement,
   });
   await jobs.ensureQueue(BULK_IMPORT_JOB, { notify: true }); // sent to inside the transaction that stores an import
   const bulkImports = new BulkImportService(db, accounts.box, jobs, config.bulkImport.leaseSeconds);
@@ -299,6 +313,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     [DataRightsResolver, new DataRightsResolver(userRights, accounts.userTokens)],
     [SessionDecisionResolver, new SessionDecisionResolver(new DecisionHistory(db), sessions, evidence)],
     [BulkImportResolver, new BulkImportResolver(bulkImports)],
+    [WebhookListenResolver, new WebhookListenResolver()],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
   if (config.workerEnabled) await startWorkers(jobs, {
@@ -326,7 +341,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       },
     });
   if (config.workerEnabled) await dataRights.startWorkers();
-  if (config.workerEnabled) await startDataRightsWorkers(jobs, userRights, logger);
+  if (config.workerEnabled) await startDataRightsWorkers(jobs, { ...userRights, mail: new DsrMail(db, accounts.mail, accounts.box, config.publicBaseUrl) }, logger);
 
   return {
     config,
@@ -369,8 +384,9 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     userRights,
     keepVerification,
     console: buildConsoleServices(db, config, accounts, audit),
-    review: buildReviewServices(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows }),
+    review: buildReviewServices(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows, upholdReview: (id, note, tenantId) => userRights.reviews.uphold(id, note, tenantId) }),
     bulkImports,
+    webhookEvents: new WebhookEventFeed(db),
     metrics,
     readiness: new Readiness(readinessChecks({ db, jobs, engines: config.workerEnabled ? checkProviders : null }), (check, o) =>
       o.code === 'ready' ? logger.info({ check }, 'readiness: ready') : logger.warn({ check, code: o.code, err: o.cause instanceof Error ? o.cause.message : o.cause }, 'readiness: not ready')),

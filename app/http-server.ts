@@ -11,6 +11,7 @@ import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRouter } from '../rest
 import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
 import { retentionRouter } from '../rest-adapter/retention.router';
+import { flowsRouter } from '../rest-adapter/flows.router';
 import { bulkImportRouter } from '../rest-adapter/bulk-import.router';
 import { RestOperations } from '../rest-adapter/operations';
 import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
@@ -109,6 +110,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     contexts: c.contexts,
     hub: c.statusHub,
     bulkImports: c.bulkImports,
+    webhookEvents: c.webhookEvents,
     auth: c.auth,
     logger: c.logger,
     limits: c.config.subscriptions,
@@ -205,6 +207,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   webhooksRouter(restOperations, v1);
   chipRouter({ sessions: c.sessions, chip: c.chip }, v1);
   retentionRouter(restOperations, v1);
+  flowsRouter(restOperations, v1);
   bulkImportRouter(c.bulkImports, (id) => c.links.url(id), v1);
   gatewayProxyRouter({ upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors }, v1);
   v1.use((req, res) => {
@@ -260,7 +263,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 /** How long a shutdown waits for running requests (a slow upload) before cutting them; part of the 24 s budget of app/process-exit.ts. */
 export const HTTP_DRAIN_MS = 8_000;
 
-/** The document as served names this deployment's production and staging servers (DECISIONS.md D19). */
+/** The document as served names this deployment's production and staging servers (docs/decisions.md D19). */
 function withServers(openapi: string, production: string, staging: string): string {
   const servers = ['servers:', `  - url: ${production}`, '    description: Production', `  - url: ${staging}`, '    description: Staging', ''].join('\n');
   return openapi.replace(/^servers:\n(?:[ #].*\n)+/m, servers);

@@ -17,9 +17,10 @@ import { DsrJobResolver } from './dsr-job.resolver';
 import { DataRightsResolver } from './data-rights.resolver';
 import { SessionDecisionResolver } from './session-decision.resolver';
 import { BulkImportResolver } from './bulk-import.resolver';
+import { WebhookListenResolver } from './webhook-listen.resolver';
 import { assertAcceptableInput } from '../src/validation/input-limits';
 
-export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver, FlowResolver, AccountsResolver, AuditResolver, RetentionResolver, DsrJobResolver, DataRightsResolver, SessionDecisionResolver, BulkImportResolver] as const;
+export const RESOLVERS = [SessionResolver, ApiKeyResolver, CscaResolver, RateLimitResolver, WebhookResolver, SessionSubscriptionResolver, SanctionsResolver, FlowResolver, AccountsResolver, AuditResolver, RetentionResolver, DsrJobResolver, DataRightsResolver, SessionDecisionResolver, BulkImportResolver, WebhookListenResolver] as const;
 
 /** Resolver instances, built by the composition root with their services. */
 export type ResolverInstances = { get(cls: unknown): unknown };

@@ -3,6 +3,7 @@ import type { BulkImportService } from '../src/bulk-import/bulk-import.service';
 import type { RequestContext } from '../src/context';
 import { DomainError } from '../src/errors';
 import { isRefusal, viewOfSnapshot, type SessionWatchItem } from '../src/sessions/session-status-event';
+import type { WebhookEventFeed } from '../src/webhooks/webhook-event.feed';
 import { toSession } from './session.mapper';
 import { Session } from './session.type';
 
@@ -10,7 +11,9 @@ import { Session } from './session.type';
 export type SessionStatusSource = { watch(id: string | null | undefined): Promise<AsyncIterableIterator<SessionWatchItem>> };
 /** Bulk imports' progress (src/bulk-import/bulk-import.service.ts), read by the `bulkImport` subscription. */
 export type BulkImportProgressSource = Pick<BulkImportService, 'find' | 'progress'>;
-export type SubscriptionContext = RequestContext & { sessionStatus?: SessionStatusSource; bulkImports?: BulkImportProgressSource };
+/** The tenant's test-mode webhook events (src/webhooks/webhook-event.feed.ts), read by the `webhookEvents` subscription. */
+export type WebhookEventSource = Pick<WebhookEventFeed, 'follow'>;
+export type SubscriptionContext = RequestContext & { sessionStatus?: SessionStatusSource; bulkImports?: BulkImportProgressSource; webhookEvents?: WebhookEventSource };
 
 type SessionStatusArgs = { id?: string | null };
 

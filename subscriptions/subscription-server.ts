@@ -4,7 +4,7 @@ import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type Do
 import type { Context as WsContext } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { BulkImportProgressSource, SubscriptionContext } from '../schema/session-subscription.resolver';
+import type { BulkImportProgressSource, SubscriptionContext, WebhookEventSource } from '../schema/session-subscription.resolver';
 import { formatGraphQLError } from '../schema/graphql-errors';
 import type { Actor } from '../src/auth/actor';
 import type { AuthService } from '../src/auth/auth.service';
@@ -35,6 +35,8 @@ export type SubscriptionServerOptions = {
   hub: SessionStatusHub;
   /** Progress of bulk imports, for the `bulkImport` subscription. */
   bulkImports: BulkImportProgressSource;
+  /** The tenant's test-mode webhook events, for the `webhookEvents` subscription (`webhooks listen`). */
+  webhookEvents: WebhookEventSource;
   /** Re-checks the keys of open connections (revocations made anywhere reach them through the database). */
   auth: Pick<AuthService, 'revokedKeyIds'>;
   logger: Logger;
@@ -193,6 +195,7 @@ export function attachSubscriptionServer(server: http.Server, o: SubscriptionSer
           ...request,
           sessionStatus: { watch: (id) => o.hub.watch(request.actor, id ?? null, c.budget) },
           bulkImports: o.bulkImports,
+          webhookEvents: o.webhookEvents,
         };
         sinks.set(contextValue, { prefix: `{"id":${JSON.stringify(id)},"type":"next","payload":`, write: (message) => writeNext(c.socket, c.budget, message) });
         return { schema: o.schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };

@@ -3,6 +3,7 @@ import { randomBase62 } from '../ids';
 import { ChainedFields, entryHash, GENESIS_HASH, logIdOf } from '../../entities/audit-canonical';
 import { assertNoPersonalData } from './audit-detail';
 import { AuditGroupCommit } from './audit-group-commit';
+import { systemClock, type Clock } from '../clock';
 
 /** What a writer gives: a tenant entry (tenantId and livemode) or a service entry (tenantId null). */
 export type AuditEntryInput = {
@@ -31,7 +32,7 @@ export class AuditLogService {
 
   constructor(
     private readonly db: DataSource,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async append(entry: AuditEntryInput, within?: EntityManager): Promise<AppendedEntry> {

@@ -4,6 +4,7 @@ import type { AuditLogService } from './audit-log.service';
 import { GENESIS_HASH } from '../../entities/audit-canonical';
 import { buildSegment, chainBreak, SegmentEntry, segmentKey } from './audit-segment';
 import type { WormStore } from './worm-store';
+import { systemClock, type Clock } from '../clock';
 
 export const AUDIT_REPLICATE_JOB = 'audit-replicate';
 /** 00:30 UTC: the day just ended, and any day a missed night left behind. */
@@ -30,7 +31,7 @@ export class AuditReplicator {
     private readonly store: WormStore,
     private readonly key: KeyObject,
     private readonly audit: AuditLogService,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async replicate(): Promise<{ segments: number; entries: number; keys: string[]; refused: { log_id: string; seq: number; reason: string }[] }> {

@@ -1,5 +1,6 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { WormStore } from './worm-store';
+import type { Clock } from '../clock';
 
 export type S3WormOptions = {
   bucket: string;
@@ -11,7 +12,7 @@ export type S3WormOptions = {
   /** A custom endpoint (S3-compatible storage, or the test server); path-style addressing then. */
   endpoint?: string;
   credentials?: { accessKeyId: string; secretAccessKey: string };
-  now?: () => Date;
+  now?: Clock;
 };
 
 /**

@@ -8,6 +8,7 @@ import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
 import type { CreateSessionCommand } from '../sessions/session.service';
 import { isEmail, normaliseEmail } from '../mail/email-address';
 import { hasUnstorableCharacters, toStorableText } from '../validation/postgres-text';
+import { systemClock, type Clock } from '../clock';
 
 /** docs/decisions.md D17: 1 to 10,000 records, at most 25 MiB of body. */
 export const BULK_IMPORT_MAX_RECORDS = 10_000;
@@ -92,7 +93,7 @@ export class BulkImportService {
     private readonly jobs: Pick<JobQueue, 'send'>,
     /** Seconds a job run holds its job (BULK_IMPORT_LEASE_SECONDS). */
     private readonly leaseSeconds: number,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /**

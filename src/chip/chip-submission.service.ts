@@ -12,6 +12,7 @@ import { decodeChipSubmission } from './chip-submission.decoder';
 import { ChipInputError, isChipInputError } from './chip.errors';
 import type { CscaTrustStore } from './csca.trust-store';
 import { verifyPassiveAuthentication } from './passive-authentication.verifier';
+import { systemClock, type Clock } from '../clock';
 
 const ACCEPTING: readonly string[] = ['created', 'in_progress'];
 
@@ -32,7 +33,7 @@ export class ChipSubmissionService {
     private readonly vault: EvidenceVault,
     private readonly gate: T5DecisionGate,
     private readonly jobs: Pick<JobQueue, 'send'>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async submit(actor: Actor | null, sessionId: string, body: unknown): Promise<SessionEntity> {

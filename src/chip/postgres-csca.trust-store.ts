@@ -7,6 +7,7 @@ import { parseCertificate } from './certificate.parser';
 import { ChipInputError } from './chip.errors';
 import { CscaCertificate, CscaTrustStore, DocumentSignerLookup, toCscaCertificate } from './csca.trust-store';
 import { importMasterList } from './master-list.parser';
+import { systemClock, type Clock } from '../clock';
 
 export type CscaSource = 'master_list' | 'operator_certificate';
 
@@ -38,7 +39,7 @@ const COUNTRY = /^[A-Z]{2,3}$/;
 export class PostgresCscaTrustStore implements CscaTrustStore {
   constructor(
     private readonly db: DataSource,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async candidatesFor(ds: DocumentSignerLookup): Promise<CscaCertificate[]> {

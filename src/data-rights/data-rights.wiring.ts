@@ -12,6 +12,7 @@ import type { DsrJobService } from './dsr-job.service';
 import { ObjectionService } from './objection.service';
 import { ProfileChangeService } from './profile-change.service';
 import { ReviewCaseService } from './review-case.service';
+import type { ReviewCaseSettlement } from './review-case.settlement';
 import type { SocialDataRights } from './social-data-rights';
 import type { UserAccessGate } from './user-access.gate';
 import { UserErasureService } from './user-erasure.service';
@@ -33,6 +34,8 @@ export type DataRightsDeps = {
   social: SocialDataRights | null;
   /** Built before the sessions, whose reads it guards; the data-rights services ask it too. */
   gate: UserAccessGate;
+  /** Built before the sessions too: a decision on a session settles its open review request (their outbox handler). */
+  reviewSettlement: ReviewCaseSettlement;
 };
 
 /** Builds the data-rights services (docs/data-rights.md) and the queues their requests send to. */
@@ -45,7 +48,7 @@ export async function buildDataRights(d: DataRightsDeps): Promise<DataRightsServ
     biometrics: new BiometricPurgeService(d.db, d.dsr, d.purger, d.jobs),
     restriction: new UserRestrictionService(d.db, d.dsr, d.jobs),
     objections: new ObjectionService(d.db, d.dsr, d.social, d.logger),
-    reviews: new ReviewCaseService(d.db, d.dsr, d.sessions),
+    reviews: new ReviewCaseService(d.db, d.dsr, d.sessions, d.reviewSettlement, d.jobs),
     profiles: new ProfileChangeService(d.db, d.dsr, d.userDataBox),
   };
 }

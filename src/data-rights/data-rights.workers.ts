@@ -1,6 +1,7 @@
 import type { JobQueue } from '../jobs/job-queue';
 import type { Logger } from '../logger';
 import type { BiometricPurgeService } from './biometric-purge.service';
+import { DSR_MAIL_JOB, type DsrMail, type DsrMailData } from './dsr-mail';
 import { BIOMETRIC_PURGE_JOB, BiometricPurgeData, HARD_PURGE_JOB, HardPurgeData, UserErasureService } from './user-erasure.service';
 
 /** The hourly safety net: a hard purge whose own job was lost (e.g. a restored backup) still happens. */
@@ -10,10 +11,12 @@ export const PURGE_DUE_JOB = 'dsr-purge-due';
 export async function ensureDataRightsQueues(jobs: JobQueue): Promise<void> {
   await jobs.ensureQueue(BIOMETRIC_PURGE_JOB, { notify: true });
   await jobs.ensureQueue(HARD_PURGE_JOB, { notify: true });
+  await jobs.ensureQueue(DSR_MAIL_JOB, { notify: true });
 }
 
 /** The data-rights workers (docs/data-rights.md, "Jobs"). */
-export async function startDataRightsWorkers(jobs: JobQueue, deps: { erasure: UserErasureService; biometrics: BiometricPurgeService }, logger: Logger): Promise<void> {
+export async function startDataRightsWorkers(jobs: JobQueue, deps: { erasure: UserErasureService; biometrics: BiometricPurgeService; mail: DsrMail }, logger: Logger): Promise<void> {
+  await jobs.work<DsrMailData>(DSR_MAIL_JOB, (data) => deps.mail.run(data));
   // The 60-second promise. When many users delete at once, a worker takes up to 50 purges and does
   // them together (one transaction, one take of each audit chain's lock); one purge that fails
   // alone must not hold back the others, so a failed batch is done again one purge at a time.

@@ -9,8 +9,8 @@ import { newId } from '../ids';
 import { addDays } from './business-days';
 import { CONFIRMATION_DAYS, dsrDeadlines } from './dsr-deadlines';
 import { assertDsrTransition, DsrKind, DsrStatus, isDsrKind, isDsrStatus, OPEN_DSR_STATUSES, SETTLED_DSR_STATUSES } from './dsr-job-status';
+import type { Clock } from '../clock';
 
-export type Clock = () => Date;
 
 /** Reasons of a denied delegated request (docs/data-rights.md, "Delegated requests"), told to the tenant's callback. */
 export const NOT_CONFIRMED = 'not_confirmed';

@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
 import type { SocialDataRights } from './social-data-rights';
 import { assertNotDeleted, latestJob, lockUser } from './user-state';
+import { systemClock, type Clock } from '../clock';
 
 /** Processing a user may object to (D15: feed ranking, done by the social service the gateway fronts). */
 export const OBJECTABLE_PROCESSING = ['feed_ranking'] as const;
@@ -20,7 +21,7 @@ export class ObjectionService {
     private readonly dsr: DsrJobService,
     private readonly social: SocialDataRights | null,
     private readonly logger: Logger,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async object(userId: string, processing: unknown): Promise<DsrJob> {

@@ -4,6 +4,7 @@ import { DomainError, FieldsError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { DsrJobService } from './dsr-job.service';
 import { assertNotDeleted, lockUser, updateReturning } from './user-state';
+import { systemClock, type Clock } from '../clock';
 
 export const SELF_MANAGED_FIELDS = ['display_name', 'handle', 'public_links', 'bio'] as const;
 export const VERIFIED_FIELDS = ['legal_name', 'date_of_birth', 'nationality'] as const;
@@ -44,7 +45,7 @@ export class ProfileChangeService {
     private readonly db: DataSource,
     private readonly dsr: DsrJobService,
     private readonly box: SecretBox,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async update(userId: string, patch: unknown): Promise<Profile> {

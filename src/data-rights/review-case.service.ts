@@ -2,8 +2,12 @@ import type { DataSource } from 'typeorm';
 import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { SessionService } from '../sessions/session.service';
+import type { JobQueue } from '../jobs/job-queue';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
-import { assertNotDeleted, lockUser, updateReturning } from './user-state';
+import { queueDsrMail } from './dsr-mail';
+import type { ReviewCaseSettlement } from './review-case.settlement';
+import { assertNotDeleted, lockUser } from './user-state';
+import { systemClock, type Clock } from '../clock';
 
 export type ReviewCaseStatus = 'open' | 'decided';
 export type ReviewCaseDecision = 'upheld' | 'approved' | 'declined';
@@ -54,7 +58,9 @@ export class ReviewCaseService {
     private readonly db: DataSource,
     private readonly dsr: DsrJobService,
     private readonly sessions: Pick<SessionService, 'redecide'>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly settlement: Pick<ReviewCaseSettlement, 'settle'>,
+    private readonly jobs: Pick<JobQueue, 'send'>,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /**
@@ -82,6 +88,8 @@ export class ReviewCaseService {
         `INSERT INTO review_cases (id, user_id, session_id, dsr_job_id, reason, status, created_at) VALUES ($1, $2, $3, $4, $5, 'open', $6) RETURNING *`,
         [id, userId, sessionId, job.id, reason.trim(), this.now()],
       );
+      // The decision is the tenant's: its owners and admins are told, and the case waits in its console queue.
+      await queueDsrMail(this.jobs, { kind: 'review_requested', caseId: id }, m);
       return { job, reviewCase: toCase(rows[0]) };
     });
   }
@@ -109,20 +117,22 @@ export class ReviewCaseService {
     const found = rows[0];
     if (!found) throw new DomainError('not_found', 'Review case not found');
     if (found.status !== 'open') throw new DomainError('invalid_state', 'This review case is already decided');
+    // A re-decision settles the case in its own transaction (ReviewCaseSettlement.onOutbox), as a tenant's decision does.
     if (input.decision !== 'uphold') await this.sessions.redecide(found.session_id, { decision: input.decision, reason: input.note.trim(), reviewerId: input.reviewerId });
-    const decision: ReviewCaseDecision = input.decision === 'uphold' ? 'upheld' : input.decision === 'approve' ? 'approved' : 'declined';
+    else await this.uphold(found.session_id, input.note.trim());
+    const after: Row[] = await this.db.query(`SELECT * FROM review_cases WHERE id = $1`, [id]);
+    return toCase(after[0]);
+  }
+
+  /** The decision stands: the session's open case is settled `upheld` (the operator's tools, or the tenant's console). */
+  async uphold(sessionId: string, note: string, tenantId: string | null = null): Promise<number> {
+    if (typeof note !== 'string' || note.trim().length < 3) throw new DomainError('invalid_request', 'note must be at least 3 characters');
     return this.db.transaction(async (m) => {
-      const updated = await updateReturning<Row>(m, `UPDATE review_cases SET status = 'decided', decision = $2, note = $3, decided_at = $4 WHERE id = $1 AND status = 'open' RETURNING *`, [
-        id,
-        decision,
-        input.note.trim(),
-        this.now(),
-      ]);
-      if (!updated[0]) throw new DomainError('invalid_state', 'This review case is already decided');
-      const job = await this.dsr.get(found.dsr_job_id, m);
-      if (job?.status === 'received') await this.dsr.start(job.id, m);
-      if (job) await this.dsr.complete(job.id, { decision, review_case_id: id }, m);
-      return toCase(updated[0]);
+      const owned: unknown[] = await m.query(`SELECT 1 FROM sessions WHERE id = $1 AND ($2::text IS NULL OR tenant_id = $2) FOR UPDATE`, [sessionId, tenantId]);
+      if (!owned.length) throw new DomainError('not_found', 'Session not found');
+      const settled = await this.settlement.settle(m, sessionId, 'upheld', note.trim(), this.now());
+      if (!settled) throw new DomainError('invalid_state', 'No review request of this session is open');
+      return settled;
     });
   }
 }

@@ -7,6 +7,7 @@ import type { DsrJob, DsrJobService } from './dsr-job.service';
 import type { SocialDataRights } from './social-data-rights';
 import type { UserObligations } from './user-obligations';
 import { lockUser } from './user-state';
+import { systemClock, type Clock } from '../clock';
 
 export const ERASURE_GRACE_DAYS = 14;
 /** D15: tenants with an active verification hear of a deletion at least this long before it happens. */
@@ -40,7 +41,7 @@ export class UserErasureService {
     private readonly jobs: Pick<JobQueue, 'send'>,
     private readonly revokeGrants: (userId: string) => Promise<unknown>,
     private readonly social: SocialDataRights | null,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** `POST /v1/me/delete`. A second request while the first is pending answers with the same job. */
@@ -54,17 +55,20 @@ export class UserErasureService {
       }
       if (user.state !== 'active' && user.state !== 'restricted') throw new DomainError('not_found', 'User not found');
       const now = this.now();
-      const purgeAfter = new Date(now.getTime() + ERASURE_GRACE_DAYS * DAY_MS);
+      // The hard purge is the loss a tenant is told of ahead (`user.deletion.scheduled`): never sooner than the notice.
+      const purgeAfter = new Date(now.getTime() + Math.max(ERASURE_GRACE_DAYS, DELETION_NOTICE_DAYS) * DAY_MS);
       await m.query(`UPDATE users SET state = 'soft_deleted', deleted_at = $2, purge_after = $3, updated_at = $2 WHERE id = $1`, [userId, now, purgeAfter]);
       // Documents are flagged: they go with the hard purge, whatever retention they had.
       await m.query(
         `UPDATE artifacts SET retain_until = LEAST(retain_until, $2) WHERE session_id IN (SELECT id FROM sessions WHERE user_id = $1) AND purged_at IS NULL`,
         [userId, purgeAfter],
       );
-      const scheduledFor = new Date(Math.max(purgeAfter.getTime(), now.getTime() + DELETION_NOTICE_DAYS * DAY_MS)).toISOString();
+      // D15, docs/data-rights.md "Erasure": at the request, the tenants with an active verification
+      // are told when the data goes (`scheduled_for` = the hard purge), then every tenant that the
+      // user's access ends now (`user.deleted`): written in that order, with the request's time.
       await this.obligations.emit(m, [
+        { tenants: tenants.filter((t) => t.active), type: 'user.deletion.scheduled', data: { scheduled_for: purgeAfter.toISOString() } },
         { tenants, type: 'user.deleted', data: { deleted_at: now.toISOString(), purge_after: purgeAfter.toISOString() } },
-        { tenants: tenants.filter((t) => t.active), type: 'user.deletion.scheduled', data: { scheduled_for: scheduledFor } },
       ]);
       await this.jobs.send<HardPurgeData>(HARD_PURGE_JOB, { userId }, { within: m, startAfter: purgeAfter, singletonKey: `purge:${userId}`, retry: HARD_PURGE_RETRY });
       // The DSR job's audit entries lock the service's audit log until this transaction commits:

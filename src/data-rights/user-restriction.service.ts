@@ -4,6 +4,7 @@ import { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from '../hosted-
 import type { DsrJob, DsrJobService } from './dsr-job.service';
 import type { UserAccessGate } from './user-access.gate';
 import { assertNotDeleted, latestJob, lockUser } from './user-state';
+import { systemClock, type Clock } from '../clock';
 
 /** How long a paused check waits before it looks again; lifting the restriction resumes them at once. */
 export const PAUSED_CHECK_RETRY_SECONDS = 30;
@@ -21,7 +22,7 @@ export class UserRestrictionService {
     private readonly db: DataSource,
     private readonly dsr: DsrJobService,
     private readonly jobs: Pick<JobQueue, 'send'>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   restrict(userId: string): Promise<DsrJob> {

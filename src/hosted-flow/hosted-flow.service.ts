@@ -30,6 +30,7 @@ import { frameProblem, issueChallenge } from './liveness-challenge';
 import type { PageCredentials } from './page-credentials';
 import { DigitalIdRequestRepository, type DigitalIdRequestRow } from '../digital-id/digital-id-request.repository';
 import { TEST_OUTCOMES, testOutcomeOf, type TestOutcome } from '../sessions/test-mode-outcome';
+import type { Clock } from '../clock';
 
 export { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from './run-checks-job';
 
@@ -74,7 +75,6 @@ export type UploadRequest = {
   capturedAt?: string;
 };
 
-export type Clock = () => Date;
 
 /**
  * The hosted flow behind the page: who the page is (its credential), starting, capturing into the
@@ -350,7 +350,7 @@ export class HostedFlowService {
   }
 
   /**
-   * The test page's choice (DECISIONS.md D22): a test session not yet decided takes `outcome` as its
+   * The test page's choice (docs/decisions.md D22): a test session not yet decided takes `outcome` as its
    * `metadata.test_outcome` and resolves as that on its own 10-second clock, which nothing on the
    * page holds back. The browser that chose first gets the keep secret, as a submit would give it.
    */

@@ -5,7 +5,7 @@ import type { SignedLinks } from '../links/signed-links';
 const OPEN_STATUSES: readonly string[] = ['created', 'in_progress'];
 
 /**
- * Who gets a session's hosted URL, and when (DECISIONS.md D21). The URL carries a token minted by
+ * Who gets a session's hosted URL, and when (docs/decisions.md D21). The URL carries a token minted by
  * the hosted-page signer at the moment of the answer, the same way for the create answer and for a
  * read; it works until an hour after the session ends (`hostedLinkEnded`), whichever answer gave it.
  */

@@ -3,12 +3,12 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '../errors';
 import { randomBase62, SESSION_ID_PATTERN } from '../ids';
 import { instanceSecret } from '../crypto/instance-secret';
+import type { Clock } from '../clock';
 
 const SETTING_KEY = 'page_credential_key';
 export const PAGE_CREDENTIAL_TTL_MS = 60 * 60 * 1000;
 const PREFIX = 'hpc_';
 
-export type Clock = () => Date;
 
 /**
  * The hosted page's credential: minted from the hosted URL's token, held in the page's memory and

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { instanceSecret } from '../crypto/instance-secret';
 import { randomBase62 } from '../ids';
+import { systemClock, type Clock } from '../clock';
 
 export type LinkCheck = 'valid' | 'expired' | 'invalid';
 
@@ -34,15 +35,15 @@ export class SignedLinks {
     private readonly kind: LinkKind,
     private readonly publicBaseUrl: string,
     private readonly key: Buffer,
-    private readonly now: () => Date,
+    private readonly now: Clock,
   ) {}
 
-  static async load(db: DataSource, kind: LinkKind, publicBaseUrl: string, now: () => Date = () => new Date()): Promise<SignedLinks> {
+  static async load(db: DataSource, kind: LinkKind, publicBaseUrl: string, now: Clock = systemClock): Promise<SignedLinks> {
     const secret = await instanceSecret(db, kind.settingKey, () => randomBase62(48));
     return new SignedLinks(kind, publicBaseUrl, Buffer.from(secret, 'utf8'), now);
   }
 
-  static withKey(kind: LinkKind, publicBaseUrl: string, key: Buffer, now: () => Date = () => new Date()): SignedLinks {
+  static withKey(kind: LinkKind, publicBaseUrl: string, key: Buffer, now: Clock = systemClock): SignedLinks {
     return new SignedLinks(kind, publicBaseUrl, key, now);
   }
 

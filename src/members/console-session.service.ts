@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { AuditLogService } from '../audit/audit-log.service';
 import { randomBase62, sha256Hex } from '../ids';
 import { updatedRows } from '../db/updated-rows';
+import { systemClock, type Clock } from '../clock';
 
 /** A console sign-in as stored: named by the SHA-256 of the cookie's token, never the token itself. */
 export type ConsoleSession = {
@@ -39,7 +40,7 @@ export class ConsoleSessionService {
     private readonly db: DataSource,
     readonly limits: ConsoleSessionLimits,
     private readonly audit: Pick<AuditLogService, 'append'>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /**

@@ -15,6 +15,7 @@ import type { AuditLogService } from '../audit/audit-log.service';
 import type { SecretBox } from '../crypto/secret-box';
 import { updatedRows } from '../db/updated-rows';
 import { newId } from '../ids';
+import { systemClock, type Clock } from '../clock';
 
 /** TOTP per RFC 6238 as authenticator apps expect it: SHA-1, 6 digits, 30 s; one step either side for clock drift. */
 const TOTP_PERIOD = 30;
@@ -33,7 +34,7 @@ export type EnrollingMember = { tenantId: string; memberId: string };
 type AttemptKind = 'totp' | 'totp_enrolment' | 'passkey' | 'recovery_code';
 
 /**
- * The console's second factor (DECISIONS.md D16, docs/console.md): TOTP (otpauth) and passkeys
+ * The console's second factor (docs/decisions.md D16, docs/console.md): TOTP (otpauth) and passkeys
  * (WebAuthn, @simplewebauthn/server), with single-use recovery codes. It belongs to the user, not to
  * one membership: one person, one set of factors for every tenant's console. The TOTP secret is sealed
  * at rest, a code is accepted once (its time step must be newer than the last one used), recovery
@@ -49,7 +50,7 @@ export class SecondFactorService {
     private readonly audit: AuditLogService,
     publicBaseUrl: string,
     private readonly issuer = 'Identity Verification',
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {
     const url = new URL(publicBaseUrl);
     this.rpId = url.hostname;

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type Provider from 'oidc-provider';
 import type { ClientMetadata } from 'oidc-provider';
 import { SecretBox } from '../crypto/secret-box';
+import { systemClock, type Clock } from '../clock';
 
 /** The service's own account pages as a client of its provider: not a tenant, never in `oidc_clients`. */
 export const FIRST_PARTY_CLIENT_ID = 'service-account-pages';
@@ -95,7 +96,7 @@ export class FirstPartySignIn {
     private readonly provider: Provider,
     userDataBox: SecretBox,
     publicBaseUrl: string,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
     private readonly client: FirstPartyClientSpec = ACCOUNT_PAGES_CLIENT,
   ) {
     // Keys of their own, derived from the user-data key: every instance agrees, no other use shares them.

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { RateLimitOverrideEntity, TenantEntity } from '../../entities';
 import { DomainError } from '../errors';
 import { BUCKET_NAMES, BucketName, BUCKETS, isBucketName } from './buckets';
+import { millisOf, systemClock, type Clock } from '../clock';
 
 /** How long an instance trusts its copy of a tenant's overrides: a change is live everywhere within this. */
 export const OVERRIDE_CACHE_MS = 1000;
@@ -20,7 +21,7 @@ export class RateLimitOverrides {
 
   constructor(
     private readonly db: DataSource,
-    private readonly clock: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** The limit for this tenant and bucket: its override, or the table's default. */
@@ -35,7 +36,7 @@ export class RateLimitOverrides {
   cachedLimitFor(tenantId: string | null, bucket: BucketName): number | undefined {
     if (!tenantId) return BUCKETS[bucket].limit;
     const entry = this.cache.get(tenantId);
-    if (entry?.limits && this.clock() - entry.loadedAt < OVERRIDE_CACHE_MS) return entry.limits.get(bucket) ?? BUCKETS[bucket].limit;
+    if (entry?.limits && millisOf(this.clock) - entry.loadedAt < OVERRIDE_CACHE_MS) return entry.limits.get(bucket) ?? BUCKETS[bucket].limit;
     return undefined;
   }
 
@@ -63,7 +64,7 @@ export class RateLimitOverrides {
   }
 
   private async limitsOf(tenantId: string): Promise<Map<string, number>> {
-    const now = this.clock();
+    const now = millisOf(this.clock);
     let entry = this.cache.get(tenantId);
     if (entry?.limits && now - entry.loadedAt < OVERRIDE_CACHE_MS) return entry.limits;
     if (entry?.pending) return entry.pending;
@@ -77,7 +78,7 @@ export class RateLimitOverrides {
       .find({ where: { tenantId }, select: { bucket: true, limit: true } })
       .then((rows) => {
         e.limits = new Map(rows.map((r) => [r.bucket, r.limit]));
-        e.loadedAt = this.clock();
+        e.loadedAt = millisOf(this.clock);
         return e.limits;
       })
       .finally(() => {

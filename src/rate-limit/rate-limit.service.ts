@@ -7,7 +7,8 @@ import type { Logger } from '../logger';
 import type { BucketName } from './buckets';
 import { RateLimitOverrides } from './rate-limit-overrides';
 import { RateLimiterSliceStore, RedisSliceStore, SliceStore, STORE_POINTS } from './slice-store';
-import { Clock, SlidingWindow, STORE_DURATION_S, WindowState } from './sliding-window';
+import { SlidingWindow, STORE_DURATION_S, WindowState } from './sliding-window';
+import { systemClock, type Clock } from '../clock';
 
 /** Who is counted (docs/rate-limits.md): a key (or a session's client_secret), an OAuth client, or a client IP. */
 export type Subject =
@@ -68,7 +69,7 @@ export class RateLimitService {
   }
 
   static create(overrides: RateLimitOverrides, logger: Logger, opts: RateLimitOptions = {}): RateLimitService {
-    const clock = opts.clock ?? Date.now;
+    const clock = opts.clock ?? systemClock;
     const duration = STORE_DURATION_S;
     const memory = new RateLimiterMemory({ points: STORE_POINTS, duration, keyPrefix: 'rl' });
     if (!opts.redisUrl) return new RateLimitService(overrides, new RateLimiterSliceStore(memory), null, clock, opts.metrics);

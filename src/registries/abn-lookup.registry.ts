@@ -1,5 +1,6 @@
 import type { BusinessRegistry, RegistryAnswer } from './business-registry';
 import { isObject, parseJson, registryGetOrError, str, unexpectedStatus } from './registry-http';
+import { systemClock, type Clock } from '../clock';
 
 export const ABR_DEFAULT_URL = 'https://abr.business.gov.au/json';
 const CALLBACK = 'callback';
@@ -16,7 +17,7 @@ export class AbnLookupRegistry implements BusinessRegistry {
     private readonly baseUrl: string,
     private readonly guid: string,
     private readonly timeoutMs?: number,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async lookup(abn: string): Promise<RegistryAnswer> {

@@ -3,6 +3,7 @@ import { REGISTRY_CHECKS, REGISTRY_NAMES, type BusinessRegistry, type RegistryAn
 import type { RegistryCache } from './registry-cache';
 import { compareAnswer, type BusinessSubmission } from './registry-comparison';
 import { RegistryBusyError, type RegistryRateLimiter } from './registry-rate-limiter';
+import { systemClock, type Clock } from '../clock';
 
 export const REGISTRY_MODEL_VERSION = '1';
 
@@ -22,7 +23,7 @@ export class BusinessChecksService {
     private readonly registries: Record<RegistryName, BusinessRegistry>,
     private readonly limiter: RegistryRateLimiter | null,
     private readonly cache: RegistryCache | null,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async run(submitted: BusinessSubmission, registries: Record<RegistryName, BusinessRegistry> = this.registries): Promise<BusinessCheckRun> {

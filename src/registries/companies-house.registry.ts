@@ -1,5 +1,6 @@
 import type { BusinessRegistry, RegistryAnswer } from './business-registry';
 import { isObject, parseJson, registryGetOrError, str, unexpectedStatus } from './registry-http';
+import { systemClock, type Clock } from '../clock';
 
 export const COMPANIES_HOUSE_DEFAULT_URL = 'https://api.company-information.service.gov.uk';
 
@@ -20,7 +21,7 @@ export class CompaniesHouseRegistry implements BusinessRegistry {
     private readonly baseUrl: string,
     apiKey: string,
     private readonly timeoutMs?: number,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {
     this.authorization = `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}`;
   }

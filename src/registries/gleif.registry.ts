@@ -1,5 +1,6 @@
 import type { BusinessRegistry, RegistryAnswer } from './business-registry';
 import { isObject, parseJson, registryGetOrError, str, unexpectedStatus } from './registry-http';
+import { systemClock, type Clock } from '../clock';
 
 export const GLEIF_DEFAULT_URL = 'https://api.gleif.org/api/v1';
 const UNUSABLE = new Set(['ANNULLED', 'DUPLICATE', 'RETIRED']);
@@ -13,7 +14,7 @@ export class GleifRegistry implements BusinessRegistry {
   constructor(
     private readonly baseUrl: string,
     private readonly timeoutMs?: number,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async lookup(lei: string): Promise<RegistryAnswer> {

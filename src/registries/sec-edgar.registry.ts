@@ -1,5 +1,6 @@
 import type { BusinessRegistry, RegistryAnswer } from './business-registry';
 import { isObject, parseJson, registryGetOrError, str, unexpectedStatus } from './registry-http';
+import { systemClock, type Clock } from '../clock';
 
 export const SEC_DEFAULT_URL = 'https://data.sec.gov';
 /**
@@ -19,7 +20,7 @@ export class SecEdgarRegistry implements BusinessRegistry {
     private readonly baseUrl: string,
     private readonly userAgent: string,
     private readonly timeoutMs?: number,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async lookup(cik: string): Promise<RegistryAnswer> {

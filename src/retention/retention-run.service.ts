@@ -5,6 +5,7 @@ import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { ArtifactPurger, PurgeOutcome } from '../vault/artifact-purger';
 import type { ClassCounts, RetentionReclassifier, TenantCounts } from './retention-reclassifier';
+import { systemClock, type Clock } from '../clock';
 
 export const RETENTION_NIGHTLY_JOB = 'retention-nightly';
 export const RETENTION_PURGE_JOB = 'retention-purge';
@@ -28,7 +29,7 @@ export class RetentionRunService {
     private readonly reclassifier: RetentionReclassifier,
     private readonly purger: ArtifactPurger,
     private readonly audit: AuditLogService,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   nightly(): Promise<RetentionRunReport> {

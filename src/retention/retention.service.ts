@@ -7,6 +7,7 @@ import { DomainError, notFound } from '../errors';
 import { randomBase62, SESSION_ID_PATTERN } from '../ids';
 import { parseExtension, parseRetentionPatch, RETENTION_FIELDS } from './retention-policy';
 import { DEFAULT_POLICY, RetentionPolicy } from '../vault/artifact-retention';
+import { systemClock, type Clock } from '../clock';
 
 /** The record of GET/PATCH /v1/developer/tenants/{tenant_id}/retention. */
 export type RetentionRecord = RetentionPolicy & { tenant_id: string; livemode: boolean; updated_at: string | null };
@@ -23,7 +24,7 @@ export class RetentionService {
   constructor(
     private readonly db: DataSource,
     private readonly audit: AuditLogService,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Another tenant's id is `not_found`, never a hint that it exists. */

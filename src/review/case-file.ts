@@ -29,7 +29,7 @@ export type AuditTrailEntry = { at: Date; action: string; memberId: string | nul
  * "not run" instead.
  */
 export type CaseFile = {
-  /** False for a viewer: evidence (images, frames, the MRZ) is for reviewers and above (DECISIONS.md D16), and is then left empty. */
+  /** False for a viewer: evidence (images, frames, the MRZ) is for reviewers and above (docs/decisions.md D16), and is then left empty. */
   evidenceShown: boolean;
   session: { id: string; livemode: boolean; tier: Tier; status: string; referenceId: string | null; createdAt: Date; completedAt: Date | null; decision: string | null };
   checks: Check[];
@@ -44,6 +44,8 @@ export type CaseFile = {
   chip: { check: Check | null; block: Record<string, unknown> } | null;
   decisions: SessionDecision[];
   pendingDecline: PendingDecline | null;
+  /** The user's open request for a human review of this decision (D15): their reason and its deadline. */
+  reviewRequest: { reason: string; deadline: Date } | null;
   auditTrail: AuditTrailEntry[];
 };
 
@@ -83,13 +85,14 @@ export class CaseFiles {
       detail: { member_id: member.memberId, request_id: requestId, artifact_ids: artifacts.filter((a) => SHOWN.has(a.class)).map((a) => a.id) },
     });
     const checks = s.result?.checks ?? [];
-    const [mrz, decisions, pendingDecline, auditTrail, submitted, actions] = await Promise.all([
+    const [mrz, decisions, pendingDecline, auditTrail, submitted, actions, reviewRequest] = await Promise.all([
       this.mrzOf(artifacts),
       this.d.history.of(s.id),
       this.d.pendingDecline(s.tenantId, s.id),
       this.auditTrailOf(s, all),
       checks.some((c) => REGISTRY_CHECKS.has(c.name)) ? this.d.businessOf(s.id) : Promise.resolve(null),
       artifacts.some((a) => a.class === 'selfie_video') ? this.d.challengeActions(s.id) : Promise.resolve([]),
+      this.reviewRequestOf(s.id),
     ]);
     return {
       evidenceShown: o.evidence,
@@ -107,8 +110,17 @@ export class CaseFiles {
       decisions,
       // A decline proposed in the console and overtaken by a decision through the API no longer waits.
       pendingDecline: s.status === 'manual_review' ? pendingDecline : null,
+      reviewRequest,
       auditTrail,
     };
+  }
+
+  private async reviewRequestOf(sessionId: string): Promise<CaseFile['reviewRequest']> {
+    const rows: { reason: string; expected_by: Date }[] = await this.d.db.query(
+      `SELECT rc.reason, j.expected_by FROM review_cases rc JOIN dsr_jobs j ON j.id = rc.dsr_job_id WHERE rc.session_id = $1 AND rc.status = 'open' ORDER BY j.expected_by LIMIT 1`,
+      [sessionId],
+    );
+    return rows[0] ? { reason: rows[0].reason, deadline: new Date(rows[0].expected_by) } : null;
   }
 
   /** The MRZ the document check read (the `mrz_text` artifact), parsed again to show each check digit's verdict. */

@@ -1,4 +1,7 @@
 import type { DataSource } from 'typeorm';
+import type { AuditLogService } from '../audit/audit-log.service';
+import { DomainError, notFound } from '../errors';
+import { sha256Hex } from '../ids';
 import { checkedHumanDecision, type SessionDecision } from '../sessions/decision-history';
 import type { MemberDecider, SessionService } from '../sessions/session.service';
 
@@ -16,8 +19,23 @@ export type PendingDecline = { memberId: string; reason: string; proposedAt: Dat
 export class ConsoleDecisions {
   constructor(
     private readonly db: DataSource,
-    private readonly sessions: Pick<SessionService, 'decide'>,
+    private readonly sessions: Pick<SessionService, 'decide' | 'findOfTenant'>,
+    private readonly audit: Pick<AuditLogService, 'append'>,
+    /** Settles the session's open review request as `upheld` (ReviewCaseService.uphold, scoped to the tenant). */
+    private readonly upholdReview: (sessionId: string, note: string, tenantId: string) => Promise<number>,
   ) {}
+
+  /**
+   * The user asked for a human review (D15) and the member keeps the decision: the request is
+   * settled `upheld` (the user is told), the session is left as it is, and the member is audited.
+   */
+  async keepDecision(member: { memberId: string; tenantId: string }, sessionId: string, reason: unknown): Promise<void> {
+    if (typeof reason !== 'string' || reason.trim().length < 3 || reason.length > 2000) throw new DomainError('invalid_request', 'reason must be 3 to 2000 characters');
+    const s = await this.sessions.findOfTenant({ kind: 'console_member', memberId: member.memberId, tenantId: member.tenantId }, sessionId);
+    if (!s) throw notFound();
+    await this.upholdReview(sessionId, reason.trim(), member.tenantId);
+    await this.audit.append({ tenantId: s.tenantId, livemode: s.livemode, action: 'session.review_upheld', subjectId: sessionId, detail: { member_id: member.memberId, reason_sha256: sha256Hex(reason.trim()) } });
+  }
 
   async pendingDecline(tenantId: string, sessionId: string): Promise<PendingDecline | null> {
     const rows: { member_id: string; reason: string; proposed_at: Date }[] = await this.db.query(`SELECT member_id, reason, proposed_at FROM pending_declines WHERE session_id = $1 AND tenant_id = $2`, [sessionId, tenantId]);

@@ -3,6 +3,7 @@ import { DomainError } from '../errors';
 import { LISTABLE_SESSION_SQL } from '../data-rights/user-access.gate';
 import type { Check } from '../../entities/session-result.document';
 import { isTier, type Tier } from '../sessions/tiers';
+import type { SessionStatus } from '../sessions/session-status';
 
 /**
  * Why a session waits for a person (docs/console.md, "Queue"):
@@ -20,8 +21,10 @@ export type QueueItem = {
   sessionId: string;
   livemode: boolean;
   tier: Tier;
+  /** `manual_review`, or a decided status (`success`, `failed`) when the session is here for its user's review request. */
+  status: SessionStatus;
   referenceId: string | null;
-  /** When the session entered manual_review: the queue's order, and its age. */
+  /** When the session entered manual_review (or was decided): the queue's order, and its age. */
   waitingSince: Date;
   reasons: QueueReason[];
   /** The checks that put it here, by name. */
@@ -40,6 +43,7 @@ type Row = {
   id: string;
   livemode: boolean;
   tier: string;
+  status: string;
   reference_id: string | null;
   completed_at: Date;
   at_text: string;
@@ -50,28 +54,38 @@ type Row = {
 
 /** Containment tests on `result.checks` (jsonb): the same words as reasonsOf below, in SQL, for the filter. */
 const REASON_SQL: Record<QueueReason, string> = {
-  check_review: `s.result->'checks' @> '[{"status":"fail"}]'`,
-  check_error: `s.result->'checks' @> '[{"status":"error"}]'`,
-  review_request: `rv.expected_by IS NOT NULL`,
+  check_review: `s.status = 'manual_review' AND s.result->'checks' @> '[{"status":"fail"}]'`,
+  check_error: `s.status = 'manual_review' AND s.result->'checks' @> '[{"status":"error"}]'`,
+  review_request: `EXISTS (SELECT 1 FROM review_cases x WHERE x.session_id = s.id AND x.status = 'open')`,
 };
 
-// One statement for every filter (absent ones are NULL), walking sessions_review_queue in order:
-// the LIMIT ends the walk, so a page costs the same with 10 or 10,000 cases waiting.
+// The filters every candidate passes (absent ones are NULL), over the session `s`.
+const FILTERS_SQL = (reason: QueueReason | null) => `
+     AND ($2::boolean IS NULL OR s.livemode = $2)
+     AND ($3::text IS NULL OR s.tier = $3)
+     AND ($4::timestamptz IS NULL OR (s.completed_at, s.id) > ($4::timestamptz, $5::text))
+     AND ${LISTABLE_SESSION_SQL}
+     ${reason ? `AND ${REASON_SQL[reason]}` : ''}`;
+
+// One statement for every filter. The queue is two ordered walks merged: the tenant's sessions in
+// manual_review (the partial index sessions_review_queue) and the sessions with an open review
+// request of their user, whatever their status (review_cases_open_session); each walk stops at the
+// page's LIMIT, so a page costs the same with 10 or 10,000 cases waiting.
 const QUEUE_SQL = (reason: QueueReason | null) => `
-  SELECT s.id, s.livemode, s.tier, s.reference_id, s.completed_at, s.completed_at::text AS at_text, s.result->'checks' AS checks,
+  SELECT s.id, s.livemode, s.tier, s.status, s.reference_id, s.completed_at, s.completed_at::text AS at_text, s.result->'checks' AS checks,
          rv.expected_by AS deadline, (pd.session_id IS NOT NULL) AS pending
-    FROM sessions s
+    FROM (
+      (SELECT s.id, s.completed_at FROM sessions s WHERE s.tenant_id = $1 AND s.status = 'manual_review' ${FILTERS_SQL(reason)} ORDER BY s.completed_at, s.id LIMIT $6)
+      UNION
+      (SELECT s.id, s.completed_at FROM review_cases rc JOIN sessions s ON s.id = rc.session_id
+        WHERE rc.status = 'open' AND s.tenant_id = $1 AND s.completed_at IS NOT NULL ${FILTERS_SQL(reason)} ORDER BY s.completed_at, s.id LIMIT $6)
+    ) q
+    JOIN sessions s ON s.id = q.id
     LEFT JOIN LATERAL (
       SELECT j.expected_by FROM review_cases rc JOIN dsr_jobs j ON j.id = rc.dsr_job_id
        WHERE rc.session_id = s.id AND rc.status = 'open' ORDER BY j.expected_by LIMIT 1
     ) rv ON true
     LEFT JOIN pending_declines pd ON pd.session_id = s.id
-   WHERE s.tenant_id = $1 AND s.status = 'manual_review'
-     AND ($2::boolean IS NULL OR s.livemode = $2)
-     AND ($3::text IS NULL OR s.tier = $3)
-     AND ($4::timestamptz IS NULL OR (s.completed_at, s.id) > ($4::timestamptz, $5::text))
-     AND ${LISTABLE_SESSION_SQL}
-     ${reason ? `AND ${REASON_SQL[reason]}` : ''}
    ORDER BY s.completed_at, s.id
    LIMIT $6`;
 
@@ -99,7 +113,8 @@ export function decodeQueueCursor(cursor: string): { at: string; id: string } {
 }
 
 /**
- * The console's review queue (issue 27): a tenant's sessions in manual_review, of both modes unless
+ * The console's review queue (issue 27): a tenant's sessions in manual_review, and those whose user
+ * asked for a human review (D15) whatever their status, of both modes unless
  * filtered, oldest first, a page at a time (keyset on when each entered manual_review). Sessions of
  * a deleted or restricted user are left out, as from the tenant's session list.
  */
@@ -125,8 +140,10 @@ function toItem(r: Row): QueueItem {
     tier: r.tier as Tier,
     referenceId: r.reference_id,
     waitingSince: new Date(r.completed_at),
-    reasons: reasonsOf(checks, r.deadline !== null),
-    flaggedChecks: checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.name),
+    status: r.status as SessionStatus,
+    // A decided session is here only for its user's review request: its checks were already weighed.
+    reasons: reasonsOf(r.status === 'manual_review' ? checks : [], r.deadline !== null),
+    flaggedChecks: r.status === 'manual_review' ? checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => c.name) : [],
     deadline: r.deadline ? new Date(r.deadline) : null,
     pendingDecline: r.pending,
   };

@@ -25,11 +25,19 @@ export type ReviewServices = {
   tenantSettings: ConsoleSettings;
 };
 
-export type SettingsOwners = { tenants: TenantService; webhooks: WebhookService; retention: RetentionService; clients: OidcClients; flows: FlowService };
+export type SettingsOwners = {
+  tenants: TenantService;
+  webhooks: WebhookService;
+  retention: RetentionService;
+  clients: OidcClients;
+  flows: FlowService;
+  /** A user's review request kept as decided (src/data-rights/review-case.service.ts, `uphold`). */
+  upholdReview: (sessionId: string, note: string, tenantId: string) => Promise<number>;
+};
 
 export function buildReviewServices(db: DataSource, sessions: SessionService, vault: EvidenceVault, audit: AuditLogService, owners: SettingsOwners): ReviewServices {
   const settings = new ReviewSettings(db, audit);
-  const decisions = new ConsoleDecisions(db, sessions);
+  const decisions = new ConsoleDecisions(db, sessions, audit, owners.upholdReview);
   const captures = new HostedCaptureRepository(db);
   const cases = new CaseFiles({
     sessions,

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { AuditLogService } from '../audit/audit-log.service';
+import { systemClock, type Clock } from '../clock';
 
 export type ReviewSettingsValues = { secondReviewerForDeclines: boolean };
 
@@ -11,7 +12,7 @@ export class ReviewSettings {
   constructor(
     private readonly db: DataSource,
     private readonly audit: Pick<AuditLogService, 'append'>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async of(tenantId: string): Promise<ReviewSettingsValues> {

@@ -5,6 +5,7 @@ import { updatedRows } from '../db/updated-rows';
 import { DomainError } from '../errors';
 import { sha256Hex } from '../ids';
 import type { DeclineRule, Decider } from '../sessions/session.service';
+import { systemClock, type Clock } from '../clock';
 
 /**
  * The tenant's second-reviewer rule (docs/console.md, "Second reviewer"; issue 40 finding 4): with
@@ -17,7 +18,7 @@ import type { DeclineRule, Decider } from '../sessions/session.service';
 export class SecondReviewerRule implements DeclineRule {
   constructor(
     private readonly audit: Pick<AuditLogService, 'append'>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async decline(m: EntityManager, s: SessionEntity, decider: Decider, reason: string, kind: 'decline' | 'reverse'): Promise<'proceed' | 'held'> {

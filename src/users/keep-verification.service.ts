@@ -3,6 +3,7 @@ import type { FlowService } from '../flows/flow.service';
 import type { HostedFlowService } from '../hosted-flow/hosted-flow.service';
 import { COMPLETING_STATUSES, type SessionStatus } from '../sessions/session-status';
 import type { SessionService } from '../sessions/session.service';
+import { systemClock, type Clock } from '../clock';
 
 /** Why a verification cannot be kept; each is a page with this code (web/accounts/keep.router.ts). */
 export type KeepRefusal = 'link_invalid' | 'not_finished' | 'kept_by_another_account' | 'user_restricted';
@@ -26,7 +27,7 @@ export class KeepVerificationService {
     private readonly hosted: Pick<HostedFlowService, 'authenticate' | 'keepSecretMatches' | 'spendKeepSecret'>,
     private readonly sessions: Pick<SessionService, 'bindFinished' | 'boundTo'>,
     private readonly flows: Pick<FlowService, 'get'>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /**

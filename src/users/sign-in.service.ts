@@ -41,13 +41,16 @@ export class SignInService {
   async signIn(email: string, password: string, address: string, text: MailText): Promise<SignInOutcome> {
     const accountBucket = `acct:${this.users.emailHash(email)}`;
     const addressBucket = `ip:${this.box.hmac(address)}`;
-    const limited = await this.limited(accountBucket, addressBucket);
+    const attempt = await this.recordAttempt(accountBucket, addressBucket);
+    // Outside any transaction: scrypt takes tens of milliseconds, and on the embedded database an open
+    // transaction holds every other query of the process.
     const user = await this.users.verifyPassword(email, password);
-    if (!user) await this.db.query(`INSERT INTO sign_in_failures (bucket) VALUES ($1), ($2)`, [accountBucket, addressBucket]);
+    // Right: this attempt was no failure after all (it still counted for the guesses beside it).
+    if (user) await this.db.query(`DELETE FROM sign_in_failures WHERE id = ANY($1)`, [attempt.ids]);
     // Past the threshold the owner is never locked out (NIST SP 800-63B 5.2.2): the right password
     // and a code mailed to the address sign in. Every attempt gets the same code page, so a guess
     // learns nothing from it; only the right password makes a code.
-    if (limited) {
+    if (attempt.limited) {
       if (user) await this.sendCode(user.email, 'sign_in', text);
       // The address as typed (normalised), never the account's: the page must not differ by whether it exists.
       return { kind: 'code_required', email: normaliseEmail(email) };
@@ -124,12 +127,24 @@ export class SignInService {
     return this.box.hmac(`code:${id}:${code}`);
   }
 
-  private async limited(accountBucket: string, addressBucket: string): Promise<boolean> {
-    const rows: { bucket: string; n: string }[] = await this.db.query(
-      `SELECT bucket, count(*) AS n FROM sign_in_failures WHERE bucket = ANY($1) AND at > now() - interval '${FAILURE_WINDOW}' GROUP BY bucket`,
-      [[accountBucket, addressBucket]],
-    );
-    const count = (b: string) => Number(rows.find((r) => r.bucket === b)?.n ?? 0);
-    return count(accountBucket) >= FAILURES_PER_ACCOUNT || count(addressBucket) >= FAILURES_PER_ADDRESS;
+  /**
+   * Counts the window's failures and records this attempt as a failure of both buckets, as one step
+   * per bucket (issue 40, the class of finding 6): a lock per bucket, taken in one order so two
+   * attempts never wait on each other crosswise, is held from the count to the insert, so concurrent
+   * guesses queue and each counts the ones before it. Counting first and recording after the password
+   * check let every concurrent guess read the count before any was written: 40 at once were all
+   * refused plainly where the limit is 5. The caller deletes the rows by id when the password was right.
+   */
+  private async recordAttempt(accountBucket: string, addressBucket: string): Promise<{ limited: boolean; ids: string[] }> {
+    return this.db.transaction(async (m) => {
+      for (const bucket of [accountBucket, addressBucket].sort()) await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [bucket]);
+      const rows: { bucket: string; n: string }[] = await m.query(
+        `SELECT bucket, count(*) AS n FROM sign_in_failures WHERE bucket = ANY($1) AND at > now() - interval '${FAILURE_WINDOW}' GROUP BY bucket`,
+        [[accountBucket, addressBucket]],
+      );
+      const count = (b: string) => Number(rows.find((r) => r.bucket === b)?.n ?? 0);
+      const inserted: { id: string }[] = await m.query(`INSERT INTO sign_in_failures (bucket) VALUES ($1), ($2) RETURNING id`, [accountBucket, addressBucket]);
+      return { limited: count(accountBucket) >= FAILURES_PER_ACCOUNT || count(addressBucket) >= FAILURES_PER_ADDRESS, ids: inserted.map((r) => r.id) };
+    });
   }
 }

@@ -5,7 +5,7 @@ import type { AuditEntryInput, AuditLogService } from '../audit/audit-log.servic
 import { ArtifactClass, isBiometricClass } from './artifact-classes';
 import type { ArtifactStore, PurgedArtifact } from './artifact-store';
 import type { BlobReaper } from './blob-reaper';
-import type { Clock } from './evidence-vault';
+import type { Clock } from '../clock';
 
 /** Why artifacts were purged: written to the audit log (never free text). */
 export type PurgeReason = 'retention_expired' | 'session_completed' | 'user_request' | 'user_deleted' | 'user_purged' | 'operator';

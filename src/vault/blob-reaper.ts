@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { JobQueue } from '../jobs/job-queue';
 import type { ArtifactStore } from './artifact-store';
 import type { BlobStore } from './blob-store';
+import { systemClock, type Clock } from '../clock';
 
 /** Deletes the blobs a purge's transaction stopped naming, once (and only if) it commits. */
 export const VAULT_DELETE_BLOBS_JOB = 'vault-delete-blobs';
@@ -25,7 +26,7 @@ export class BlobReaper {
     private readonly store: Pick<ArtifactStore, 'blobKeysInUse'>,
     private readonly blobs: BlobStore,
     private readonly jobs: Pick<JobQueue, 'send'> | null,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Deletes those of `keys` that no row names; answers how many it deleted. */

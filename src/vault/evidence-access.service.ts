@@ -4,6 +4,7 @@ import { DomainError } from '../errors';
 import { EVIDENCE_CLASSES } from './artifact-classes';
 import type { SignedLinks } from '../links/signed-links';
 import type { EvidenceVault } from './evidence-vault';
+import { systemClock, type Clock } from '../clock';
 
 /** An opened artifact: its clear bytes stream from the store (`sizeBytes` long), decrypted on the way. */
 export type OpenedEvidence = { contentType: string; body: Readable; sizeBytes: number; sha256: string };
@@ -37,7 +38,7 @@ export class EvidenceAccessService {
     private readonly vault: EvidenceVault,
     private readonly links: SignedLinks,
     private readonly guard: EvidenceReadGuard,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** A fresh link's signature for the console's evidence route, valid with console sign-in `signInId` only. */

@@ -9,6 +9,7 @@ import type { ArtifactRecord, ArtifactStore, InsertRefusal } from './artifact-st
 import type { BlobLocation, BlobStore } from './blob-store';
 import { UploadGate } from './upload-gate';
 import type { VaultKeys } from './vault-keys';
+import type { Clock } from '../clock';
 
 /**
  * Upload bodies read at once, and the share of them one tenant and one session may hold
@@ -18,7 +19,6 @@ import type { VaultKeys } from './vault-keys';
 const STREAMED_UPLOAD_LIMITS = { slots: 256, perTenant: 64, perSession: 2 };
 const BUFFERED_UPLOAD_LIMITS = { slots: 16, perTenant: 8, perSession: 2 };
 
-export type Clock = () => Date;
 
 /** The retention in force for a tenant and mode when an artifact is stored. */
 export type RetentionSource = { policy(tenantId: string, livemode: boolean): Promise<RetentionPolicy> };

@@ -59,7 +59,7 @@ export function decide(tier: Tier, outcomes: CheckOutcome[], business?: { countr
 }
 
 /**
- * The version a live decision names in the session's history (DECISIONS.md D16): this rule and the
+ * The version a live decision names in the session's history (docs/decisions.md D16): this rule and the
  * thresholds file it reads through the engines. Test mode decides by the tenant's requested outcome.
  */
 export const LIVE_POLICY_VERSION = `decide-1+biometric-${biometricPolicy.version}`;

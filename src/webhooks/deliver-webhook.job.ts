@@ -14,6 +14,7 @@ import { SendRequest, SendResult, sendWebhook } from './webhook.sender';
 import { SIGNATURE_HEADER, signatureHeader } from './webhook.signer';
 import type { WebhookSecretBox } from './webhook-secret.box';
 import { toStorableText } from '../validation/postgres-text';
+import type { Clock } from '../clock';
 
 /** Stored from each receiver response; the rest is dropped. */
 export const LOG_BODY_BYTES = 1024;
@@ -25,7 +26,7 @@ export type DeliverWebhookOptions = {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS (docs/security.md). */
   allowPrivateTargets?: boolean;
   send?: (req: SendRequest) => Promise<SendResult>;
-  now?: () => Date;
+  now?: Clock;
   random?: () => number;
 };
 

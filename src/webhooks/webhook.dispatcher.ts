@@ -4,6 +4,7 @@ import { OutboxEventEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from 
 import { newId } from '../ids';
 import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
 import { endpointReceives, isObligationEventType, isWebhookEventType } from './webhook-event';
+import { systemClock, type Clock } from '../clock';
 
 export const DELIVER_WEBHOOK_JOB = 'webhook-deliver';
 /**
@@ -29,7 +30,7 @@ export class WebhookDispatcher {
     private readonly expireInSeconds: number,
     /** The pg-boss queue of delivery attempts. */
     readonly queue: string = DELIVER_WEBHOOK_JOB,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
     /** For obligations enqueued outside a caller's transaction. */
     private readonly db?: DataSource,
   ) {}

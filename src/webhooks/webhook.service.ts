@@ -9,6 +9,7 @@ import { resolveWebhookTarget, Resolver } from './ssrf.guard';
 import { WebhookDispatcher } from './webhook.dispatcher';
 import { endpointReceives, isWebhookEventType, SUBSCRIBABLE_EVENTS } from './webhook-event';
 import type { WebhookSecretBox } from './webhook-secret.box';
+import type { Clock } from '../clock';
 
 export const WEBHOOK_ID_PATTERN = /^whk_[A-Za-z0-9]{16,}$/;
 /** Longest overlap a rotation may keep the old secret signing. */
@@ -28,7 +29,7 @@ export class WebhookService {
     private readonly db: DataSource,
     private readonly box: WebhookSecretBox,
     private readonly dispatcher: WebhookDispatcher,
-    private readonly opts: { allowPrivateTargets?: boolean; resolver?: Resolver; now?: () => Date } = {},
+    private readonly opts: { allowPrivateTargets?: boolean; resolver?: Resolver; now?: Clock } = {},
   ) {}
 
   private now(): Date {

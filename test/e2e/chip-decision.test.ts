@@ -19,7 +19,7 @@ import { cli, createTenant, ENGINES_OFF, eventually, http, HttpResult, startServ
  * `processing` step, with its real Passive Authentication.
  */
 
-const REASON = 'Document genuine per ICAO 9303 Passive Authentication';
+const REASON = 'Document is genuine and unmodified per ICAO 9303 Passive Authentication.';
 const DG1 = fixture('synthetic', 'EF_DG1.bin');
 const DG2 = fixture('synthetic', 'EF_DG2.bin');
 const DG1_TAMPERED = fixture('synthetic', 'negative_EF_DG1_tampered.bin');
@@ -194,11 +194,23 @@ describe('a live T5 session through the page: the captures and the chip make one
 });
 
 describe('a test-mode T5 session: the clock decides, with the chip read before processing (D22)', () => {
+  /**
+   * A new session and its chip at once. On a machine loaded enough that the clock's processing step (about 5 s)
+   * comes before the chip, the chip is refused with 409 as it should be; the test then tries a new session rather
+   * than judge the machine's speed (issue 47).
+   */
+  async function chipBeforeProcessing(create: () => ReturnType<typeof createSession>, groups: Parameters<typeof submitChip>[2]) {
+    for (let attempt = 1; ; attempt++) {
+      const s = await create();
+      const chip = await submitChip(gate, s, groups);
+      if (chip.status !== 409 || attempt === 5) return { s, chip };
+    }
+  }
+
   it('a tampered DG1 fails Passive Authentication and declines the session, whatever the test outcome asked', async () => {
     const key = gate.tenant.test_api_key;
-    const s = await createSession(gate, key, { test_outcome: 'review' });
     // Sent right after create, before the clock's processing step (about 5 s); no page is needed.
-    const chip = await submitChip(gate, s, { 1: DG1_TAMPERED, 2: DG2 });
+    const { s, chip } = await chipBeforeProcessing(() => createSession(gate, key, { test_outcome: 'review' }), { 1: DG1_TAMPERED, 2: DG2 });
     expect(chip.status).toBe(200);
     expect(chip.body.status).toBe('in_progress'); // the clock decides, not the chip
     const done = await decided(gate, s, key);
@@ -217,8 +229,9 @@ describe('a test-mode T5 session: the clock decides, with the chip read before p
 
   it('a chip that passes gives the real chip block and badge; without a chip the fixed test result; after processing the chip is refused', async () => {
     const key = gate.tenant.test_api_key;
-    const [withChip, without] = [await createSession(gate, key), await createSession(gate, key)];
-    expect((await submitChip(gate, withChip, { 1: DG1, 2: DG2 })).status).toBe(200);
+    const { s: withChip, chip } = await chipBeforeProcessing(() => createSession(gate, key), { 1: DG1, 2: DG2 });
+    expect(chip.status).toBe(200);
+    const without = await createSession(gate, key);
     const [chipped, fixed] = await Promise.all([decided(gate, withChip, key), decided(gate, without, key)]);
 
     expect(chipped).toMatchObject({ status: 'success', result: { decision: 'approved', achieved_tier: 'T5', badges: ['photo', 'liveness', 'chip'] } });

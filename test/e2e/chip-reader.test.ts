@@ -20,7 +20,7 @@ import { cli, createTenant, eventually, http, startServer, Tenant, testEnv, Test
  * it read to the built server with the app's client secret.
  */
 
-const REASON = 'Document genuine per ICAO 9303 Passive Authentication';
+const REASON = 'Document is genuine and unmodified per ICAO 9303 Passive Authentication.';
 /**
  * The live holder: the ICAO specimen's person on a (test) Dutch passport valid for five more years (the
  * shared vectors expired in 2012 and name Utopia, both of which the live document check refuses), issued for this run by
@@ -132,10 +132,21 @@ describe('the SDK completes a T5 session', () => {
     const files = await readPassport(simulatedLink(chip), { mrz: mrzKeyFromLines(SPECIMEN_MRZ) });
     expect(files.dataGroups.get(2)).toEqual(tampered);
     // A test session's clock decides it (D22); the app sends what it read before the clock's processing step (about 5 s).
-    const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { flow_id: 'default', tier: 'T5' } });
-    expect(created.status).toBe(201);
-    const s = created.body as Created;
-    const answered = await uploadChipFiles(files, { ...parseHandoffLink(`idverify://chip?session_id=${s.id}&client_secret=${encodeURIComponent(s.client_secret)}`), apiBaseUrl: server.url });
+    // On a machine so loaded that the clock's processing step comes first, the upload is refused (409) as it
+    // should be; a new session is tried rather than the machine's speed judged (issue 47).
+    let s!: Created;
+    let answered: unknown;
+    for (let attempt = 1; attempt <= 5 && !answered; attempt++) {
+      const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { flow_id: 'default', tier: 'T5' } });
+      expect(created.status).toBe(201);
+      s = created.body as Created;
+      answered = await uploadChipFiles(files, { ...parseHandoffLink(`idverify://chip?session_id=${s.id}&client_secret=${encodeURIComponent(s.client_secret)}`), apiBaseUrl: server.url }).catch(
+        (err: { details?: { httpStatus?: number } }) => {
+          if (err.details?.httpStatus !== 409 || attempt === 5) throw err;
+          return undefined;
+        },
+      );
+    }
     expect(answered).toMatchObject({ id: s.id, livemode: false });
     const done = await decided(s.id, acme.test_api_key, 60_000);
     expect(done).toMatchObject({ status: 'failed', result: { decision: 'declined' } });

@@ -4,7 +4,7 @@ import { createUser, startOidcServer, testEmail } from '../helpers/oidc-login';
 import { cli, createTenant, graphql, type Tenant, type TestServer } from '../helpers/test-server';
 
 /**
- * Console members (DECISIONS.md D16, docs/console.md) over HTTP against the built server: invitations
+ * Console members (docs/decisions.md D16, docs/console.md) over HTTP against the built server: invitations
  * by the CLI and the Members page, single use and expiry, roles and their refusals, the second factor,
  * the tenant boundary, and the sign-in's idle and absolute limits (short through the env here).
  */

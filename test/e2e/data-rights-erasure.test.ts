@@ -39,6 +39,7 @@ describe('POST /v1/me/delete', () => {
     reference: `ref-${run}`,
   };
   const events = (path: string): Delivered[] => deliveredTo(receiver, path, secrets[path]);
+  const eventCreatedAt = async (eventId: string): Promise<number> => new Date((await db.query(`SELECT created_at FROM outbox_events WHERE event_id = $1`, [eventId])).rows[0].created_at).getTime();
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
@@ -47,6 +48,9 @@ describe('POST /v1/me/delete', () => {
     acme = await createOidcTenant(server, 'acme');
     other = await createOidcTenant(server, 'other');
     secrets = { '/acme': await registerEndpoint(server, receiver, acme.test_api_key, '/acme'), '/other': await registerEndpoint(server, receiver, other.test_api_key, '/other') };
+    // The session the deletion withdraws sends its verification.failed (D22) to an endpoint that asked for it.
+    const failedEndpoint = await http(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/acme-failed'), events: ['verification.failed'] } });
+    secrets['/acme-failed'] = failedEndpoint.body.signing_secret;
     user = await signedInUser(server, acme, { email: planted.email });
     expect((await http(server, 'PATCH', '/v1/me/profile', { key: user.accessToken, json: { display_name: planted.displayName, handle: planted.handle, bio: planted.bio, legal_name: planted.legalName, date_of_birth: planted.dateOfBirth } })).status).toBe(200);
     // Internal tools approve the verified fields, so they are stored on the user too.
@@ -58,7 +62,9 @@ describe('POST /v1/me/delete', () => {
     // A verification that succeeds (an active verification: the tenant gets user.deletion.scheduled),
     // and one still open, with captures, when the user leaves (it is withdrawn).
     sessionIds = [await boundSession(server, db, acme, user, { reference_id: planted.reference, metadata })];
-    sessionIds.push(await boundSessionWithCaptures(server, db, acme, user, { metadata: { note: planted.metadata, document_number: planted.documentNumber } }));
+    // Live: a test session reaches its outcome at 10 s whatever its page does (D22), so only a live one stays open
+    // until the user leaves. Live endpoints need https, so its events are read where they are stored (the outbox).
+    sessionIds.push(await boundSessionWithCaptures(server, db, acme, user, { metadata: { note: planted.metadata, document_number: planted.documentNumber } }, { live: true }));
     await eventually(async () => ((await http(server, 'GET', `/v1/verify/sessions/${sessionIds[0]}`, { key: acme.test_api_key })).body.status === 'success' ? true : undefined), 30_000);
   }, 180_000);
 
@@ -84,10 +90,11 @@ describe('POST /v1/me/delete', () => {
     expect(blobFiles.filter((f) => fs.existsSync(f))).toEqual(blobFiles);
     const before = Date.now();
     const r = await http(server, 'POST', '/v1/me/delete', { key: user.accessToken });
+    const answered = Date.now();
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ kind: 'erasure', status: 'in_progress' });
-    for (const id of sessionIds) {
-      const read = await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: acme.test_api_key });
+    for (const [i, id] of sessionIds.entries()) {
+      const read = await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: i === 1 ? acme.live_api_key : acme.test_api_key });
       expect(read.status).toBe(404);
       expect(read.body.error.code).toBe('not_found');
     }
@@ -100,11 +107,22 @@ describe('POST /v1/me/delete', () => {
     expect(purgeAfter - Date.parse(deleted.data.deleted_at)).toBe(14 * DAY);
     const scheduled = await eventually(async () => events('/acme').find((e) => e.type === 'user.deletion.scheduled'));
     expect(scheduled).toMatchObject({ signed: true, data: { user_sub: user.sub } });
+    // Sent at the request, and scheduled for the hard purge: at least 7 days ahead (D15).
+    expect(scheduled.data.scheduled_for).toBe(deleted.data.purge_after);
     expect(Date.parse(scheduled.data.scheduled_for)).toBeGreaterThanOrEqual(before + 7 * DAY);
-    // Biometric artifacts go within 60 s of the request, each announced.
-    const purged = await eventually(async () => events('/acme').find((e) => e.type === 'biometric.purged'), 60_000);
-    expect(purged).toMatchObject({ signed: true, data: { verification_id: sessionIds[1], artifact: 'selfie_image', purged_at: expect.any(String) } });
-    expect(purged.at - before).toBeLessThan(60_000);
+    const scheduledAt = await eventCreatedAt(scheduled.id);
+    expect(scheduledAt).toBeGreaterThanOrEqual(before);
+    expect(scheduledAt).toBeLessThanOrEqual(answered);
+    expect(scheduledAt).toBeLessThanOrEqual(await eventCreatedAt(deleted.id));
+    // The open session the deletion withdrew sends one verification.failed saying so (D22).
+    const stored = async (type: string) =>
+      (await db.query(`SELECT type, livemode, payload, created_at FROM outbox_events WHERE tenant_id = $1 AND type = $2 AND (session_id = $3 OR payload->>'verification_id' = $3)`, [acme.tenant_id, type, sessionIds[1]])).rows;
+    const withdrawn = await eventually(async () => ((await stored('verification.failed')).length ? stored('verification.failed') : undefined));
+    expect(withdrawn).toEqual([expect.objectContaining({ type: 'verification.failed', livemode: true, payload: expect.objectContaining({ status: 'withdrawn', session_id: sessionIds[1] }) })]);
+    // Biometric artifacts go within 60 s of the request (on the server's clock: when the event was written), each announced.
+    const [purged] = await eventually(async () => ((await stored('biometric.purged')).length ? stored('biometric.purged') : undefined), 120_000);
+    expect(purged).toMatchObject({ livemode: true, payload: { verification_id: sessionIds[1], artifact: 'selfie_image', purged_at: expect.any(String) } });
+    expect(new Date(purged.created_at).getTime() - before).toBeLessThan(60_000);
     const selfies = await db.query(`SELECT count(*)::int AS n FROM artifacts WHERE session_id = ANY($1) AND class = 'selfie_image' AND purged_at IS NULL`, [sessionIds]);
     expect(selfies.rows[0].n).toBe(0);
     // Open sessions are withdrawn; documents are flagged for the hard purge.

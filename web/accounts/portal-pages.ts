@@ -99,7 +99,7 @@ ${decided ? `<p><a href="/account/verifications/${esc(v.id)}/review">${esc(fill(
           return `<li class="card"><h3 class="card__title">${esc(word(pm, `kind_${j.kind}`, j.kind))}</h3><dl class="summary">
 ${summaryRow(pm.colStatus, word(pm, `dsr_${j.status}`, j.status), pm.notSet)}${summaryRow(pm.colReceived, dateOf(p, j.receivedAt), pm.notSet)}${summaryRow(pm.colDeadline, dateOf(p, j.expectedBy), pm.notSet)}${
             j.completedAt ? summaryRow(pm.colCompleted, dateOf(p, j.completedAt), pm.notSet) : ''
-          }</dl>${download}</li>`;
+          }${reviewOutcome(pm, j)}</dl>${download}</li>`;
         })
         .join('')}</ul>`
     : `<p>${esc(pm.requestsNone)}</p>`;
@@ -178,6 +178,12 @@ export function exportPage(p: PortalPage, o: { formToken: string; error: string 
     `${errorSummary(p, o.error)}<h1>${esc(pm.exportTitle)}</h1><p>${esc(pm.exportLead)}</p><p class="hint">${esc(pm.exportFresh)}</p>
 <div class="actions">${buttonForm('/account/export', o.formToken, pm.requestExport)}<a class="button button--secondary" href="/account">${esc(pm.cancel)}</a></div>`,
   );
+}
+
+/** A decided review request's outcome (D15): whether the decision stands or was changed. */
+function reviewOutcome(pm: PortalMessages, j: DsrJob): string {
+  const decision = j.kind === 'review' && j.status === 'completed' && typeof j.result?.decision === 'string' ? j.result.decision : null;
+  return decision ? summaryRow(pm.colOutcome, word(pm, `review_${decision}`, decision), pm.notSet) : '';
 }
 
 /** The export's download: the link, and the document key the first time only (DataExportService.portalDownload). */

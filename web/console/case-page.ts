@@ -15,7 +15,7 @@ export type DecideForm = {
   done?: string | null;
 };
 
-/** Which decisions a session in this status takes (DECISIONS.md D16). */
+/** Which decisions a session in this status takes (docs/decisions.md D16). */
 export function decisionsFor(status: string): HumanDecision[] {
   if (status === 'manual_review') return ['approve', 'decline'];
   if (status === 'success' || status === 'failed') return ['reverse'];
@@ -52,6 +52,21 @@ function decideSection(p: ReviewPage, c: CaseFile, f: DecideForm): string {
 <textarea class="text-input" id="reason" name="reason" rows="3" minlength="3" maxlength="2000" aria-describedby="reason-hint"${reasonInvalid ? ' aria-invalid="true"' : ''} required>${esc(f.reason ?? '')}</textarea></div>
 <div class="actions"><button class="button button--primary" type="submit">${esc(rm.recordDecision)}</button></div></form>`,
   );
+}
+
+/** The user's open review request (D15): their reason, the deadline, and the form that keeps the decision. */
+function reviewRequestSection(p: ReviewPage, c: CaseFile, f: DecideForm): string {
+  const { rm } = p;
+  if (!c.reviewRequest) return '';
+  const lead = `<p>${esc(fill(rm.reviewRequestLead, { date: dateTime(p, c.reviewRequest.deadline) }))}</p>`;
+  const reason = `<dl class="summary">${summaryRow(rm.reviewRequestReason, esc(c.reviewRequest.reason))}</dl>`;
+  const form = f.formToken
+    ? `<form method="post" action="${esc(casePath(c.session.id))}/review-request" novalidate>${hidden('form_token', f.formToken)}
+<div class="field"><label class="label" for="keep-reason">${esc(rm.decisionReason)}</label><p class="hint" id="keep-reason-hint">${esc(rm.decisionReasonHint)}</p>
+<textarea class="text-input" id="keep-reason" name="reason" rows="3" minlength="3" maxlength="2000" aria-describedby="keep-reason-hint" required></textarea></div>
+<div class="actions"><button class="button button--secondary" type="submit">${esc(rm.keepDecision)}</button></div></form>`
+    : '';
+  return section('review-request-h', rm.reviewRequestHeading, `${lead}${reason}${form}`);
 }
 
 /**
@@ -170,6 +185,7 @@ ${summaryRow(rm.created, esc(dateTime(p, s.createdAt)))}${s.completedAt ? summar
     body: [
       head,
       decideSection(p, c, o.form),
+      reviewRequestSection(p, c, o.form),
       section('checks-h', rm.checksHeading, checks),
       section('document-h', rm.documentHeading, document),
       section('selfie-h', rm.selfieHeading, selfie),

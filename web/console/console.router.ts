@@ -23,7 +23,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 };
 
 /**
- * The tenant staff's console at /console (DECISIONS.md D16, docs/console.md): a first-party client
+ * The tenant staff's console at /console (docs/decisions.md D16, docs/console.md): a first-party client
  * of the service's own provider. This router holds the sign-in and its callback, the tenant picker,
  * the second factor, invitations and the Members page, then the review pages
  * (web/console/console-pages.router.ts). Server-rendered; one small script for passkeys.

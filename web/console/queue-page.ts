@@ -42,7 +42,8 @@ ${summaryRow(rm.tier, esc(i.tier))}
 ${summaryRow(rm.reasons, esc(i.reasons.map((r) => word(rm, `reason_${r}`, r)).join('; ')) + (i.flaggedChecks.length ? ` <span class="hint">(${esc(i.flaggedChecks.join(', '))})</span>` : ''))}
 ${summaryRow(rm.mode, esc(i.livemode ? rm.live : rm.test))}
 ${i.referenceId ? summaryRow(rm.reference, esc(i.referenceId)) : ''}
-${i.pendingDecline ? summaryRow(rm.status, esc(rm.pendingDeclineShort)) : ''}</dl></li>`;
+${i.pendingDecline ? summaryRow(rm.status, esc(rm.pendingDeclineShort)) : ''}
+${i.status !== 'manual_review' ? summaryRow(rm.status, esc(i.status)) : ''}</dl></li>`;
         })
         .join('')}</ul>`
     : `<p>${esc(rm.queueEmpty)}</p>`;

@@ -71,7 +71,7 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
     wrap(async (req, res) => {
       const done = typeof req.query.done === 'string' ? req.query.done : null;
       const p = pageOf(req, res);
-      const text = done === 'decline_pending' ? p.rm.declinePending : done && /^(approve|decline|reverse)$/.test(done) ? fill(p.rm.decided, { decision: word(p.rm, `decision_${done}`, done) }) : null;
+      const text = done === 'kept' ? p.rm.reviewKept : done === 'decline_pending' ? p.rm.declinePending : done && /^(approve|decline|reverse)$/.test(done) ? fill(p.rm.decided, { decision: word(p.rm, `decision_${done}`, done) }) : null;
       await showCase(req, res, { errors: [], done: text });
     }),
   );
@@ -101,6 +101,28 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
         if (err instanceof DomainError && (err.code === 'invalid_state' || err.code === 'invalid_request' || err.code === 'user_restricted')) {
           return showCase(req, res, { ...kept, errors: [{ field: 'decision', text: fill(p.rm.decisionConflict, { message: err.message }) }] }, 409);
         }
+        throw err;
+      }
+    }),
+  );
+
+  // The user's review request kept as decided (D15): settled `upheld`, the user told; the session is left as it is.
+  router.post(
+    '/cases/:id/review-request',
+    gate.requireConsoleMember('reviewer'),
+    form,
+    wrap(async (req, res) => {
+      const member = gate.memberOf(res);
+      const id = String(req.params.id);
+      if (!gate.checkFormToken(res, DECIDE_PURPOSE, req.body?.form_token)) return void res.redirect(303, casePath(id));
+      const p = pageOf(req, res);
+      try {
+        await d.review.decisions.keepDecision(member, id, req.body?.reason);
+        res.redirect(303, `${casePath(id)}?done=kept`);
+      } catch (err) {
+        if (err instanceof DomainError && err.code === 'not_found') return sendConsolePage(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
+        if (err instanceof DomainError && err.code === 'invalid_request') return showCase(req, res, { errors: [{ field: 'keep-reason', text: p.rm.badReason }] }, 400);
+        if (err instanceof DomainError && err.code === 'invalid_state') return showCase(req, res, { errors: [{ field: 'keep-reason', text: fill(p.rm.decisionConflict, { message: err.message }) }] }, 409);
         throw err;
       }
     }),

@@ -8,6 +8,7 @@ import { DataExportService } from './data-export.service';
 import { ExportBundleWriter } from './export-bundle.writer';
 import type { ExportSigningKey } from './export-signing-key';
 import type { ExportSources } from './export-sources';
+import { systemClock, type Clock } from '../../clock';
 
 export type BuildExportData = { dsrId: string };
 
@@ -27,7 +28,7 @@ export class BuildExportJob {
     private readonly sources: ExportSources,
     private readonly signingKey: ExportSigningKey,
     private readonly logger: Logger,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   async run({ dsrId }: BuildExportData): Promise<void> {

@@ -22,8 +22,10 @@ import { ConsoleMembers1764950000000 } from './1764950000000-console-members';
 import { ConsoleReview1764955000000 } from './1764955000000-console-review';
 import { BulkImports1764960000000 } from './1764960000000-bulk-imports';
 import { VaultBlobKeys1764970000000 } from './1764970000000-vault-blob-keys';
-import { DigitalIdTrustRoots1764980000000 } from './1764980000000-digital-id-trust-roots';
-import { DigitalIdRequests1764980000001 } from './1764980000001-digital-id-requests';
+import { SignInFailureIds1764980000000 } from './1764980000000-sign-in-failure-ids';
+import { RetentionAndFlowScopes1764980500000 } from './1764980500000-retention-and-flow-scopes';
+import { DigitalIdTrustRoots1764990000000 } from './1764990000000-digital-id-trust-roots';
+import { DigitalIdRequests1764990000001 } from './1764990000001-digital-id-requests';
 
 /** Every migration in order. Schema changes are migrations, never `synchronize`. */
-export const MIGRATIONS = [InitialSchema1763780000000, CscaCertificates1763790700000, Webhooks1763791000000, RateLimitOverrides1763792000000, SanctionsLists1763793000000, SanctionsSnapshotGzip1763793100000, PublicIdsForAttemptsAndAudit1764000000000, SanctionsHitReferences1764200000000, EvidenceVault1764300000000, UsersAndOidc1764400000000, SessionUserSub1764400100000, AuditChain1764500000000, TenantRetention1764500100000, DsrJobs1764600000000, UserDataLifecycle1764650000000, HostedTierSteps1764730000000, MailSubjectSealed1764870000000, KeepVerificationGrant1764900000000, AppRole1764900000001, SessionDecisions1764920000000, ConsoleMembers1764950000000, ConsoleReview1764955000000, BulkImports1764960000000, VaultBlobKeys1764970000000, DigitalIdTrustRoots1764980000000, DigitalIdRequests1764980000001];
+export const MIGRATIONS = [InitialSchema1763780000000, CscaCertificates1763790700000, Webhooks1763791000000, RateLimitOverrides1763792000000, SanctionsLists1763793000000, SanctionsSnapshotGzip1763793100000, PublicIdsForAttemptsAndAudit1764000000000, SanctionsHitReferences1764200000000, EvidenceVault1764300000000, UsersAndOidc1764400000000, SessionUserSub1764400100000, AuditChain1764500000000, TenantRetention1764500100000, DsrJobs1764600000000, UserDataLifecycle1764650000000, HostedTierSteps1764730000000, MailSubjectSealed1764870000000, KeepVerificationGrant1764900000000, AppRole1764900000001, SessionDecisions1764920000000, ConsoleMembers1764950000000, ConsoleReview1764955000000, BulkImports1764960000000, VaultBlobKeys1764970000000, SignInFailureIds1764980000000, RetentionAndFlowScopes1764980500000, DigitalIdTrustRoots1764990000000, DigitalIdRequests1764990000001];

@@ -70,7 +70,7 @@ const TEST_UNDECIDED = ['created', 'in_progress', 'processing'];
 let testOutcomeChosen = false;
 
 /**
- * A test session's page (DECISIONS.md D22): no camera and no documents. It says it is a test and which
+ * A test session's page (docs/decisions.md D22): no camera and no documents. It says it is a test and which
  * outcome the session will take, and offers the three; the session resolves on its own clock
  * whatever happens here, and the page follows it to its last page.
  */

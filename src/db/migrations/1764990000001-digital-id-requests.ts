@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * verified, or the failed step); the presentation itself is a vault artifact. Flows offer digital IDs
  * unless switched off.
  */
-export class DigitalIdRequests1764980000001 implements MigrationInterface {
-  name = 'DigitalIdRequests1764980000001';
+export class DigitalIdRequests1764990000001 implements MigrationInterface {
+  name = 'DigitalIdRequests1764990000001';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE digital_id_requests (

@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * for SD-JWT VC, each trusted in one environment (test or live). The project's own test IACA is not a row:
  * test mode adds it in code and live mode can never hold it.
  */
-export class DigitalIdTrustRoots1764980000000 implements MigrationInterface {
-  name = 'DigitalIdTrustRoots1764980000000';
+export class DigitalIdTrustRoots1764990000000 implements MigrationInterface {
+  name = 'DigitalIdTrustRoots1764990000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE digital_id_trust_roots (
