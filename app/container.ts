@@ -388,7 +388,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     bulkImports,
     webhookEvents: new WebhookEventFeed(db),
     metrics,
-    readiness: new Readiness(readinessChecks({ db, jobs, engines: config.workerEnabled ? checkProviders : null }), (check, o) =>
+    readiness: new Readiness(readinessChecks({ db, embedded: database.keeper, jobs, engines: config.workerEnabled ? checkProviders : null }), (check, o) =>
       o.code === 'ready' ? logger.info({ check }, 'readiness: ready') : logger.warn({ check, code: o.code, err: o.cause instanceof Error ? o.cause.message : o.cause }, 'readiness: not ready')),
     close: async () => {
       accounts.mail.close();

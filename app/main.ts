@@ -4,7 +4,7 @@ import { buildContainer } from './container';
 import type { Server } from 'node:http';
 import { createHttpServer } from './http-server';
 import { metricsServer } from '../http/health.routes';
-import { exitWhenDatabaseLost } from './exit-when-database-lost';
+import { keepEmbeddedDatabase } from './keep-embedded-database';
 import { createLogger } from '../src/logger';
 import { exitOnSignals, flushLogAndExit } from './process-exit';
 import type { Logger } from '../src/logger';
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     logger.warn({ environment: config.environment, public_base_url: new URL(config.publicBaseUrl).origin }, `${STAGING_IS_PRODUCTION}; set STAGING_BASE_URL to tell them apart`);
   }
   const container = await buildContainer(config, logger);
-  exitWhenDatabaseLost(container.database, logger);
+  keepEmbeddedDatabase(container.database, logger);
   const { server, apollo, subscriptions } = await createHttpServer(container);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
