@@ -32,6 +32,7 @@ import { isClientAbort } from '../http/client-errors';
 import { requestContext } from '../http/request-context.middleware';
 import { hostedRouter } from '../web/hosted/hosted.router';
 import { hostedApiRouter } from '../rest-adapter/hosted-api.router';
+import { digitalIdRouter } from '../rest-adapter/digital-id.router';
 import { evidenceRouter } from '../rest-adapter/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
 import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterOidc, meterV1 } from '../http/rate-limit.middleware';
@@ -158,14 +159,15 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.use(
     '/v1/hosted',
     hostedApiRouter(
-      { flow: c.hostedFlow, links: c.links, mobileAppLink: c.config.vault.mobileAppLink },
+      { flow: c.hostedFlow, links: c.links, mobileAppLink: c.config.vault.mobileAppLink, digitalIds: c.digitalIds },
       { open: meter ? [meterClientIp(meter, 'default')] : [], page: [authenticate(c.contexts, 'page'), ...(meter ? [meterV1(meter)] : []), refuseWrongCredential] },
     ),
   );
   // Routes whose link is the credential (or that need none) are counted per client address in `default`.
-  if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', GATEWAY_KEYS_PATH, '/v1/exports'], meterClientIp(meter, 'default'));
+  if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', GATEWAY_KEYS_PATH, '/v1/exports', '/v1/digital-id'], meterClientIp(meter, 'default'));
   gatewayKeysRoute(app, c.serviceActors);
   app.use('/v1/evidence', evidenceRouter(c.evidence));
+  app.use('/v1/digital-id', digitalIdRouter(c.digitalIds));
   app.use(dataRightsPublicRouter(c.dataRights));
   // The service's own account pages (keep a verification, answer a delegated request): per client address in `default`, like the sign-in pages.
   if (meter) app.use(ACCOUNT_PAGES_PATH, meterClientIp(meter, 'default'));

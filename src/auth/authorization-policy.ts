@@ -94,9 +94,14 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
   { method: 'PUT', path: '/v1/hosted/sessions/:id/business', guard: page },
   { method: 'PUT', path: '/v1/hosted/sessions/:id/identity', guard: page },
   { method: 'POST', path: '/v1/hosted/sessions/:id/app-handoff', guard: page },
+  { method: 'POST', path: '/v1/hosted/sessions/:id/digital-id/requests', guard: page },
+  { method: 'POST', path: '/v1/hosted/sessions/:id/digital-id/requests/:requestId/response', guard: page },
   { method: 'GET', path: '/v1/hosted/sessions/:id/handoff.svg', guard: page },
   { method: 'POST', path: '/v1/hosted/sessions/:id/artifacts', guard: page },
   { method: 'ALL', path: '/v1/hosted', guard: { kind: 'no_route', underV1: false } },
+  // A wallet answering a cross-device digital-ID request (D24): the request id is the single-use capability
+  { method: 'GET', path: '/v1/digital-id/requests/:requestId', guard: own('the digital-ID request id (single use, 10 minutes)') },
+  { method: 'POST', path: '/v1/digital-id/responses/:requestId', guard: own('the digital-ID request id and the encrypted answer') },
   // Signed links and public keys (D12, D15)
   { method: 'GET', path: '/v1/evidence/:id', guard: own('the signed link (expires, sig)') },
   { method: 'GET', path: '/v1/exports/:id/bundle.zip', guard: own('the signed link (expires, sig)') },

@@ -17,6 +17,8 @@ export type UpdateFlowCommand = {
   locale?: string;
   redirectUrl?: string | null;
   allowedOrigins?: string[];
+  /** D24: whether the hosted page offers "Use a digital ID". */
+  digitalIdEnabled?: boolean;
 };
 
 const COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
@@ -93,6 +95,7 @@ const FIELD_NAMES: Record<keyof UpdateFlowCommand, string> = {
   locale: 'locale',
   redirectUrl: 'redirect_url',
   allowedOrigins: 'allowed_origins',
+  digitalIdEnabled: 'digital_id',
 };
 
 /**
@@ -185,6 +188,7 @@ export class FlowService {
       if (cmd.allowedOrigins.length > MAX_ALLOWED_ORIGINS) throw invalid(`allowed_origins holds at most ${MAX_ALLOWED_ORIGINS} origins`);
       flow.allowedOrigins = [...new Set(cmd.allowedOrigins.map((o) => parseOrigin(textOf('allowed_origins', o, MAX_URL_LENGTH))))];
     }
+    if (cmd.digitalIdEnabled !== undefined) flow.digitalIdEnabled = cmd.digitalIdEnabled;
   }
 }
 

@@ -625,6 +625,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/hosted/sessions/{id}/digital-id/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * D24, an OpenID4VP request for a digital ID (mDL or EU PID), for the same device and for a wallet on another device
+         * @description Builds an OpenID4VP 1.0 request with a DCQL query for the claims the session's tier needs and no
+         *     more (docs/digital-ids.md), with a fresh nonce and response-encryption key bound to the session.
+         *     `dc_api` is passed to `navigator.credentials.get({ digital: { requests: [dc_api] } })` and its answer
+         *     sent to the `.../response` route below; `cross_device.link` is the `openid4vp://` link a QR code
+         *     carries, whose wallet answers at `/v1/digital-id/responses/{requestId}`. A request takes one answer
+         *     within 10 minutes. Not offered when the flow switches digital IDs off (400).
+         */
+        post: operations["postHostedDigitalIdRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hosted/sessions/{id}/digital-id/requests/{requestId}/response": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** D24, the same device's answer (what navigator.credentials.get resolved with), verified at once */
+        post: operations["postHostedDigitalIdResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/digital-id/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * D24, the request object a wallet fetches by reference (request_uri), while the request is open
+         * @description An unsigned JWT (`alg` none; the `redirect_uri:` client identifier prefix forbids signing) holding the OpenID4VP request with `response_mode=direct_post.jwt` and the session's encryption key in `client_metadata.jwks`.
+         */
+        get: operations["getDigitalIdRequestObject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/digital-id/responses/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * D24, the response endpoint of a cross-device request (response_mode direct_post.jwt)
+         * @description Takes the wallet's answer as the form field `response`, a compact JWE (ECDH-ES, A128GCM or A256GCM)
+         *     to the session's key, verifies it and answers how it fared. Nothing is stored from an answer that
+         *     does not decrypt; a refused presentation is not kept, only the failed step.
+         */
+        post: operations["postDigitalIdResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/hosted/sessions/{id}/handoff.svg": {
         parameters: {
             query?: never;
@@ -1702,6 +1786,32 @@ export interface components {
                 sanctions_hits?: components["schemas"]["SanctionsHit"][];
             };
         };
+        DigitalIdRequest: {
+            id: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description One entry of the requests given to navigator.credentials.get (its `digital.requests`) */
+            dc_api: {
+                /** @enum {string} */
+                protocol: "openid4vp-v1-unsigned";
+                /** @description The OpenID4VP request (response_type vp_token, response_mode dc_api, nonce, dcql_query, client_metadata) */
+                data: Record<string, never>;
+            };
+            cross_device: {
+                /** @description The `openid4vp://` link a QR code carries (client_id and request_uri) */
+                link: string;
+                request_uri: string;
+                /** @description An SVG QR code of `link` */
+                qr_svg: string;
+            };
+        };
+        DigitalIdStatus: {
+            request_id: string;
+            /** @enum {string} */
+            status: "pending" | "verified" | "failed" | "error";
+            /** @description The failed step (e.g. digest_mismatch, nonce_mismatch, untrusted_issuer, credential_revoked, status_unavailable) */
+            reason: string | null;
+        };
         HostedView: {
             session_id: string;
             status: components["schemas"]["SessionStatus"];
@@ -1730,6 +1840,11 @@ export interface components {
              * @enum {string|null}
              */
             test_outcome: "approved" | "declined" | "review" | null;
+            /** @description D24, whether the page offers "Use a digital ID", and how the latest request fared */
+            digital_id: {
+                offered: boolean;
+                latest: null | components["schemas"]["DigitalIdStatus"];
+            };
         };
         LivenessChallenge: {
             id: string;
@@ -3379,6 +3494,175 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postHostedDigitalIdRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request, for both channels */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DigitalIdRequest"];
+                };
+            };
+            /** @description The flow does not offer digital IDs, or the tier has no document step */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postHostedDigitalIdResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    protocol: "openid4vp-v1-unsigned";
+                    /** @description The OpenID4VP response: an object with `vp_token`, which maps the credential query id to a one-element array of the presentation */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description How the answer fared (a refusal names the failed step) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DigitalIdStatus"];
+                };
+            };
+            /** @description The body is not a Digital Credentials API answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The request was already answered or has expired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDigitalIdRequestObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request object */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/oauth-authz-req+jwt": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The request was already answered or has expired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postDigitalIdResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    response: string;
+                };
+            };
+        };
+        responses: {
+            /** @description How the answer fared (a refusal names the failed step) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DigitalIdStatus"];
+                };
+            };
+            /** @description The response does not decrypt to an authorization response for this request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The request was already answered or has expired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
