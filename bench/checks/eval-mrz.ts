@@ -102,8 +102,8 @@ export function tuningJobs(perCell: number, now: Date): MrzEvalJob[] {
 }
 
 /** The held-out set (bench/checks/heldout/): never used to tune the reader. */
-export function heldoutJobs(now: Date, sizes?: { clean: number; degraded: number; invalid: number }): MrzEvalJob[] {
-  return heldoutDocuments(now, sizes).map((d) => ({
+export function heldoutJobs(now: Date, sizes?: { clean: number; degraded: number; invalid: number }, seed = HELDOUT_SEED): MrzEvalJob[] {
+  return heldoutDocuments(now, sizes, seed).map((d) => ({
     set: 'heldout',
     kind: d.kind,
     index: d.index,
