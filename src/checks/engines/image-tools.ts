@@ -196,3 +196,13 @@ export function stretched(g: GreyImage): GreyImage {
   const span = Math.max(1, hi - lo);
   return { width: g.width, height: g.height, data: Uint8Array.from(g.data, (v) => Math.max(0, Math.min(255, Math.round(((v - lo) * 255) / span)))) };
 }
+
+/**
+ * The grey image divided by its own paper: the background is each pixel's lightest neighbour within `r`
+ * (characters thinner than 2r vanish from it), smoothed; dividing by it leaves the ink on an even white,
+ * so a shadow's edge or a brightness gradient across the zone no longer changes the paper's level.
+ */
+export function flattened(g: GreyImage, r: number): GreyImage {
+  const background = boxBlur(rankFilter(g, r, false), r);
+  return { width: g.width, height: g.height, data: Uint8Array.from(g.data, (v, i) => Math.min(255, Math.round((255 * v) / Math.max(1, background.data[i])))) };
+}
