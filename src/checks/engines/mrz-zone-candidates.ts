@@ -1,5 +1,8 @@
 import type { Canvas, Image } from '@napi-rs/canvas';
-import { boxBlur, darkMask, greyOf, rotateCanvas, toCanvas } from './image-tools';
+import { boxBlur, darkMask, flattened, greyOf, rotateCanvas, toCanvas } from './image-tools';
+
+/** Wider than a stroke of the MRZ at the analysis width (characters ~15-25 px high), narrower than a shadow's edge. */
+const FLATTEN_RADIUS = 6;
 import { cropZone, mrzGroup, skewCandidates, textLines, WORK_WIDTH, type LocatedMrz, type TextLine } from './mrz-locator';
 
 /** Characters per line of each format (ICAO 9303): TD1 30 (3 lines), TD2 36 and TD3 44 (2 lines). */
@@ -57,10 +60,10 @@ export function zoneScore(mask: Uint8Array, width: number, group: TextLine[]): n
 }
 
 /** `zoneScore` with the pitch and the line length (in characters) of the format it fits best. */
-export function zoneMeasure(mask: Uint8Array, width: number, group: TextLine[]): { score: number; pitch: number; chars: number } {
+export function zoneMeasure(mask: Uint8Array, width: number, group: TextLine[]): { score: number; pitch: number; chars: number; misfit: number } {
   const measures = group.map((l) => linePitch(mask, width, l));
   const pitch = measures.map((m) => m.pitch).sort((a, b) => a - b)[Math.floor(measures.length / 2)];
-  if (!pitch) return { score: -1, pitch: 0, chars: 0 };
+  if (!pitch) return { score: -1, pitch: 0, chars: 0, misfit: 1 };
   const regularity = measures.reduce((s, m) => s + m.regularity, 0) / measures.length;
   const widths = group.map((l) => l.right - l.left).sort((a, b) => a - b);
   // The longest line (for three, the middle one: one line's extent can be cut short or run long): a line's
@@ -69,7 +72,7 @@ export function zoneMeasure(mask: Uint8Array, width: number, group: TextLine[]):
   const misfit = lengthMisfit(measured, group.length);
   const spread = (widths[widths.length - 1] - widths[0]) / pitch;
   const chars = LINE_CHARS.filter((f) => f.lines === group.length).sort((a, b) => Math.abs(a.chars - measured) - Math.abs(b.chars - measured))[0].chars;
-  return { score: regularity - 2 * misfit - 0.01 * spread, pitch, chars };
+  return { score: regularity - 2 * misfit - 0.01 * spread, pitch, chars, misfit };
 }
 
 /** Every group of 2 or 3 consecutive lines of similar height, closely spaced and overlapping: the zones an MRZ could be. */
@@ -105,20 +108,23 @@ export function mrzZoneCandidates(image: Canvas | Image, limit = 4): LocatedMrz[
   let first: LocatedMrz | undefined;
   for (const [n, angle] of angles.entries()) {
     const straight = angle === 0 ? work : rotateCanvas(work, -angle);
-    const m2 = darkMask(boxBlur(greyOf(straight), 1));
+    // The paper's level evened out first: in a shadow the print's contrast drops below the local
+    // threshold's floor, and the zone's lines would end where the shadow begins.
+    const m2 = darkMask(boxBlur(flattened(greyOf(straight), FLATTEN_RADIUS), 1));
     const lines = textLines(m2, straight.width, straight.height);
     const own = n === 0 ? mrzGroup(lines) : undefined;
-    // A zone whose lines measure fewer pitches than its format's lines (a shadow's edge or glare fading the
-    // fillers at one end) is widened to the format's length, half on each side.
+    // A zone whose lines measure a little fewer pitches than its format's lines (a shadow's edge or glare
+    // fading the fillers at one end) is widened to the format's length, half on each side; one far from
+    // every format (two lines of a TD1) is left as found.
     const widthOf = (group: TextLine[]) => {
       const m = zoneMeasure(m2, straight.width, group);
-      return m.score > 0 ? m.chars * m.pitch : undefined;
+      return m.score > 0 && m.misfit < 0.12 ? m.chars * m.pitch : undefined;
     };
     if (own) first = cropZone(straight, own, angle, widthOf(own));
     for (const group of lineGroups(lines)) {
       if (own && sameGroup(group, own)) continue;
       const m = zoneMeasure(m2, straight.width, group);
-      if (m.score > 0) scored.push({ score: m.score + (n === 0 ? 0.05 : 0), make: () => cropZone(straight, group, angle, m.chars * m.pitch) });
+      if (m.score > 0) scored.push({ score: m.score + (n === 0 ? 0.05 : 0), make: () => cropZone(straight, group, angle, m.misfit < 0.12 ? m.chars * m.pitch : undefined) });
     }
   }
   scored.sort((a, b) => b.score - a.score);
