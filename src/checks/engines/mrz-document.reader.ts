@@ -76,16 +76,18 @@ export class MrzDocumentReader implements DocumentReader {
     // the first whose reading looks like an MRZ (as many lines as its line length calls for, fillers) is
     // read in full. Print around the document, text above a card's zone or a shadow across it can make the
     // first candidate a wrong one; when none looks like an MRZ, the most MRZ-like of them is read in full.
-    let located: LocatedMrz = candidates[0];
+    const firstZone = candidates[0]();
+    let located: LocatedMrz = firstZone;
     let probed: { variant: StripVariant; reads: Awaited<ReturnType<typeof read>> }[] = [];
     let variants = stripVariants(located);
     let zonesProbed = 0;
     let bestLikeness = -1;
-    probe: for (const candidate of candidates) {
+    probe: for (const [k, crop] of candidates.entries()) {
       zonesProbed++;
+      const candidate = k === 0 ? firstZone : crop();
       const own = stripVariants(candidate);
       const reads: typeof probed = [];
-      for (let k = 0; k < 2; k++) {
+      for (let n = 0; n < 2; n++) {
         const next = own.next();
         if (next.done) break;
         reads.push({ variant: next.value, reads: await read(next.value) });

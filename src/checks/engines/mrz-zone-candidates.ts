@@ -100,12 +100,12 @@ const sameGroup = (a: TextLine[], b: TextLine[]) => a.length === b.length && a.e
  * that angle and at the next sharpest angles (printed matter around the document, a newspaper on the table,
  * can be straighter than the document itself). The reader reads them in order until one reads as an MRZ.
  */
-export function mrzZoneCandidates(image: Canvas | Image, limit = 4): LocatedMrz[] {
+export function mrzZoneCandidates(image: Canvas | Image, limit = 4): (() => LocatedMrz)[] {
   const work = toCanvas(image, WORK_WIDTH);
   const mask = darkMask(boxBlur(greyOf(work), 1));
   const angles = skewCandidates(mask, work.width, work.height, 3);
   const scored: { score: number; make: () => LocatedMrz }[] = [];
-  let first: LocatedMrz | undefined;
+  let first: (() => LocatedMrz) | undefined;
   for (const [n, angle] of angles.entries()) {
     const straight = angle === 0 ? work : rotateCanvas(work, -angle);
     // The paper's level evened out first: in a shadow the print's contrast drops below the local
@@ -120,7 +120,10 @@ export function mrzZoneCandidates(image: Canvas | Image, limit = 4): LocatedMrz[
       const m = zoneMeasure(m2, straight.width, group);
       return m.score > 0 && m.misfit < 0.12 ? m.chars * m.pitch : undefined;
     };
-    if (own) first = cropZone(straight, own, angle, widthOf(own));
+    if (own) {
+      const width = widthOf(own);
+      first = () => cropZone(straight, own, angle, width);
+    }
     for (const group of lineGroups(lines)) {
       if (own && sameGroup(group, own)) continue;
       const m = zoneMeasure(m2, straight.width, group);
@@ -128,10 +131,6 @@ export function mrzZoneCandidates(image: Canvas | Image, limit = 4): LocatedMrz[
     }
   }
   scored.sort((a, b) => b.score - a.score);
-  const out = first ? [first] : [];
-  for (const s of scored) {
-    if (out.length >= limit) break;
-    out.push(s.make());
-  }
-  return out;
+  // Cropped only when the reader probes them: most photos need the first.
+  return [...(first ? [first] : []), ...scored.map((s) => s.make)].slice(0, limit);
 }
