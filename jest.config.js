@@ -8,5 +8,6 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
   testTimeout: 120000,
   maxWorkers: 2,
+  testSequencer: '<rootDir>/scripts/jest-slowest-first.js',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
 };

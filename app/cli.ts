@@ -29,6 +29,7 @@ import { isListFormat, isListId, LIST_FORMATS, SanctionsListService } from '../s
 import { enqueuePurgesDue } from '../src/data-rights/purge-due.command';
 import { ACCOUNT_COMMANDS, ACCOUNT_OPTIONS, ACCOUNT_USAGE, accountsCommand, registerTenantClients } from './cli/accounts.cli';
 import { MEMBER_COMMANDS, MEMBER_USAGE, membersCommand } from './cli/members.cli';
+import { TRUST_COMMANDS, TRUST_USAGE, trustCommand } from './cli/trust.cli';
 import { checkListenOptions, ListenUsageError, webhooksListen, WEBHOOKS_LISTEN_USAGE } from './cli/webhooks-listen.cli';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
@@ -64,8 +65,10 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               environment's SANCTIONS_URL_* (see docs/sanctions.md)
   flow update --tenant <id> [--flow default] [--display-name <text>] [--logo-url <https url>]
               [--primary-color #rrggbb] [--locale de-DE] [--allowed-origins https://a.example,https://b.example]
+              [--digital-id on|off]
                                               a flow's branding and the origins that may embed it
-                                              (--allowed-origins "" clears them)
+                                              (--allowed-origins "" clears them); --digital-id: whether
+                                              the page offers "Use a digital ID" (default on, D24)
   vault purge-expired [--json]                delete the bytes of every artifact past its retain_until
   vault migrate --to fs|s3 [--json]           move artifacts stored in the database (bytea) to the blob
                                               store VAULT_STORE names; resumable (docs/operations.md)
@@ -83,6 +86,7 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
 ${WEBHOOKS_LISTEN_USAGE}
 ${ACCOUNT_USAGE}
 ${MEMBER_USAGE}
+${TRUST_USAGE}
 
 With the server running on the embedded database, the CLI talks to it through the socket in
 DATA_DIR; otherwise it opens DATA_DIR itself. With DATABASE_URL it uses that server.`;
@@ -127,11 +131,16 @@ async function run(argv: string[]): Promise<unknown> {
       'primary-color': { type: 'string' },
       locale: { type: 'string' },
       'allowed-origins': { type: 'string' },
+      'digital-id': { type: 'string' },
       off: { type: 'boolean' },
       'as-of': { type: 'string' },
       help: { type: 'boolean' },
       'jwks-uri': { type: 'string' },
       role: { type: 'string' },
+      environment: { type: 'string' },
+      kind: { type: 'string' },
+      pem: { type: 'string' },
+      fingerprint: { type: 'string' },
       'api-key': { type: 'string' },
       'forward-to': { type: 'string' },
       'base-url': { type: 'string' },
@@ -142,7 +151,7 @@ async function run(argv: string[]): Promise<unknown> {
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'vault migrate', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', 'webhooks listen', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS];
+  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'vault migrate', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', 'webhooks listen', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS, ...TRUST_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
   // Offline by design: it reads segment files and the public key in them, never the database.
   if (command === 'audit verify') return auditVerifyCommand(args.positionals.slice(2));
@@ -192,14 +201,17 @@ async function run(argv: string[]): Promise<unknown> {
       case 'flow update': {
         const v = args.values as Record<string, string | undefined>;
         const origins = v['allowed-origins'];
-        const flow = await new FlowService(database.dataSource).update(required(args, 'tenant'), v.flow ?? 'default', {
+        const digitalId = v['digital-id'];
+        if (digitalId !== undefined && digitalId !== 'on' && digitalId !== 'off') throw new UsageError('--digital-id is on or off');
+        const flow = await new FlowService(database.dataSource, new AuditLogService(database.dataSource)).update(required(args, 'tenant'), v.flow ?? 'default', {
           displayName: v['display-name'],
           logoUrl: v['logo-url'],
           primaryColor: v['primary-color'],
           locale: v.locale,
           allowedOrigins: origins === undefined ? undefined : origins.split(',').map((o) => o.trim()).filter(Boolean),
-        });
-        return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins };
+          digitalIdEnabled: digitalId === undefined ? undefined : digitalId === 'on',
+        }, { livemode: true, who: { by: 'operator' } });
+        return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins, digital_id: flow.digitalIdEnabled };
       }
       case 'user create':
       case 'mail list':
@@ -211,6 +223,10 @@ async function run(argv: string[]): Promise<unknown> {
       case 'member add':
       case 'member list':
         return await membersCommand(command, database.dataSource, config, args.values, (name) => required(args, name));
+      case 'trust add':
+      case 'trust list':
+      case 'trust remove':
+        return await trustCommand(command, database.dataSource, args.values, (name) => required(args, name));
       case 'tenant set-regulated': {
         const tenantId = required(args, 'tenant');
         await new RetentionService(database.dataSource, new AuditLogService(database.dataSource)).setRegulated(tenantId, !args.values.off);

@@ -1,3 +1,6 @@
+import { DigitalIdService } from '../src/digital-id/digital-id.service';
+import { DigitalIdTrustStore } from '../src/digital-id/digital-id-trust.store';
+import { httpStatusListFetcher } from '../src/digital-id/status-list-fetcher';
 import type { GraphQLSchema } from 'graphql';
 import { DataSource } from 'typeorm';
 import { buildGraphQLSchema } from '../schema/build-schema';
@@ -111,7 +114,7 @@ export type Container = {
   links: SignedLinks;
   /** Who gets a session's hosted URL, and when (D21). */
   hostedLink: HostedLink;
-  /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (DECISIONS.md D18). */
+  /** Signs the Service-Actor header of the gateway proxy and the data-rights contract (docs/decisions.md D18). */
   serviceActors: ServiceActorIssuer;
   /** Encrypted artifacts (docs/hosted-flow.md "Evidence vault"). */
   vault: EvidenceVault;
@@ -125,6 +128,7 @@ export type Container = {
   retention: RetentionService;
   retentionRuns: RetentionRunService;
   hostedFlow: HostedFlowService;
+  digitalIds: DigitalIdService;
   flows: FlowService;
   /** The engines live sessions' checks run on, from CHECK_*_ENGINE; test mode uses the deterministic ones whatever this is. */
   checkProviders: LiveCheckProviders;
@@ -259,9 +263,10 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const evidenceLinks = await SignedLinks.load(db, EVIDENCE_LINK, config.publicBaseUrl);
   const evidence = new EvidenceAccessService(audit, vault, evidenceLinks, (sessionId) => userGate.refusalForSession(sessionId, 'Evidence'));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
-  const flows = new FlowService(db);
+  const flows = new FlowService(db, audit);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, undefined, metrics);
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
+  const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher());
   // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check,
   // and never in an instance that runs no jobs: its sessions are decided by `npm run worker` processes.
   const checkProviders = measuredCheckProviders(createLiveCheckProviders(config.checks, logger, { runsChecks: config.workerEnabled }), config.checks.engines, metrics);
@@ -361,6 +366,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     retention,
     retentionRuns,
     hostedFlow,
+    digitalIds,
     flows,
     checkProviders,
     businessRegistries,
@@ -382,7 +388,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     bulkImports,
     webhookEvents: new WebhookEventFeed(db),
     metrics,
-    readiness: new Readiness(readinessChecks({ db, jobs, engines: config.workerEnabled ? checkProviders : null }), (check, o) =>
+    readiness: new Readiness(readinessChecks({ db, embedded: database.keeper, jobs, engines: config.workerEnabled ? checkProviders : null }), (check, o) =>
       o.code === 'ready' ? logger.info({ check }, 'readiness: ready') : logger.warn({ check, code: o.code, err: o.cause instanceof Error ? o.cause.message : o.cause }, 'readiness: not ready')),
     close: async () => {
       accounts.mail.close();

@@ -11,6 +11,7 @@ import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRouter } from '../rest
 import { webhooksRouter } from '../rest-adapter/webhooks.router';
 import { chipRouter } from '../rest-adapter/chip.router';
 import { retentionRouter } from '../rest-adapter/retention.router';
+import { flowsRouter } from '../rest-adapter/flows.router';
 import { bulkImportRouter } from '../rest-adapter/bulk-import.router';
 import { RestOperations } from '../rest-adapter/operations';
 import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
@@ -31,6 +32,7 @@ import { isClientAbort } from '../http/client-errors';
 import { requestContext } from '../http/request-context.middleware';
 import { hostedRouter } from '../web/hosted/hosted.router';
 import { hostedApiRouter } from '../rest-adapter/hosted-api.router';
+import { digitalIdRouter } from '../rest-adapter/digital-id.router';
 import { evidenceRouter } from '../rest-adapter/evidence.router';
 import { isOperatorCredential, OPERATOR_HEADER } from '../src/auth/operator';
 import { chargeClientIp, MeterDeps, meterClientIp, meterGraphQL, meterOidc, meterV1 } from '../http/rate-limit.middleware';
@@ -157,14 +159,15 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.use(
     '/v1/hosted',
     hostedApiRouter(
-      { flow: c.hostedFlow, links: c.links, mobileAppLink: c.config.vault.mobileAppLink },
+      { flow: c.hostedFlow, links: c.links, mobileAppLink: c.config.vault.mobileAppLink, digitalIds: c.digitalIds },
       { open: meter ? [meterClientIp(meter, 'default')] : [], page: [authenticate(c.contexts, 'page'), ...(meter ? [meterV1(meter)] : []), refuseWrongCredential] },
     ),
   );
   // Routes whose link is the credential (or that need none) are counted per client address in `default`.
-  if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', GATEWAY_KEYS_PATH, '/v1/exports'], meterClientIp(meter, 'default'));
+  if (meter) app.use(['/v1/evidence', '/v1/.well-known/export-keys', GATEWAY_KEYS_PATH, '/v1/exports', '/v1/digital-id'], meterClientIp(meter, 'default'));
   gatewayKeysRoute(app, c.serviceActors);
   app.use('/v1/evidence', evidenceRouter(c.evidence));
+  app.use('/v1/digital-id', digitalIdRouter(c.digitalIds));
   app.use(dataRightsPublicRouter(c.dataRights));
   // The service's own account pages (keep a verification, answer a delegated request): per client address in `default`, like the sign-in pages.
   if (meter) app.use(ACCOUNT_PAGES_PATH, meterClientIp(meter, 'default'));
@@ -204,6 +207,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   webhooksRouter(restOperations, v1);
   chipRouter({ sessions: c.sessions, chip: c.chip }, v1);
   retentionRouter(restOperations, v1);
+  flowsRouter(restOperations, v1);
   bulkImportRouter(c.bulkImports, (id) => c.links.url(id), v1);
   gatewayProxyRouter({ upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors }, v1);
   v1.use((req, res) => {
@@ -259,7 +263,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 /** How long a shutdown waits for running requests (a slow upload) before cutting them; part of the 24 s budget of app/process-exit.ts. */
 export const HTTP_DRAIN_MS = 8_000;
 
-/** The document as served names this deployment's production and staging servers (DECISIONS.md D19). */
+/** The document as served names this deployment's production and staging servers (docs/decisions.md D19). */
 function withServers(openapi: string, production: string, staging: string): string {
   const servers = ['servers:', `  - url: ${production}`, '    description: Production', `  - url: ${staging}`, '    description: Staging', ''].join('\n');
   return openapi.replace(/^servers:\n(?:[ #].*\n)+/m, servers);

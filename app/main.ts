@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import { loadConfig } from '../src/config';
+import { loadConfig, STAGING_IS_PRODUCTION, stagingEqualsProduction } from '../src/config';
 import { buildContainer } from './container';
 import type { Server } from 'node:http';
 import { createHttpServer } from './http-server';
 import { metricsServer } from '../http/health.routes';
-import { exitWhenDatabaseLost } from './exit-when-database-lost';
+import { keepEmbeddedDatabase } from './keep-embedded-database';
 import { createLogger } from '../src/logger';
 import { exitOnSignals, flushLogAndExit } from './process-exit';
 import type { Logger } from '../src/logger';
@@ -25,8 +25,12 @@ async function main(): Promise<void> {
   startedLogger = logger;
   const nodeMajor = Number(process.versions.node.split('.')[0]);
   if (nodeMajor < SUPPORTED_NODE_MAJOR) logger.warn({ node: process.versions.node, supported: `${SUPPORTED_NODE_MAJOR} LTS` }, 'running on an older Node than the supported one; use the project\'s (npm start, npx)');
+  // A production instance refuses this (src/config.ts); elsewhere it is said once, so /openapi.yaml's two servers being one is no surprise.
+  if (config.environment !== 'staging' && stagingEqualsProduction(config.publicBaseUrl, config.stagingBaseUrl)) {
+    logger.warn({ environment: config.environment, public_base_url: new URL(config.publicBaseUrl).origin }, `${STAGING_IS_PRODUCTION}; set STAGING_BASE_URL to tell them apart`);
+  }
   const container = await buildContainer(config, logger);
-  exitWhenDatabaseLost(container.database, logger);
+  keepEmbeddedDatabase(container.database, logger);
   const { server, apollo, subscriptions } = await createHttpServer(container);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig } from '../src/config';
 import { buildContainer } from './container';
-import { exitWhenDatabaseLost } from './exit-when-database-lost';
+import { keepEmbeddedDatabase } from './keep-embedded-database';
 import { createLogger } from '../src/logger';
 import { exitOnSignals } from './process-exit';
 
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, WORKER_ENABLED: 'true' });
   const logger = createLogger(config.logLevel);
   const container = await buildContainer(config, logger);
-  exitWhenDatabaseLost(container.database, logger);
+  keepEmbeddedDatabase(container.database, logger);
   // Loaded now, not on the first check: a worker exists to run them, and its first sessions should not wait for the models.
   await container.checkProviders.warm();
   logger.info({ pid: process.pid, check_engines: container.checkProviders.health() }, 'worker started');

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:gateway`: the gateway proxy (DECISIONS.md D18) against a local upstream that answers
+ * `npm run bench:gateway`: the gateway proxy (docs/decisions.md D18) against a local upstream that answers
  * at once, through the built server started as `npm start` starts it (`node dist/app/main.js`,
  * configured by env, logs to a file). Three processes that do not share an event loop: the load
  * generator (autocannon, this process, a fixed connection count), the upstream

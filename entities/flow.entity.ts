@@ -37,6 +37,10 @@ export class FlowEntity {
   @Column('text', { name: 'allowed_origins', array: true, default: () => "'{}'" })
   allowedOrigins: string[];
 
+  /** D24: the hosted page offers "Use a digital ID" (on unless switched off). */
+  @Column('boolean', { name: 'digital_id_enabled', default: true })
+  digitalIdEnabled: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

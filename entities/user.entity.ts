@@ -8,7 +8,8 @@ export type ServiceVerification = { badges: string[]; tier: string | null; verif
 
 /**
  * An end user (`usr_`). Personal data that is not a public profile is sealed (AES-256-GCM, see
- * src/users/user-data.box.ts): the email, found by its keyed hash, and the verified fields. The
+ * src/crypto/secret-box.ts, under the user-data key that src/users/accounts.ts loads): the email, found
+ * by its keyed hash, and the verified fields. The
  * self-managed profile (display name, handle, links, bio) is what the user publishes, kept in clear.
  */
 @Entity({ name: 'users' })

@@ -6,7 +6,7 @@ import { GatewayForwarder } from '../http/gateway-forwarder';
 import { requestFraming } from '../http/gateway-request-framing';
 import { upstreamPathOf } from '../http/gateway-upstream-path';
 
-/** The /v1 prefixes the gateway hands to the social upstream (DECISIONS.md D18), with everything below them. */
+/** The /v1 prefixes the gateway hands to the social upstream (docs/decisions.md D18), with everything below them. */
 export const GATEWAY_PATHS = ['/social', '/profiles', '/network'];
 
 export type GatewayProxyDeps = { upstreamUrl: string | undefined; timeoutMs: number; actors: ServiceActorIssuer };

@@ -7,9 +7,10 @@ import { jsonBody } from '../http/json-body';
 import type { SignedLinks } from '../src/links/signed-links';
 import { qrSvg } from '../src/hosted-flow/handoff-qr';
 import type { HostedFlowService } from '../src/hosted-flow/hosted-flow.service';
+import type { DigitalIdService } from '../src/digital-id/digital-id.service';
 import { answeringDomainErrors, restRoute, type RestResult } from './rest-route';
 
-export type HostedApiDeps = { flow: HostedFlowService; links: SignedLinks; mobileAppLink?: string };
+export type HostedApiDeps = { flow: HostedFlowService; links: SignedLinks; mobileAppLink?: string; digitalIds: DigitalIdService };
 
 /**
  * What the express kernel puts in front of the routes: `open` before the one that opens a page from
@@ -69,6 +70,21 @@ export function hostedApiRouter(d: HostedApiDeps, guards: HostedApiGuards, route
       const { link, keep_secret } = await flow.appHandoff(s, d.mobileAppLink ?? 'idverify://chip');
       return ok({ link, qr_svg: await qrSvg(link), ...(keep_secret ? { keep_secret } : {}) });
     }),
+  );
+  // D24: the digital-ID step; the same device answers here, another device at /v1/digital-id/responses.
+  router.post(
+    '/sessions/:id/digital-id/requests',
+    ...page,
+    onPage(async (_req, s) => {
+      const request = await d.digitalIds.createRequest(s);
+      return created({ ...request, cross_device: { ...request.cross_device, qr_svg: await qrSvg(request.cross_device.link) } });
+    }),
+  );
+  router.post(
+    '/sessions/:id/digital-id/requests/:requestId/response',
+    jsonBody,
+    ...page,
+    onPage(async (req, s) => ok(await d.digitalIds.acceptDcApi(s, String(req.params.requestId), req.body))),
   );
   router.get('/sessions/:id/handoff.svg', ...page, onPage(async (_req, s) => ({ status: 200, type: 'image/svg+xml', body: await qrSvg(d.links.url(s.id)) })));
   router.post(

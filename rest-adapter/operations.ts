@@ -8,9 +8,11 @@ import type { DecisionData } from './decision.presenter';
 
 const DECISION_FIELDS = `fragment DecisionFields on SessionDecision { id sessionId decision source reason reviewerId requestedBy fromStatus toStatus policyVersion checks { name status score reason } decidedAt }`;
 
+const FLOW_FIELDS = `fragment FlowFields on Flow { id name isDefault maxTier displayName logoUrl primaryColor locale redirectUrl allowedOrigins createdAt }`;
+
 const RETENTION_FIELDS = `fragment RetentionFields on Retention { tenantId livemode biometricTemplateDays selfieImageDays selfieVideoDays idDocumentYears updatedAt }`;
 
-/** The GraphQL operations behind the /v1 routes that still run one (decisions, webhooks, retention), parsed and validated once at start-up. */
+/** The GraphQL operations behind the /v1 routes that still run one (decisions, webhooks, retention, flows), parsed and validated once at start-up. */
 export const OPERATION_SOURCES = {
   decideSession: `mutation DecideSession($id: ID!, $input: DecideSessionInput!) { decideSession(id: $id, input: $input) { decision { ...DecisionFields } } } ${DECISION_FIELDS}`,
   sessionDecisions: `query SessionDecisions($id: ID!) { sessionDecisions: session(id: $id) { decisions { ...DecisionFields } } } ${DECISION_FIELDS}`,
@@ -20,6 +22,10 @@ export const OPERATION_SOURCES = {
   replayWebhookEvents: `mutation ReplayWebhookEvents($id: ID!, $input: ReplayWebhookEventsInput!) { replayWebhookEvents(id: $id, input: $input) { queued } }`,
   retention: `query Retention($tenantId: ID!) { retention(tenantId: $tenantId) { ...RetentionFields } } ${RETENTION_FIELDS}`,
   updateRetention: `mutation UpdateRetention($tenantId: ID!, $input: RetentionInput!) { updateRetention(tenantId: $tenantId, input: $input) { ...RetentionFields } } ${RETENTION_FIELDS}`,
+  flows: `query Flows { flows { ...FlowFields } } ${FLOW_FIELDS}`,
+  flow: `query Flow($flowId: ID!) { flow(flowId: $flowId) { ...FlowFields } } ${FLOW_FIELDS}`,
+  createFlow: `mutation CreateFlow($input: CreateFlowInput!) { createFlow(input: $input) { ...FlowFields } } ${FLOW_FIELDS}`,
+  updateFlow: `mutation UpdateFlow($flowId: ID!, $input: UpdateFlowInput!) { updateFlow(flowId: $flowId, input: $input) { ...FlowFields } } ${FLOW_FIELDS}`,
   extendSessionRetention: `mutation ExtendSessionRetention($sessionId: ID!, $idDocumentYears: Int!, $reason: String!) { extendSessionRetention(sessionId: $sessionId, idDocumentYears: $idDocumentYears, reason: $reason) { id sessionId idDocumentYears retainUntil artifacts createdAt } }`,
 } as const;
 
@@ -28,6 +34,19 @@ export type OperationName = keyof typeof OPERATION_SOURCES;
 export type WebhookEndpointData = { id: string; url: string; events: string[]; livemode: boolean; status: string; disabledReason: string | null; failingSince: string | null; createdAt: string };
 export type CreatedWebhookEndpointData = { id: string; url: string; events: string[]; livemode: boolean; signingSecret: string; createdAt: string };
 export type RetentionData = { tenantId: string; livemode: boolean; biometricTemplateDays: number; selfieImageDays: number; selfieVideoDays: number; idDocumentYears: number; updatedAt: string | null };
+export type FlowData = {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  maxTier: string;
+  displayName: string;
+  logoUrl: string | null;
+  primaryColor: string;
+  locale: string;
+  redirectUrl: string | null;
+  allowedOrigins: string[];
+  createdAt: string;
+};
 type RetentionExtensionData = { id: string; sessionId: string; idDocumentYears: number; retainUntil: string; artifacts: number; createdAt: string };
 
 /** What each operation's selection above answers, as the presenters read it: one type per operation, checked here instead of at every call. */
@@ -41,6 +60,10 @@ export type OperationResults = {
   retention: RetentionData;
   updateRetention: RetentionData;
   extendSessionRetention: RetentionExtensionData;
+  flows: FlowData[];
+  flow: FlowData;
+  createFlow: FlowData;
+  updateFlow: FlowData;
 };
 
 /**

@@ -101,7 +101,7 @@ export function sessionsRouter({ sessions, hostedLink, evidence, ops }: Sessions
     }),
   );
 
-  // A session's decision history (DECISIONS.md D16), and a person's decision on it.
+  // A session's decision history (docs/decisions.md D16), and a person's decision on it.
   router.get(
     '/verify/sessions/:id/decisions',
     restRoute(async (req, ctx) => {

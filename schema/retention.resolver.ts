@@ -6,8 +6,8 @@ import type { RetentionRecord, RetentionService } from '../src/retention/retenti
 import { encodeRunCursor, RetentionRunService } from '../src/retention/retention-run.service';
 import { Retention, RetentionExtension, RetentionInput, RetentionRun } from './retention.type';
 
-/** Retention is account administration, like keys: the keys:manage scope. */
-const SCOPE = 'keys:manage';
+/** One scope for retention, the same as the policy table's REST rows (src/auth/authorization-policy.ts). */
+const SCOPE = 'retention:manage';
 
 const toRetention = (r: RetentionRecord): Retention => ({
   tenantId: r.tenant_id,
@@ -59,7 +59,7 @@ export class RetentionResolver {
   }
 
   @Query(() => [RetentionRun], {
-    description: 'Retention runs, newest first. A tenant key (keys:manage) sees its own counts in its mode; `service: true` with the operator credential the totals.',
+    description: 'Retention runs, newest first. A tenant key (retention:manage) sees its own counts in its mode; `service: true` with the operator credential the totals.',
   })
   async retentionRuns(
     @Arg('first', () => Int, { defaultValue: 20 }) first: number,

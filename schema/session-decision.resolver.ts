@@ -8,7 +8,7 @@ import { DecideSessionInput, DecideSessionPayload, SessionDecision } from './ses
 import { toSession } from './session.mapper';
 import { Session } from './session.type';
 
-/** Decisions (DECISIONS.md D16): thin transport over SessionService.decide and the decision history. */
+/** Decisions (docs/decisions.md D16): thin transport over SessionService.decide and the decision history. */
 @Resolver(() => Session)
 export class SessionDecisionResolver {
   constructor(

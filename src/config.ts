@@ -177,9 +177,9 @@ const ConfigSchema = z.object({
   SOCIAL_UPSTREAM_TOKEN: z.string().min(1).optional(),
   /** A call to the social upstream that has not started answering within this many seconds fails (the job retries). */
   SOCIAL_UPSTREAM_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(30),
-  /** The gateway proxy of /v1/social, /v1/profiles and /v1/network (DECISIONS.md D18): an upstream silent this long is a 504. */
+  /** The gateway proxy of /v1/social, /v1/profiles and /v1/network (docs/decisions.md D18): an upstream silent this long is a 504. */
   SOCIAL_PROXY_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
-  /** Which instance this is (DECISIONS.md D19), shown in /healthz. */
+  /** Which instance this is (docs/decisions.md D19), shown in /healthz. */
   ENVIRONMENT: z.enum(['production', 'staging', 'development']).default('development'),
   /** The staging server listed in /openapi.yaml; default: PUBLIC_BASE_URL with its host prefixed `staging.`. */
   STAGING_BASE_URL: optionalUrl,
@@ -306,6 +306,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Invalid configuration: CHECK_WORKERS: 0 (no check engines) is only allowed where no jobs run: set WORKER_ENABLED=false, and run the checks in `npm run worker` processes');
   }
   if (c.VAULT_STORE === 's3' && !c.VAULT_S3_BUCKET) throw new ConfigError('Invalid configuration: VAULT_S3_BUCKET: required when VAULT_STORE is s3');
+  const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
+  const stagingBaseUrl = (c.STAGING_BASE_URL ?? stagingUrlOf(publicBaseUrl)).replace(/\/+$/, '');
+  // A production instance whose staging URL is its own would send a tenant "switching to staging" to production, live keys and all.
+  if (c.ENVIRONMENT === 'production' && stagingEqualsProduction(publicBaseUrl, stagingBaseUrl)) {
+    throw new ConfigError(`Invalid configuration: STAGING_BASE_URL: ${STAGING_IS_PRODUCTION} (${new URL(publicBaseUrl).origin}); set STAGING_BASE_URL to the staging server's own URL`);
+  }
   return {
     port: c.PORT,
     host: c.HOST,
@@ -313,7 +319,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: c.DATABASE_URL,
     databaseMigrationUrl: c.DATABASE_MIGRATION_URL,
     redisUrl: c.REDIS_URL,
-    publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrl,
     logLevel: c.LOG_LEVEL,
     workerEnabled: c.WORKER_ENABLED,
     trustProxy: c.TRUST_PROXY,
@@ -371,7 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: Math.round(c.SANCTIONS_POLL_SECONDS * 1000),
     },
     environment: c.ENVIRONMENT,
-    stagingBaseUrl: (c.STAGING_BASE_URL ?? stagingUrlOf((c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''))).replace(/\/+$/, ''),
+    stagingBaseUrl,
     dataRights: {
       socialUpstreamUrl: c.SOCIAL_UPSTREAM_URL?.replace(/\/+$/, ''),
       socialUpstreamToken: c.SOCIAL_UPSTREAM_TOKEN,
@@ -415,6 +421,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     console: { sessionTtlSeconds: c.CONSOLE_SESSION_TTL_SECONDS, idleTimeoutSeconds: c.CONSOLE_IDLE_TIMEOUT_SECONDS, invitationTtlSeconds: c.CONSOLE_INVITATION_TTL_SECONDS },
   };
+}
+
+/**
+ * What start-up says when staging's URL is production's: refused on a production instance, logged as a
+ * warning on a development one. A host that is an IP address cannot take the `staging.` prefix (the URL
+ * parser keeps the address as it is), so with no STAGING_BASE_URL the default is production's own URL.
+ */
+export const STAGING_IS_PRODUCTION = "the staging URL is the production URL: a PUBLIC_BASE_URL whose host is an IP address cannot take the 'staging.' prefix";
+
+/** Do the two base URLs name the same server (scheme, host, port and path)? */
+export function stagingEqualsProduction(publicBaseUrl: string, stagingBaseUrl: string): boolean {
+  const norm = (u: string) => new URL(u).toString().replace(/\/+$/, '');
+  return norm(publicBaseUrl) === norm(stagingBaseUrl);
 }
 
 /** D19: staging is production's URL with its host prefixed `staging.` unless STAGING_BASE_URL says otherwise. */

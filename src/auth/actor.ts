@@ -3,8 +3,20 @@ import { DomainError } from '../errors';
 /**
  * `sanctions:screen`: the sanctionsLists and screenIdentity queries, meant for a tenant's internal tools.
  * `dsr:manage`: delegated data requests (initiate, and read the ones the tenant initiated).
+ * `retention:manage`: the tenant's retention settings and its retention runs (docs/retention-and-audit.md).
+ * `flows:manage`: the tenant's flows, as the console manages them (docs/hosted-flow.md, "Flows").
  */
-export const ALL_SCOPES = ['sessions:read', 'sessions:write', 'sessions:review', 'webhooks:manage', 'keys:manage', 'sanctions:screen', 'dsr:manage'] as const;
+export const ALL_SCOPES = [
+  'sessions:read',
+  'sessions:write',
+  'sessions:review',
+  'webhooks:manage',
+  'keys:manage',
+  'sanctions:screen',
+  'dsr:manage',
+  'retention:manage',
+  'flows:manage',
+] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
 
 /** A tenant backend calling with a secret key. */

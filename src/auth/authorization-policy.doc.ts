@@ -34,7 +34,7 @@ const cell = (a: Answer): string => {
 function needs(g: Guard): string {
   switch (g.kind) {
     case 'tenant_key':
-      return `tenant key, \`${g.scope}\`${g.owns === 'tenant' ? ' (its own tenant id in the path)' : g.owns ? ` (a ${g.owns} of its tenant and mode)` : ''}`;
+      return `tenant key, \`${g.scope}\`${g.owns === 'tenant' ? ' (its own tenant id in the path)' : g.owns === 'flow' ? ' (a flow of its tenant, either mode)' : g.owns ? ` (a ${g.owns} of its tenant and mode)` : ''}`;
     case 'tenant_key_or_client_secret':
       return `tenant key, \`${g.scope}\`; or the session's \`client_secret\``;
     case 'client_secret':

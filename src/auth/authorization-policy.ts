@@ -16,7 +16,7 @@ import { USER_CAPABILITIES, type UserCapability } from './user-token.policy';
 /** What the route takes as its credential; each kind answers every credential by `answerOf` below. */
 export type Guard =
   /** A tenant secret key with `scope`. `owns`: what the path names, which belongs to one tenant and one mode (another's is 404, D6). */
-  | { kind: 'tenant_key'; scope: Scope; owns: 'session' | 'webhook' | 'tenant' | 'bulk_import' | null }
+  | { kind: 'tenant_key'; scope: Scope; owns: 'session' | 'webhook' | 'tenant' | 'bulk_import' | 'flow' | null }
   /** A tenant key with `scope`, or the `client_secret` of the session the path names (D6: read and watch that session, and submit its chip). */
   | { kind: 'tenant_key_or_client_secret'; scope: Scope; owns: 'session' }
   /** Only the `client_secret` of the session the path names (the chip is read on the user's device, by the mobile SDK). */
@@ -34,7 +34,7 @@ export type Guard =
 
 export type RoutePolicy = { method: string; path: string; guard: Guard };
 
-const key = (scope: Scope, owns: 'session' | 'webhook' | 'tenant' | 'bulk_import' | null = null): Guard => ({ kind: 'tenant_key', scope, owns });
+const key = (scope: Scope, owns: 'session' | 'webhook' | 'tenant' | 'bulk_import' | 'flow' | null = null): Guard => ({ kind: 'tenant_key', scope, owns });
 const user = (capability: UserCapability, owns?: 'session'): Guard => ({ kind: 'user_token', capability, ...(owns ? { owns } : {}) });
 const page: Guard = { kind: 'page_credential' };
 const own = (credential: string): Guard => ({ kind: 'own_credential', credential });
@@ -50,8 +50,13 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
   { method: 'POST', path: '/v1/verify/sessions/:id/decisions', guard: key('sessions:review', 'session') },
   { method: 'POST', path: '/v1/verify/sessions/:id/chip', guard: { kind: 'client_secret', owns: 'session' } },
   { method: 'POST', path: '/v1/verify/sessions/:id/retention', guard: key('sessions:write', 'session') },
-  { method: 'GET', path: '/v1/developer/tenants/:tenantId/retention', guard: key('webhooks:manage', 'tenant') },
-  { method: 'PATCH', path: '/v1/developer/tenants/:tenantId/retention', guard: key('webhooks:manage', 'tenant') },
+  { method: 'GET', path: '/v1/developer/tenants/:tenantId/retention', guard: key('retention:manage', 'tenant') },
+  { method: 'PATCH', path: '/v1/developer/tenants/:tenantId/retention', guard: key('retention:manage', 'tenant') },
+  // Flows (D2): the tenant's own, in both modes, as the console manages them
+  { method: 'GET', path: '/v1/developer/flows', guard: key('flows:manage') },
+  { method: 'POST', path: '/v1/developer/flows', guard: key('flows:manage') },
+  { method: 'GET', path: '/v1/developer/flows/:id', guard: key('flows:manage', 'flow') },
+  { method: 'PATCH', path: '/v1/developer/flows/:id', guard: key('flows:manage', 'flow') },
   // Webhooks (D7)
   { method: 'POST', path: '/v1/verify/webhooks', guard: key('webhooks:manage') },
   { method: 'GET', path: '/v1/developer/webhooks', guard: key('webhooks:manage') },
@@ -89,9 +94,14 @@ export const ROUTE_POLICY: readonly RoutePolicy[] = [
   { method: 'PUT', path: '/v1/hosted/sessions/:id/business', guard: page },
   { method: 'PUT', path: '/v1/hosted/sessions/:id/identity', guard: page },
   { method: 'POST', path: '/v1/hosted/sessions/:id/app-handoff', guard: page },
+  { method: 'POST', path: '/v1/hosted/sessions/:id/digital-id/requests', guard: page },
+  { method: 'POST', path: '/v1/hosted/sessions/:id/digital-id/requests/:requestId/response', guard: page },
   { method: 'GET', path: '/v1/hosted/sessions/:id/handoff.svg', guard: page },
   { method: 'POST', path: '/v1/hosted/sessions/:id/artifacts', guard: page },
   { method: 'ALL', path: '/v1/hosted', guard: { kind: 'no_route', underV1: false } },
+  // A wallet answering a cross-device digital-ID request (D24): the request id is the single-use capability
+  { method: 'GET', path: '/v1/digital-id/requests/:requestId', guard: own('the digital-ID request id (single use, 10 minutes)') },
+  { method: 'POST', path: '/v1/digital-id/responses/:requestId', guard: own('the digital-ID request id and the encrypted answer') },
   // Signed links and public keys (D12, D15)
   { method: 'GET', path: '/v1/evidence/:id', guard: own('the signed link (expires, sig)') },
   { method: 'GET', path: '/v1/exports/:id/bundle.zip', guard: own('the signed link (expires, sig)') },
@@ -226,7 +236,7 @@ function tenantKeyAnswer(guard: Extract<Guard, { kind: 'tenant_key' | 'tenant_ke
       return UNAUTHORIZED;
     case 'test_key':
       return allowed;
-    // Test and live data never mix (D4): a live key finds none of A's test-mode sessions or endpoints; its tenant's own settings it reaches.
+    // Test and live data never mix (D4): a live key finds none of A's test-mode sessions or endpoints; its tenant's own settings and flows it reaches.
     case 'live_key':
       return guard.owns === 'session' || guard.owns === 'webhook' || guard.owns === 'bulk_import' ? NOT_FOUND : allowed;
     case 'other_tenant_key':

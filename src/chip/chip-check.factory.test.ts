@@ -8,7 +8,7 @@ describe('chipCheckFromVerdicts', () => {
     expect(chipCheckFromVerdicts({ ds_signature: ok, chain: ok, data_group_hashes: ok })).toEqual({
       name: 'chip_passive_authentication',
       status: 'pass',
-      reason: 'Document genuine per ICAO 9303 Passive Authentication',
+      reason: 'Document is genuine and unmodified per ICAO 9303 Passive Authentication.',
     });
   });
 

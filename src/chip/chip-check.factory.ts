@@ -1,9 +1,10 @@
+import { CHIP_GENUINE_STATEMENT } from './chip-wording';
 import { PassiveAuthenticationVerdicts, Verdict, VerdictReason } from './passive-authentication.types';
 
 export const CHIP_CHECK_NAME = 'chip_passive_authentication';
 
 /** The one wording used when the check passes; API clients may match on it. */
-export const CHIP_GENUINE_REASON = 'Document genuine per ICAO 9303 Passive Authentication';
+export const CHIP_GENUINE_REASON = CHIP_GENUINE_STATEMENT;
 
 export type ChipCheckStatus = 'pass' | 'fail' | 'error';
 

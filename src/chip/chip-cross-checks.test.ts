@@ -8,7 +8,7 @@ const DG1_MRZ = 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<' + 'L898902C36UTO7
 const NOW = new Date('2026-11-26T00:00:00Z');
 // What the document reader gives for the same zone: the same `mrz` parser (it leaves the unknown state code UTO empty).
 const fromImage: MrzFields = mrzFields(parse([DG1_MRZ.slice(0, 44), DG1_MRZ.slice(44)]), 'TD3', NOW);
-const PA_PASS = { name: 'chip_passive_authentication', status: 'pass' as const, score: 1, reason: 'Document genuine per ICAO 9303 Passive Authentication' };
+const PA_PASS = { name: 'chip_passive_authentication', status: 'pass' as const, score: 1, reason: 'Document is genuine and unmodified per ICAO 9303 Passive Authentication.' };
 const match: CrossCheck = { status: 'match', reason: 'ok' };
 
 describe('chip cross-checks', () => {

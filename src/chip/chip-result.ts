@@ -3,6 +3,7 @@ import type { SessionStatus } from '../sessions/session-status';
 import { achievedTier } from '../sessions/test-mode-outcome';
 import { badgesForPassedChecks, Tier } from '../sessions/tiers';
 import { CHIP_CHECK_NAME, ChipCheck } from './chip-check.factory';
+import { CHIP_GENUINE_STATEMENT } from './chip-wording';
 import { PassiveAuthenticationResult } from './passive-authentication.types';
 
 /**
@@ -35,7 +36,15 @@ export function chipBlock(pa: PassiveAuthenticationResult, check: ChipCheck, sub
     document_signer: pa.document_signer,
     csca: pa.csca,
     submitted_at: submittedAt.toISOString(),
+    // What Passive Authentication proved, in the specification's permitted wording; null when it did
+    // not prove it. The comparisons with the page's captures are reported apart (`cross_checks`).
+    statement: passiveAuthenticationSucceeded(pa) ? CHIP_GENUINE_STATEMENT : null,
   };
+}
+
+function passiveAuthenticationSucceeded(pa: PassiveAuthenticationResult): boolean {
+  const v = pa.verdicts;
+  return v.ds_signature.status === 'succeeded' && v.chain.status === 'succeeded' && v.data_group_hashes.status === 'succeeded';
 }
 
 /** The check as stored in `result.checks`: a pass scores 1, a failure 0, an error carries no score. */

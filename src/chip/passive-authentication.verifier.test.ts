@@ -114,7 +114,7 @@ describe('verifyPassiveAuthentication details', () => {
       expect(chipCheckFromVerdicts(result.verdicts)).toEqual({
         name: 'chip_passive_authentication',
         status: 'pass',
-        reason: 'Document genuine per ICAO 9303 Passive Authentication',
+        reason: 'Document is genuine and unmodified per ICAO 9303 Passive Authentication.',
       });
       expect(result.uncovered_data_groups).toEqual([]);
     },

@@ -12,7 +12,7 @@ export type SocialUpstreamOptions = {
   token?: string;
   timeoutMs: number;
   fetch?: typeof fetch;
-  /** Mints the Service-Actor header (DECISIONS.md D18) for a call about this user, in this data-rights request. */
+  /** Mints the Service-Actor header (docs/decisions.md D18) for a call about this user, in this data-rights request. */
   serviceActor?: (userId: string, dsrId: string) => Promise<string>;
 };
 

@@ -1,7 +1,8 @@
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createDataSource, pgConnectionOptions, PostgresTarget } from './data-source';
-import { NEVER_LOST, openEmbeddedPostgres } from './embedded-postgres';
+import { openEmbeddedPostgres } from './embedded-postgres';
+import { EmbeddedDatabaseKeeper } from './embedded-database-keeper';
 import { PreparedSql } from './prepared-sql';
 import { APP_ROLE } from './migrations/1764900000001-app-role';
 
@@ -16,8 +17,8 @@ export type Database = {
   /** Prepared statements of the hot paths, on the same pool as `dataSource`. */
   sql: PreparedSql;
   embedded: boolean;
-  /** Settles if the embedded database's own process ends under us; never with a PostgreSQL server. */
-  lost: Promise<string>;
+  /** The embedded database's own process, when this process started it: started again if it ends (src/db/embedded-database-keeper.ts). */
+  keeper: EmbeddedDatabaseKeeper | null;
   close(): Promise<void>;
 };
 
@@ -34,6 +35,7 @@ const MIGRATION_LOCK_ID = 724_061_337;
  */
 export async function openDatabase(config: DatabaseSettings, poolSize = 10): Promise<Database> {
   const embedded = config.databaseUrl ? null : await openEmbeddedPostgres(config.dataDir);
+  const keeper = embedded?.owned ? new EmbeddedDatabaseKeeper(config.dataDir, embedded) : null;
   const target: PostgresTarget = embedded ? { socketDir: embedded.socketDir } : { url: config.databaseUrl! };
   const ownerTarget: PostgresTarget = !embedded && config.databaseMigrationUrl ? { url: config.databaseMigrationUrl } : target;
   // One pg pool, opened here: TypeORM runs on it, and so do the prepared statements.
@@ -45,7 +47,7 @@ export async function openDatabase(config: DatabaseSettings, poolSize = 10): Pro
     if (ownerTarget === target) await runMigrationsExclusively(dataSource);
   } catch (err) {
     if (dataSource.isInitialized) await dataSource.destroy();
-    await embedded?.close();
+    await (keeper ?? embedded)?.close();
     throw err;
   }
   return {
@@ -55,10 +57,10 @@ export async function openDatabase(config: DatabaseSettings, poolSize = 10): Pro
     dataSource,
     sql: new PreparedSql(pool, 'url' in target),
     embedded: embedded !== null,
-    lost: embedded?.lost ?? NEVER_LOST,
+    keeper,
     close: async () => {
       await dataSource.destroy();
-      await embedded?.close();
+      await (keeper ?? embedded)?.close();
     },
   };
 }

@@ -18,6 +18,8 @@ export type EmbeddedPostgres = {
   socketDir: string;
   /** Settles with a reason if the database's own process ends without `close()` (a crash, the OOM killer); never otherwise. */
   lost: Promise<string>;
+  /** This process started the database's own process (else another process serves the socket, or it runs in this one). */
+  owned: boolean;
   close(): Promise<void>;
 };
 
@@ -49,24 +51,28 @@ export async function openEmbeddedPostgres(dataDir: string): Promise<EmbeddedPos
   const socketPath = path.join(dataDir, SOCKET_FILE);
   if (fs.existsSync(socketPath)) {
     if (await canConnect(socketPath)) {
-      return { socketDir: dataDir, lost: NEVER_LOST, close: async () => {} };
+      return { socketDir: dataDir, lost: NEVER_LOST, owned: false, close: async () => {} };
     }
     fs.rmSync(socketPath, { force: true }); // left behind by a process that died
   }
   if (!fs.existsSync(PROCESS_ENTRY)) {
     const served = await serveEmbeddedPostgres(dataDir);
-    return { socketDir: dataDir, lost: NEVER_LOST, close: served.close };
+    return { socketDir: dataDir, lost: NEVER_LOST, owned: false, close: served.close };
   }
   return startDatabaseProcess(dataDir);
 }
 
-/** Opens PGlite on DATA_DIR's files in this process and serves it on the socket. */
-export async function serveEmbeddedPostgres(dataDir: string): Promise<{ close(): Promise<void> }> {
+/**
+ * Opens PGlite on DATA_DIR's files in this process and serves it on the socket. `onSessionEnded`:
+ * PGlite's one session ended anyway (a FATAL error; src/db/pglite-extended-protocol.ts), so the
+ * database must be opened again: the database's own process exits for its owner to start it again.
+ */
+export async function serveEmbeddedPostgres(dataDir: string, onSessionEnded?: (why: string) => void): Promise<{ close(): Promise<void> }> {
   const socketPath = path.join(dataDir, SOCKET_FILE);
   const db = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata') });
   // Every pool connection is multiplexed onto PGlite's single session; the default of 1 would refuse the second.
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 200 });
-  keepExtendedProtocolSequencesTogether(server);
+  keepExtendedProtocolSequencesTogether(server, onSessionEnded);
   await server.start();
   return {
     close: async () => {
@@ -100,6 +106,7 @@ async function startDatabaseProcess(dataDir: string): Promise<EmbeddedPostgres> 
   return {
     socketDir: dataDir,
     lost,
+    owned: true,
     close: async () => {
       closing = true;
       if (child.exitCode !== null || child.signalCode !== null) return;

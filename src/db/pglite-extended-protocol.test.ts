@@ -1,4 +1,4 @@
-import { mayChangeSession, sqlOf } from './pglite-extended-protocol';
+import { endsTheSession, mayChangeSession, sqlOf } from './pglite-extended-protocol';
 
 /** A simple Query message: 'Q', int32 length, the text, NUL. */
 const query = (sql: string): Uint8Array => {
@@ -50,5 +50,28 @@ describe('which statements on the embedded socket may change the shared session'
 
   it('reads no SQL from other messages', () => {
     expect(sqlOf(Uint8Array.from([0x53, 0, 0, 0, 4]))).toBeNull(); // Sync
+  });
+});
+
+/** An ErrorResponse with severity `severity` (fields S, V, C, M, then the terminator). */
+const errorResponse = (severity: string): Uint8Array => {
+  const body = Buffer.from(`S${severity}\0V${severity}\0C57P05\0Mterminating connection\0\0`, 'utf8');
+  const head = Buffer.alloc(5);
+  head[0] = 0x45;
+  head.writeInt32BE(4 + body.length, 1);
+  return Buffer.concat([head, body]);
+};
+const readyForQuery = Uint8Array.from([0x5a, 0, 0, 0, 5, 0x49]);
+
+describe('which answers end PGlite’s one session (issue #40 finding 3)', () => {
+  it('finds a FATAL or PANIC error among the messages of an answer', () => {
+    expect(endsTheSession(Buffer.concat([readyForQuery, errorResponse('FATAL')]))).toBe(true);
+    expect(endsTheSession(errorResponse('PANIC'))).toBe(true);
+  });
+
+  it('does not take an ERROR, a notice or rows for one', () => {
+    expect(endsTheSession(Buffer.concat([errorResponse('ERROR'), readyForQuery]))).toBe(false);
+    expect(endsTheSession(readyForQuery)).toBe(false);
+    expect(endsTheSession(query('SELECT \'SFATAL\''))).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ export type GatewayJwk = { kty: 'EC'; crv: 'P-256'; x: string; y: string; kid: s
 const b64url = (b: Buffer | string): string => Buffer.from(b).toString('base64url');
 
 /**
- * The P-256 key that signs every `Service-Actor` header the gateway sends upstream (DECISIONS.md D18).
+ * The P-256 key that signs every `Service-Actor` header the gateway sends upstream (docs/decisions.md D18).
  * One key shared by every instance through instance_settings, like the export key; its `kid` is the
  * RFC 7638 thumbprint of the public key. Signed with node:crypto, synchronously: one signature per
  * proxied request, and WebCrypto's asynchronous sign cost more than the signature itself (bench:gateway).

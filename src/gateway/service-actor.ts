@@ -7,7 +7,7 @@ import type { GatewaySigningKey } from './gateway-signing-key';
 export const SERVICE_ACTOR_LIFETIME_SECONDS = 60;
 export const SERVICE_ACTOR_HEADER = 'service-actor';
 
-/** What the upstream learns about the caller (DECISIONS.md D18), never the caller's own credential. */
+/** What the upstream learns about the caller (docs/decisions.md D18), never the caller's own credential. */
 export type ServiceActorClaims = {
   /** The tenant whose key or client called; null for the service's own account portal and for the data-rights jobs. */
   tenant: string | null;

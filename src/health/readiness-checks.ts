@@ -10,13 +10,22 @@ import { NotReady, type ReadinessCheck } from './readiness';
  */
 export function readinessChecks(deps: {
   db: DataSource;
+  /** Set when this process keeps the embedded database's own process running (src/db/embedded-database-keeper.ts). */
+  embedded?: { readonly restarting: boolean } | null;
   jobs: { ready(): Promise<void> };
   engines: { health(): CheckEnginesHealth } | null;
 }): ReadinessCheck[] {
   // This build's migrations cannot be unapplied once they are in: after the first yes, a probe does not ask again.
   let migrated = false;
   const checks: ReadinessCheck[] = [
-    { name: 'database', check: async () => void (await deps.db.query('SELECT 1')), failure: { code: 'unavailable', reason: 'the database does not answer' } },
+    {
+      name: 'database',
+      check: async () => {
+        if (deps.embedded?.restarting) throw new NotReady('database_restarting', 'the embedded database is being started again');
+        await deps.db.query('SELECT 1');
+      },
+      failure: { code: 'unavailable', reason: 'the database does not answer' },
+    },
     {
       name: 'migrations',
       check: async () => {

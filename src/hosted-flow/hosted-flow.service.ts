@@ -28,6 +28,7 @@ import { HostedCaptureRepository } from './hosted-capture.repository';
 import { queueChecks, T5DecisionGate } from './t5-decision';
 import { frameProblem, issueChallenge } from './liveness-challenge';
 import type { PageCredentials } from './page-credentials';
+import { DigitalIdRequestRepository, type DigitalIdRequestRow } from '../digital-id/digital-id-request.repository';
 import { TEST_OUTCOMES, testOutcomeOf, type TestOutcome } from '../sessions/test-mode-outcome';
 import type { Clock } from '../clock';
 
@@ -55,6 +56,8 @@ export type PageView = {
   submitted: boolean;
   /** The server's clock (epoch ms), so the page can time the challenge windows whatever its own clock says. */
   server_time: number;
+  /** D24: whether the page offers "Use a digital ID", and how the latest request fared (null: none sent). */
+  digital_id: { offered: boolean; latest: { request_id: string; status: string; reason: string | null } | null };
   /** A test session's outcome as it stands (`metadata.test_outcome`, D22); null for a live session. */
   test_outcome: TestOutcome | null;
 };
@@ -81,6 +84,7 @@ export type UploadRequest = {
 export class HostedFlowService {
   private readonly captures: HostedCaptureRepository;
   private readonly gate: T5DecisionGate;
+  private readonly digitalIdRequests: DigitalIdRequestRepository;
 
   constructor(
     private readonly db: DataSource,
@@ -94,6 +98,7 @@ export class HostedFlowService {
   ) {
     this.captures = new HostedCaptureRepository(db);
     this.gate = new T5DecisionGate(this.captures);
+    this.digitalIdRequests = new DigitalIdRequestRepository(db);
   }
 
   /** The hosted URL's token opens a page credential; a wrong token is a 404 like an unknown session. */
@@ -151,7 +156,8 @@ export class HostedFlowService {
     const flow = await this.db.getRepository(FlowEntity).findOneByOrFail({ id: s.flowId });
     const capture = await this.captures.find(sessionId);
     const counts = { id_document_image: 0, selfie_image: 0, selfie_video: 0 };
-    for (const a of await this.vault.list(sessionId)) if (a.class in counts && !isFromChip(a)) counts[a.class as keyof typeof counts]++;
+    for (const a of await this.vault.list(sessionId)) if (a.class in counts && !isFromChip(a) && a.details.source !== 'digital_id') counts[a.class as keyof typeof counts]++;
+    const latestDigitalId = await this.digitalIdRequests.latest(sessionId);
     return {
       session_id: s.id,
       status: s.status,
@@ -166,6 +172,10 @@ export class HostedFlowService {
       challenge: capture?.challenge ? publicChallenge(capture.challenge) : null,
       submitted: Boolean(capture?.submittedAt),
       server_time: this.now().getTime(),
+      digital_id: {
+        offered: flow.digitalIdEnabled && stepsForTier(s.tier as Tier).includes('document'),
+        latest: latestDigitalId ? { request_id: latestDigitalId.id, status: latestDigitalId.status, reason: digitalIdReason(latestDigitalId) } : null,
+      },
       test_outcome: s.livemode ? null : testOutcomeOf(s.metadata),
     };
   }
@@ -340,7 +350,7 @@ export class HostedFlowService {
   }
 
   /**
-   * The test page's choice (DECISIONS.md D22): a test session not yet decided takes `outcome` as its
+   * The test page's choice (docs/decisions.md D22): a test session not yet decided takes `outcome` as its
    * `metadata.test_outcome` and resolves as that on its own 10-second clock, which nothing on the
    * page holds back. The browser that chose first gets the keep secret, as a submit would give it.
    */
@@ -450,7 +460,10 @@ export class HostedFlowService {
       if (steps.includes('confirm_identity') && !details.identitySealed) missing.push('the confirmed identity');
       if (steps.includes('business') && !details.business) missing.push('the business details');
     }
-    if (stepsForTier(tier).includes('document') && !artifacts.some((a) => a.class === 'id_document_image')) missing.push('a document image');
+    // A digital ID answered (verified or refused) stands for the document step: its `digital_id` check decides (D24).
+    if (stepsForTier(tier).includes('document') && !artifacts.some((a) => a.class === 'id_document_image') && !(await this.digitalIdRequests.latestAnswered(s.id))) {
+      missing.push('a document image or a digital ID');
+    }
     if (stepsForTier(tier).includes('selfie') && !artifacts.some((a) => a.class === 'selfie_image')) missing.push('a selfie');
     if (needsLiveness(tier)) {
       const frames = artifacts.filter((a) => a.class === 'selfie_video' && challenge && a.details.challenge_id === challenge.id);
@@ -459,6 +472,10 @@ export class HostedFlowService {
     }
     if (missing.length) throw new DomainError('invalid_request', `Not everything was captured yet: ${missing.join(', ')}`);
   }
+}
+
+function digitalIdReason(row: DigitalIdRequestRow): string | null {
+  return row.status === 'failed' || row.status === 'error' ? ((row.outcome as { reason?: string } | null)?.reason ?? null) : null;
 }
 
 function closed(status: string): DomainError {

@@ -20,7 +20,7 @@ type MemberRow = { id: string; tenant_id: string; user_id: string; role: MemberR
 const LIVE_USER = `u.state IN ('active', 'restricted')`;
 
 /**
- * Tenant staff (DECISIONS.md D16, docs/console.md): who is a member of which tenant, with which role.
+ * Tenant staff (docs/decisions.md D16, docs/console.md): who is a member of which tenant, with which role.
  * The rules live here, once, for the console's pages and the CLI alike: only an owner makes or
  * changes an owner, a tenant always keeps at least one owner, and every change is audited in the
  * tenant's live audit log with the member who made it.

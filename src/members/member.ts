@@ -1,5 +1,5 @@
 /**
- * Tenant staff in the console (DECISIONS.md D16, docs/console.md). Roles are ordered: each one may do
+ * Tenant staff in the console (docs/decisions.md D16, docs/console.md). Roles are ordered: each one may do
  * what the roles below it may. `reviewer` and above see evidence, so they need a second factor.
  */
 export const MEMBER_ROLES = ['viewer', 'reviewer', 'admin', 'owner'] as const;

@@ -34,7 +34,7 @@ export type EnrollingMember = { tenantId: string; memberId: string };
 type AttemptKind = 'totp' | 'totp_enrolment' | 'passkey' | 'recovery_code';
 
 /**
- * The console's second factor (DECISIONS.md D16, docs/console.md): TOTP (otpauth) and passkeys
+ * The console's second factor (docs/decisions.md D16, docs/console.md): TOTP (otpauth) and passkeys
  * (WebAuthn, @simplewebauthn/server), with single-use recovery codes. It belongs to the user, not to
  * one membership: one person, one set of factors for every tenant's console. The TOTP secret is sealed
  * at rest, a code is accepted once (its time step must be newer than the last one used), recovery

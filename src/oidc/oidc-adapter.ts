@@ -1,6 +1,10 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import type { OidcClients } from './oidc-clients';
+import { hasUnstorableCharacters } from '../validation/postgres-text';
+
+/** An id a client sent that no row can hold (a NUL, an unpaired surrogate; issue #40 finding 10): found nowhere, never a database error. */
+const unstorable = (id: unknown): boolean => typeof id !== 'string' || hasUnstorableCharacters(id);
 
 /**
  * oidc-provider's storage on the project's database (docs/accounts-and-oidc.md, "Storage"): one
@@ -25,27 +29,33 @@ export function postgresAdapter(db: DataSource, clients: OidcClients): new (mode
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
+      if (unstorable(id)) return undefined;
       if (this.model === 'Client') return clients.metadataOf(id);
       return this.one(`SELECT payload, consumed_at FROM oidc_payloads WHERE model = $1 AND id = $2 AND (expires_at IS NULL OR expires_at > now())`, [this.model, id]);
     }
 
-    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      if (unstorable(userCode)) return undefined;
       return this.one(`SELECT payload, consumed_at FROM oidc_payloads WHERE model = $1 AND user_code = $2 AND (expires_at IS NULL OR expires_at > now())`, [this.model, userCode]);
     }
 
-    findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      if (unstorable(uid)) return undefined;
       return this.one(`SELECT payload, consumed_at FROM oidc_payloads WHERE model = $1 AND uid = $2 AND (expires_at IS NULL OR expires_at > now())`, [this.model, uid]);
     }
 
     async consume(id: string): Promise<void> {
+      if (unstorable(id)) return;
       await db.query(`UPDATE oidc_payloads SET consumed_at = now() WHERE model = $1 AND id = $2`, [this.model, id]);
     }
 
     async destroy(id: string): Promise<void> {
+      if (unstorable(id)) return;
       await db.query(`DELETE FROM oidc_payloads WHERE model = $1 AND id = $2`, [this.model, id]);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
+      if (unstorable(grantId)) return;
       await db.query(`DELETE FROM oidc_payloads WHERE grant_id = $1`, [grantId]);
     }
 

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { hasUnstorableCharacters } from '../validation/postgres-text';
 
 export const PUSHED_REQUEST_URN = 'urn:ietf:params:oauth:request_uri:';
 /** What the authorization endpoint is handed instead of a request_uri already used: no such request, so the provider's own "invalid, expired, or was already used" answer. */
@@ -14,6 +15,7 @@ export const USED_REQUEST_URI = `${PUSHED_REQUEST_URN}used`;
 export async function claimPushedRequest(db: DataSource, requestUri: string): Promise<boolean> {
   if (!requestUri.startsWith(PUSHED_REQUEST_URN)) return true;
   const id = requestUri.slice(PUSHED_REQUEST_URN.length);
+  if (hasUnstorableCharacters(id)) return true; // no row holds it: the provider refuses the request itself
   const exists: unknown[] = await db.query(`SELECT 1 FROM oidc_payloads WHERE model = 'PushedAuthorizationRequest' AND id = $1`, [id]);
   if (!exists.length) return true;
   const out: unknown = await db.query(

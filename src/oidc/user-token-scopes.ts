@@ -1,5 +1,5 @@
 /**
- * What a user token may do (DECISIONS D20, docs/accounts-and-oidc.md, "What a user token may do").
+ * What a user token may do (docs/decisions.md D20, docs/accounts-and-oidc.md, "What a user token may do").
  * A tenant's client reaches only that tenant's slice of the user with `account` and
  * `account:write`; whole-account rights need `data_rights`, granted only to the service's own
  * account portal (the first-party client), and export and erasure also a recent sign-in

@@ -20,7 +20,7 @@ describe('bucketForRequest', () => {
     ['GET', '/v1/verify/sessions', 'verify_read'],
     ['HEAD', '/v1/verify/sessions/vses_1', 'verify_read'],
     ['POST', '/v1/verify/sessions/vses_1/decisions', 'verify_admin'],
-    ['POST', '/v1/verify/manual-review/vses_1', 'verify_admin'],
+    ['POST', '/v1/verify/manual-review/vses_1', 'default'],
     ['POST', '/v1/verify/sessions/vses_1/chip', 'default'],
     ['POST', '/v1/developer/webhooks/whk_1/replay', 'webhooks_replay'],
     ['POST', '/v1/admin/bulk-import', 'bulk_import'],
@@ -55,7 +55,7 @@ describe('GraphQL metering', () => {
 
   it('charges one unit per root field in its bucket, subscriptions to verify_read, unknown fields to default', () => {
     expect(bucketsForGraphQL('query', ['session', 'sessions'])).toEqual(['verify_read', 'verify_read']);
-    expect(bucketsForGraphQL('mutation', ['cancelSession', 'createSession', 'reviewSession', 'createSession'])).toEqual(['verify_create', 'verify_create', 'verify_admin', 'default']);
+    expect(bucketsForGraphQL('mutation', ['cancelSession', 'createSession', 'decideSession', 'reviewSession', 'createSession'])).toEqual(['verify_create', 'verify_create', 'verify_admin', 'default', 'default']);
     expect(bucketsForGraphQL('mutation', ['replayWebhookEvents'])).toEqual(['webhooks_replay']);
     expect(bucketsForGraphQL('query', ['constructor'])).toEqual(['default']);
     expect(bucketsForGraphQL('subscription', ['sessionStatusChanged'])).toEqual(['verify_read']);

@@ -42,9 +42,10 @@ export const BUCKETS = {
   verify_admin: {
     limit: 30,
     per: 'key',
-    // Human decisions (DECISIONS.md D16) and the manual-review override (docs/api-behaviour.md, "Rate limits").
-    rules: [{ methods: ['POST'], patterns: ['/v1/verify/sessions/*/decisions', '/v1/verify/manual-review/*'] }],
-    description: 'POST /v1/verify/sessions/*/decisions, POST /v1/verify/manual-review/*',
+    // Human decisions (docs/decisions.md D16), as the specification's table has it. The manual-review
+    // override is not listed there, so it is `default` ("everything else"; docs/rate-limits.md).
+    rules: [{ methods: ['POST'], patterns: ['/v1/verify/sessions/*/decisions'] }],
+    description: 'POST /v1/verify/sessions/*/decisions',
   },
   verify_read: { limit: 600, per: 'key', rules: [{ methods: ['GET'], patterns: ['/v1/verify/*'] }], description: 'GET /v1/verify/*' },
   webhooks_replay: { limit: 20, per: 'key', rules: [{ methods: ['POST'], patterns: ['/v1/developer/webhooks/*/replay'] }], description: 'POST /v1/developer/webhooks/*/replay' },
@@ -59,7 +60,8 @@ export const isBucketName = (v: unknown): v is BucketName => typeof v === 'strin
 /**
  * Every GraphQL query and mutation root field, with the bucket of its REST twin (docs/rate-limits.md); a unit test
  * walks the schema and fails on a root field missing here, so none falls into `default` by
- * accident. Fields listed as `default` have no narrower twin: `cancelSession` (POST
+ * accident. Fields listed as `default` have no narrower twin: `reviewSession` (the manual-review
+ * override, which the specification leaves in "everything else"), `cancelSession` (POST
  * .../sessions/{id}/cancel matches no narrower pattern; a `verify_create` unit would let
  * cancellations starve creations), key and webhook-endpoint management (POST /v1/verify/webhooks
  * is `default`), the operator's override, and the fields with no REST twin (CSCA certificates,
@@ -83,12 +85,15 @@ export const GRAPHQL_FIELD_BUCKETS: Readonly<Record<string, BucketName>> = {
   myProfile: 'default',
   profileChanges: 'default',
   reviewCases: 'default',
+  flows: 'default',
+  flow: 'default',
   // mutations
   updateRetention: 'default',
   updateFlow: 'default',
+  createFlow: 'default',
   extendSessionRetention: 'default',
   createSession: 'verify_create',
-  reviewSession: 'verify_admin',
+  reviewSession: 'default', // REST twin: the manual-review override, `default` as the spec has it
   decideSession: 'verify_admin',
   cancelSession: 'default',
   createApiKey: 'default',

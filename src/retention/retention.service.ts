@@ -108,7 +108,7 @@ export class RetentionService {
       const [{ n, until }]: { n: string; until: Date | null }[] = await m.query(
         `WITH extended AS (
            UPDATE artifacts SET retain_until = stored_at + make_interval(years => $2::int), retention_extended = true
-           WHERE session_id = $1 AND class IN ('id_document_image', 'mrz_text', 'decision_signals', 'registry_record') AND purged_at IS NULL
+           WHERE session_id = $1 AND class IN ('id_document_image', 'mrz_text', 'decision_signals', 'registry_record', 'digital_id_presentation') AND purged_at IS NULL
            RETURNING retain_until
          ) SELECT count(*) AS n, max(retain_until) AS until FROM extended`,
         [sessionId, years],

@@ -29,7 +29,7 @@ export type AuditTrailEntry = { at: Date; action: string; memberId: string | nul
  * "not run" instead.
  */
 export type CaseFile = {
-  /** False for a viewer: evidence (images, frames, the MRZ) is for reviewers and above (DECISIONS.md D16), and is then left empty. */
+  /** False for a viewer: evidence (images, frames, the MRZ) is for reviewers and above (docs/decisions.md D16), and is then left empty. */
   evidenceShown: boolean;
   session: { id: string; livemode: boolean; tier: Tier; status: string; referenceId: string | null; createdAt: Date; completedAt: Date | null; decision: string | null };
   checks: Check[];

@@ -102,10 +102,10 @@ export class ConsoleSettings {
   }
 
   async createFlow(e: SettingsEditor, cmd: UpdateFlowCommand & { name: string }): Promise<FlowEntity> {
-    return this.d.flows.create(e.tenantId, cmd, (m, flow) => this.changed(m, e, true, 'flow.created', flow.id));
+    return this.d.flows.create(e.tenantId, cmd, { livemode: true, who: { member_id: e.memberId } }, (m, flow) => this.changed(m, e, true, 'flow.created', flow.id));
   }
 
   async updateFlow(e: SettingsEditor, flowId: string, cmd: UpdateFlowCommand): Promise<FlowEntity> {
-    return this.d.flows.update(e.tenantId, flowId, cmd, (m, flow) => this.changed(m, e, true, 'flow.updated', flow.id));
+    return this.d.flows.update(e.tenantId, flowId, cmd, { livemode: true, who: { member_id: e.memberId } }, (m, flow) => this.changed(m, e, true, 'flow.updated', flow.id));
   }
 }

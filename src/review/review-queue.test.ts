@@ -11,7 +11,9 @@ describe('review queue', () => {
   it('round-trips a cursor and refuses one that is not its own', () => {
     const c = encodeQueueCursor('2026-11-26 18:00:00.123456+00', 'vses_abc');
     expect(decodeQueueCursor(c)).toEqual({ at: '2026-11-26 18:00:00.123456+00', id: 'vses_abc' });
-    for (const bad of ['', 'not-base64!', Buffer.from('["x","y"]').toString('base64url'), Buffer.from('{}').toString('base64url')]) {
+    // Issue #40 finding 10: `1` and `0` pass Date.parse but not PostgreSQL's timestamptz; a NUL in the id is no parameter at all.
+    const made = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    for (const bad of ['', 'not-base64!', made(['x', 'y']), made({}), made(['1', 'x']), made(['0', 'x']), made(['2026-11-26 18:00:00+00', 'vses_\u0000']), made(['2026-11-26 18:00:00+00', '\ud800'])]) {
       expect(() => decodeQueueCursor(bad)).toThrow(DomainError);
     }
   });

@@ -102,10 +102,24 @@ export function encodeQueueCursor(atText: string, id: string): string {
   return Buffer.from(JSON.stringify([atText, id]), 'utf8').toString('base64url');
 }
 
+/** `completed_at::text` as PostgreSQL writes it (`2026-01-02 03:04:05.678+00`): the only `at` a cursor of ours holds. */
+const CURSOR_AT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+/** A session id's shape; anything else (a NUL, a surrogate) would reach the database as a parameter it cannot hold. */
+const CURSOR_ID = /^[A-Za-z0-9_]{1,64}$/;
+
+/** Our shape, and a real day and time (PostgreSQL refuses 2026-02-30 and 25:00). */
+function isCursorTime(at: string): boolean {
+  if (!CURSOR_AT.test(at)) return false;
+  const [y, mo, d, h, mi, s] = at.split(/[- :.+]/).map(Number);
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && y >= 1;
+}
+
 export function decodeQueueCursor(cursor: string): { at: string; id: string } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(at)) && id.length <= 64) return { at, id };
+    // Date.parse accepts `1` and `0` (issue #40 finding 10), which PostgreSQL's timestamptz does not: only our own shape passes.
+    if (typeof at === 'string' && typeof id === 'string' && isCursorTime(at) && CURSOR_ID.test(id)) return { at, id };
   } catch {
     /* answered below */
   }

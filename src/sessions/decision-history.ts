@@ -5,7 +5,7 @@ import { newId } from '../ids';
 import type { Check, SessionResult } from '../../entities/session-result.document';
 import type { SessionStatus } from './session-status';
 
-/** What a decision did (DECISIONS.md D16): a person's approve / decline / reverse, or the pipeline's approve / decline / review. */
+/** What a decision did (docs/decisions.md D16): a person's approve / decline / reverse, or the pipeline's approve / decline / review. */
 export type DecisionKind = 'approve' | 'decline' | 'reverse' | 'review';
 /** What a person may decide about a session (D16). */
 export const HUMAN_DECISIONS = ['approve', 'decline', 'reverse'] as const;

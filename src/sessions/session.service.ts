@@ -21,7 +21,7 @@ import { assertAcceptableMetadata } from '../validation/input-limits';
 import type { Clock } from '../clock';
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
-/** How long after completion a decision may be reversed (DECISIONS.md D16). */
+/** How long after completion a decision may be reversed (docs/decisions.md D16). */
 export const REVERSAL_WINDOW_MS = 90 * 24 * 60 * 60 * 1000;
 export const TEST_MODE_STEPS = [
   { step: 'in_progress', afterMs: 2_000 },
@@ -79,7 +79,7 @@ export type SessionReadGuard = (actor: Actor | MemberDecider, s: SessionEntity |
  * sessions of both modes; the member's id is the decision's reviewer and is audited with it.
  */
 export type MemberDecider = { kind: 'console_member'; memberId: string; tenantId: string };
-/** Who may decide a session (DECISIONS.md D16): a tenant key with `sessions:review`, or a console member. */
+/** Who may decide a session (docs/decisions.md D16): a tenant key with `sessions:review`, or a console member. */
 export type Decider = TenantKeyActor | MemberDecider;
 
 /**
@@ -370,7 +370,7 @@ export class SessionService {
   }
 
   /**
-   * A human decision (DECISIONS.md D16, needs `sessions:review`): `approve` / `decline` a session in
+   * A human decision (docs/decisions.md D16, needs `sessions:review`): `approve` / `decline` a session in
    * manual_review (the override's use case), or `reverse` a decided one within 90 days of its
    * completion (fraud found later, an upheld review). Under the session's row lock, so of two
    * reviewers deciding at once one wins and the other gets `invalid_state`; a `reverse` naming the

@@ -2,6 +2,7 @@ import { DomainError } from '../errors';
 import { Check, Decision, SessionResult } from '../../entities/session-result.document';
 import { AVAILABLE_TIERS, badgesForPassedChecks, checksForTier, Tier, tierRank } from './tiers';
 import type { SessionStatus } from './session-status';
+import { CHIP_GENUINE_STATEMENT } from '../chip/chip-wording';
 
 export const TEST_OUTCOMES = ['approved', 'declined', 'review'] as const;
 export type TestOutcome = (typeof TEST_OUTCOMES)[number];
@@ -20,7 +21,7 @@ const PASS_SCORES: Record<string, number> = {
   chip_passive_authentication: 1,
 };
 
-export const CHIP_GENUINE_REASON = 'Document genuine per ICAO 9303 Passive Authentication';
+export const CHIP_GENUINE_REASON = CHIP_GENUINE_STATEMENT;
 
 /** Reads `metadata.test_outcome`; anything but the three names is a 400 (docs/api-behaviour.md, "Test mode"). */
 export function testOutcomeOf(metadata: Record<string, unknown>): TestOutcome {
@@ -94,6 +95,7 @@ function testModeChipBlock(outcome: TestOutcome): Record<string, unknown> {
     data_groups: [],
     uncovered_data_groups: [],
     document: { issuing_state: 'UTO', document_type: 'P', expiry_date: '2035-01-01', document_number: '*******89' },
+    statement: CHIP_GENUINE_STATEMENT,
     outcome,
   };
 }

@@ -34,6 +34,16 @@ const TIER_CHECKS: Record<Tier, readonly string[]> = {
 
 export const checksForTier = (tier: Tier): readonly string[] => TIER_CHECKS[tier];
 
+/**
+ * The checks a session runs: its tier's, except that a session whose document step was a digital ID (D24)
+ * runs `digital_id` where the photo's `document_ocr` would be. For badges and the achieved tier a passed
+ * `digital_id` counts as the document check it replaces (decision-policy.ts).
+ */
+export const checksForSession = (tier: Tier, usedDigitalId: boolean): readonly string[] =>
+  usedDigitalId ? TIER_CHECKS[tier].map((c) => (c === 'document_ocr' ? DIGITAL_ID_CHECK : c)) : TIER_CHECKS[tier];
+
+export const DIGITAL_ID_CHECK = 'digital_id';
+
 /** Each badge is earned when every check of its tier passed (docs/api-behaviour.md, "Tiers, checks and badges"). */
 const BADGES: { badge: string; tier: Tier }[] = [
   { badge: 'photo', tier: 'T1' },

@@ -14,7 +14,7 @@ export const updateServiceVerification: OutboxHandler = async (m: EntityManager,
   for (const e of events) {
     if (typeof e.payload.user_sub !== 'string' || !e.sessionId) continue;
     if (e.type === 'verification.completed') await addSuccess(m, e);
-    // A success reversed (DECISIONS.md D16) or re-decided on review no longer vouches for the user.
+    // A success reversed (docs/decisions.md D16) or re-decided on review no longer vouches for the user.
     else if (e.type === 'verification.failed') await recomputeFromSuccesses(m, e.sessionId);
   }
 };

@@ -9,6 +9,8 @@ export const ARTIFACT_CLASSES = [
   'decision_signals',
   /** T4: one registry's answer (normalized record and raw body), kept as evidence of the business checks. */
   'registry_record',
+  /** D24: a wallet's verified presentation (only the requested elements), kept like the ID document. */
+  'digital_id_presentation',
 ] as const;
 export type ArtifactClass = (typeof ARTIFACT_CLASSES)[number];
 

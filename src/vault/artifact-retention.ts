@@ -19,7 +19,7 @@ export const DEFAULT_POLICY: Readonly<RetentionPolicy> = { biometric_template_da
  */
 export const ZERO_DAY_SAFETY_DAYS = 30;
 
-/** Which policy field governs each class; MRZ text, the decision and the registry records follow the ID document. */
+/** Which policy field governs each class; MRZ text, the decision, the registry records and a digital ID's presentation follow the ID document. */
 export const FIELD_OF_CLASS: Readonly<Record<ArtifactClass, RetentionField>> = {
   liveness_template: 'biometric_template_days',
   face_match_template: 'biometric_template_days',
@@ -29,6 +29,7 @@ export const FIELD_OF_CLASS: Readonly<Record<ArtifactClass, RetentionField>> = {
   mrz_text: 'id_document_years',
   decision_signals: 'id_document_years',
   registry_record: 'id_document_years',
+  digital_id_presentation: 'id_document_years',
 };
 
 /** `retain_until` of an artifact stored at `storedAt` under `policy`, and whether it goes at completion. */

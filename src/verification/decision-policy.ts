@@ -3,7 +3,7 @@ import { biometricPolicy } from '../checks/policy/biometric-policy';
 import type { Check, CheckStatus, Decision, Signal } from '../../entities/session-result.document';
 import type { SessionStatus } from '../sessions/session-status';
 import { achievedTier } from '../sessions/test-mode-outcome';
-import { badgesForPassedChecks, Tier } from '../sessions/tiers';
+import { badgesForPassedChecks, DIGITAL_ID_CHECK, Tier } from '../sessions/tiers';
 import type { CheckOutcome, CheckVerdict } from '../checks/check-providers';
 
 export type PolicyDecision = {
@@ -37,6 +37,8 @@ export function decide(tier: Tier, outcomes: CheckOutcome[], business?: { countr
   const passed = new Set(ran.filter((o) => o.verdict === 'pass').map((o) => o.name));
   // The `business` badge (and T4 as the achieved tier) counts the registries as one: see businessSatisfied.
   if (businessOk) for (const r of registries) passed.add(r.name);
+  // D24: a verified digital ID is the session's document check (tiers.ts checksForSession).
+  if (passed.has(DIGITAL_ID_CHECK)) passed.add('document_ocr');
   const scores = ran.map((o) => o.score ?? (o.verdict === 'pass' ? 1 : 0));
   return {
     status,
@@ -57,7 +59,7 @@ export function decide(tier: Tier, outcomes: CheckOutcome[], business?: { countr
 }
 
 /**
- * The version a live decision names in the session's history (DECISIONS.md D16): this rule and the
+ * The version a live decision names in the session's history (docs/decisions.md D16): this rule and the
  * thresholds file it reads through the engines. Test mode decides by the tenant's requested outcome.
  */
 export const LIVE_POLICY_VERSION = `decide-1+biometric-${biometricPolicy.version}`;

@@ -13,7 +13,9 @@ import { ConfirmedIdentity, differencesFromMrz, identitySealContext } from '../h
 import type { Check, SessionResult } from '../../entities/session-result.document';
 import type { SessionService } from '../sessions/session.service';
 import { testModeResult, testOutcomeOf } from '../sessions/test-mode-outcome';
-import { checksForTier, Tier } from '../sessions/tiers';
+import { checksForSession, checksForTier, DIGITAL_ID_CHECK, Tier } from '../sessions/tiers';
+import { DigitalIdRequestRepository, type DigitalIdRequestRow } from '../digital-id/digital-id-request.repository';
+import { digitalIdCheck, documentReadingOf, type StoredPresentation } from '../digital-id/digital-id-check';
 import { EVIDENCE_CLASSES } from '../vault/artifact-classes';
 import { isFromChip, type ArtifactRecord } from '../vault/artifact-store';
 import type { EvidenceVault } from '../vault/evidence-vault';
@@ -30,7 +32,7 @@ import type { BusinessSubmission } from '../registries/registry-comparison';
 import { RegistryBusyError } from '../registries/registry-rate-limiter';
 import { testModeRegistries } from '../registries/test-mode-registries';
 
-const CAPTURE_CHECKS = new Set(['document_ocr', 'face_match', 'liveness', 'anti_spoof']);
+const CAPTURE_CHECKS = new Set(['document_ocr', DIGITAL_ID_CHECK, 'face_match', 'liveness', 'anti_spoof']);
 
 /**
  * The check pipeline, run as a durable job after the page submits: reads the captures from the
@@ -41,6 +43,7 @@ const CAPTURE_CHECKS = new Set(['document_ocr', 'face_match', 'liveness', 'anti_
  */
 export class RunChecksJob {
   private readonly captures: HostedCaptureRepository;
+  private readonly digitalIds: DigitalIdRequestRepository;
 
   constructor(
     private readonly db: DataSource,
@@ -53,6 +56,7 @@ export class RunChecksJob {
     private readonly business: BusinessChecksService,
   ) {
     this.captures = new HostedCaptureRepository(db);
+    this.digitalIds = new DigitalIdRequestRepository(db);
   }
 
   async run({ sessionId }: RunChecksData): Promise<void> {
@@ -63,6 +67,9 @@ export class RunChecksJob {
     if (tier === 'T5' && !hasChip(s)) return;
     const artifacts = (await this.vault.list(s.id)).filter((a) => !a.purgedAt);
     const providers = s.livemode ? this.liveProviders : testModeCheckProviders(testOutcomeOf(s.metadata));
+    // D24: a session whose document step was a digital ID runs `digital_id` in place of `document_ocr`.
+    const digitalId = await this.digitalIds.latestAnswered(s.id);
+    const checks = checksForSession(tier, digitalId !== null);
     // Everything one run finds stays in this call: the job instance is shared by concurrent runs (docs/checks.md).
     // The registry checks run beside the capture checks, all four whatever the others find (docs/checks.md).
     // T3/T4 read what the page collected (the confirmed identity, the business) once, for screening and the registries.
@@ -74,9 +81,9 @@ export class RunChecksJob {
     // rather than run to the end for nothing. (Awaited below; a capture check that throws first must not leave it unhandled.)
     let registriesBusy: RegistryBusyError | null = null;
     registryRun?.catch((err) => void (registriesBusy = err instanceof RegistryBusyError ? err : null));
-    const { outcomes: captureOutcomes, sanctionsHits, crossChecks } = await this.runCaptureChecks(s, tier, artifacts, providers, details.identitySealed, () => registriesBusy);
+    const { outcomes: captureOutcomes, sanctionsHits, crossChecks } = await this.runCaptureChecks(s, checks, artifacts, providers, details.identitySealed, digitalId, () => registriesBusy);
     const registries = registryRun ? await registryRun : null;
-    const outcomes = checksForTier(tier).map(
+    const outcomes = checks.map(
       (name) =>
         registries?.outcomes.find((o) => o.name === name) ??
         captureOutcomes.find((o) => o.name === name) ?? { name, verdict: 'error' as const, reason: 'No business details were given on the hosted page' },
@@ -105,19 +112,23 @@ export class RunChecksJob {
 
   private async runCaptureChecks(
     s: SessionEntity,
-    tier: Tier,
+    checks: readonly string[],
     artifacts: ArtifactRecord[],
     p: CheckProviders,
     identitySealed: string | null,
+    /** The answered digital-ID request the session's document step was, or null for a document photo. */
+    digitalId: DigitalIdRequestRow | null,
     /** An error that ends the run before its next check (a spent registry budget), or null to go on. */
     stopBefore: () => Error | null = () => null,
   ): Promise<{ outcomes: CheckOutcome[]; sanctionsHits: SanctionsHits; crossChecks?: { mrz: CrossCheck; portrait: CrossCheck } }> {
     let sanctionsHits: SanctionsHits = [];
     let crossChecks: { mrz: CrossCheck; portrait: CrossCheck } | undefined;
+    // A digital ID's portrait is the document image of that answer only; a photo session never reads one.
+    const ofDocumentStep = (a: ArtifactRecord) => (digitalId ? a.details.request_id === digitalId.id : a.details.source !== 'digital_id');
     const images = async (cls: ArtifactRecord['class']): Promise<ImageInput[]> => {
       const out: ImageInput[] = [];
       // The chip's portrait is evidence of its own, compared by the chip check, never read as a capture.
-      for (const a of artifacts.filter((x) => x.class === cls && !isFromChip(x))) {
+      for (const a of artifacts.filter((x) => x.class === cls && !isFromChip(x) && (cls !== 'id_document_image' || ofDocumentStep(x)))) {
         const { bytes } = await this.vault.open(a);
         if (bytes) out.push({ bytes, contentType: a.contentType });
       }
@@ -138,7 +149,7 @@ export class RunChecksJob {
     let liveness: Promise<{ challenge: LivenessChallenge | null; frames: LivenessFrame[] }> | undefined;
     const livenessCapture = () =>
       (liveness ??= this.captures.find(s.id).then(async (c) => ({ challenge: c?.challenge ?? null, frames: await this.frames(artifacts, c?.challenge?.id) })));
-    for (const name of checksForTier(tier)) {
+    for (const name of checks) {
       if (REGISTRY_CHECK_NAMES.includes(name)) continue; // run by runRegistries, never skipped after a failure
       const stop = stopBefore();
       if (stop) throw stop;
@@ -147,7 +158,13 @@ export class RunChecksJob {
         continue;
       }
       try {
-        if (name === 'document_ocr') {
+        if (name === DIGITAL_ID_CHECK && digitalId) {
+          // Verified when the wallet answered (src/digital-id/digital-id.service.ts); its claims are the document data.
+          const outcome = digitalIdCheck(digitalId);
+          outcomes.push(outcome);
+          failed ||= outcome.verdict === 'fail';
+          if (outcome.verdict === 'pass') reading = documentReadingOf(await this.storedPresentation(artifacts, digitalId));
+        } else if (name === 'document_ocr') {
           if (!documents.length) missing(name, 'document image');
           else {
             reading = await p.documentReader.read({ images: documents, now: new Date() });
@@ -222,6 +239,13 @@ export class RunChecksJob {
       this.logger.error({ err, sessionId: s.id }, 'registry checks failed');
       return { outcomes: REGISTRY_CHECK_NAMES.map((name) => ({ name, verdict: 'error' as const, reason: `The ${name} check failed` })), evidence: [] };
     }
+  }
+
+  private async storedPresentation(artifacts: ArtifactRecord[], digitalId: DigitalIdRequestRow): Promise<StoredPresentation | null> {
+    const record = artifacts.find((a) => a.class === 'digital_id_presentation' && a.details.request_id === digitalId.id);
+    if (!record) return null;
+    const { bytes } = await this.vault.open(record);
+    return bytes ? (JSON.parse(bytes.toString('utf8')) as StoredPresentation) : null;
   }
 
   private async frames(artifacts: ArtifactRecord[], challengeId: string | undefined): Promise<LivenessFrame[]> {

@@ -16,7 +16,7 @@ export type TestModeAdvanceData = { sessionId: string; step: TestModeStep };
 /**
  * Walks a test-mode session along the timeline of docs/api-behaviour.md, "Test mode". Steps may run late or out of order after a
  * restart, so each one first takes the earlier steps; steps that no longer apply are skipped. The clock runs whatever the
- * hosted page does (DECISIONS.md D22): the page cannot hold a test session back, it can only choose its `test_outcome`.
+ * hosted page does (docs/decisions.md D22): the page cannot hold a test session back, it can only choose its `test_outcome`.
  */
 export class TestModeAdvanceJob {
   constructor(

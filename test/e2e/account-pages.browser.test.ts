@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
-import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { createOidcTenant, createUser, signInThroughPages, startOidcServer, testEmail, type OidcTenant } from '../helpers/oidc-login';
-import { cli, eventually, http, ROOT, type TestServer } from '../helpers/test-server';
+import { cli, eventually, http, ROOT, type HttpResult, type TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
@@ -25,8 +24,8 @@ describe('the account pages in Chromium', () => {
   beforeAll(async () => {
     [server, browser, receiver] = await Promise.all([
       startOidcServer({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
-      // Chromium's fake camera: the verification is captured in this browser, which alone may keep it (issue #25 finding 4).
-      launchChromium({ args: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${writeFakeCameraClip()}`] }),
+      // The verification is finished in this browser, which alone may keep it (issue #25 finding 4).
+      launchChromium(),
       WebhookReceiver.start(),
     ]);
     tenant = await createOidcTenant(server, 'Acme Shop');
@@ -51,31 +50,27 @@ describe('the account pages in Chromium', () => {
     return /\b(\d{6})\b/.exec((mail.json as { messages: { text: string }[] }).messages[0].text)![1];
   };
 
-  /** A T1 capture as a person does it, by keyboard, on the page's own camera screens. */
-  async function captureT1(page: Page): Promise<void> {
-    const press = (name: string) => page.getByRole('button', { name }).press('Enter');
-    await page.getByRole('heading', { name: 'Agree to share your photos and identity document' }).waitFor();
-    await press('Agree and continue');
-    await page.getByLabel('Passport').press('Space');
-    await press('Continue');
-    await page.getByRole('heading', { name: 'Take a photo of your passport photo page' }).waitFor();
-    await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
-    await press('Take photo');
-    await press('Use this photo');
-    await page.getByRole('heading', { name: 'Take a selfie' }).waitFor();
-    await page.waitForFunction(() => (document.querySelector('video') as HTMLVideoElement | null)?.readyState === 4);
-    await press('Take photo');
-  }
-
   test('a new person keeps a finished verification: signs up from the hosted page, and the tenant then sees them', async () => {
-    const created = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } });
-    expect(created.status).toBe(201);
+    // A test session's page needs no camera (D22): Approved chosen there, before its 10 s clock, finishes it and
+    // makes this browser the one that may keep it. Should a loaded machine make the choice too late (409), a new
+    // session is tried rather than the machine's speed judged (issue 47).
+    let created!: HttpResult;
+    let context!: BrowserContext;
+    let hosted!: Page;
+    for (let attempt = 1; ; attempt++) {
+      created = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } });
+      expect(created.status).toBe(201);
+      context = await browser.newContext({ viewport: PHONE, locale: 'en-US' });
+      hosted = await context.newPage();
+      await hosted.goto(created.body.hosted_url);
+      await hosted.getByRole('heading', { name: 'This is a test verification' }).waitFor();
+      const answer = hosted.waitForResponse((r) => r.url().endsWith('/test-outcome'));
+      await hosted.getByRole('button', { name: 'Approved' }).press('Enter');
+      if ((await answer).status() === 200 || attempt === 3) break;
+      await context.close();
+    }
     const id = created.body.id as string;
-    const context = await browser.newContext({ viewport: PHONE, locale: 'en-US' });
-    const hosted = await context.newPage();
-    await hosted.goto(created.body.hosted_url);
-    await captureT1(hosted);
-    await hosted.getByRole('heading', { name: 'Thank you' }).waitFor({ timeout: 30_000 });
+    await hosted.getByRole('heading', { name: 'Thank you' }).waitFor({ timeout: 60_000 });
     const done = (await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: tenant.test_api_key })).body;
     expect(done.status).toBe('success');
     // Whoever else holds the hosted URL sees the same last page without the keep form: only the capturing browser may keep it.

@@ -38,6 +38,8 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/me/object': { processing: 'feed_ranking' },
   'PATCH /v1/me/profile': { bio: 'from the matrix' },
   'POST /v1/admin/bulk-import': { records: [{ flow_id: 'default', tier: 'T0', reference_id: 'matrix-bulk' }] },
+  'POST /v1/developer/flows': { name: 'matrix' },
+  'PATCH /v1/developer/flows/:id': { display_name: 'Matrix' },
 };
 
 type Cell = { route: string; method: string; path: string; credential: CredentialKind; expected: Answer | 'same_as_none' };
@@ -137,7 +139,9 @@ describe('authorization matrix: every route against every credential', () => {
     if (dsr.status !== 202) throw new Error(`dsr: ${dsr.status} ${dsr.text}`);
     const bulk = await http(server, 'POST', '/v1/admin/bulk-import', { key: acme.test_api_key, json: BODIES['POST /v1/admin/bulk-import'] });
     if (bulk.status !== 202) throw new Error(`bulk import: ${bulk.status} ${bulk.text}`);
-    Object.assign(fixtures, { session: sessionA.id, webhook: webhook.body.id, tenant: acme.tenant_id, dsr: dsr.body.id, bulkImport: bulk.body.id });
+    const flow = await http(server, 'POST', '/v1/developer/flows', { key: acme.test_api_key, json: { name: 'matrix fixture' } });
+    if (flow.status !== 201) throw new Error(`flow: ${flow.status} ${flow.text}`);
+    Object.assign(fixtures, { session: sessionA.id, webhook: webhook.body.id, tenant: acme.tenant_id, dsr: dsr.body.id, bulkImport: bulk.body.id, flow: flow.body.id });
     const staleIn = staleSince + (WINDOW_SECONDS + 1) * 1000 - Date.now();
     if (staleIn > 0) await new Promise((r) => setTimeout(r, staleIn));
   }, 180_000);
@@ -157,6 +161,7 @@ describe('authorization matrix: every route against every credential', () => {
       .replace(/\/v1\/developer\/webhooks\/:id/, `/v1/developer/webhooks/${fixtures.webhook}`)
       .replace(/\/v1\/me\/requests\/:id/, `/v1/me/requests/${fixtures.dsr}`)
       .replace(/\/v1\/admin\/bulk-import\/:id/, `/v1/admin/bulk-import/${fixtures.bulkImport}`)
+      .replace(/\/v1\/developer\/flows\/:id/, `/v1/developer/flows/${fixtures.flow}`)
       .replace(/\/v1\/exports\/:id/, `/v1/exports/${fixtures.dsr}`)
       .replace(/\/v1\/evidence\/:id/, '/v1/evidence/art_0000000000000000')
       .replace(':tenantId', fixtures.tenant)

@@ -4,7 +4,7 @@ import { cli, createTenant, eventually, http, startServer, testEnv, type HttpRes
 import { RawGraphQLWs } from '../helpers/ws-client';
 
 /**
- * Bulk import (DECISIONS.md D17, docs/api-behaviour.md "Bulk import"): JSON and NDJSON bodies, both
+ * Bulk import (docs/decisions.md D17, docs/api-behaviour.md "Bulk import"): JSON and NDJSON bodies, both
  * create shapes, duplicates by reference_id, rejected lines with their numbers, the limits, the
  * mailed link, tenant and mode isolation, progress over graphql-ws, and a server killed mid-import.
  */

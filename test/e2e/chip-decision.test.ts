@@ -19,7 +19,7 @@ import { cli, createTenant, ENGINES_OFF, eventually, http, HttpResult, startServ
  * `processing` step, with its real Passive Authentication.
  */
 
-const REASON = 'Document genuine per ICAO 9303 Passive Authentication';
+const REASON = 'Document is genuine and unmodified per ICAO 9303 Passive Authentication.';
 const DG1 = fixture('synthetic', 'EF_DG1.bin');
 const DG2 = fixture('synthetic', 'EF_DG2.bin');
 const DG1_TAMPERED = fixture('synthetic', 'negative_EF_DG1_tampered.bin');

@@ -20,7 +20,7 @@ import { cli, createTenant, eventually, http, startServer, Tenant, testEnv, Test
  * it read to the built server with the app's client secret.
  */
 
-const REASON = 'Document genuine per ICAO 9303 Passive Authentication';
+const REASON = 'Document is genuine and unmodified per ICAO 9303 Passive Authentication.';
 /**
  * The live holder: the ICAO specimen's person on a (test) Dutch passport valid for five more years (the
  * shared vectors expired in 2012 and name Utopia, both of which the live document check refuses), issued for this run by

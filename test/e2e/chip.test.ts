@@ -10,7 +10,7 @@ import { cli, createTenant, eventually, graphql, http, HttpResult, startServer, 
  * and the input errors a mobile client can cause.
  */
 
-const REASON = 'Document genuine per ICAO 9303 Passive Authentication';
+const REASON = 'Document is genuine and unmodified per ICAO 9303 Passive Authentication.';
 const file = (...parts: string[]) => path.join(ICAO_FIXTURES, ...parts);
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -196,6 +196,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
       uncovered_data_groups: [],
       document: { issuing_state: 'UTO', document_type: 'P', expiry_date: '2012-04-15', authenticated: true },
       csca: { fingerprint_sha256: sha256(fixture('synthetic', 'ecdsa_p256_named_sha256', 'CSCA.der')) },
+      statement: REASON, // the spec's permitted wording, exactly, on the block as on the check
     });
     expect(chip.document.document_number).toBe('*******C3');
     expect(chip.data_groups.map((g: any) => [g.number, g.status])).toEqual([
@@ -223,6 +224,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
       chain: { status: 'succeeded' },
       data_group_hashes: { status: 'failed', reason: 'hash_mismatch' },
       document: null,
+      statement: null,
     });
     const row = r.body.result.chip.data_groups.find((g: any) => g.number === 1);
     expect(row).toEqual({ number: 1, status: 'mismatch', computed_hash: sha256(DG1_TAMPERED), stored_hash: sha256(DG1) });
@@ -403,6 +405,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
       const check = checkOf(r.body) as unknown as { status: string; reason: string };
       expect(check.status === 'pass').toBe(allSucceeded);
       expect(check.reason === REASON).toBe(allSucceeded);
+      expect(chip.statement).toBe(allSucceeded ? REASON : null);
       expect(r.body.status).toBe('in_progress'); // waits for the page's captures
     });
   });

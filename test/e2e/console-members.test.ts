@@ -4,7 +4,7 @@ import { createUser, startOidcServer, testEmail } from '../helpers/oidc-login';
 import { cli, createTenant, graphql, type Tenant, type TestServer } from '../helpers/test-server';
 
 /**
- * Console members (DECISIONS.md D16, docs/console.md) over HTTP against the built server: invitations
+ * Console members (docs/decisions.md D16, docs/console.md) over HTTP against the built server: invitations
  * by the CLI and the Members page, single use and expiry, roles and their refusals, the second factor,
  * the tenant boundary, and the sign-in's idle and absolute limits (short through the env here).
  */
@@ -267,11 +267,15 @@ describe('console members', () => {
     expect(none.status).toBe(303);
     expect(none.headers.get('location')).toContain('/v1/oidc/auth?');
     expect(none.headers.getSetCookie().join(';')).toContain('console_flow=');
-    for (const path of ['/console/invitations/short', '/console/invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/console/invitations/%00']) {
+    for (const path of ['/console/invitations/short', '/console/invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
       const r = await fetch(`${server.url}${path}`, { redirect: 'manual' });
       expect(r.status).toBe(403);
       expect(problemCode(await r.text())).toBe('link_invalid');
     }
+    // A NUL never reaches the link check: every page input passes /v1's input rules first (issue 40, finding 10).
+    const nul = await fetch(`${server.url}/console/invitations/%00`, { redirect: 'manual' });
+    expect(nul.status).toBe(400);
+    expect(problemCode(await nul.text())).toBe('invalid_request');
     const unknown = await get(owner, '/console/nothing-here');
     expect(unknown.status).toBe(404);
     const de = await fetch(`${server.url}/console/invitations/short`, { headers: { 'accept-language': 'de-DE' } });

@@ -319,7 +319,7 @@ describe('console review', () => {
     );
     await Promise.all([statusOf(t5, 'manual_review', other.test_api_key), statusOf(t4, 'manual_review', other.test_api_key)]);
     const chip = await (await get(outsider, `/console/cases/${t5}`)).text();
-    expect(chip).toContain('Pass: Document genuine per ICAO 9303 Passive Authentication');
+    expect(chip).toContain('Pass: Document is genuine and unmodified per ICAO 9303 Passive Authentication.');
     expect(chip).toMatch(/ds_signature<\/dt><dd>succeeded/);
     const business = await (await get(outsider, `/console/cases/${t4}`)).text();
     for (const check of ['lei_registry', 'sec_filings', 'uk_company_register', 'au_business_register']) expect(business).toContain(`<h3>${check}: Pass</h3>`);

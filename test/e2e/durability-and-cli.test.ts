@@ -64,14 +64,34 @@ function isRunning(pid: number): boolean {
     }
   });
 
-  it('takes the server down when the database process dies under it, so a supervisor restarts both', async () => {
+  it('starts the database process again when it dies under the server, which stays up and keeps its data (issue #40 finding 3)', async () => {
     const server = await startServer();
-    const [database] = databaseProcessesOf(server.proc.pid!);
-    process.kill(database, 'SIGKILL'); // what the OOM killer does to the larger process
-    const code = await new Promise<number | null>((resolve) => server.proc.once('exit', resolve));
-    expect(code).toBe(1);
-    expect(server.logs.join('')).toContain('database lost; exiting');
-  });
+    try {
+      const tenant = await createTenant(server, 'restart-co');
+      const before = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } });
+      expect(before.status).toBe(201);
+      const [database] = databaseProcessesOf(server.proc.pid!);
+      process.kill(database, 'SIGKILL'); // what the OOM killer does to the larger process
+      await eventually(async () => (server.logs.join('').includes('embedded database lost; starting it again') ? true : undefined), 20_000);
+      // Starting PGlite takes seconds: meanwhile /readyz names the reason with its code.
+      const codes = new Set<string>();
+      await eventually(async () => {
+        const r = await http(server, 'GET', '/readyz');
+        codes.add(String(r.body.checks?.database));
+        return r.status === 200 ? true : undefined;
+      }, 60_000, 100);
+      expect(codes).toContain('database_restarting');
+      expect(server.proc.exitCode).toBeNull();
+      const [again] = databaseProcessesOf(server.proc.pid!);
+      expect(again).toBeGreaterThan(0);
+      expect(again).not.toBe(database);
+      // The same server reads what it wrote before, and writes again.
+      expect((await http(server, 'GET', `/v1/verify/sessions/${before.body.id}`, { key: tenant.test_api_key })).status).toBe(200);
+      expect((await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } })).status).toBe(201);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });
 
 describe('CLI', () => {

@@ -10,7 +10,7 @@ import { writeChunks } from '../helpers/write-chunks';
 type Seen = { method: string; url: string; headers: http.IncomingHttpHeaders; bodySha256: string; bodyBytes: number };
 
 /**
- * DECISIONS.md D18 through the built server: /v1/social, /v1/profiles and /v1/network go, after
+ * docs/decisions.md D18 through the built server: /v1/social, /v1/profiles and /v1/network go, after
  * authentication and metering, to SOCIAL_UPSTREAM_URL (a local server here) with a Service-Actor
  * JWT in place of the caller's credential, streamed both ways; its failures are error bodies.
  */

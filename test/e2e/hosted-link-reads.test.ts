@@ -4,7 +4,7 @@ import { createOidcTenant, startOidcServer, testEmail, userAccessToken, type Oid
 import { eventually, http, type TestServer } from '../helpers/test-server';
 
 /**
- * DECISIONS.md D21 (docs/hosted-flow.md, "The hosted URL"): while a session is created or in_progress,
+ * docs/decisions.md D21 (docs/hosted-flow.md, "The hosted URL"): while a session is created or in_progress,
  * a tenant key's read (one session, the list, GraphQL) carries a working hosted URL, so a tenant that
  * kept only the id can send the link again; once the session has moved on it is null, and a
  * client_secret or a user token never gets one.

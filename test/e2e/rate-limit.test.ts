@@ -48,7 +48,7 @@ describe('bucket table', () => {
     ['verify_create', 'POST', '/v1/verify/sessions', 60],
     ['verify_read', 'GET', '/v1/verify/sessions/vses_0000000000000000000000aa', 600],
     ['verify_admin', 'POST', '/v1/verify/sessions/vses_0000000000000000000000aa/decisions', 30],
-    ['verify_admin', 'POST', '/v1/verify/manual-review/vses_0000000000000000000000aa', 30],
+    ['default', 'POST', '/v1/verify/manual-review/vses_0000000000000000000000aa', 120], // the spec's table: "everything else"
     ['webhooks_replay', 'POST', '/v1/developer/webhooks/whk_0000000000000000/replay', 20],
     ['bulk_import', 'POST', '/v1/admin/bulk-import', 5],
     ['default', 'GET', '/v1/nothing/here', 120],
@@ -264,11 +264,11 @@ describe('GraphQL', () => {
   it('refuses an operation whole when one of its buckets is exhausted, giving back the others', async () => {
     await awayFromWindowEdge();
     const key = await newKey(acme);
-    const review = 'mutation { reviewSession(id: "vses_0000000000000000000000aa", input: { decision: APPROVE, reason: "ok" }) { id } }';
-    await burst(30, () => graphql(server, review, {}, key));
+    const decide = 'mutation { decideSession(id: "vses_0000000000000000000000aa", input: { decision: APPROVE, reason: "fine" }) { decision { id } } }';
+    await burst(30, () => graphql(server, decide, {}, key));
     const both = await graphql(
       server,
-      'mutation { createSession(input: { flowId: "no-such-flow", tier: T1 }) { id } reviewSession(id: "vses_0000000000000000000000aa", input: { decision: APPROVE, reason: "ok" }) { id } }',
+      'mutation { createSession(input: { flowId: "no-such-flow", tier: T1 }) { id } decideSession(id: "vses_0000000000000000000000aa", input: { decision: APPROVE, reason: "fine" }) { decision { id } } }',
       {},
       key,
     );

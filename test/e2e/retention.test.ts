@@ -113,6 +113,44 @@ describe('tenant retention over GraphQL', () => {
   });
 });
 
+describe('the retention scope (issue 40, finding 12)', () => {
+  async function keyWith(scope: string): Promise<string> {
+    const r = await cli(server.env, ['key', 'create', '--tenant', acme.tenant_id, '--mode', 'test', '--scopes', scope, '--json']);
+    expect(r.code).toBe(0);
+    return String(r.json!.api_key);
+  }
+  const readQ = 'query($t: ID!) { retention(tenantId: $t) { selfieVideoDays } }';
+  const setQ = 'mutation($t: ID!) { updateRetention(tenantId: $t, input: { selfieVideoDays: 5 }) { selfieVideoDays } }';
+  const runsQ = '{ retentionRuns(first: 1) { id } }';
+
+  it('lets a key with only retention:manage read and set retention, on REST and GraphQL', async () => {
+    const key = await keyWith('retention:manage');
+    const read = await http(server, 'GET', path(acme), { key });
+    expect(read.status).toBe(200);
+    const set = await patch({ selfie_video_days: 6 }, key);
+    expect({ status: set.status, days: set.body.selfie_video_days }).toEqual({ status: 200, days: 6 });
+    const q = await graphql(server, readQ, { t: acme.tenant_id }, key);
+    expect(q.body.errors).toBeUndefined();
+    const m = await graphql(server, setQ, { t: acme.tenant_id }, key);
+    expect(m.body.data.updateRetention).toEqual({ selfieVideoDays: 5 });
+    expect((await graphql(server, runsQ, {}, key)).body.errors).toBeUndefined();
+  });
+
+  it.each(['webhooks:manage', 'keys:manage'])('refuses a key with only %s: 403 insufficient_scope on REST and GraphQL, nothing changed', async (scope) => {
+    const key = await keyWith(scope);
+    const before = (await http(server, 'GET', path(acme), { key: acme.test_api_key })).body;
+    const read = await http(server, 'GET', path(acme), { key });
+    expect({ status: read.status, code: read.body.error.code }).toEqual({ status: 403, code: 'insufficient_scope' });
+    const set = await patch({ selfie_video_days: 1 }, key);
+    expect({ status: set.status, code: set.body.error.code }).toEqual({ status: 403, code: 'insufficient_scope' });
+    for (const [q, v] of [[readQ, { t: acme.tenant_id }], [setQ, { t: acme.tenant_id }], [runsQ, {}]] as const) {
+      const r = await graphql(server, q, v, key);
+      expect(r.body.errors[0].extensions.code).toBe('insufficient_scope');
+    }
+    expect((await http(server, 'GET', path(acme), { key: acme.test_api_key })).body).toEqual(before);
+  });
+});
+
 describe('stored artifacts take the policy in force', () => {
   it('sets retain_until from the tenant policy when the artifact is stored', async () => {
     const t = await createTenant(server, 'policy');

@@ -5,7 +5,7 @@ import { cli, createTenant, eventually, graphql, http, type Tenant, type TestSer
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
- * DECISIONS.md D16 through the built server: every session's decision history (the pipeline's
+ * docs/decisions.md D16 through the built server: every session's decision history (the pipeline's
  * decision, then each person's), POST /v1/verify/sessions/{id}/decisions with approve, decline and
  * reverse, race-safety between two reviewers, and a reversal that re-sends the verification event
  * and takes the user's verified claim with it.

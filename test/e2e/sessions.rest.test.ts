@@ -67,8 +67,8 @@ describe('test mode', () => {
     expect(decidedAfter).toBeLessThanOrEqual(11_500);
     expect(done.result).toMatchObject({ decision: 'approved', achieved_tier: 'T5', badges: ['photo', 'liveness', 'chip'] });
     const chipCheck = done.result.checks.find((c: { name: string }) => c.name === 'chip_passive_authentication');
-    expect(chipCheck).toEqual({ name: 'chip_passive_authentication', status: 'pass', score: 1, reason: 'Document genuine per ICAO 9303 Passive Authentication' });
-    expect(done.result.chip).toBeDefined();
+    expect(chipCheck).toEqual({ name: 'chip_passive_authentication', status: 'pass', score: 1, reason: 'Document is genuine and unmodified per ICAO 9303 Passive Authentication.' });
+    expect(done.result.chip).toMatchObject({ test_mode: true, statement: 'Document is genuine and unmodified per ICAO 9303 Passive Authentication.' });
   });
 
   it('resolves declined and review outcomes deterministically, and the manual-review override decides', async () => {

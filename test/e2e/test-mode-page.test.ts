@@ -4,7 +4,7 @@ import { createTenant, eventually, http, startServer, testEnv, type Tenant, type
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
- * DECISIONS.md D22 (docs/hosted-flow.md, "Test mode"): a test session reaches its outcome 10 s after
+ * docs/decisions.md D22 (docs/hosted-flow.md, "Test mode"): a test session reaches its outcome 10 s after
  * creation whatever its page does, and its page may choose the outcome (`approved`, `declined`,
  * `review`) before then. Nothing here measures time: each test waits for the event itself.
  */

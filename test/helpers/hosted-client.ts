@@ -121,7 +121,7 @@ export async function captureAndSubmitT1(server: Pick<TestServer, 'url'>, sessio
 }
 
 /**
- * A test session's page choosing its outcome (DECISIONS.md D22), as the test page's buttons do: returns
+ * A test session's page choosing its outcome (docs/decisions.md D22), as the test page's buttons do: returns
  * the page and the keep secret the first choice is given, or null when the session's clock decided it
  * first (409), for the caller to try a fresh session.
  */

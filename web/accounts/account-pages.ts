@@ -103,7 +103,8 @@ export type AccountProblem =
   | 'sign_in_cancelled'
   | 'sign_in_failed'
   | 'wrong_account'
-  | 'not_found';
+  | 'not_found'
+  | 'invalid_request';
 
 /** A refusal of the account pages: what happened in words, its code, and the one way on when there is one. */
 export function problemPage(p: Omit<Page, 'title'>, o: { code: AccountProblem; signInAgainHref?: string }): string {

@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { pageInputGuard } from '../page-input';
+import { refuseAccountInput } from './account-problems';
 import { setPageSecurityHeaders } from '../../http/security-headers';
 import type { DelegatedRequestService } from '../../src/data-rights/delegated/delegated-request.service';
 import type { KeepVerificationService } from '../../src/users/keep-verification.service';
@@ -23,6 +25,8 @@ export function accountRouter(d: AccountPagesDeps): Router {
     res.setHeader('cache-control', 'no-store');
     next();
   });
+  // Every path segment and query parameter under the limits of /v1's input (issue #40 finding 10); forms: `pageForm`.
+  router.use(pageInputGuard(refuseAccountInput));
 
   router.get(
     '/callback',

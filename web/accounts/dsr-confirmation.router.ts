@@ -1,4 +1,6 @@
-import express, { type Request, type Response, type Router } from 'express';
+import { type Request, type Response, type Router } from 'express';
+import { pageForm } from '../page-input';
+import { refuseAccountInput } from './account-problems';
 import type { DelegatedRequestService } from '../../src/data-rights/delegated/delegated-request.service';
 import { DECLINED_BY_USER, NOT_CONFIRMED, type DsrJob } from '../../src/data-rights/dsr-job.service';
 import { DomainError } from '../../src/errors';
@@ -21,7 +23,7 @@ function outcomeOf(job: DsrJob): DsrOutcome {
  * about the request.
  */
 export function dsrConfirmationRoutes(router: Router, delegated: DelegatedRequestService, session: AccountSession): void {
-  const form = express.urlencoded({ extended: false, limit: '8kb' });
+  const form = pageForm('8kb', refuseAccountInput);
   const pageOf = (id: string, token: string) => `${ACCOUNT_PAGES_PATH}/requests/${id}?token=${encodeURIComponent(token)}`;
 
   async function show(req: Request, res: Response, token: unknown, error: string | null): Promise<void> {

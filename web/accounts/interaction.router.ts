@@ -1,4 +1,5 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { pageForm, pageInputGuard } from '../page-input';
 import type Provider from 'oidc-provider';
 import type { OidcClients } from '../../src/oidc/oidc-clients';
 import { CONSOLE_CLIENT_ID, FIRST_PARTY_CLIENT_ID } from '../../src/oidc/first-party-sign-in';
@@ -18,12 +19,19 @@ const mailText = (m: AccountMessages): MailText => ({ codeSubject: m.mailCodeSub
  */
 export function interactionRouter(provider: Provider, signIn: SignInService, clients: OidcClients, base: string): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: '8kb' });
+  // Input refused as /v1 refuses it (web/page-input.ts): a page of its own, as the provider's details may not be readable yet.
+  const refuseSignInInput = (req: Request, res: Response) => {
+    const m = messagesFor(accountLocale(undefined, (l) => req.acceptsLanguages(l)));
+    html(res, 400, `<!doctype html><html lang="en-US"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${m.signInTitle}</title><link rel="stylesheet" href="/hosted/assets/app.css"></head><body><main id="main"><h1>${m.signInTitle}</h1><p id="problem-code" data-code="invalid_request">${m.problem_invalid_request}</p></main></body></html>`);
+  };
+  // The password's own check answers on the form, in the page's language (a NUL: "a character that cannot be used").
+  const form = pageForm('8kb', refuseSignInInput, ['password']);
   router.use((_req, res, next) => {
     setPageSecurityHeaders(res);
     res.setHeader('cache-control', 'no-store');
     next();
   });
+  router.use(pageInputGuard(refuseSignInInput));
 
   const context = async (req: Request, res: Response) => {
     const details = await provider.interactionDetails(req, res);

@@ -1,4 +1,6 @@
-import express, { type Router } from 'express';
+import { type Router } from 'express';
+import { pageForm } from '../page-input';
+import { refuseAccountInput } from './account-problems';
 import { ACCOUNT_PAGES_PATH } from '../../src/oidc/first-party-sign-in';
 import { SESSION_ID_PATTERN } from '../../src/ids';
 import type { KeepVerificationService } from '../../src/users/keep-verification.service';
@@ -13,7 +15,7 @@ import { wrap } from './wrap';
  * tab); after the check, the person signs in, and the callback (account.router.ts) keeps the session.
  */
 export function keepRoutes(router: Router, keep: KeepVerificationService, session: AccountSession): void {
-  const form = express.urlencoded({ extended: false, limit: '8kb' });
+  const form = pageForm('8kb', refuseAccountInput);
 
   router.post(
     '/keep',

@@ -1,4 +1,6 @@
-import express, { type Request, type Response, type Router } from 'express';
+import { type Request, type Response, type Router } from 'express';
+import { pageForm } from '../page-input';
+import { refuseAccountInput } from './account-problems';
 import type { EndUserActor } from '../../src/auth/actor';
 import { UserTokenRefusal, type UserCapability, type UserTokenPolicy } from '../../src/auth/user-token.policy';
 import { PORTAL_USER_SCOPES } from '../../src/oidc/user-token-scopes';
@@ -48,7 +50,8 @@ const NOTICES: readonly string[] = [...Object.values(ACTIONS).map((a) => a.notic
  * calls its service. Every POST carries a form token bound to this sign-in and to the action.
  */
 export function portalRoutes(router: Router, d: PortalDeps): void {
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  // The profile's fields are judged by ProfileService, which names the field to change on the form.
+  const form = pageForm('16kb', refuseAccountInput, ['display_name', 'handle', 'bio', 'public_links']);
   const pageOf = (req: Request): PortalPage => {
     const p = accountPageOf(req, req.query.lang);
     return { ...p, pm: portalMessagesFor(p.locale) };

@@ -15,7 +15,7 @@ export type DecideForm = {
   done?: string | null;
 };
 
-/** Which decisions a session in this status takes (DECISIONS.md D16). */
+/** Which decisions a session in this status takes (docs/decisions.md D16). */
 export function decisionsFor(status: string): HumanDecision[] {
   if (status === 'manual_review') return ['approve', 'decline'];
   if (status === 'success' || status === 'failed') return ['reverse'];

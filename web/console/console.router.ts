@@ -1,5 +1,7 @@
 import path from 'node:path';
-import express, { Router } from 'express';
+import { pageForm, pageInputGuard } from '../page-input';
+import { refuseConsoleInput } from './console-problems';
+import { Router } from 'express';
 import { setPageSecurityHeaders } from '../../http/security-headers';
 import type { ConsoleServices } from '../../src/members/console-services';
 import type { ReviewServices } from '../../src/review/review-services';
@@ -23,7 +25,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
 };
 
 /**
- * The tenant staff's console at /console (DECISIONS.md D16, docs/console.md): a first-party client
+ * The tenant staff's console at /console (docs/decisions.md D16, docs/console.md): a first-party client
  * of the service's own provider. This router holds the sign-in and its callback, the tenant picker,
  * the second factor, invitations and the Members page, then the review pages
  * (web/console/console-pages.router.ts). Server-rendered; one small script for passkeys.
@@ -34,15 +36,19 @@ export type ConsoleRouterDeps = { console: ConsoleServices; review: ReviewServic
 export function consoleRouter(c: ConsoleRouterDeps): Router {
   const router = Router();
   const gate = new ConsoleGate(c.console, c.secureCookies);
-  const form = express.urlencoded({ extended: false, limit: '8kb' });
+  const form = pageForm('8kb', refuseConsoleInput);
   router.use((_req, res, next) => {
     setPageSecurityHeaders(res);
     res.setHeader('cache-control', 'no-store');
     next();
   });
+  // Every path segment and query parameter under the limits of /v1's input (issue #40 finding 10); forms: `pageForm`.
+  router.use(pageInputGuard(refuseConsoleInput));
 
   router.get('/assets/:file', (req, res) => {
-    const asset = ASSETS[String(req.params.file)];
+    // Own entries only: `constructor`, `__proto__` and `toString` are the prototype's, not assets.
+    const name = String(req.params.file);
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!asset) return sendConsoleProblem(req, res, 'not_found');
     res.setHeader('cache-control', 'public, max-age=300');
     res.type(asset.type).sendFile(asset.file);

@@ -1,4 +1,6 @@
-import express, { type Request, type Response, type Router } from 'express';
+import { type Request, type Response, type Router } from 'express';
+import { pageForm } from '../page-input';
+import { refuseConsoleInput } from './console-problems';
 import { DomainError } from '../../src/errors';
 import { isMemberRole, MEMBER_ID_PATTERN, roleAtLeast, type MemberRole } from '../../src/members/member';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
@@ -20,7 +22,7 @@ const INVITATION_ID = /^minv_[A-Za-z0-9]{16,}$/;
  */
 export function membersRoutes(router: Router, gate: ConsoleGate): void {
   const s = gate.services;
-  const form = express.urlencoded({ extended: false, limit: '8kb' });
+  const form = pageForm('8kb', refuseConsoleInput);
   const me = (res: Response) => gate.memberOf(res);
 
   async function show(req: Request, res: Response, o: { status?: number; error?: { text: string; field?: string }; values?: { email: string; role: MemberRole } } = {}): Promise<void> {

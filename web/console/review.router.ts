@@ -1,5 +1,7 @@
 import { sendEvidence } from '../../http/send-evidence';
-import express, { type Request, type Response, type Router } from 'express';
+import { pageForm } from '../page-input';
+import { refuseConsoleInput } from './console-problems';
+import { type Request, type Response, type Router } from 'express';
 import { reviewPageOf } from './console-access';
 import type { ConsoleGate } from './console-guard';
 import { sendConsolePage } from './console-layout';
@@ -27,7 +29,7 @@ const DECIDE_PURPOSE = 'review:decide';
 export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: ReviewServices; evidence: EvidenceAccessService; now?: () => Date }): void {
   const { gate } = d;
   const now = d.now ?? (() => new Date());
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const form = pageForm('16kb', refuseConsoleInput);
   const pageOf = (req: Request, res: Response) => reviewPageOf(gate, req, res);
 
   router.get(

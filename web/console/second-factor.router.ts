@@ -1,4 +1,6 @@
-import express, { type Request, type Response, type Router } from 'express';
+import { type Request, type Response, type Router } from 'express';
+import { pageForm, pageJson } from '../page-input';
+import { refuseConsoleInput } from './console-problems';
 import QRCode from 'qrcode';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
 import type { FactorOutcome } from '../../src/members/second-factor.service';
@@ -19,8 +21,8 @@ const PURPOSE = 'console:second-factor';
  */
 export function secondFactorRoutes(router: Router, gate: ConsoleGate): void {
   const s = gate.services;
-  const form = express.urlencoded({ extended: false, limit: '8kb' });
-  const json = express.json({ limit: '64kb' });
+  const form = pageForm('8kb', refuseConsoleInput);
+  const json = pageJson('64kb', (_req, res) => void res.status(400).json({ error: 'invalid_request' }));
   const signedIn = gate.requireConsoleSignIn();
   const returnOf = (value: unknown): string => (isConsolePath(value) && !String(value).startsWith(`${CONSOLE_PATH}${SF}`) ? value : CONSOLE_PATH);
   const str = (v: unknown): string => (typeof v === 'string' ? v : '');

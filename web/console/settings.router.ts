@@ -1,4 +1,6 @@
-import express, { type Request, type Response, type Router } from 'express';
+import { type Request, type Response, type Router } from 'express';
+import { pageForm } from '../page-input';
+import { refuseConsoleInput } from './console-problems';
 import { roleAtLeast } from '../../src/members/member';
 import { DomainError } from '../../src/errors';
 import type { ConsoleSettings } from '../../src/review/console-settings';
@@ -20,7 +22,7 @@ const PURPOSE = 'console:settings';
  */
 export function settingsRoutes(router: Router, d: { gate: ConsoleGate; settings: ConsoleSettings; review: ReviewSettings }): void {
   const { gate } = d;
-  const form = express.urlencoded({ extended: false, limit: '32kb' });
+  const form = pageForm('32kb', refuseConsoleInput);
   const editorOf = (res: Response) => {
     const m = gate.memberOf(res);
     return { memberId: m.memberId, tenantId: m.tenantId };
@@ -63,7 +65,7 @@ export function settingsRoutes(router: Router, d: { gate: ConsoleGate; settings:
         try {
           const shown = await run(req, res);
           if (shown) return show(req, res, shown);
-          res.redirect(303, `${SETTINGS_PATH}?done=saved`);
+          if (!res.headersSent) res.redirect(303, `${SETTINGS_PATH}?done=saved`); // a change may answer itself (replay's own redirect)
         } catch (err) {
           if (err instanceof DomainError && ['invalid_request', 'not_found', 'invalid_state', 'insufficient_scope'].includes(err.code)) {
             const p = reviewPageOf(gate, req, res);

@@ -10,7 +10,7 @@ export type WaitOptions = {
   timeoutMs?: number;
 };
 
-/** Bulk import (scope `sessions:write`; DECISIONS.md D17): up to 10,000 sessions per upload, created by a durable job. */
+/** Bulk import (scope `sessions:write`; docs/decisions.md D17): up to 10,000 sessions per upload, created by a durable job. */
 export class BulkImports {
   constructor(
     private readonly api: Api,

@@ -2,6 +2,7 @@ import createClient from 'openapi-fetch';
 import type { Api } from './api';
 import { BulkImports } from './bulk-imports';
 import { DataRights } from './data-rights';
+import { Flows } from './flows';
 import type { paths } from './generated/openapi';
 import { Retention } from './retention';
 import { DEFAULT_RETRY, retryingFetch, type RetryOptions } from './retrying-fetch';
@@ -22,6 +23,7 @@ export class IdvClient {
   readonly sessions: Sessions;
   readonly webhooks: Webhooks;
   readonly retention: Retention;
+  readonly flows: Flows;
   readonly dataRights: DataRights;
   readonly bulkImports: BulkImports;
   /** The typed openapi-fetch client underneath, for operations without a helper (same auth and retries). */
@@ -40,6 +42,7 @@ export class IdvClient {
     this.sessions = new Sessions(this.api);
     this.webhooks = new Webhooks(this.api);
     this.retention = new Retention(this.api);
+    this.flows = new Flows(this.api);
     this.dataRights = new DataRights(this.api);
     this.bulkImports = new BulkImports(this.api, retryOptions.sleep);
   }

@@ -2,7 +2,7 @@ import type { Api } from './api';
 import { unwrap } from './api';
 import type { Retention as RetentionRecord, RetentionPatch } from './types';
 
-/** The tenant's retention policy in the key's mode (scope `keys:manage`; docs/retention-and-audit.md). */
+/** The tenant's retention policy in the key's mode (scope `retention:manage`; docs/retention-and-audit.md). */
 export class Retention {
   constructor(private readonly api: Api) {}
 

@@ -243,6 +243,18 @@ describe('the typed TypeScript client', () => {
     }, 60_000);
   });
 
+  describe('flows', () => {
+    it('creates, lists, reads and changes a flow, and names the field of a bad value', async () => {
+      const flow = await client.flows.create({ name: 'Client flow', max_tier: 'T2', allowed_origins: ['https://shop.example'] });
+      expect(flow).toMatchObject({ object: 'flow', name: 'Client flow', max_tier: 'T2', allowed_origins: ['https://shop.example'] });
+      expect((await client.flows.list()).map((f) => f.id)).toContain(flow.id);
+      expect(await client.flows.get(flow.id)).toEqual(flow);
+      const changed = await client.flows.update(flow.id, { display_name: 'Client', logo_url: null });
+      expect(changed).toMatchObject({ display_name: 'Client', logo_url: null });
+      await expect(client.flows.update(flow.id, { primary_color: 'red' })).rejects.toMatchObject({ status: 400, code: 'invalid_request', message: expect.stringMatching(/^primary_color/) });
+    });
+  });
+
   describe('rate limits and retries', () => {
     let limited: Tenant;
     let sessionId: string;

@@ -12,7 +12,7 @@ export interface ExportAccountData {
 
 const BATCH = 500;
 
-const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic', 'application/pdf': 'pdf' };
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic', 'application/pdf': 'pdf', 'application/json': 'json' };
 
 type SessionRow = {
   id: string;
@@ -68,7 +68,8 @@ export class DatabaseExportSources implements ExportSources {
   async *documents(userId: string): AsyncIterable<ExportDocument> {
     for await (const s of this.sessions(userId)) {
       for (const record of await this.vault.list(s.id)) {
-        if (record.class !== 'id_document_image' || record.purgedAt) continue;
+        // A digital ID's presentation is the ID document of a session that used one (D24): exported like the photo.
+        if ((record.class !== 'id_document_image' && record.class !== 'digital_id_presentation') || record.purgedAt) continue;
         const { body } = await this.vault.stream(record);
         if (body) yield { id: record.id, ext: EXTENSIONS[record.contentType] ?? 'bin', contentType: record.contentType, bytes: body };
       }

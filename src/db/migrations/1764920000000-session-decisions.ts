@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Every session's decision history (DECISIONS.md D16): the pipeline's automated decision and each
+ * Every session's decision history (docs/decisions.md D16): the pipeline's automated decision and each
  * human one, oldest first. Rows go with their session (erasure deletes sessions, so their history too).
  */
 export class SessionDecisions1764920000000 implements MigrationInterface {

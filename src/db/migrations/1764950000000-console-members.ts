@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The console's people (DECISIONS.md D16, docs/console.md): members (a user of the service linked to a
+ * The console's people (docs/decisions.md D16, docs/console.md): members (a user of the service linked to a
  * tenant with a role), their invitations (token stored hashed, email sealed), the second factors of
  * users who sign in to the console (TOTP secret sealed, passkeys' public keys, recovery codes hashed),
  * and console sessions (server-side rows named by the hash of the cookie's token).

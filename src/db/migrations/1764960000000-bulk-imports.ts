@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Bulk import jobs (DECISIONS.md D17, docs/api-behaviour.md "Bulk import"). Each record is kept
+ * Bulk import jobs (docs/decisions.md D17, docs/api-behaviour.md "Bulk import"). Each record is kept
  * sealed (it may hold names and an email) until its batch is processed; then only its outcome stays:
  * line, reference_id, the session made or the reason it was not. `outcome` is null until the batch
  * that holds the record commits, so a restarted job picks up exactly the records not yet done.

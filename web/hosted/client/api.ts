@@ -15,11 +15,21 @@ export type View = {
   challenge: Challenge | null;
   submitted: boolean;
   server_time: number;
+  /** D24: whether this page offers "Use a digital ID", and how the latest request fared. */
+  digital_id: { offered: boolean; latest: DigitalIdStatus | null };
   /** A test session's outcome as it stands; null for a live session. */
   test_outcome: TestOutcome | null;
 };
 
 export type TestOutcome = 'approved' | 'declined' | 'review';
+
+export type DigitalIdStatus = { request_id: string; status: 'pending' | 'verified' | 'failed' | 'error'; reason: string | null };
+export type DigitalIdRequest = {
+  id: string;
+  expires_at: string;
+  dc_api: { protocol: string; data: Record<string, unknown> };
+  cross_device: { link: string; request_uri: string; qr_svg: string };
+};
 
 export type FieldProblem = { field: string; code: string; message: string };
 
@@ -101,6 +111,10 @@ export class HostedApi {
     if (body.keep_secret) this.rememberKeepSecret(body.keep_secret);
     return body;
   };
+  digitalIdRequest = () => this.call<DigitalIdRequest>('POST', '/digital-id/requests');
+  /** The same device's wallet answer, as navigator.credentials.get resolved it. */
+  digitalIdAnswer = (requestId: string, answer: { protocol: string; data: unknown }) =>
+    this.call<DigitalIdStatus>('POST', `/digital-id/requests/${encodeURIComponent(requestId)}/response`, json(answer));
   handoffSvg = async (): Promise<string> => {
     const r = await fetch(`${this.base()}/handoff.svg`, { headers: { authorization: `Bearer ${this.credential}` } });
     if (!r.ok) throw new ApiError(r.status, 'error', 'QR code unavailable');

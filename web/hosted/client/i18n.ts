@@ -116,6 +116,18 @@ const EN = {
   handoffQr: 'On another phone? Scan this code with its camera:',
   handoffQrAlt: 'QR code that opens the app to read your passport chip',
   handoffWaiting: 'Waiting for the app…',
+  digitalIdOr: 'Have a mobile driving licence or an EU digital identity wallet?',
+  digitalIdUse: 'Use a digital ID',
+  digitalIdHeading: 'Share your digital ID',
+  digitalIdAsking: 'Your wallet asks you to share your name, date of birth, photo and document details. Follow it to continue.',
+  digitalIdQr: 'Scan this code with the phone that holds your digital ID, and follow your wallet:',
+  digitalIdQrAlt: 'QR code that asks your wallet for your digital ID',
+  digitalIdWaiting: 'Waiting for your wallet…',
+  digitalIdRefusedHeading: 'Your digital ID could not be used',
+  digitalIdRefused: 'It was not accepted ({reason}). Try again, or photograph your document instead.',
+  digitalIdCanceled: 'No digital ID was shared. Try again, or photograph your document instead.',
+  digitalIdTryAgain: 'Try again',
+  digitalIdUsePhoto: 'Photograph my document instead',
 };
 
 export type Strings = typeof EN;
@@ -237,6 +249,18 @@ const DE: Strings = {
   handoffQr: 'Anderes Smartphone? Scannen Sie diesen Code mit dessen Kamera:',
   handoffQrAlt: 'QR-Code, der die App zum Lesen des Passchips öffnet',
   handoffWaiting: 'Warten auf die App …',
+  digitalIdOr: 'Sie haben einen mobilen Führerschein oder eine EU-Brieftasche für die digitale Identität?',
+  digitalIdUse: 'Digitalen Ausweis verwenden',
+  digitalIdHeading: 'Digitalen Ausweis teilen',
+  digitalIdAsking: 'Ihre Brieftasche fragt, ob Sie Namen, Geburtsdatum, Foto und Dokumentangaben teilen. Folgen Sie ihr, um fortzufahren.',
+  digitalIdQr: 'Scannen Sie diesen Code mit dem Smartphone, auf dem Ihr digitaler Ausweis ist, und folgen Sie Ihrer Brieftasche:',
+  digitalIdQrAlt: 'QR-Code, der Ihre Brieftasche nach Ihrem digitalen Ausweis fragt',
+  digitalIdWaiting: 'Warten auf Ihre Brieftasche …',
+  digitalIdRefusedHeading: 'Ihr digitaler Ausweis konnte nicht verwendet werden',
+  digitalIdRefused: 'Er wurde nicht angenommen ({reason}). Versuchen Sie es erneut oder fotografieren Sie stattdessen Ihr Dokument.',
+  digitalIdCanceled: 'Es wurde kein digitaler Ausweis geteilt. Versuchen Sie es erneut oder fotografieren Sie stattdessen Ihr Dokument.',
+  digitalIdTryAgain: 'Erneut versuchen',
+  digitalIdUsePhoto: 'Stattdessen mein Dokument fotografieren',
 };
 
 export const LOCALES: Record<string, Strings> = { 'en-US': EN, 'de-DE': DE };

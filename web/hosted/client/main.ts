@@ -70,7 +70,7 @@ const TEST_UNDECIDED = ['created', 'in_progress', 'processing'];
 let testOutcomeChosen = false;
 
 /**
- * A test session's page (DECISIONS.md D22): no camera and no documents. It says it is a test and which
+ * A test session's page (docs/decisions.md D22): no camera and no documents. It says it is a test and which
  * outcome the session will take, and offers the three; the session resolves on its own clock
  * whatever happens here, and the page follows it to its last page.
  */
@@ -173,7 +173,72 @@ function chooseDocument(error = false): void {
     const sides = chosen === 'passport' ? [{ side: 'data_page', heading: t.docPassportHeading }] : [{ side: 'front', heading: t.docFrontHeading }, { side: 'back', heading: t.docBackHeading }];
     void captureDocument(sides, 0);
   });
-  show(root, ...(error ? [errorSummary(t.errorSummary, t.chooseDocError, 'doc-type')] : []), progress('document')!, form, cancelLink());
+  const digital = view.digital_id?.offered
+    ? h('div', { class: 'alternative' }, h('p', {}, t.digitalIdOr), button(t.digitalIdUse, () => void useDigitalId(), 'secondary', { 'data-action': 'digital-id' }))
+    : null;
+  show(root, ...(error ? [errorSummary(t.errorSummary, t.chooseDocError, 'doc-type')] : []), progress('document')!, form, digital, cancelLink());
+}
+
+/** The Digital Credentials API of this browser, when it has one (Chrome and Safari ship it). */
+type DigitalCredentialsGet = (options: { digital: { requests: unknown[] }; mediation?: string }) => Promise<{ protocol: string; data: unknown } | null>;
+function digitalCredentials(): DigitalCredentialsGet | null {
+  if (!('DigitalCredential' in window) || !navigator.credentials?.get) return null;
+  return (options) => navigator.credentials.get(options as CredentialRequestOptions) as unknown as Promise<{ protocol: string; data: unknown } | null>;
+}
+
+/**
+ * D24: a wallet instead of a document photo. On this device through the Digital Credentials API when the
+ * browser has it; otherwise a QR code for the phone that holds the wallet, and this page waits for its answer.
+ */
+async function useDigitalId(): Promise<void> {
+  tell('step', 'document');
+  const request = await api.digitalIdRequest();
+  const get = digitalCredentials();
+  if (get) {
+    show(root, progress('document')!, h('h1', {}, t.digitalIdHeading), h('p', { role: 'status' }, t.digitalIdAsking));
+    let answer: { protocol: string; data: unknown } | null = null;
+    try {
+      answer = await get({ digital: { requests: [request.dc_api] }, mediation: 'required' });
+    } catch {
+      answer = null;
+    }
+    if (!answer) return digitalIdRefused(null);
+    const outcome = await api.digitalIdAnswer(request.id, { protocol: answer.protocol, data: answer.data });
+    return outcome.status === 'verified' ? selfie() : digitalIdRefused(outcome.reason);
+  }
+  show(
+    root,
+    progress('document')!,
+    h('h1', {}, t.digitalIdHeading),
+    h('p', {}, t.digitalIdQr),
+    qrElement(request.cross_device.qr_svg, t.digitalIdQrAlt),
+    h('p', { role: 'status' }, t.digitalIdWaiting),
+    cancelLink(),
+  );
+  let wait = 2000;
+  for (;;) {
+    await sleep(wait);
+    wait = Math.min(5000, wait * 1.5);
+    view = await api.view().catch(() => view);
+    const latest = view.digital_id?.latest;
+    if (view.status !== 'in_progress') return finish();
+    if (!latest || latest.request_id !== request.id || latest.status === 'pending') {
+      if (Date.parse(request.expires_at) - api.clockOffset < Date.now()) return digitalIdRefused('expired');
+      continue;
+    }
+    return latest.status === 'verified' ? selfie() : digitalIdRefused(latest.reason);
+  }
+}
+
+function digitalIdRefused(reason: string | null): void {
+  show(
+    root,
+    progress('document')!,
+    h('h1', {}, t.digitalIdRefusedHeading),
+    h('p', { role: 'alert' }, reason ? fill(t.digitalIdRefused, { reason }) : t.digitalIdCanceled),
+    h('div', { class: 'actions' }, button(t.digitalIdTryAgain, () => void useDigitalId(), 'primary', { 'data-action': 'digital-id-again' }), button(t.digitalIdUsePhoto, () => chooseDocument(), 'secondary')),
+    cancelLink(),
+  );
 }
 
 /** Camera with a frame to aim at; a file upload for documents only. */

@@ -153,7 +153,7 @@ export interface paths {
          *     The service runs ICAO 9303 Passive Authentication: the document signer's signature over EF.SOD, the chain from the
          *     document signer certificate to a trusted CSCA (imported from verified master lists), and the hash of every submitted
          *     data group. The outcome is stored in `result.chip` and as the `chip_passive_authentication` check, whose `reason` is
-         *     exactly `Document genuine per ICAO 9303 Passive Authentication` when all three verdicts succeed. Passive
+         *     exactly `Document is genuine and unmodified per ICAO 9303 Passive Authentication.` when all three verdicts succeed. Passive
          *     Authentication proves the chip data was signed by the issuing state's document signer and is unmodified; it does
          *     not consult any issuing state's records about the document or its holder.
          *
@@ -269,6 +269,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/developer/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's flows
+         * @description Every flow of the key's tenant, the default first. Flows belong to the tenant, not to a mode:
+         *     a test key and a live key see the same ones. Needs `flows:manage`. See docs/api-behaviour.md, "Flows".
+         */
+        get: operations["listFlows"];
+        put?: never;
+        /**
+         * Create a flow
+         * @description A new flow of the key's tenant: the default flow's branding and allowed origins, then the fields
+         *     given. `name` is required. Each value is judged as the console's Flows form judges it (one service
+         *     for both): a bad one is 400 `invalid_request` whose message starts with the field's name, and nothing
+         *     is stored. Needs `flows:manage`.
+         */
+        post: operations["createFlow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/flows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One flow
+         * @description Needs `flows:manage`.
+         */
+        get: operations["getFlow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a flow's name, max_tier, branding or allowed origins
+         * @description A partial update: give one or more fields. `logo_url` and `redirect_url` take null to remove them;
+         *     `allowed_origins` replaces the list (`[]` clears it). Each value is judged as the console's Flows form
+         *     judges it: a bad one is 400 `invalid_request` whose message starts with the field's name, and nothing
+         *     changes. Needs `flows:manage`.
+         */
+        patch: operations["updateFlow"];
+        trace?: never;
+    };
     "/v1/developer/tenants/{tenant_id}/retention": {
         parameters: {
             query?: never;
@@ -279,7 +334,7 @@ export interface paths {
         /**
          * The tenant's retention in the key's mode
          * @description The policy in force for the key's mode (test and live have their own). `updated_at` is null
-         *     while the spec's defaults apply. Needs `keys:manage`. See docs/retention-and-audit.md.
+         *     while the spec's defaults apply. Needs `retention:manage`. See docs/retention-and-audit.md.
          */
         get: operations["getRetention"];
         put?: never;
@@ -564,6 +619,90 @@ export interface paths {
          *     never sent to a server).
          */
         post: operations["postHostedAppHandoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hosted/sessions/{id}/digital-id/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * D24, an OpenID4VP request for a digital ID (mDL or EU PID), for the same device and for a wallet on another device
+         * @description Builds an OpenID4VP 1.0 request with a DCQL query for the claims the session's tier needs and no
+         *     more (docs/digital-ids.md), with a fresh nonce and response-encryption key bound to the session.
+         *     `dc_api` is passed to `navigator.credentials.get({ digital: { requests: [dc_api] } })` and its answer
+         *     sent to the `.../response` route below; `cross_device.link` is the `openid4vp://` link a QR code
+         *     carries, whose wallet answers at `/v1/digital-id/responses/{requestId}`. A request takes one answer
+         *     within 10 minutes. Not offered when the flow switches digital IDs off (400).
+         */
+        post: operations["postHostedDigitalIdRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/hosted/sessions/{id}/digital-id/requests/{requestId}/response": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** D24, the same device's answer (what navigator.credentials.get resolved with), verified at once */
+        post: operations["postHostedDigitalIdResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/digital-id/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * D24, the request object a wallet fetches by reference (request_uri), while the request is open
+         * @description An unsigned JWT (`alg` none; the `redirect_uri:` client identifier prefix forbids signing) holding the OpenID4VP request with `response_mode=direct_post.jwt` and the session's encryption key in `client_metadata.jwks`.
+         */
+        get: operations["getDigitalIdRequestObject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/digital-id/responses/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * D24, the response endpoint of a cross-device request (response_mode direct_post.jwt)
+         * @description Takes the wallet's answer as the form field `response`, a compact JWE (ECDH-ES, A128GCM or A256GCM)
+         *     to the session's key, verifies it and answers how it fared. Nothing is stored from an answer that
+         *     does not decrypt; a refused presentation is not kept, only the failed step.
+         */
+        post: operations["postDigitalIdResponse"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1491,6 +1630,13 @@ export interface components {
                 [key: string]: unknown;
             });
             /**
+             * @description What Passive Authentication proved, in the specification's permitted wording, exactly: set when all three
+             *     verdicts succeeded, null otherwise. It says nothing of the issuing state's records, and the comparisons with
+             *     the page's captures are reported apart (`cross_checks`).
+             * @enum {string|null}
+             */
+            statement?: "Document is genuine and unmodified per ICAO 9303 Passive Authentication." | null;
+            /**
              * @description Set when the session is decided: the chip compared with the hosted page's captures. `mrz`: DG1 against the MRZ
              *     read from the document image (`not_checked` when no MRZ was read or DG1 is not authentic). `portrait`: DG2's
              *     portrait against the selfie, through the face matcher. Reasons name fields, never their values.
@@ -1613,7 +1759,10 @@ export interface components {
         /**
          * @description The body of every webhook delivery (docs/api-behaviour.md, "Webhooks and events"). Verify the signature over the raw bytes
          *     before parsing. `verification.*` data is shown; `user.*` and `biometric.purged` events use the
-         *     same envelope with their own `data`.
+         *     same envelope with their own `data`. Every terminal transition sends exactly one `verification.*` event (D22):
+         *     `success` -> `verification.completed`; `failed`, `withdrawn` and `expired` -> `verification.failed` with
+         *     `data.status` naming which; `manual_review` -> `verification.manual_review`. A session withdrawn or expired
+         *     before its checks ran has `tier`, `decision`, `confidence` and `completed_at` null and no badges.
          */
         WebhookEvent: {
             id: string;
@@ -1624,17 +1773,44 @@ export interface components {
             data: {
                 session_id?: string;
                 reference?: string | null;
-                tier?: string;
+                tier?: string | null;
                 requested_tier?: string;
-                status?: string;
-                decision?: string;
+                /** @enum {string} */
+                status?: "success" | "failed" | "manual_review" | "withdrawn" | "expired";
+                decision?: string | null;
                 badges?: string[];
-                confidence?: number;
+                confidence?: number | null;
                 /** Format: date-time */
                 completed_at?: string | null;
                 /** @description T3 and T4 sessions only, as in the session's `result.sanctions_hits`. */
                 sanctions_hits?: components["schemas"]["SanctionsHit"][];
             };
+        };
+        DigitalIdRequest: {
+            id: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description One entry of the requests given to navigator.credentials.get (its `digital.requests`) */
+            dc_api: {
+                /** @enum {string} */
+                protocol: "openid4vp-v1-unsigned";
+                /** @description The OpenID4VP request (response_type vp_token, response_mode dc_api, nonce, dcql_query, client_metadata) */
+                data: Record<string, never>;
+            };
+            cross_device: {
+                /** @description The `openid4vp://` link a QR code carries (client_id and request_uri) */
+                link: string;
+                request_uri: string;
+                /** @description An SVG QR code of `link` */
+                qr_svg: string;
+            };
+        };
+        DigitalIdStatus: {
+            request_id: string;
+            /** @enum {string} */
+            status: "pending" | "verified" | "failed" | "error";
+            /** @description The failed step (e.g. digest_mismatch, nonce_mismatch, untrusted_issuer, credential_revoked, status_unavailable) */
+            reason: string | null;
         };
         HostedView: {
             session_id: string;
@@ -1664,6 +1840,11 @@ export interface components {
              * @enum {string|null}
              */
             test_outcome: "approved" | "declined" | "review" | null;
+            /** @description D24, whether the page offers "Use a digital ID", and how the latest request fared */
+            digital_id: {
+                offered: boolean;
+                latest: null | components["schemas"]["DigitalIdStatus"];
+            };
         };
         LivenessChallenge: {
             id: string;
@@ -1742,6 +1923,44 @@ export interface components {
                 /** Format: date-time */
                 completed_at: string | null;
             }[];
+        };
+        /** @description A verification flow template (docs/api-behaviour.md, "Flows"). It belongs to its tenant in both modes. */
+        Flow: {
+            id: string;
+            /** @enum {string} */
+            object: "flow";
+            name: string;
+            /** @description The default flow, which `flow_id` `default` names. */
+            is_default: boolean;
+            /** @enum {string} */
+            max_tier: "T0" | "T1" | "T2" | "T3" | "T4" | "T5";
+            display_name: string;
+            logo_url: string | null;
+            primary_color: string;
+            locale: string;
+            redirect_url: string | null;
+            allowed_origins: string[];
+            /** Format: date-time */
+            created_at: string;
+        };
+        FlowPatch: {
+            name?: string;
+            /**
+             * @description The highest tier a session of this flow may ask for.
+             * @enum {string}
+             */
+            max_tier?: "T0" | "T1" | "T2" | "T3" | "T4" | "T5";
+            /** @description Shown at the top of the hosted page. */
+            display_name?: string;
+            /** @description An https URL; null removes the logo. */
+            logo_url?: string | null;
+            primary_color?: string;
+            /** @description A BCP 47 tag such as de-DE (the page ships en-US and de-DE). */
+            locale?: string;
+            /** @description An http(s) URL; null removes it. */
+            redirect_url?: string | null;
+            /** @description Bare origins (`https://shop.example`, no path) that may frame the hosted page and receive its events; live sessions honour https and loopback ones only. */
+            allowed_origins?: string[];
         };
         Retention: {
             tenant_id: string;
@@ -2597,6 +2816,142 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listFlows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flows */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["Flow"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowPatch"] & unknown;
+            };
+        };
+        responses: {
+            /** @description The flow created */
+            201: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A flow of the key's tenant (`flow_...`), or `default` for its default flow; another tenant's flow is a 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A flow of the key's tenant (`flow_...`), or `default` for its default flow; another tenant's flow is a 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowPatch"] & unknown;
+            };
+        };
+        responses: {
+            /** @description The flow after the change */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getRetention: {
         parameters: {
             query?: never;
@@ -3139,6 +3494,175 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postHostedDigitalIdRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request, for both channels */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DigitalIdRequest"];
+                };
+            };
+            /** @description The flow does not offer digital IDs, or the tier has no document step */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postHostedDigitalIdResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    protocol: "openid4vp-v1-unsigned";
+                    /** @description The OpenID4VP response: an object with `vp_token`, which maps the credential query id to a one-element array of the presentation */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description How the answer fared (a refusal names the failed step) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DigitalIdStatus"];
+                };
+            };
+            /** @description The body is not a Digital Credentials API answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            /** @description The request was already answered or has expired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDigitalIdRequestObject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request object */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/oauth-authz-req+jwt": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The request was already answered or has expired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    postDigitalIdResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    response: string;
+                };
+            };
+        };
+        responses: {
+            /** @description How the answer fared (a refusal names the failed step) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DigitalIdStatus"];
+                };
+            };
+            /** @description The response does not decrypt to an authorization response for this request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The request was already answered or has expired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -1,0 +1,246 @@
+import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { FlowEntity, type SessionEntity } from '../../entities';
+import { DomainError } from '../errors';
+import { randomBase62 } from '../ids';
+import type { Logger } from '../logger';
+import type { Tier } from '../sessions/tiers';
+import type { EvidenceVault } from '../vault/evidence-vault';
+import { DigitalIdVerificationError, ERROR_REASONS } from './digital-id.errors';
+import { DigitalIdRequestRepository, type DigitalIdChannel, type DigitalIdOutcome, type DigitalIdRequestRow } from './digital-id-request.repository';
+import type { DigitalIdTrustStore } from './digital-id-trust.store';
+import { decryptEcdhEsJwe, JweError } from './ecdh-es-jwe';
+import { crossDeviceRequestObject, dcApiRequest, openid4vpLink, unsignedRequestJwt } from './openid4vp-request';
+import { documentClaimsOf } from './requested-claims';
+import { jwkThumbprint } from './session-transcript';
+import { verifyWalletAnswer, type AnswerChannel, type VerifiedAnswer } from './wallet-answer.verifier';
+
+/** How long a request may be answered: a person opening a wallet and consenting, with room to spare. */
+const REQUEST_TTL_MS = 10 * 60_000;
+const KEY_CONTEXT = (requestId: string) => `digital-id-request:${requestId}`;
+
+export interface DigitalIdRequestView {
+  readonly id: string;
+  readonly expires_at: string;
+  /** Same device: pass to `navigator.credentials.get({ digital: { requests: [dc_api] } })`. */
+  readonly dc_api: { protocol: string; data: Record<string, unknown> };
+  /** Other device: the `openid4vp://` link for a QR code, and the request it points at. */
+  readonly cross_device: { link: string; request_uri: string };
+}
+
+export interface DigitalIdStatusView {
+  readonly request_id: string;
+  readonly status: DigitalIdRequestRow['status'];
+  /** The failed step, when the answer was refused (`status` failed or error). */
+  readonly reason: string | null;
+}
+
+/**
+ * The digital-ID step of the hosted flow (D24, docs/digital-ids.md): builds the OpenID4VP request for a
+ * session (a fresh nonce and response-encryption key per request), takes the wallet's answer on either
+ * channel, verifies it and keeps the result: the presentation (only the requested elements) and the
+ * credential portrait in the vault, and on the request row what was verified or the step that failed.
+ * The session's `digital_id` check reads that row when the checks run.
+ */
+export class DigitalIdService {
+  readonly requests: DigitalIdRequestRepository;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly vault: EvidenceVault,
+    private readonly trust: DigitalIdTrustStore,
+    private readonly publicBaseUrl: string,
+    private readonly logger: Logger,
+    private readonly fetchStatusList: (uri: string) => Promise<string>,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.requests = new DigitalIdRequestRepository(db);
+  }
+
+  async createRequest(s: SessionEntity): Promise<DigitalIdRequestView> {
+    const flow = await this.db.getRepository(FlowEntity).findOneBy({ id: s.flowId });
+    if (!flow?.digitalIdEnabled) throw new DomainError('invalid_request', 'This verification does not offer digital IDs');
+    if (tierNumber(s.tier as Tier) < 1) throw new DomainError('invalid_request', `A ${s.tier} session has no document step`);
+    if (s.status !== 'in_progress') throw new DomainError('invalid_state', 'Start the session before asking for a digital ID');
+
+    const id = `dreq_${randomBase62(24)}`;
+    const at = this.now();
+    const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    await this.requests.insert({
+      id,
+      sessionId: s.id,
+      nonce: randomBytes(24).toString('base64url'),
+      state: randomBytes(16).toString('base64url'),
+      encryptionKeySealed: await this.vault.seal(s.tenantId, KEY_CONTEXT(id), key.privateKey.export({ format: 'jwk' })),
+      createdAt: at,
+      expiresAt: new Date(at.getTime() + REQUEST_TTL_MS),
+    });
+    const row = (await this.requests.find(id))!;
+    const { clientId, requestUri } = this.endpoints(id);
+    return {
+      id,
+      expires_at: row.expiresAt.toISOString(),
+      dc_api: dcApiRequest({ tier: tierNumber(s.tier as Tier), nonce: row.nonce }),
+      cross_device: { link: openid4vpLink(clientId, requestUri), request_uri: requestUri },
+    };
+  }
+
+  /** The request object a wallet fetches by reference (`request_uri`); only while the request is open. */
+  async requestObject(id: string): Promise<string> {
+    const row = await this.openRequest(id);
+    const { clientId, responseUri } = this.endpoints(id);
+    return unsignedRequestJwt(
+      crossDeviceRequestObject({
+        tier: tierNumber(row.tier as Tier),
+        nonce: row.nonce,
+        state: row.state,
+        clientId,
+        responseUri,
+        encryptionJwk: await this.publicKey(row),
+      }),
+    );
+  }
+
+  /** Cross device: the wallet's `direct_post.jwt` answer at the response endpoint. */
+  async acceptDirectPost(id: string, response: unknown): Promise<DigitalIdStatusView> {
+    const row = await this.openRequest(id);
+    if (typeof response !== 'string' || response.length === 0 || response.length > 4_000_000) {
+      throw new DomainError('invalid_request', 'response must be the encrypted authorization response (a compact JWE)');
+    }
+    let payload: { vp_token?: unknown; state?: unknown };
+    try {
+      const privateJwk = await this.vault.unseal<JsonWebKey>(row.tenantId, KEY_CONTEXT(row.id), row.encryptionKeySealed);
+      payload = JSON.parse(decryptEcdhEsJwe(response, privateJwk).toString('utf8'));
+    } catch (err) {
+      if (err instanceof JweError || err instanceof SyntaxError) throw new DomainError('invalid_request', 'The response does not decrypt to a JSON authorization response for this request');
+      throw err;
+    }
+    if (payload.state !== row.state) throw new DomainError('invalid_request', 'The response answers another request (state)');
+    const { clientId, responseUri } = this.endpoints(id);
+    const publicJwk = await this.publicKey(row);
+    return this.answer(row, 'cross_device', payload.vp_token, { kind: 'cross_device', clientId, responseUri, encryptionJwkThumbprint: jwkThumbprint(publicJwk) });
+  }
+
+  /** Same device: what `navigator.credentials.get` resolved with, sent by the hosted page of the session. */
+  async acceptDcApi(s: SessionEntity, id: string, body: unknown): Promise<DigitalIdStatusView> {
+    const answer = (body ?? {}) as { protocol?: unknown; data?: unknown };
+    if (answer.protocol !== 'openid4vp-v1-unsigned' || !answer.data || typeof answer.data !== 'object') {
+      throw new DomainError('invalid_request', 'The answer must be the openid4vp-v1-unsigned response of the Digital Credentials API');
+    }
+    const row = await this.openRequest(id);
+    if (row.sessionId !== s.id) throw new DomainError('not_found', 'No such digital ID request');
+    const origin = new URL(this.publicBaseUrl).origin;
+    return this.answer(row, 'dc_api', (answer.data as { vp_token?: unknown }).vp_token, { kind: 'dc_api', origin });
+  }
+
+  async status(sessionId: string): Promise<DigitalIdStatusView | null> {
+    const row = await this.requests.latest(sessionId);
+    return row ? statusView(row) : null;
+  }
+
+  private async answer(row: DigitalIdRequestRow, channelKind: DigitalIdChannel, vpToken: unknown, channel: AnswerChannel): Promise<DigitalIdStatusView> {
+    const at = this.now();
+    if (!(await this.requests.claim(row.id, channelKind, at))) throw new DomainError('invalid_state', 'This digital ID request was already answered or has expired');
+    let verified: VerifiedAnswer;
+    try {
+      const trust = await this.trust.trustFor(row.livemode ? 'live' : 'test');
+      verified = await verifyWalletAnswer({
+        vpToken,
+        tier: tierNumber(row.tier as Tier),
+        nonce: row.nonce,
+        channel,
+        trust,
+        now: at,
+        fetchStatusList: this.fetchStatusList,
+      });
+    } catch (err) {
+      if (!(err instanceof DigitalIdVerificationError)) {
+        this.logger.error({ err, requestId: row.id }, 'digital ID verification failed unexpectedly');
+        await this.requests.settle(row.id, 'error', { reason: 'verification_failed', detail: 'the service could not complete the verification' }, this.now());
+        return statusView((await this.requests.find(row.id))!);
+      }
+      await this.requests.settle(row.id, ERROR_REASONS.has(err.reason) ? 'error' : 'failed', { reason: err.reason, detail: err.detail }, this.now());
+      this.logger.info({ requestId: row.id, sessionId: row.sessionId, reason: err.reason }, 'digital ID refused');
+      return statusView((await this.requests.find(row.id))!);
+    }
+    await this.keep(row, verified);
+    const outcome: DigitalIdOutcome = {
+      format: verified.result.format,
+      credential_type: verified.result.credentialType,
+      issuer: verified.result.issuer.name,
+      issuer_country: verified.result.issuer.country,
+      verified: [...verified.result.verified],
+    };
+    await this.requests.settle(row.id, 'verified', outcome, this.now());
+    this.logger.info({ requestId: row.id, sessionId: row.sessionId, format: outcome.format }, 'digital ID verified');
+    return statusView((await this.requests.find(row.id))!);
+  }
+
+  /**
+   * The vault keeps the presentation as the wallet sent it (it discloses only what was asked: anything
+   * more was refused) with what was verified, and the credential's portrait as the session's document
+   * image for the face match.
+   */
+  private async keep(row: DigitalIdRequestRow, verified: VerifiedAnswer): Promise<void> {
+    const session = { id: row.sessionId, tenantId: row.tenantId, livemode: row.livemode };
+    const claims = documentClaimsOf(verified.profileId, verified.result.claims);
+    const record = {
+      request_id: row.id,
+      format: verified.result.format,
+      credential_type: verified.result.credentialType,
+      issuer: verified.result.issuer,
+      verified: verified.result.verified,
+      claims: Object.fromEntries(Object.entries(claims).map(([k, v]) => [k, v instanceof Uint8Array ? { base64: Buffer.from(v).toString('base64') } : v])),
+      presentation: verified.presentation,
+    };
+    const details = { request_id: row.id, source: 'digital_id' };
+    await this.vault.putDerived({ session, class: 'digital_id_presentation', bytes: Buffer.from(JSON.stringify(record)), contentType: 'application/json', details, openStatuses: ['in_progress'] });
+    const portrait = portraitImage(claims.portrait);
+    if (portrait) {
+      await this.vault.putDerived({ session, class: 'id_document_image', ...portrait, details: { ...details, side: 'digital_id_portrait' }, openStatuses: ['in_progress'] });
+    }
+  }
+
+  private async openRequest(id: string): Promise<DigitalIdRequestRow> {
+    const row = /^dreq_[0-9A-Za-z]{24}$/.test(id) ? await this.requests.find(id) : null;
+    if (!row) throw new DomainError('not_found', 'No such digital ID request');
+    if (row.status !== 'pending' || row.expiresAt.getTime() <= this.now().getTime()) {
+      throw new DomainError('invalid_state', 'This digital ID request was already answered or has expired');
+    }
+    return row;
+  }
+
+  private async publicKey(row: DigitalIdRequestRow): Promise<JsonWebKey & { kid: string }> {
+    const privateJwk = await this.vault.unseal<JsonWebKey>(row.tenantId, KEY_CONTEXT(row.id), row.encryptionKeySealed);
+    return { kty: privateJwk.kty, crv: privateJwk.crv, x: privateJwk.x, y: privateJwk.y, kid: row.id };
+  }
+
+  private endpoints(id: string): { clientId: string; requestUri: string; responseUri: string } {
+    const responseUri = `${this.publicBaseUrl}/v1/digital-id/responses/${id}`;
+    return { clientId: `redirect_uri:${responseUri}`, requestUri: `${this.publicBaseUrl}/v1/digital-id/requests/${id}`, responseUri };
+  }
+}
+
+function statusView(row: DigitalIdRequestRow): DigitalIdStatusView {
+  const reason = row.status === 'failed' || row.status === 'error' ? ((row.outcome as { reason?: string } | null)?.reason ?? null) : null;
+  return { request_id: row.id, status: row.status, reason };
+}
+
+/** T1..T5 by number; D24's claims differ at T3 (nationality). */
+export function tierNumber(tier: Tier): number {
+  return Number(tier.slice(1));
+}
+
+/** The portrait as an image the face matcher reads: JPEG or PNG bytes, or a data URL of one. */
+function portraitImage(value: unknown): { bytes: Buffer; contentType: string } | null {
+  let bytes: Buffer | null = null;
+  if (value instanceof Uint8Array) bytes = Buffer.from(value);
+  else if (typeof value === 'string') {
+    const match = /^data:image\/(?:jpeg|png);base64,([A-Za-z0-9+/=]+)$/.exec(value);
+    bytes = match ? Buffer.from(match[1], 'base64') : null;
+  }
+  if (!bytes || bytes.length < 8) return null;
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { bytes, contentType: 'image/jpeg' };
+  if (bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]))) return { bytes, contentType: 'image/png' };
+  return null;
+}

@@ -1,0 +1,22 @@
+/** The most a status list token may weigh: lists are compressed bit arrays, a few KiB in practice. */
+const MAX_BYTES = 1_000_000;
+
+/**
+ * Fetches a Token Status List by its URI (https only, a few seconds, a size cap). Any failure throws, and
+ * the SD-JWT VC verifier turns that into `status_unavailable`: a list the service cannot read is an
+ * error, never a pass. The URI comes from the credential, inside the issuer's signature, so only a trusted
+ * issuer chooses where the service connects.
+ */
+export function httpStatusListFetcher(timeoutMs = 5_000): (uri: string) => Promise<string> {
+  return async (uri) => {
+    const url = new URL(uri);
+    if (url.protocol !== 'https:') throw new Error('status list URIs must be https');
+    const response = await fetch(url, { headers: { accept: 'application/statuslist+jwt' }, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) throw new Error(`status list answered ${response.status}`);
+    const length = Number(response.headers.get('content-length') ?? 0);
+    if (length > MAX_BYTES) throw new Error('status list too large');
+    const text = await response.text();
+    if (text.length > MAX_BYTES) throw new Error('status list too large');
+    return text;
+  };
+}

@@ -1,0 +1,269 @@
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, type JsonWebKey } from 'node:crypto';
+import { DateOnly, DeviceRequest, DeviceResponse, Document, MDoc } from '@animo-id/mdoc';
+import { createHeaderAndPayload, StatusList } from '@sd-jwt/jwt-status-list';
+import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { encryptEcdhEsJwe } from '../../src/digital-id/ecdh-es-jwe';
+import { nodeMdocContext } from '../../src/digital-id/node-mdoc-context';
+import { CREDENTIAL_PROFILES, type CredentialProfile, type DocumentClaim } from '../../src/digital-id/requested-claims';
+import { jwkThumbprint, sessionTranscriptBytes, type TranscriptChannel } from '../../src/digital-id/session-transcript';
+import { freshCertificateAuthority, issueSigner, projectTestIaca, type CertificateAuthority, type IssuerCredentials } from './test-pki';
+
+/**
+ * A wallet for tests: it holds an mDL and an EU PID (mdoc and SD-JWT VC) issued under the project's test
+ * IACA with its own device key, and answers an OpenID4VP request as a wallet does on either channel.
+ * Told to misbehave, it produces exactly one fault, so a test can assert each is refused with its reason.
+ * Built on @animo-id/mdoc and @sd-jwt/sd-jwt-vc: no CBOR or COSE by hand.
+ */
+
+export type Misbehaviour =
+  | 'tampered_element'
+  | 'wrong_nonce'
+  | 'expired'
+  | 'untrusted_issuer'
+  | 'other_transcript'
+  | 'revoked'
+  | 'element_not_requested';
+
+export const MISBEHAVIOURS: readonly Misbehaviour[] = ['tampered_element', 'wrong_nonce', 'expired', 'untrusted_issuer', 'other_transcript', 'revoked', 'element_not_requested'];
+
+export interface WalletPerson {
+  readonly family_name: string;
+  readonly given_name: string;
+  readonly birth_date: string;
+  readonly portrait: Uint8Array;
+  readonly document_number: string;
+  readonly expiry_date: string;
+  readonly issuing_country: string;
+  readonly nationality: string;
+}
+
+/** What the request told the wallet, read from the request object or the DC API request data. */
+export interface WalletRequest {
+  readonly nonce: string;
+  readonly dcql_query: { credentials: Array<{ id: string; format: string; claims: Array<{ path: Array<string> }> }> };
+  readonly client_id?: string;
+  readonly response_uri?: string;
+  readonly state?: string;
+  readonly client_metadata?: { jwks?: { keys: Array<JsonWebKey & { kid?: string }> } };
+}
+
+export type WalletChannel = { kind: 'dc_api'; origin: string } | { kind: 'cross_device' };
+
+export interface AnswerOptions {
+  readonly credential: CredentialProfile['id'];
+  readonly misbehave?: Misbehaviour;
+}
+
+/** Where the "revoked" credential's status list lives, and the token to serve there. */
+export interface StatusListPublication {
+  readonly uri: string;
+  token: string | null;
+}
+
+export class SimulatedWallet {
+  private readonly deviceKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  private readonly trustedDocumentSigner: IssuerCredentials;
+  private readonly trustedPidIssuer: IssuerCredentials;
+  private untrusted: { documentSigner: IssuerCredentials; pidIssuer: IssuerCredentials } | null = null;
+
+  constructor(
+    readonly person: WalletPerson,
+    /** A URI the test serves; the revoked SD-JWT VC points its status here and the wallet fills `token`. */
+    readonly statusList: StatusListPublication = { uri: 'https://status.invalid/list/1', token: null },
+    /** The CA its issuers chain to: the project's test IACA unless a test trusts another (live mode never trusts that one). */
+    iaca: CertificateAuthority = projectTestIaca(),
+  ) {
+    this.trustedDocumentSigner = issueSigner(iaca, 'mdoc_document_signer');
+    this.trustedPidIssuer = issueSigner(iaca, 'sd_jwt_vc_issuer');
+  }
+
+  /** Same device: the object `navigator.credentials.get` resolves with (`DigitalCredential.data`). */
+  async answerDcApi(request: WalletRequest, origin: string, options: AnswerOptions): Promise<{ protocol: string; data: { vp_token: Record<string, string[]> } }> {
+    const vpToken = await this.vpToken(request, { kind: 'dc_api', origin }, options);
+    return { protocol: 'openid4vp-v1-unsigned', data: { vp_token: vpToken } };
+  }
+
+  /** Cross device: the `response` form field of a direct_post.jwt answer, a JWE to the request's key. */
+  async answerDirectPostJwt(request: WalletRequest, options: AnswerOptions): Promise<string> {
+    const key = request.client_metadata?.jwks?.keys?.[0];
+    if (!key) throw new Error('the request carries no encryption key');
+    const vpToken = await this.vpToken(request, { kind: 'cross_device' }, options);
+    const payload = { vp_token: vpToken, ...(request.state ? { state: request.state } : {}) };
+    return encryptEcdhEsJwe(Buffer.from(JSON.stringify(payload)), key, { kid: key.kid });
+  }
+
+  /**
+   * Scans the QR: fetches the request by reference, answers it and posts the JWE to the response endpoint.
+   * `rebase` maps the service's public URLs to where the test server listens.
+   */
+  async answerOpenid4vpLink(link: string, options: AnswerOptions & { rebase?: (url: string) => string }): Promise<Response> {
+    const rebase = options.rebase ?? ((url: string) => url);
+    const requestUri = new URL(link).searchParams.get('request_uri');
+    if (!requestUri) throw new Error('the link has no request_uri');
+    const fetched = await fetch(rebase(requestUri));
+    if (!fetched.ok) throw new Error(`request_uri answered ${fetched.status}: ${await fetched.text()}`);
+    const jwt = await fetched.text();
+    const request = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')) as WalletRequest;
+    const response = await this.answerDirectPostJwt(request, options);
+    return fetch(rebase(request.response_uri!), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ response }).toString() });
+  }
+
+  private async vpToken(request: WalletRequest, channel: WalletChannel, options: AnswerOptions): Promise<Record<string, string[]>> {
+    const query = request.dcql_query.credentials.find((c) => c.id === options.credential);
+    if (!query) throw new Error(`the request does not ask for ${options.credential}`);
+    const profile = CREDENTIAL_PROFILES.find((p) => p.id === options.credential)!;
+    const asked = query.claims.map((claim) => claim.path[claim.path.length - 1]);
+    const disclosed = options.misbehave === 'element_not_requested' ? [...asked, extraElement(profile, asked)] : asked;
+    const nonce = options.misbehave === 'wrong_nonce' ? randomBytes(16).toString('base64url') : request.nonce;
+    const presentation =
+      profile.format === 'mso_mdoc'
+        ? await this.presentMdoc(profile, disclosed, this.transcriptFor(request, channel, nonce, options.misbehave), options.misbehave)
+        : await this.presentSdJwt(profile, disclosed, request, channel, nonce, options.misbehave);
+    return { [profile.id]: [presentation] };
+  }
+
+  private transcriptFor(request: WalletRequest, channel: WalletChannel, nonce: string, misbehave?: Misbehaviour): TranscriptChannel {
+    if (channel.kind === 'dc_api') {
+      const origin = misbehave === 'other_transcript' ? 'https://attacker.example' : channel.origin;
+      return { kind: 'dc_api', origin, nonce };
+    }
+    const key = request.client_metadata!.jwks!.keys[0];
+    const responseUri = misbehave === 'other_transcript' ? 'https://attacker.example/response' : request.response_uri!;
+    return { kind: 'redirect', clientId: request.client_id!, nonce, responseUri, jwkThumbprint: jwkThumbprint(key) };
+  }
+
+  private issuerFor(kind: 'mdoc' | 'sd_jwt', misbehave?: Misbehaviour): IssuerCredentials {
+    if (misbehave !== 'untrusted_issuer') return kind === 'mdoc' ? this.trustedDocumentSigner : this.trustedPidIssuer;
+    if (!this.untrusted) {
+      const ca = freshCertificateAuthority();
+      this.untrusted = { documentSigner: issueSigner(ca, 'mdoc_document_signer'), pidIssuer: issueSigner(ca, 'sd_jwt_vc_issuer') };
+    }
+    return kind === 'mdoc' ? this.untrusted.documentSigner : this.untrusted.pidIssuer;
+  }
+
+  private async presentMdoc(profile: CredentialProfile, disclosed: string[], transcript: TranscriptChannel, misbehave?: Misbehaviour): Promise<string> {
+    const ctx = nodeMdocContext({ now: new Date() });
+    const signer = this.issuerFor('mdoc', misbehave);
+    const now = new Date();
+    const validity =
+      misbehave === 'expired'
+        ? { signed: new Date(now.getTime() - 1000), validFrom: new Date(now.getTime() - 1000), validUntil: new Date(now.getTime() - 500) }
+        : { signed: now, validFrom: now, validUntil: new Date(now.getTime() + 30 * 86_400_000) };
+    const values = Object.fromEntries(Object.entries(profile.elements).map(([claim, element]) => [element, this.mdocValue(claim as DocumentClaim)]));
+    values.resident_address = 'Teststraat 1, Utopia';
+    const document = await new Document(profile.credentialType, ctx)
+      .addIssuerNameSpace(profile.namespace!, values)
+      .useDigestAlgorithm('SHA-256')
+      .addValidityInfo(validity)
+      .addDeviceKeyInfo({ deviceKey: this.deviceKey.publicKey.export({ format: 'jwk' }) as never })
+      .sign({ issuerPrivateKey: signer.privateJwk as never, issuerCertificate: signer.certificateDer, alg: 'ES256' }, ctx);
+
+    const nameSpaces = new Map([[profile.namespace!, new Map(disclosed.map((element) => [element, true]))]]);
+    const deviceRequest = DeviceRequest.from('1.0', [{ itemsRequestData: { docType: profile.credentialType, nameSpaces } }]);
+    const signed = await DeviceResponse.from(new MDoc([document]))
+      .usingDeviceRequest(deviceRequest)
+      .usingSessionTranscriptBytes(sessionTranscriptBytes(transcript))
+      .authenticateWithSignature(this.deviceKey.privateKey.export({ format: 'jwk' }) as never, 'ES256')
+      .sign(ctx);
+    let bytes: Buffer = Buffer.from(signed.encode());
+    if (misbehave === 'tampered_element') bytes = replaceOnce(bytes, this.person.family_name, tamper(this.person.family_name));
+    return bytes.toString('base64url');
+  }
+
+  private async presentSdJwt(profile: CredentialProfile, disclosed: string[], request: WalletRequest, channel: WalletChannel, nonce: string, misbehave?: Misbehaviour): Promise<string> {
+    const signer = this.issuerFor('sd_jwt', misbehave);
+    const issuerKey = createPrivateKey({ key: signer.privateJwk, format: 'jwk' });
+    const holderKey = this.deviceKey.privateKey;
+    const es256 = (key: typeof issuerKey) => (data: string) => sign('sha256', Buffer.from(data), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+    const sdjwt = new SDJwtVcInstance({
+      signer: es256(issuerKey),
+      signAlg: 'ES256',
+      kbSigner: es256(holderKey),
+      kbSignAlg: 'ES256',
+      hasher: async (data) => new Uint8Array(createHash('sha256').update(typeof data === 'string' ? data : Buffer.from(data)).digest()),
+      saltGenerator: async () => randomBytes(16).toString('base64url'),
+    });
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const claims = Object.fromEntries(Object.entries(profile.elements).map(([claim, element]) => [element, this.sdJwtValue(claim as DocumentClaim)]));
+    claims.resident_address = 'Teststraat 1, Utopia';
+    const payload: Record<string, unknown> = {
+      iss: 'https://wallet-issuer.test.invalid',
+      iat: nowSeconds - 60,
+      exp: misbehave === 'expired' ? nowSeconds - 120 : nowSeconds + 30 * 86_400,
+      vct: profile.credentialType,
+      cnf: { jwk: this.deviceKey.publicKey.export({ format: 'jwk' }) },
+      ...claims,
+    };
+    if (misbehave === 'revoked') {
+      payload.status = { status_list: { idx: 3, uri: this.statusList.uri } };
+      this.statusList.token = this.statusListToken(signer, 3);
+    }
+    const x5c = signer.chainDer.map((der) => Buffer.from(der).toString('base64'));
+    const credential = await sdjwt.issue(payload as never, { _sd: Object.keys(claims) } as never, { header: { x5c } });
+
+    const audience = channel.kind === 'dc_api' ? (misbehave === 'other_transcript' ? 'origin:https://attacker.example' : `origin:${channel.origin}`) : misbehave === 'other_transcript' ? 'redirect_uri:https://attacker.example/response' : request.client_id!;
+    const frame = Object.fromEntries(disclosed.map((element) => [element, true]));
+    let presentation = await sdjwt.present(credential, frame as never, { kb: { payload: { iat: nowSeconds, aud: audience, nonce } } });
+    if (misbehave === 'tampered_element') presentation = tamperDisclosure(presentation, profile.elements.family_name);
+    return presentation;
+  }
+
+  /** A Token Status List (1 bit per entry) with `revokedIndex` set, signed by the issuer with its x5c. */
+  private statusListToken(signer: IssuerCredentials, revokedIndex: number): string {
+    const list = new StatusList(Array.from({ length: 16 }, (_, i) => (i === revokedIndex ? 1 : 0)), 1);
+    const { header, payload } = createHeaderAndPayload(list, { iss: 'https://wallet-issuer.test.invalid', sub: this.statusList.uri, iat: Math.floor(Date.now() / 1000) }, { alg: 'ES256', typ: 'statuslist+jwt' });
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const signingInput = `${encode({ ...header, x5c: signer.chainDer.map((der) => Buffer.from(der).toString('base64')) })}.${encode(payload)}`;
+    const signature = sign('sha256', Buffer.from(signingInput), { key: createPrivateKey({ key: signer.privateJwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' });
+    return `${signingInput}.${signature.toString('base64url')}`;
+  }
+
+  private mdocValue(claim: DocumentClaim): unknown {
+    switch (claim) {
+      case 'birth_date':
+      case 'expiry_date':
+        return new DateOnly(this.person[claim]);
+      case 'nationality':
+        return this.person.nationality;
+      default:
+        return this.person[claim];
+    }
+  }
+
+  private sdJwtValue(claim: DocumentClaim): unknown {
+    if (claim === 'portrait') return `data:image/jpeg;base64,${Buffer.from(this.person.portrait).toString('base64')}`;
+    if (claim === 'nationality') return [this.person.nationality];
+    return this.person[claim];
+  }
+}
+
+/** An element the wallet holds that no tier asks for. */
+function extraElement(_profile: CredentialProfile, asked: string[]): string {
+  return asked.includes('resident_address') ? 'nationality' : 'resident_address';
+}
+
+function tamper(text: string): string {
+  return text.slice(0, -1) + (text.endsWith('x') ? 'y' : 'x');
+}
+
+function replaceOnce(bytes: Buffer, from: string, to: string): Buffer {
+  const at = bytes.indexOf(Buffer.from(from, 'utf8'));
+  if (at < 0) throw new Error('the element to tamper with is not in the response');
+  const copy = Buffer.from(bytes);
+  Buffer.from(to, 'utf8').copy(copy, at);
+  return copy;
+}
+
+/** Rewrites the value of one disclosure after issuance: its digest no longer matches the signed payload. */
+function tamperDisclosure(presentation: string, element: string): string {
+  const parts = presentation.split('~');
+  for (let i = 1; i < parts.length - 1; i++) {
+    const decoded = JSON.parse(Buffer.from(parts[i], 'base64url').toString('utf8')) as unknown[];
+    if (decoded[1] === element) {
+      decoded[2] = tamper(String(decoded[2]));
+      parts[i] = Buffer.from(JSON.stringify(decoded)).toString('base64url');
+      return parts.join('~');
+    }
+  }
+  throw new Error('the element to tamper with was not disclosed');
+}

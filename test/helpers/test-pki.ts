@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { createPrivateKey, X509Certificate, type JsonWebKey } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * Certificates for digital-ID tests, made with OpenSSL as test/helpers/issue-passport.ts makes its CSCA.
+ * The project's published test IACA (assets/digital-id) signs the trusted issuers; a fresh CA stands in for
+ * an issuer nobody trusts.
+ */
+
+const UP = path.resolve(__dirname, '..', '..');
+/** The repository, whether this runs from test/helpers (jest) or dist/test/helpers (the benches). */
+const REPO = path.basename(UP) === 'dist' ? path.dirname(UP) : UP;
+export const TEST_IACA_PEM = readFileSync(path.join(REPO, 'assets/digital-id/test-iaca.pem'), 'utf8');
+const TEST_IACA_KEY_PEM = readFileSync(path.join(REPO, 'test/fixtures/digital-id/test-iaca/test-iaca.key.pem'), 'utf8');
+
+export interface CertificateAuthority {
+  readonly certificatePem: string;
+  readonly keyPem: string;
+}
+
+export interface IssuerCredentials {
+  readonly certificateDer: Uint8Array;
+  readonly privateJwk: JsonWebKey;
+  /** The chain a presentation carries, signer first (the root stays out: the verifier has it). */
+  readonly chainDer: readonly Uint8Array[];
+}
+
+export function projectTestIaca(): CertificateAuthority {
+  return { certificatePem: TEST_IACA_PEM, keyPem: TEST_IACA_KEY_PEM };
+}
+
+export function pemToDer(pem: string): Uint8Array {
+  return new Uint8Array(new X509Certificate(pem).raw);
+}
+
+/** A fresh self-signed CA nobody trusts: the "untrusted issuer" of the misbehaving wallet. */
+export function freshCertificateAuthority(commonName = 'Unknown Test IACA'): CertificateAuthority {
+  return withOpenssl((openssl, at) => {
+    openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key');
+    openssl('req', '-x509', '-new', '-key', 'ca.key', '-subj', `/C=UT/O=Nobody/CN=${commonName}`, '-days', '3650', '-sha256',
+      '-addext', 'basicConstraints=critical,CA:TRUE,pathlen:0', '-addext', 'keyUsage=critical,keyCertSign,cRLSign', '-out', 'ca.pem');
+    return { certificatePem: readFileSync(at('ca.pem'), 'utf8'), keyPem: readFileSync(at('ca.key'), 'utf8') };
+  });
+}
+
+/**
+ * A signer under `ca`: an mdoc document signer (EKU id-mdl-kp-mdlDS) or an SD-JWT VC issuer, valid from
+ * now for `days`.
+ */
+export function issueSigner(ca: CertificateAuthority, kind: 'mdoc_document_signer' | 'sd_jwt_vc_issuer', days = 365): IssuerCredentials {
+  return withOpenssl((openssl, at) => {
+    writeFileSync(at('ca.pem'), ca.certificatePem);
+    writeFileSync(at('ca.key'), ca.keyPem);
+    const extensions = ['keyUsage=critical,digitalSignature', 'subjectKeyIdentifier=hash', 'authorityKeyIdentifier=keyid'];
+    if (kind === 'mdoc_document_signer') extensions.push('extendedKeyUsage=critical,1.0.18013.5.1.2');
+    writeFileSync(at('signer.ext'), extensions.join('\n') + '\n');
+    openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'signer.key');
+    const name = kind === 'mdoc_document_signer' ? 'Test Document Signer' : 'Test PID Issuer';
+    openssl('req', '-new', '-key', 'signer.key', '-subj', `/C=UT/O=Test Wallet Issuer/CN=${name}`, '-out', 'signer.csr');
+    openssl('x509', '-req', '-in', 'signer.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', String(days), '-sha256',
+      '-extfile', 'signer.ext', '-outform', 'DER', '-out', 'signer.der');
+    const certificateDer = new Uint8Array(readFileSync(at('signer.der')));
+    const privateJwk = createPrivateKey(readFileSync(at('signer.key'), 'utf8')).export({ format: 'jwk' });
+    return { certificateDer, privateJwk, chainDer: [certificateDer] };
+  });
+}
+
+function withOpenssl<T>(work: (openssl: (...args: string[]) => Buffer, at: (file: string) => string) => T): T {
+  const dir = mkdtempSync(path.join(tmpdir(), 'digital-id-pki-'));
+  const at = (file: string) => path.join(dir, file);
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    return work(openssl, at);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
