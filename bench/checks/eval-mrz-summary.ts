@@ -30,7 +30,7 @@ export function summariseMrz(rows: MrzEvalRow[]) {
     const ofSet = rows.filter((r) => r.set === set);
     if (!ofSet.length) continue;
     const s: Record<string, unknown> = {};
-    for (const kind of ['clean', 'degraded', 'invalid'] as const) {
+    for (const kind of ['clean', 'degraded', 'handheld', 'invalid'] as const) {
       const ofKind = ofSet.filter((r) => r.kind === kind);
       if (!ofKind.length) continue;
       if (kind === 'invalid') {

@@ -5,14 +5,14 @@ import type { DocumentReader, MrzFields, MrzFormat } from '../../src/checks/chec
 import { heldoutPhoto } from './heldout/heldout-photo';
 import { heldoutDocuments, HELDOUT_SEED, type InvalidKind } from './heldout/heldout-set';
 import { buildMrz, randomFields, seededRandom } from './mrz-lines';
-import { randomDegradation, renderDocument } from './synthetic-document';
+import { handheldDegradation, randomDegradation, renderDocument } from './synthetic-document';
 
 /** The tuning set's seed (the documents the reader was tuned on) and the held-out set's (never tuned on). */
 export const TUNING_SEED = 20261123;
 export { HELDOUT_SEED };
 
 export type EvalSet = 'tuning' | 'heldout';
-export type EvalKind = 'clean' | 'degraded' | 'invalid';
+export type EvalKind = 'clean' | 'degraded' | 'handheld' | 'invalid';
 
 /** One document of an evaluation: how it was made, what it says, and how to photograph it. */
 export type MrzEvalJob = {
@@ -53,7 +53,8 @@ const COMPOSITE_DIGIT: Record<MrzFormat, [number, number]> = { TD1: [1, 29], TD2
 
 /**
  * The tuning set's documents in order: `perCell` per format, clean then degraded, then perCell/5 invalid
- * ones per format (a wrong document-number check digit, expired, a wrong composite digit). Every document
+ * ones per format (a wrong document-number check digit, expired, a wrong composite digit), then `perCell`
+ * hand-held photos per format (`handheldDegradation`). Every document
  * is drawn whichever sets run, so a document is the same in a partial run (and in `mrz-diag.ts`).
  */
 export function evalDocuments(perCell: number, now: Date): MrzEvalDocument[] {
@@ -67,6 +68,11 @@ export function evalDocuments(perCell: number, now: Date): MrzEvalDocument[] {
       const invalid = (['check-digit', 'expired', 'composite'] as const)[i % 3];
       all.push({ index: all.length, set: 'invalid', invalid, fields: randomFields(rand, format, now, invalid === 'expired'), seed: Math.floor(rand() * 2 ** 31) });
     }
+  // Hand-held photos (shadows, thin print, text above the zone, print on the table; added for issue 42's
+  // second round) are drawn from their own seed, so the documents above stay what they were.
+  const hand = seededRandom(TUNING_SEED + 1);
+  for (const format of ['TD1', 'TD2', 'TD3'] as const)
+    for (let i = 0; i < perCell; i++) all.push({ index: all.length, set: 'handheld', fields: randomFields(hand, format, now), seed: Math.floor(hand() * 2 ** 31) });
   return all;
 }
 
@@ -83,7 +89,7 @@ function tuningZone(job: MrzEvalDocument): string[] {
 export function renderEvalDocument(job: MrzEvalDocument) {
   const r = seededRandom(job.seed);
   const degraded = job.set === 'degraded' || (job.set === 'invalid' && job.seed % 2 === 0);
-  return renderDocument(job.fields, degraded ? randomDegradation(r) : {}, r, tuningZone(job));
+  return renderDocument(job.fields, job.set === 'handheld' ? handheldDegradation(r) : degraded ? randomDegradation(r) : {}, r, tuningZone(job));
 }
 
 export function tuningJobs(perCell: number, now: Date): MrzEvalJob[] {
@@ -102,8 +108,8 @@ export function tuningJobs(perCell: number, now: Date): MrzEvalJob[] {
 }
 
 /** The held-out set (bench/checks/heldout/): never used to tune the reader. */
-export function heldoutJobs(now: Date, sizes?: { clean: number; degraded: number; invalid: number }): MrzEvalJob[] {
-  return heldoutDocuments(now, sizes).map((d) => ({
+export function heldoutJobs(now: Date, sizes?: { clean: number; degraded: number; invalid: number }, seed = HELDOUT_SEED): MrzEvalJob[] {
+  return heldoutDocuments(now, sizes, seed).map((d) => ({
     set: 'heldout',
     kind: d.kind,
     index: d.index,

@@ -19,13 +19,28 @@ function ensureFont(): void {
   fontLoaded = true;
 }
 
-export type Degradation = { blur?: number; noise?: number; rotateDegrees?: number; perspective?: number; glare?: boolean; jpegQuality?: number };
+export type Degradation = {
+  blur?: number;
+  noise?: number;
+  rotateDegrees?: number;
+  perspective?: number;
+  glare?: boolean;
+  jpegQuality?: number;
+  /** A hand's or phone's soft shadow: an edge at this angle (degrees) across the zone, darkening to `shadow.depth`. */
+  shadow?: { angle: number; offset: number; depth: number };
+  /** A thin print: the zone's strokes thinned by this many pixels of paper drawn over their outline. */
+  thinPrint?: number;
+  /** Text lines just above the zone, as wide as it or wider (a card back's address, a page's labels). */
+  textAbove?: number;
+  /** Printed matter on the table around the document (a newspaper, a form). */
+  busyTable?: boolean;
+};
 
 /** Document sizes in millimetres (ICAO 9303) and the MRZ character pitch of 2.54 mm. */
 const SIZE_MM: Record<MrzFormat, [number, number]> = { TD1: [85.6, 54], TD2: [105, 74], TD3: [125, 88] };
 const PX_PER_MM = 10;
 
-function drawDocument(ctx: SKRSContext2D, fields: MrzFields, lines: string[], w: number, h: number, portrait?: Image): void {
+function drawDocument(ctx: SKRSContext2D, fields: MrzFields, lines: string[], w: number, h: number, portrait?: Image, look: Degradation = {}, rand: () => number = Math.random): void {
   ctx.fillStyle = '#f3efe4';
   ctx.fillRect(0, 0, w, h);
   // A faint guilloche-like pattern so the background is not flat.
@@ -60,6 +75,27 @@ function drawDocument(ctx: SKRSContext2D, fields: MrzFields, lines: string[], w:
   lines.forEach((line, i) => {
     for (let c = 0; c < line.length; c++) ctx.fillText(line[c], w * 0.04 + c * pitch * 0.96, top + (i + 1) * lineGap - pitch * 0.4);
   });
+  if (look.thinPrint) {
+    ctx.strokeStyle = '#f3efe4';
+    ctx.lineWidth = look.thinPrint;
+    lines.forEach((line, i) => {
+      for (let c = 0; c < line.length; c++) ctx.strokeText(line[c], w * 0.04 + c * pitch * 0.96, top + (i + 1) * lineGap - pitch * 0.4);
+    });
+  }
+  if (look.textAbove) {
+    // Address and authority lines in a proportional font just above the zone, about as wide as it.
+    ctx.fillStyle = '#2a2a2a';
+    ctx.font = `${Math.round(pitch * (0.9 + rand() * 0.5))}px sans-serif`;
+    for (let i = 0; i < look.textAbove; i++) ctx.fillText(randomWords(rand, 60), w * 0.04, top - (look.textAbove - i - 0.3) * pitch * 1.5);
+  }
+}
+
+/** Words of random capitals and digits, about `chars` characters long (text that is not an MRZ). */
+function randomWords(rand: () => number, chars: number): string {
+  const abc = 'ABCDEFGHIJKLMNOPRSTUVWYZ0123456789';
+  let out = '';
+  while (out.length < chars) out += Array.from({ length: 2 + Math.floor(rand() * 8) }, () => abc[Math.floor(rand() * abc.length)]).join('') + ' ';
+  return out.trim();
 }
 
 /** The document as a PNG or JPEG, clean when `degradation` is empty. */
@@ -76,7 +112,7 @@ export async function renderDocument(
   const w = Math.round(wmm * PX_PER_MM);
   const h = Math.round(hmm * PX_PER_MM);
   const doc = createCanvas(w, h);
-  drawDocument(doc.getContext('2d'), fields, mrz, w, h, portrait ? await loadImage(portrait) : undefined);
+  drawDocument(doc.getContext('2d'), fields, mrz, w, h, portrait ? await loadImage(portrait) : undefined, degradation, rand);
 
   // The photo: the document on a darker table, with a margin for rotation and perspective.
   const margin = Math.round(w * 0.12);
@@ -84,6 +120,15 @@ export async function renderDocument(
   const ctx = out.getContext('2d');
   ctx.fillStyle = '#5b5046';
   ctx.fillRect(0, 0, out.width, out.height);
+  if (degradation.busyTable) {
+    // Newspaper columns on the table: lines of dark print on light paper, right up to the document.
+    ctx.fillStyle = '#d9d6cf';
+    ctx.fillRect(0, 0, out.width, out.height);
+    ctx.fillStyle = '#333';
+    const size = 14 + Math.floor(rand() * 10);
+    ctx.font = `${size}px serif`;
+    for (let y = size; y < out.height; y += size * 1.3) ctx.fillText(randomWords(rand, 200).toLowerCase(), 4, y);
+  }
   ctx.save();
   ctx.translate(out.width / 2, out.height / 2);
   ctx.rotate(((degradation.rotateDegrees ?? 0) * Math.PI) / 180);
@@ -109,6 +154,18 @@ export async function renderDocument(
     ctx.fillStyle = g;
     ctx.fillRect(0, 0, out.width, out.height);
   }
+  if (degradation.shadow) {
+    // A soft-edged shadow: everything on one side of a line through the zone darkened, with a blurred edge.
+    const { angle, offset, depth } = degradation.shadow;
+    const rad = (angle * Math.PI) / 180;
+    const [cx, cy] = [out.width * offset, out.height * 0.8];
+    const [nx, ny] = [Math.cos(rad), Math.sin(rad)];
+    const g = ctx.createLinearGradient(cx - nx * 40, cy - ny * 40, cx + nx * 40, cy + ny * 40);
+    g.addColorStop(0, 'rgba(0,0,0,0)');
+    g.addColorStop(1, `rgba(20,15,10,${depth})`);
+    ctx.fillStyle = g;
+    ctx.fillRect(0, 0, out.width, out.height);
+  }
   let canvas = out;
   if (degradation.blur) {
     const blurred = createCanvas(out.width, out.height);
@@ -131,6 +188,26 @@ export async function renderDocument(
   }
   if (degradation.jpegQuality) return { bytes: await canvas.encode('jpeg', degradation.jpegQuality), contentType: 'image/jpeg', mrz };
   return { bytes: await canvas.encode('png'), contentType: 'image/png', mrz };
+}
+
+/**
+ * A hand-held photo (the tuning set's `handheld` kind): 2-4 of a soft shadow across the zone, a thin print,
+ * text lines above the zone, printed matter on the table, and a rotation up to 10°, over a light blur,
+ * noise and JPEG. Built for tuning the locator and binarisation; independent of the held-out generator.
+ */
+export function handheldDegradation(rand: () => number): Degradation {
+  const effects = ['shadow', 'thin', 'textAbove', 'busyTable', 'rotation'].sort(() => rand() - 0.5).slice(0, 2 + Math.floor(rand() * 3));
+  return {
+    blur: 0.3 + rand() * 0.8,
+    noise: 4 + rand() * 8,
+    rotateDegrees: (rand() * 2 - 1) * (effects.includes('rotation') ? 10 : 3),
+    perspective: rand() * 0.05,
+    jpegQuality: 50 + Math.floor(rand() * 30),
+    ...(effects.includes('shadow') ? { shadow: { angle: rand() * 360, offset: 0.25 + rand() * 0.5, depth: 0.35 + rand() * 0.35 } } : {}),
+    ...(effects.includes('thin') ? { thinPrint: 1 + rand() * 1.5 } : {}),
+    ...(effects.includes('textAbove') ? { textAbove: 1 + Math.floor(rand() * 3) } : {}),
+    ...(effects.includes('busyTable') ? { busyTable: true } : {}),
+  };
 }
 
 /** The degradations of the evaluation's degraded set, drawn at random within the issue's bounds. */

@@ -170,21 +170,32 @@ export function otsuThreshold(g: GreyImage): number {
  */
 export function rankFilter(g: GreyImage, r: number, darkest: boolean): GreyImage {
   const { width: w, height: h, data } = g;
-  const pick = darkest ? Math.min : Math.max;
+  // Separable (rows, then columns), with the comparison written out: this runs on whole photos (flattened).
   const rows = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++)
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
     for (let x = 0; x < w; x++) {
-      let v = data[y * w + x];
-      for (let d = -r; d <= r; d++) v = pick(v, data[y * w + Math.min(w - 1, Math.max(0, x + d))]);
-      rows[y * w + x] = v;
+      let v = data[row + x];
+      const from = Math.max(0, x - r);
+      const to = Math.min(w - 1, x + r);
+      if (darkest) {
+        for (let xx = from; xx <= to; xx++) if (data[row + xx] < v) v = data[row + xx];
+      } else for (let xx = from; xx <= to; xx++) if (data[row + xx] > v) v = data[row + xx];
+      rows[row + x] = v;
     }
+  }
   const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++)
+  for (let y = 0; y < h; y++) {
+    const from = Math.max(0, y - r);
+    const to = Math.min(h - 1, y + r);
     for (let x = 0; x < w; x++) {
       let v = rows[y * w + x];
-      for (let d = -r; d <= r; d++) v = pick(v, rows[Math.min(h - 1, Math.max(0, y + d)) * w + x]);
+      if (darkest) {
+        for (let yy = from; yy <= to; yy++) if (rows[yy * w + x] < v) v = rows[yy * w + x];
+      } else for (let yy = from; yy <= to; yy++) if (rows[yy * w + x] > v) v = rows[yy * w + x];
       out[y * w + x] = v;
     }
+  }
   return { width: w, height: h, data: out };
 }
 
@@ -195,4 +206,14 @@ export function stretched(g: GreyImage): GreyImage {
   const hi = sorted[Math.floor(sorted.length * 0.98)];
   const span = Math.max(1, hi - lo);
   return { width: g.width, height: g.height, data: Uint8Array.from(g.data, (v) => Math.max(0, Math.min(255, Math.round(((v - lo) * 255) / span)))) };
+}
+
+/**
+ * The grey image divided by its own paper: the background is each pixel's lightest neighbour within `r`
+ * (characters thinner than 2r vanish from it), smoothed; dividing by it leaves the ink on an even white,
+ * so a shadow's edge or a brightness gradient across the zone no longer changes the paper's level.
+ */
+export function flattened(g: GreyImage, r: number): GreyImage {
+  const background = boxBlur(rankFilter(g, r, false), r);
+  return { width: g.width, height: g.height, data: Uint8Array.from(g.data, (v, i) => Math.min(255, Math.round((255 * v) / Math.max(1, background.data[i])))) };
 }

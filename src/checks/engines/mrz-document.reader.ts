@@ -1,6 +1,8 @@
 import type { DocumentReader, DocumentReading, ImageInput, ModelRef } from '../check-providers';
 import { decodeImage } from './image-tools';
-import { locateMrz } from './mrz-locator';
+import type { LocatedMrz } from './mrz-locator';
+import { mrzLikeness } from './mrz-likeness';
+import { mrzZoneCandidates } from './mrz-zone-candidates';
 import { MRZ_OCR_MODEL } from './embedded-models';
 import type { ReadLine } from './mrz-glyphs';
 import { combineReadings, nameLineIndex, type MrzConsensus, type ZoneReading } from './mrz-readings';
@@ -55,8 +57,8 @@ export class MrzDocumentReader implements DocumentReader {
     } catch {
       return { verdict: 'fail', reason: `Document image ${index + 1} is not a readable image.`, model, rank: 0 };
     }
-    const located = locateMrz(decoded);
-    if (!located)
+    const candidates = mrzZoneCandidates(decoded);
+    if (candidates.length === 0)
       return { verdict: 'fail', reason: 'No machine-readable zone was found on the document image.', model, rank: 1, details: { image: index } };
     // Independent readings until they settle the zone: check digits hold on the lines chosen, the name line
     // (which no check digit covers) is settled by a character-by-character vote weighted by the OCR's
@@ -65,18 +67,49 @@ export class MrzDocumentReader implements DocumentReader {
     // stop it: the same misread (O for 0) often repeats in similar preprocessings and not in others. When
     // only the name is unsettled, the name line alone is read again with other crops and binarisations
     // before the other zone preprocessings. A name still unsettled is a review, never a pass or a fail.
-    const readings: ZoneReading[] = [];
-    const nameLines: LineReading[] = [];
-    const confidences: number[] = [];
-    let consensus: MrzConsensus = { kind: 'none' };
     const read = async (variant: StripVariant) => {
       const reads = [];
       for (const image of variant.images) reads.push(await this.ocr.read(await image.encode('png'), variant.mode));
       return reads;
     };
+    // The candidate zones (mrz-zone-candidates.ts) are probed in order with their first two preprocessings:
+    // the first whose reading looks like an MRZ (as many lines as its line length calls for, fillers) is
+    // read in full. Print around the document, text above a card's zone or a shadow across it can make the
+    // first candidate a wrong one; when none looks like an MRZ, the most MRZ-like of them is read in full.
+    const firstZone = candidates[0]();
+    let located: LocatedMrz = firstZone;
+    let probed: { variant: StripVariant; reads: Awaited<ReturnType<typeof read>> }[] = [];
+    let variants = stripVariants(located);
+    let zonesProbed = 0;
+    let bestLikeness = -1;
+    probe: for (const [k, crop] of candidates.entries()) {
+      zonesProbed++;
+      const candidate = k === 0 ? firstZone : crop();
+      const own = stripVariants(candidate);
+      const reads: typeof probed = [];
+      for (let n = 0; n < 2; n++) {
+        const next = own.next();
+        if (next.done) break;
+        reads.push({ variant: next.value, reads: await read(next.value) });
+        const likeness = mrzLikeness(reads[reads.length - 1].reads.map((r) => r.text).join('\n'));
+        if (likeness > bestLikeness) {
+          bestLikeness = likeness;
+          [located, probed, variants] = [candidate, reads, own];
+        }
+        if (likeness >= 0.6) break probe;
+      }
+    }
+    const readings: ZoneReading[] = [];
+    const nameLines: LineReading[] = [];
+    const confidences: number[] = [];
+    let consensus: MrzConsensus = { kind: 'none' };
     let nameVariants: Generator<StripVariant> | undefined;
-    for (const variant of stripVariants(located)) {
-      const reads = await read(variant);
+    const zoneReadings = function* () {
+      yield* probed;
+      for (const variant of variants) yield { variant, reads: undefined };
+    };
+    for (const { variant, reads: done } of zoneReadings()) {
+      const reads = done ?? (await read(variant));
       readings.push({ text: reads.map((r) => r.text).join('\n'), lines: reads.every((r) => r.lines) ? reads.flatMap((r) => r.lines!) : undefined });
       confidences.push(reads.reduce((s, r) => s + r.confidence, 0) / reads.length);
       consensus = combineReadings(readings, nameLines);
@@ -100,6 +133,7 @@ export class MrzDocumentReader implements DocumentReader {
     const details = {
       image: index,
       skewDegrees: located.skewDegrees,
+      ...(zonesProbed > 1 ? { zonesProbed } : {}),
       ocrConfidence: Math.round(confidence * 1000) / 1000,
       readings: readings.length,
       ...(nameLines.length ? { nameLineReadings: nameLines.length } : {}),

@@ -1,8 +1,8 @@
 import type { Canvas } from '@napi-rs/canvas';
-import { boxBlur, cropCanvas, darkMask, greyOf, rotateCanvas, toCanvas } from './image-tools';
+import { boxBlur, canvasOfGrey, cropCanvas, darkMask, flattened, greyOf, rotateCanvas, toCanvas } from './image-tools';
 
 /** Analysis width: enough for the MRZ's ~2.5 mm characters to be ~25 px on a document filling the frame. */
-const WORK_WIDTH = 1200;
+export const WORK_WIDTH = 1200;
 /** A document photographed by hand is often turned by 10° or more; the tuning set's ±5° never asked for more than 8. */
 const MAX_SKEW = 12;
 const SKEW_STEP = 0.25;
@@ -21,6 +21,14 @@ export type LocatedMrz = {
  * (the sum of squared row counts peaks when text lines are horizontal).
  */
 export function estimateSkew(mask: Uint8Array, width: number, height: number): number {
+  return skewCandidates(mask, width, height, 1)[0];
+}
+
+/**
+ * The `count` angles at which the horizontal projection is sharpest, each a local peak at least 2° from the
+ * others, sharpest first: the document's text, and print around it (a newspaper) lying at another angle.
+ */
+export function skewCandidates(mask: Uint8Array, width: number, height: number, count: number): number[] {
   const xs: number[] = [];
   const ys: number[] = [];
   const stride = Math.max(1, Math.floor(Math.sqrt((width * height) / 400_000)));
@@ -30,11 +38,10 @@ export function estimateSkew(mask: Uint8Array, width: number, height: number): n
         xs.push(x - width / 2);
         ys.push(y - height / 2);
       }
-  if (xs.length < 50) return 0;
+  if (xs.length < 50) return [0];
   const size = Math.ceil(Math.hypot(width, height)) + 2;
   const bins = new Float64Array(size);
-  let best = 0;
-  let bestScore = -1;
+  const scores: { angle: number; score: number }[] = [];
   for (let a = -MAX_SKEW; a <= MAX_SKEW + 1e-9; a += SKEW_STEP) {
     const rad = (a * Math.PI) / 180;
     const s = Math.sin(rad);
@@ -43,9 +50,13 @@ export function estimateSkew(mask: Uint8Array, width: number, height: number): n
     for (let i = 0; i < xs.length; i++) bins[Math.round(ys[i] * c - xs[i] * s + size / 2)]++;
     let score = 0;
     for (let i = 0; i < size; i++) score += bins[i] * bins[i];
-    if (score > bestScore) [bestScore, best] = [score, a];
+    scores.push({ angle: a, score });
   }
-  return best;
+  const peaks = scores.filter((p, i) => (i === 0 || p.score >= scores[i - 1].score) && (i === scores.length - 1 || p.score >= scores[i + 1].score));
+  peaks.sort((a, b) => b.score - a.score);
+  const out: number[] = [];
+  for (const p of peaks) if (out.length < count && out.every((a) => Math.abs(a - p.angle) >= 2)) out.push(p.angle);
+  return out;
 }
 
 export type TextLine = { top: number; bottom: number; left: number; right: number };
@@ -183,7 +194,11 @@ export function locateMrz(image: Canvas | import('@napi-rs/canvas').Image): Loca
   const straight = skew === 0 ? work : rotateCanvas(work, -skew);
   const m2 = darkMask(boxBlur(greyOf(straight), 1));
   const group = mrzGroup(textLines(m2, straight.width, straight.height));
-  if (!group) return undefined;
+  return group && cropZone(straight, group, skew);
+}
+
+/** The zone of `group` (bottom line first) cut from the deskewed image, with margins, edge bars painted out and scaled for the OCR. */
+export function cropZone(straight: Canvas, group: TextLine[], skew: number, expectedWidth?: number): LocatedMrz {
   const top = Math.min(...group.map((l) => l.top));
   const bottom = Math.max(...group.map((l) => l.bottom));
   // A line's extent can run into noise or the document's edge beside it, never inwards: every line of the
@@ -191,8 +206,16 @@ export function locateMrz(image: Canvas | import('@napi-rs/canvas').Image): Loca
   const lh = (bottom - top) / group.length;
   const lefts = group.map((l) => l.left);
   const rights = group.map((l) => l.right);
-  const left = Math.min(...lefts.filter((x) => x >= Math.max(...lefts) - lh));
-  const right = Math.max(...rights.filter((x) => x <= Math.min(...rights) + lh));
+  // With three lines, the middle value: one line's extent cut short (a shadow's edge across its fillers)
+  // or run long is outvoted by the other two, which agree.
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+  let left = group.length === 3 ? median(lefts) : Math.min(...lefts.filter((x) => x >= Math.max(...lefts) - lh));
+  let right = group.length === 3 ? median(rights) : Math.max(...rights.filter((x) => x <= Math.min(...rights) + lh));
+  if (expectedWidth && expectedWidth > right - left) {
+    const missing = expectedWidth - (right - left);
+    left = Math.max(0, left - missing / 2);
+    right = Math.min(straight.width - 1, right + missing / 2);
+  }
   const lineHeight = (bottom - top) / group.length;
   const padY = lineHeight * 0.6;
   // Little margin on the sides: beside the zone lies the document edge or the table, which OCR reads as letters.
@@ -203,7 +226,9 @@ export function locateMrz(image: Canvas | import('@napi-rs/canvas').Image): Loca
   const h = Math.min(straight.height - y, bottom - top + 2 * padY);
   // Tesseract reads best with characters ~30-40 px high.
   const scale = Math.max(1, Math.min(2, 36 / (lineHeight * 0.6)));
-  const strip = whitenEdgeBars(cropCanvas(straight, x, y, w, h, scale));
+  // The paper's level evened out (a shadow or a gradient across the zone), then the edge bars painted out.
+  const cut = cropCanvas(straight, x, y, w, h, scale);
+  const strip = whitenEdgeBars(canvasOfGrey(flattened(greyOf(cut), Math.max(3, Math.round(lineHeight * scale * 0.35)))));
   const lineRows = [...group].reverse().map((l) => {
     const rowTop = Math.max(0, Math.round((l.top - lineHeight * 0.5 - y) * scale));
     const rowBottom = Math.min(strip.height, Math.round((l.bottom + lineHeight * 0.5 - y) * scale));
