@@ -18,6 +18,7 @@ import { dropOldMail, MAIL_SWEEP_CRON, MAIL_SWEEP_JOB } from '../src/mail/mail-o
 import { BULK_IMPORT_JOB } from '../src/bulk-import/bulk-import.service';
 import type { BulkImportData, BulkImportJob } from '../src/bulk-import/bulk-import.job';
 import { type BlobReaper, type DeleteBlobsData, VAULT_DELETE_BLOBS_JOB, VAULT_SWEEP_CRON, VAULT_SWEEP_JOB } from '../src/vault/blob-reaper';
+import { HostedCaptureRepository } from '../src/hosted-flow/hosted-capture.repository';
 
 export const EXPIRE_SESSIONS_JOB = 'expire-sessions';
 
@@ -39,7 +40,8 @@ export async function startWorkers(
     blobReaper?: BlobReaper;
   },
 ): Promise<void> {
-  const testMode = new TestModeAdvanceJob(deps.db, deps.sessions, deps.sanctions?.screening);
+  const captures = new HostedCaptureRepository(deps.db);
+  const testMode = new TestModeAdvanceJob(deps.db, deps.sessions, deps.sanctions?.screening, async (sessionId) => (await captures.tierDetails(sessionId)).business);
   await jobs.work<TestModeAdvanceData>(TEST_MODE_JOB, (data) => testMode.run(data), { batchSize: 5, localConcurrency: 2 });
   const runChecks = deps.runChecks;
   if (runChecks) await jobs.work<RunChecksData>(RUN_CHECKS_JOB, (data) => runChecks.run(data), { batchSize: 2, localConcurrency: 2 });

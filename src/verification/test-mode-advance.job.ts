@@ -10,6 +10,8 @@ import type { SessionStatus } from '../sessions/session-status';
 import { DataSource } from 'typeorm';
 import { automatedDecision } from '../sessions/decision-history';
 import { TEST_MODE_POLICY_VERSION } from './decision-policy';
+import type { BusinessDetails } from '../hosted-flow/business-identifiers';
+import { testModeRegistryRun, withTestModeRegistries } from './test-mode-business';
 
 export type TestModeAdvanceData = { sessionId: string; step: TestModeStep };
 
@@ -23,6 +25,8 @@ export class TestModeAdvanceJob {
     private readonly db: DataSource,
     private readonly sessions: SessionService,
     private readonly sanctions?: SanctionsScreeningService,
+    /** The business a T4 page gave (HostedCaptureRepository.tierDetails); without it the registry checks stay fixed. */
+    private readonly businessOf?: (sessionId: string) => Promise<BusinessDetails | null>,
   ) {}
 
   async run({ sessionId, step }: TestModeAdvanceData): Promise<void> {
@@ -36,12 +40,16 @@ export class TestModeAdvanceJob {
     // The page never changes test_identity, so it is screened before the row is locked.
     const identity = this.sanctions && (s.tier === 'T3' || s.tier === 'T4') ? testIdentityOf(s.metadata) : null;
     const hits = identity && this.sanctions ? await this.sanctions.screenForTenant(s.tenantId, identity, { current: true }) : null;
+    // A T4 page that gave its business before the clock: the test identifiers decide the registry checks (docs/checks.md).
+    const business = s.tier === 'T4' && this.businessOf ? await this.businessOf(s.id) : null;
+    const registries = await testModeRegistryRun(business);
     // The outcome is read from the locked row: a choice on the test page (HostedFlowService.chooseTestOutcome) either
     // committed before it, and counts, or finds the session decided.
     let decided: { status: SessionStatus; result: SessionResult } | null = null;
     const decide = (cur: SessionEntity) => {
       let outcome = testModeResult(cur.tier as Tier, testOutcomeOf(cur.metadata));
       if (hits) outcome = withSanctionsScreening(cur.tier as Tier, outcome, hits);
+      if (registries) outcome = withTestModeRegistries(cur.tier as Tier, outcome, registries, business?.country);
       // A real chip submission (T5) replaces the fixed chip block; see ChipSubmissionService.
       decided = withSubmittedChip(cur.tier as Tier, outcome, cur.result);
       return [decided.status];

@@ -110,12 +110,31 @@ it('refuses a bad identifier at the business step, and no request for it reaches
   expect(reg.hits.gleif.length).toBe(before.gleif);
 });
 
+/**
+ * A test T4 session whose page gives its business before the clock decides (D22: the clock decides at 10 s,
+ * whatever the page does; the business step is one call). Should a loaded machine make the call too late (the
+ * session has moved on: 409), a new session is tried rather than the machine's speed judged (issue 47).
+ */
+const t4TestMode = async (business: Record<string, string>) => {
+  for (let attempt = 1; ; attempt++) {
+    const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { flow_id: 'default', tier: 'T4' } });
+    expect(created.status).toBe(201);
+    const page = await openPage(server, created.body);
+    await pageCall(server, page, 'POST', 'start');
+    const given = await http(server, 'PUT', `/v1/hosted/sessions/${page.id}/business`, { headers: { authorization: `Bearer ${page.credential}` }, json: business });
+    if (given.status < 300 || attempt === 5) {
+      expect(given.status).toBeLessThan(300);
+      return decided(server, acme.test_api_key, created.body.id);
+    }
+  }
+};
+
 it('in test mode, the identifier decides: an active company passes with the business badge, the inactive test number declines', async () => {
-  const ok = await t4(acme.test_api_key, { legal_name: 'Acme Widgets Ltd', country: 'GB', uk_company_number: '12345678' });
+  const ok = await t4TestMode({ legal_name: 'Acme Widgets Ltd', country: 'GB', uk_company_number: '12345678' });
   expect(checkOf(ok, 'uk_company_register')).toMatchObject({ status: 'pass', reason: expect.stringContaining('Companies House record: Acme Widgets Ltd, status active, GB') });
   expect(ok.status).toBe('success');
   expect(ok.result.badges).toContain('business');
-  const inactive = await t4(acme.test_api_key, { legal_name: 'Acme Widgets Ltd', country: 'GB', uk_company_number: '99999901' });
+  const inactive = await t4TestMode({ legal_name: 'Acme Widgets Ltd', country: 'GB', uk_company_number: '99999901' });
   expect(checkOf(inactive, 'uk_company_register')).toMatchObject({ status: 'fail', reason: expect.stringContaining('not active') });
   expect(inactive.status).toBe('failed');
 });

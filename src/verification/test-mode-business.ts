@@ -1,0 +1,49 @@
+import type { SessionResult } from '../../entities/session-result.document';
+import type { CheckOutcome } from '../checks/check-providers';
+import type { BusinessDetails } from '../hosted-flow/business-identifiers';
+import { BusinessChecksService } from '../registries/business-checks.service';
+import { REGISTRY_CHECK_NAMES } from '../registries/business-registry';
+import { testModeRegistries } from '../registries/test-mode-registries';
+import type { SessionStatus } from '../sessions/session-status';
+import type { Tier } from '../sessions/tiers';
+import { decide } from './decision-policy';
+
+type Outcome = { status: SessionStatus; result: SessionResult };
+
+/** How far from a success a status is: the worse of two wins. */
+const SEVERITY: Record<string, number> = { success: 0, manual_review: 1, failed: 2 };
+
+/**
+ * The registry checks of a T4 test session whose page gave its business before the clock decided (D22): the
+ * test identifiers decide them, as in a run through the page (docs/checks.md, "Test mode"; no registry is
+ * called). The fixed checks stay; the registry ones are replaced by the run's, and the session ends at the
+ * worse of the test outcome and what the decision policy makes of the registries (an inactive company
+ * declines; an approved test outcome with every registry satisfied keeps its success and gains `business`).
+ */
+export async function testModeRegistryRun(details: BusinessDetails | null): Promise<CheckOutcome[] | null> {
+  if (!details?.legal_name) return null;
+  const submitted = { ...details, legal_name: details.legal_name };
+  return (await new BusinessChecksService(testModeRegistries(submitted), null, null).run(submitted)).outcomes;
+}
+
+export function withTestModeRegistries(tier: Tier, outcome: Outcome, registryOutcomes: CheckOutcome[], country?: string): Outcome {
+  const byName = new Map(registryOutcomes.map((o) => [o.name, o]));
+  if (!outcome.result.checks.some((c) => byName.has(c.name))) return outcome;
+  const outcomes: CheckOutcome[] = outcome.result.checks.map(
+    (c) => byName.get(c.name) ?? { name: c.name, verdict: c.status === 'pass' ? 'pass' : c.status === 'fail' ? 'fail' : c.status === 'skipped' ? 'skipped' : 'error', ...(c.score !== undefined ? { score: c.score } : {}), ...(c.reason ? { reason: c.reason } : {}) },
+  );
+  const policy = decide(tier, outcomes, { country });
+  const registryChecks = new Map(policy.checks.filter((c) => REGISTRY_CHECK_NAMES.includes(c.name)).map((c) => [c.name, c]));
+  const checks = outcome.result.checks.map((c) => registryChecks.get(c.name) ?? c);
+  const worse = SEVERITY[policy.status] > SEVERITY[outcome.status];
+  return {
+    status: worse ? policy.status : outcome.status,
+    result: {
+      ...outcome.result,
+      checks,
+      decision: worse ? policy.decision : outcome.result.decision,
+      achieved_tier: policy.achievedTier,
+      badges: policy.badges,
+    },
+  };
+}
