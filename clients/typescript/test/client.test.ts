@@ -43,7 +43,8 @@ describe('the typed TypeScript client', () => {
       expect(created.hosted_url).toMatch(/^http/);
 
       const read = await client.sessions.get(created.id);
-      expect(read).toMatchObject({ id: created.id, status: 'created', tier: 'T2', reference_id: reference, hosted_url: null });
+      // An open session's read carries a working hosted link again (D21).
+      expect(read).toMatchObject({ id: created.id, status: 'created', tier: 'T2', reference_id: reference, hosted_url: expect.stringContaining(`/hosted/${created.id}?token=`) });
       expect(read).not.toHaveProperty('client_secret');
 
       const quick = await client.sessions.create({ tiers: ['T1', 'T3'], reference: `${reference}-q` });
