@@ -12,7 +12,7 @@ const seconds = {};
 for (const file of process.argv.slice(2)) {
   const run = JSON.parse(fs.readFileSync(file, 'utf8'));
   for (const r of run.testResults) {
-    const rel = path.relative(root, r.name).split(path.sep).join('/');
+    const rel = path.relative(root, r.name).replace(/^(\.\.\/)+[^/]+\//, '').split(path.sep).join('/');
     const s = Math.round((r.endTime - r.startTime) / 100) / 10;
     seconds[rel] = Math.max(seconds[rel] ?? 0, s);
   }
