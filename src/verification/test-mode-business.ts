@@ -29,21 +29,23 @@ export async function testModeRegistryRun(details: BusinessDetails | null): Prom
 export function withTestModeRegistries(tier: Tier, outcome: Outcome, registryOutcomes: CheckOutcome[], country?: string): Outcome {
   const byName = new Map(registryOutcomes.map((o) => [o.name, o]));
   if (!outcome.result.checks.some((c) => byName.has(c.name))) return outcome;
-  const outcomes: CheckOutcome[] = outcome.result.checks.map(
-    (c) => byName.get(c.name) ?? { name: c.name, verdict: c.status === 'pass' ? 'pass' : c.status === 'fail' ? 'fail' : c.status === 'skipped' ? 'skipped' : 'error', ...(c.score !== undefined ? { score: c.score } : {}), ...(c.reason ? { reason: c.reason } : {}) },
-  );
-  const policy = decide(tier, outcomes, { country });
+  // The registries are judged alone: every other check counts as passed here, so the policy says what the
+  // registries make of the session, and the test outcome keeps its own say over the rest.
+  const judged: CheckOutcome[] = outcome.result.checks.map((c) => byName.get(c.name) ?? { name: c.name, verdict: c.status === 'skipped' ? 'skipped' : 'pass' });
+  const policy = decide(tier, judged, { country });
   const registryChecks = new Map(policy.checks.filter((c) => REGISTRY_CHECK_NAMES.includes(c.name)).map((c) => [c.name, c]));
   const checks = outcome.result.checks.map((c) => registryChecks.get(c.name) ?? c);
   const worse = SEVERITY[policy.status] > SEVERITY[outcome.status];
+  const status = worse ? policy.status : outcome.status;
+  const businessBadge = policy.badges.includes('business');
   return {
-    status: worse ? policy.status : outcome.status,
+    status,
     result: {
       ...outcome.result,
       checks,
       decision: worse ? policy.decision : outcome.result.decision,
-      achieved_tier: policy.achievedTier,
-      badges: policy.badges,
+      achieved_tier: status === 'success' ? policy.achievedTier : outcome.result.achieved_tier,
+      badges: status === 'success' ? policy.badges : outcome.result.badges.filter((b) => b !== 'business' || businessBadge),
     },
   };
 }
