@@ -136,6 +136,31 @@ describe('the digital-ID step, cross device', () => {
     expect((await http(server, 'GET', '/v1/digital-id/requests/dreq_000000000000000000000000')).status).toBe(404);
   });
 
+  it('stands an attacker at the response endpoint: racing answers, endless and doubled bodies, NUL and bad ids', async () => {
+    const page = await startedSession(acme.test_api_key);
+    const request = await pageCall(server, page, 'POST', 'digital-id/requests');
+    const responsePath = `/v1/digital-id/responses/${request.body.id}`;
+    const post = (body: string | Buffer, p = responsePath) => fetch(`${server.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    // Refused before any answer is judged: nothing of these is kept.
+    const huge = await post(Buffer.alloc(5 * 1024 * 1024, 'a'));
+    expect(huge.status).toBe(413);
+    const doubled = await post('response=a&response=b');
+    expect(doubled.status).toBe(400);
+    const nul = await post('response=%00');
+    expect(nul.status).toBe(400);
+    for (const id of ['%00', '%ED%A0%80', 'dreq_' + 'x'.repeat(5000), '..%2F..%2Fsessions']) {
+      const r = await post('response=x', `/v1/digital-id/responses/${id}`);
+      expect([400, 404]).toContain(r.status);
+      expect((await r.json()).error.code).toMatch(/^(invalid_request|not_found)$/);
+    }
+    expect((await pageCall(server, page, 'GET', '')).body.digital_id.latest).toMatchObject({ status: 'pending' });
+    // Five wallets answer the same single-use request at once: one is taken, the others refused.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => testIacaWallet.answerOpenid4vpLink(request.body.cross_device.link, { credential: 'mdl', rebase }).then((r) => r.status, (e: Error) => String(e))),
+    );
+    expect(answers.filter((a) => a === 200)).toHaveLength(1);
+  });
+
   it('is not offered when the flow switches it off', async () => {
     const off = await cli(server.env, ['flow', 'update', '--tenant', acme.tenant_id, '--digital-id', 'off', '--json']);
     expect(off.json).toMatchObject({ digital_id: false });
