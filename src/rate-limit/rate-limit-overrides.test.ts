@@ -15,7 +15,7 @@ describe('RateLimitOverrides', () => {
 
   it("picks up another instance's change once its copy is older than OVERRIDE_CACHE_MS, and not before", async () => {
     let now = 1_000_000;
-    const overrides = new RateLimitOverrides(db, () => new Date(now));
+    const overrides = new RateLimitOverrides(db, () => now);
     expect(await overrides.limitFor('ten_1', 'social_read')).toBe(BUCKETS.social_read.limit);
     rows = [{ bucket: 'social_read', limit: 5000 }];
     now += OVERRIDE_CACHE_MS - 1;

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { RateLimitOverrideEntity, TenantEntity } from '../../entities';
 import { DomainError } from '../errors';
 import { BUCKET_NAMES, BucketName, BUCKETS, isBucketName } from './buckets';
-import { millisOf, systemClock, type Clock } from '../clock';
+import { systemMillis, type MillisClock } from '../clock';
 
 /** How long an instance trusts its copy of a tenant's overrides: a change is live everywhere within this. */
 export const OVERRIDE_CACHE_MS = 1000;
@@ -21,7 +21,7 @@ export class RateLimitOverrides {
 
   constructor(
     private readonly db: DataSource,
-    private readonly clock: Clock = systemClock,
+    private readonly clock: MillisClock = systemMillis,
   ) {}
 
   /** The limit for this tenant and bucket: its override, or the table's default. */
@@ -36,7 +36,7 @@ export class RateLimitOverrides {
   cachedLimitFor(tenantId: string | null, bucket: BucketName): number | undefined {
     if (!tenantId) return BUCKETS[bucket].limit;
     const entry = this.cache.get(tenantId);
-    if (entry?.limits && millisOf(this.clock) - entry.loadedAt < OVERRIDE_CACHE_MS) return entry.limits.get(bucket) ?? BUCKETS[bucket].limit;
+    if (entry?.limits && this.clock() - entry.loadedAt < OVERRIDE_CACHE_MS) return entry.limits.get(bucket) ?? BUCKETS[bucket].limit;
     return undefined;
   }
 
@@ -64,7 +64,7 @@ export class RateLimitOverrides {
   }
 
   private async limitsOf(tenantId: string): Promise<Map<string, number>> {
-    const now = millisOf(this.clock);
+    const now = this.clock();
     let entry = this.cache.get(tenantId);
     if (entry?.limits && now - entry.loadedAt < OVERRIDE_CACHE_MS) return entry.limits;
     if (entry?.pending) return entry.pending;
@@ -78,7 +78,7 @@ export class RateLimitOverrides {
       .find({ where: { tenantId }, select: { bucket: true, limit: true } })
       .then((rows) => {
         e.limits = new Map(rows.map((r) => [r.bucket, r.limit]));
-        e.loadedAt = millisOf(this.clock);
+        e.loadedAt = this.clock();
         return e.limits;
       })
       .finally(() => {

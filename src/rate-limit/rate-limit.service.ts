@@ -8,7 +8,7 @@ import type { BucketName } from './buckets';
 import { RateLimitOverrides } from './rate-limit-overrides';
 import { RateLimiterSliceStore, RedisSliceStore, SliceStore, STORE_POINTS } from './slice-store';
 import { SlidingWindow, STORE_DURATION_S, WindowState } from './sliding-window';
-import { systemClock, type Clock } from '../clock';
+import { systemMillis, type MillisClock } from '../clock';
 
 /** Who is counted (docs/rate-limits.md): a key (or a session's client_secret), an OAuth client, or a client IP. */
 export type Subject =
@@ -28,7 +28,7 @@ export type RateLimitOptions = {
   redisUrl?: string;
   /** Redis key prefix; instances that must share counts use the same one. */
   keyPrefix?: string;
-  clock?: Clock;
+  clock?: MillisClock;
   /** Where refusals are counted per bucket (docs/operations.md, "Metrics"). */
   metrics?: Pick<Metrics, 'rateLimitRefused'>;
 };
@@ -61,7 +61,7 @@ export class RateLimitService {
     private readonly overrides: RateLimitOverrides,
     store: SliceStore,
     redis: Redis | null,
-    clock: Clock,
+    clock: MillisClock,
     private readonly metrics: Pick<Metrics, 'rateLimitRefused'> = NO_METRICS,
   ) {
     this.redis = redis;
@@ -69,7 +69,7 @@ export class RateLimitService {
   }
 
   static create(overrides: RateLimitOverrides, logger: Logger, opts: RateLimitOptions = {}): RateLimitService {
-    const clock = opts.clock ?? systemClock;
+    const clock = opts.clock ?? systemMillis;
     const duration = STORE_DURATION_S;
     const memory = new RateLimiterMemory({ points: STORE_POINTS, duration, keyPrefix: 'rl' });
     if (!opts.redisUrl) return new RateLimitService(overrides, new RateLimiterSliceStore(memory), null, clock, opts.metrics);

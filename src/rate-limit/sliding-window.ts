@@ -1,6 +1,6 @@
 import { WINDOW_SECONDS } from './buckets';
 import type { ChargeResult, SliceStore } from './slice-store';
-import { millisOf, systemClock, type Clock } from '../clock';
+import { systemMillis, type MillisClock } from '../clock';
 
 const WINDOW_MS = WINDOW_SECONDS * 1000;
 
@@ -115,7 +115,7 @@ export class SlidingWindow {
 
   constructor(
     private readonly store: SliceStore,
-    private readonly clock: Clock = systemClock,
+    private readonly clock: MillisClock = systemMillis,
   ) {}
 
   /**
@@ -123,7 +123,7 @@ export class SlidingWindow {
    * from the instance's lease is answered at once, without a promise.
    */
   consume(id: string, limit: number): MaybePromise<WindowState> {
-    const now = millisOf(this.clock);
+    const now = this.clock();
     const slice = Math.floor(now / SLICE_MS);
     if (slice !== this.sweptSlice) this.sweep(slice, now);
     let c = this.counters.get(id);
@@ -154,7 +154,7 @@ export class SlidingWindow {
 
   /** The state without charging: would one more request pass now? Leased units count as used. */
   async peek(id: string, limit: number): Promise<WindowState> {
-    const now = millisOf(this.clock);
+    const now = this.clock();
     const slice = Math.floor(now / SLICE_MS);
     const counts = await this.store.read(sliceIds(id, slice));
     const older = counts.slice(0, SLICES);
@@ -166,7 +166,7 @@ export class SlidingWindow {
   /** Gives back a unit charged in `slice` (a multi-bucket GraphQL operation refused by another bucket). */
   async refund(id: string, slice: number): Promise<void> {
     const lease = this.counters.get(id)?.lease;
-    if (lease && lease.slice === slice && millisOf(this.clock) < lease.expiresAt) {
+    if (lease && lease.slice === slice && this.clock() < lease.expiresAt) {
       lease.units++;
       return;
     }
@@ -190,7 +190,7 @@ export class SlidingWindow {
     let refillRefused = false;
     for (;;) {
       this.serveFromLease(c);
-      const now = millisOf(this.clock);
+      const now = this.clock();
       if (c.queue.length > 0) {
         await this.chargeWaiting(id, c, now);
         continue;
@@ -200,7 +200,7 @@ export class SlidingWindow {
       const wanted = c.leaseWanted(now);
       if (wanted === 0 || !(await this.refill(id, c, l, wanted))) refillRefused = true;
     }
-    if (c.lease !== null && millisOf(this.clock) >= c.lease.expiresAt) void this.release(id, c, c.lease);
+    if (c.lease !== null && this.clock() >= c.lease.expiresAt) void this.release(id, c, c.lease);
     c.busy = false;
   }
 
@@ -244,7 +244,7 @@ export class SlidingWindow {
     }
     // Past its slice by now, the lease has expired, and the pump gives all of it back when done.
     l.units += r.leased;
-    this.extend(id, c, l, r, millisOf(this.clock));
+    this.extend(id, c, l, r, this.clock());
     return true;
   }
 
@@ -252,7 +252,7 @@ export class SlidingWindow {
   private serveFromLease(c: Counter): void {
     const l = c.lease;
     if (l === null) return;
-    const now = millisOf(this.clock);
+    const now = this.clock();
     while (c.queue.length > 0 && l.units > 0 && now < l.expiresAt && c.queue[0].slice === l.slice && c.queue[0].limit === l.limit) {
       const w = c.queue.shift()!;
       l.units--;
