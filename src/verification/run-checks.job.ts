@@ -30,7 +30,7 @@ import type { BusinessDetails } from '../hosted-flow/business-identifiers';
 import { BusinessChecksService, type BusinessCheckRun } from '../registries/business-checks.service';
 import type { BusinessSubmission } from '../registries/registry-comparison';
 import { RegistryBusyError } from '../registries/registry-rate-limiter';
-import { testModeRegistries } from '../registries/test-mode-registries';
+import { testModeBusinessRun } from './test-mode-business';
 
 const CAPTURE_CHECKS = new Set(['document_ocr', DIGITAL_ID_CHECK, 'face_match', 'liveness', 'anti_spoof']);
 
@@ -231,7 +231,7 @@ export class RunChecksJob {
       return { outcomes: REGISTRY_CHECK_NAMES.map((name) => ({ name, verdict: 'error' as const, reason })), evidence: [] };
     }
     const submitted: BusinessSubmission = { ...details, legal_name: details.legal_name };
-    if (!s.livemode) return new BusinessChecksService(testModeRegistries(submitted), null, null).run(submitted);
+    if (!s.livemode) return testModeBusinessRun(submitted);
     try {
       return await this.business.run(submitted);
     } catch (err) {

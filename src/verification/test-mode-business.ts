@@ -1,7 +1,8 @@
 import type { SessionResult } from '../../entities/session-result.document';
 import type { CheckOutcome } from '../checks/check-providers';
 import type { BusinessDetails } from '../hosted-flow/business-identifiers';
-import { BusinessChecksService } from '../registries/business-checks.service';
+import { BusinessChecksService, type BusinessCheckRun } from '../registries/business-checks.service';
+import type { BusinessSubmission } from '../registries/registry-comparison';
 import { REGISTRY_CHECK_NAMES } from '../registries/business-registry';
 import { testModeRegistries } from '../registries/test-mode-registries';
 import type { SessionStatus } from '../sessions/session-status';
@@ -22,8 +23,12 @@ const SEVERITY: Record<string, number> = { success: 0, manual_review: 1, failed:
  */
 export async function testModeRegistryRun(details: BusinessDetails | null): Promise<CheckOutcome[] | null> {
   if (!details?.legal_name) return null;
-  const submitted = { ...details, legal_name: details.legal_name };
-  return (await new BusinessChecksService(testModeRegistries(submitted), null, null).run(submitted)).outcomes;
+  return (await testModeBusinessRun({ ...details, legal_name: details.legal_name })).outcomes;
+}
+
+/** The registry checks of a test session: its identifiers decide, no registry is called (the page's run and the clock's alike). */
+export function testModeBusinessRun(submitted: BusinessSubmission): Promise<BusinessCheckRun> {
+  return new BusinessChecksService(testModeRegistries(submitted), null, null).run(submitted);
 }
 
 export function withTestModeRegistries(tier: Tier, outcome: Outcome, registryOutcomes: CheckOutcome[], country?: string): Outcome {
