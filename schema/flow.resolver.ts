@@ -37,15 +37,9 @@ export class UpdateFlowInput {
 }
 
 @InputType({ description: "A new flow: the default flow's branding and origins, then these fields." })
-export class CreateFlowInput {
-  @Field({ description: "The flow's name in the console (1 to 80 characters)." }) name: string;
-  @Field({ nullable: true, description: 'The highest tier a session of this flow may ask for (T0 to T5).' }) maxTier?: string;
-  @Field({ nullable: true, description: 'Shown at the top of the hosted page (1 to 80 characters).' }) displayName?: string;
-  @Field(() => String, { nullable: true, description: 'https URL of the logo; null removes it.' }) logoUrl?: string | null;
-  @Field({ nullable: true, description: 'Hex colour such as #0b3d91.' }) primaryColor?: string;
-  @Field({ nullable: true, description: 'Default locale of new sessions (the page ships en-US and de-DE).' }) locale?: string;
-  @Field(() => String, { nullable: true, description: 'http(s) URL the page returns to; null removes it.' }) redirectUrl?: string | null;
-  @Field(() => [String], { nullable: true, description: 'Bare origins such as https://shop.example (at most 20); [] clears them.' }) allowedOrigins?: string[];
+export class CreateFlowInput extends UpdateFlowInput {
+  // The one difference: a new flow needs its name.
+  @Field({ description: "The flow's name in the console (1 to 80 characters)." }) declare name: string;
 }
 
 const toFlow = (f: FlowEntity): Flow => ({
