@@ -9,7 +9,13 @@ import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { freePort } from '../helpers/oidc-login';
 import { SimulatedWallet, type AnswerOptions, type WalletRequest } from '../helpers/simulated-wallet';
 import { freshCertificateAuthority } from '../helpers/test-pki';
-import { cli, createTenant, ENGINES_OFF, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
+import { cli, createTenant, ENGINES_OFF, http, ROOT, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
+
+/** The page as a phone shows it, for docs/digital-ids.md. */
+async function shot(page: Page, file: string): Promise<void> {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.screenshot({ path: path.join(ROOT, 'docs', 'screenshots', file), fullPage: true });
+}
 
 /**
  * The hosted page's "Use a digital ID" in Chromium (D24). Same device: the test injects
@@ -111,6 +117,7 @@ describe('"Use a digital ID" on the hosted page', () => {
     await page.getByRole('button', { name: 'Use a digital ID' }).press('Enter');
     await page.getByRole('heading', { name: 'Your digital ID could not be used' }).waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('audience_mismatch');
+    await shot(page, 'hosted-digital-id-refused.png');
     await page.getByRole('button', { name: 'Photograph my document instead' }).press('Enter');
     await page.getByRole('heading', { name: 'Which document will you use?' }).waitFor();
     await page.close();
@@ -126,6 +133,7 @@ describe('"Use a digital ID" on the hosted page', () => {
     await page.getByRole('button', { name: 'Use a digital ID' }).press('Enter');
     const request = (await (await requested).json()) as { cross_device: { link: string } };
     await page.getByRole('img', { name: 'QR code that asks your wallet for your digital ID' }).waitFor();
+    await shot(page, 'hosted-digital-id-qr.png');
     const answered = await wallet.answerOpenid4vpLink(request.cross_device.link, { credential: 'pid_mdoc' });
     expect(await answered.json()).toEqual({ status: 'verified' });
     await page.getByRole('heading', { name: 'Take a selfie' }).waitFor({ timeout: 30_000 });
