@@ -39,6 +39,8 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               and its test and live OIDC clients (secrets shown once;
                                               with --jwks-uri they use private_key_jwt instead)
   tenant list [--json]
+  migrate [--json]                            bring the schema (and the job queue's) up to date, once;
+                                              for deployments whose processes start with MIGRATIONS=skip
   key create --tenant <id> --mode test|live [--scopes a,b] [--json]
   key revoke --key <key id> [--json]
   csca import --masterlist <file.ml> --anchor <root.cer> [--json]
@@ -151,7 +153,7 @@ async function run(argv: string[]): Promise<unknown> {
   const [group, action] = args.positionals;
   if (args.values.help || !group) throw new UsageError('');
   const command = `${group} ${action ?? ''}`.trim();
-  const known = ['tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'vault migrate', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', 'webhooks listen', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS, ...TRUST_COMMANDS];
+  const known = ['migrate', 'tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'vault migrate', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', 'webhooks listen', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS, ...TRUST_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
   // Offline by design: it reads segment files and the public key in them, never the database.
   if (command === 'audit verify') return auditVerifyCommand(args.positionals.slice(2));
@@ -169,6 +171,7 @@ async function run(argv: string[]): Promise<unknown> {
   }
 
   const config = loadConfig();
+  if (command === 'migrate') return migrateCommand(config);
   const database = await openDatabase(config, 2);
   try {
     const tenants = new TenantService(database.dataSource);
@@ -412,6 +415,22 @@ async function cscaList(store: PostgresCscaTrustStore, args: Args): Promise<unkn
       source: c.source,
     })),
   };
+}
+
+/**
+ * The deployment's one-shot migration (docs/deploy.md): the schema's migrations, under the same advisory
+ * lock as a start-up's, then the job queue's own schema, which pg-boss creates or upgrades as it starts.
+ */
+async function migrateCommand(config: Config): Promise<Record<string, unknown>> {
+  const database = await openDatabase({ ...config, migrations: 'run' }, 2);
+  try {
+    const jobs = await JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
+    await jobs.stop();
+    const [last] = (await database.dataSource.query('SELECT name FROM typeorm_migrations ORDER BY id DESC LIMIT 1')) as { name: string }[];
+    return { applied: database.applied, schema_at: last?.name ?? null, job_schema: config.jobSchema };
+  } finally {
+    await database.close();
+  }
 }
 
 function printHuman(result: unknown): void {

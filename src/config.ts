@@ -36,6 +36,12 @@ const ConfigSchema = z.object({
    * (docs/operations.md, "Database roles"). Unset: DATABASE_URL does both, as before.
    */
   DATABASE_MIGRATION_URL: optionalUrl,
+  /**
+   * `run`: this process brings the schema up to date at start (under an advisory lock). `skip`: it only
+   * checks, and refuses to start on a schema behind its build; the migrations then run once, in
+   * `cli migrate` (a deployment's migration job; docs/deploy.md).
+   */
+  MIGRATIONS: z.enum(['run', 'skip']).default('run'),
   /** Redis shares rate-limit counts and subscription fan-out between instances; unset means in-process. */
   REDIS_URL: optionalUrl,
   /** The address end users and tenants see (hosted URLs, problem `type` URIs). Defaults to http://localhost:PORT. */
@@ -230,6 +236,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   databaseMigrationUrl: string | undefined;
+  /** Whether this process runs the migrations at start or only checks that they ran (MIGRATIONS). */
+  migrations: 'run' | 'skip';
   redisUrl: string | undefined;
   publicBaseUrl: string;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
@@ -318,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(c.DATA_DIR),
     databaseUrl: c.DATABASE_URL,
     databaseMigrationUrl: c.DATABASE_MIGRATION_URL,
+    migrations: c.MIGRATIONS,
     redisUrl: c.REDIS_URL,
     publicBaseUrl,
     logLevel: c.LOG_LEVEL,

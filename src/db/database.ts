@@ -19,11 +19,17 @@ export type Database = {
   embedded: boolean;
   /** The embedded database's own process, when this process started it: started again if it ends (src/db/embedded-database-keeper.ts). */
   keeper: EmbeddedDatabaseKeeper | null;
+  /** The migrations this process applied as it opened the database, in order (none with `migrations: 'skip'`). */
+  applied: string[];
   close(): Promise<void>;
 };
 
 /** The part of the configuration (src/config.ts) that says where the database is; unset `databaseUrl`: the embedded one under `dataDir`. */
-export type DatabaseSettings = { databaseUrl: string | undefined; dataDir: string; databaseMigrationUrl?: string };
+export type DatabaseSettings = { databaseUrl: string | undefined; dataDir: string; databaseMigrationUrl?: string; migrations?: 'run' | 'skip' };
+
+/** What a process started with MIGRATIONS=skip says, and exits with, when the schema is behind its build. */
+export const MIGRATIONS_PENDING =
+  "the database schema is behind this build (migrations pending) and MIGRATIONS=skip: run the migrations once (`node dist/app/cli.js migrate`, the deployment's migration job), then start this process again";
 
 // Any constant works; it only has to be the same in every instance.
 const MIGRATION_LOCK_ID = 724_061_337;
@@ -41,10 +47,14 @@ export async function openDatabase(config: DatabaseSettings, poolSize = 10): Pro
   // One pg pool, opened here: TypeORM runs on it, and so do the prepared statements.
   const pool = new Pool({ ...pgConnectionOptions(target), max: poolSize });
   const dataSource = createDataSource(target, poolSize, pool);
+  let applied: string[] = [];
   try {
-    if (ownerTarget !== target) await migrateAsOwner(ownerTarget);
+    const run = config.migrations !== 'skip';
+    if (run && ownerTarget !== target) applied = await migrateAsOwner(ownerTarget);
     await dataSource.initialize();
-    if (ownerTarget === target) await runMigrationsExclusively(dataSource);
+    if (run && ownerTarget === target) applied = await runMigrationsExclusively(dataSource);
+    // Skipped: the migration job runs them once; a process of a newer build than the schema must not serve it.
+    if (!run && (await dataSource.showMigrations())) throw new Error(MIGRATIONS_PENDING);
   } catch (err) {
     if (dataSource.isInitialized) await dataSource.destroy();
     await (keeper ?? embedded)?.close();
@@ -58,6 +68,7 @@ export async function openDatabase(config: DatabaseSettings, poolSize = 10): Pro
     sql: new PreparedSql(pool, 'url' in target),
     embedded: embedded !== null,
     keeper,
+    applied,
     close: async () => {
       await dataSource.destroy();
       await (keeper ?? embedded)?.close();
@@ -66,24 +77,24 @@ export async function openDatabase(config: DatabaseSettings, poolSize = 10): Pro
 }
 
 /** The owner's own short-lived connection, for the migrations only. */
-async function migrateAsOwner(ownerTarget: PostgresTarget): Promise<void> {
+async function migrateAsOwner(ownerTarget: PostgresTarget): Promise<string[]> {
   const owner = createDataSource(ownerTarget, 2);
   await owner.initialize();
   try {
-    await runMigrationsExclusively(owner);
+    return await runMigrationsExclusively(owner);
   } finally {
     await owner.destroy();
   }
 }
 
 /** Instances starting together must not run the same migration twice: a session advisory lock orders them. */
-async function runMigrationsExclusively(dataSource: DataSource): Promise<void> {
+async function runMigrationsExclusively(dataSource: DataSource): Promise<string[]> {
   const lock = dataSource.createQueryRunner();
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
-      await dataSource.runMigrations({ transaction: 'each' });
+      return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
     } finally {
       await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }
