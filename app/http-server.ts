@@ -19,7 +19,6 @@ import { jitExecutionGateway } from '../schema/jit-executor';
 import { attachSubscriptionServer, type SubscriptionServer } from '../subscriptions/subscription-server';
 import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
 import type { Container } from './container';
-import { sanctionsListsHealth } from '../src/sanctions/sanctions-health';
 import type { RequestContext } from '../src/context';
 import { apolloMiddleware } from '../http/apollo-middleware';
 import { answerClientErrors } from '../http/client-errors';
@@ -51,7 +50,7 @@ import { ACCOUNT_PAGES_PATH, CONSOLE_PATH } from '../src/oidc/first-party-sign-i
 import { consoleRouter } from '../web/console/console.router';
 import { inventoryRoutes } from '../http/route-inventory';
 import { healthRoutes } from '../http/health.routes';
-import { liveness } from '../src/health/liveness';
+import { livenessOf } from './liveness-of';
 import { requestMetrics } from '../http/request-metrics.middleware';
 import { refuseWrongCredential, tenantRouteGate } from '../http/policy-gate.middleware';
 import { policyOf } from '../src/auth/authorization-policy';
@@ -218,14 +217,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 
   // The unmetered platform routes, after the API surfaces: the hot /v1 and /graphql paths are matched first.
   healthRoutes(app, {
-    liveness: () =>
-      liveness({
-        environment: c.config.environment,
-        database: () => c.db.query('SELECT 1'),
-        checkEngines: () => c.checkProviders.health(),
-        businessRegistries: () => c.businessRegistries.health(),
-        sanctionsLists: () => sanctionsListsHealth(c.sanctionsScreening, c.config.sanctions.urls),
-      }),
+    liveness: () => livenessOf(c),
     readiness: c.readiness,
     metrics: c.metrics,
     metricsToken: c.config.metrics.port === undefined ? c.config.metrics.token : undefined,

@@ -4,6 +4,8 @@ import { buildContainer } from './container';
 import { keepEmbeddedDatabase } from './keep-embedded-database';
 import { createLogger } from '../src/logger';
 import { exitOnSignals } from './process-exit';
+import { probeServer } from '../http/health.routes';
+import { livenessOf } from './liveness-of';
 
 /**
  * The check engines and every background job, no HTTP: `npm run worker`, beside API instances started
@@ -18,9 +20,19 @@ async function main(): Promise<void> {
   keepEmbeddedDatabase(container.database, logger);
   // Loaded now, not on the first check: a worker exists to run them, and its first sessions should not wait for the models.
   await container.checkProviders.warm();
-  logger.info({ pid: process.pid, check_engines: container.checkProviders.health() }, 'worker started');
+  // METRICS_PORT: /healthz, /readyz and /metrics for an orchestrator and a scraper; a worker has no other port.
+  const probes = config.metrics.port === undefined ? null : probeServer({ liveness: () => livenessOf(container), readiness: container.readiness, metrics: container.metrics });
+  if (probes) await new Promise<void>((resolve) => probes.listen(config.metrics.port, config.host, resolve));
+  const address = probes?.address();
+  const probePort = typeof address === 'object' && address ? address.port : undefined;
+  logger.info({ pid: process.pid, check_engines: container.checkProviders.health(), probe_port: probePort }, 'worker started');
   // Running jobs get pg-boss's graceful stop, then go back to the queue; the deadline ends the rest (app/process-exit.ts).
-  exitOnSignals(logger, () => container.close());
+  exitOnSignals(logger, async () => {
+    container.readiness.drain();
+    probes?.closeAllConnections();
+    await new Promise((resolve) => (probes ? probes.close(resolve) : resolve(undefined)));
+    await container.close();
+  });
 }
 
 main().catch((err: unknown) => {

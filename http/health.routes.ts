@@ -53,6 +53,20 @@ export function metricsServer(metrics: PrometheusMetrics): http.Server {
   return http.createServer(app);
 }
 
+/**
+ * A worker's probe port (METRICS_PORT on `npm run worker`, which has no HTTP otherwise): `/healthz` and
+ * `/readyz` as on an API instance, and `/metrics` without a token, as on any METRICS_PORT. For an
+ * orchestrator's probes and the scraper of the check engines' own metrics (docs/deploy.md).
+ */
+export function probeServer(deps: Omit<Parameters<typeof healthRoutes>[1], 'metricsToken'>): http.Server {
+  const app = express();
+  app.disable('x-powered-by');
+  healthRoutes(app, { ...deps, metricsToken: undefined });
+  app.get('/metrics', async (_req, res) => sendScrape(res, deps.metrics));
+  app.use((_req: Request, res: Response) => sendError(res, 'not_found', 'No such endpoint'));
+  return http.createServer(app);
+}
+
 async function sendScrape(res: Response, metrics: PrometheusMetrics): Promise<void> {
   const { contentType, body } = await metrics.scrape();
   res.type(contentType).send(body);
