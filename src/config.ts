@@ -230,6 +230,9 @@ const ConfigSchema = z.object({
   REGISTRY_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(5),
 });
 
+/** Every environment variable the service reads itself (the deployment files are checked against it: test/deploy). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(ConfigSchema.shape);
+
 export type Config = {
   port: number;
   host: string;
