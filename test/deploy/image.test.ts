@@ -33,7 +33,6 @@ function skipReason(): string | null {
 
 const reason = skipReason();
 if (reason) {
-  // eslint-disable-next-line no-console -- the skip must say why, in the test output
   console.warn(`test/deploy/image.test.ts skipped: ${reason}`);
 }
 const describeImage = reason ? describe.skip : describe;
