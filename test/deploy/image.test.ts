@@ -44,7 +44,8 @@ function podman(args: string[], timeoutMs = 120_000): Promise<string> {
 }
 
 describeImage('the container image (Containerfile)', () => {
-  type Inspect = { Size: number; Config: { User: string; Entrypoint: string[]; Cmd: string[]; Env: string[]; ExposedPorts: Record<string, unknown>; Healthcheck?: { Test: string[] } }; RootFS: { Layers: string[] } };
+  // podman's inspect JSON keeps the healthcheck beside Config, not in it (the OCI config has no field for it).
+  type Inspect = { Size: number; Healthcheck?: { Test: string[] }; Config: { User: string; Entrypoint: string[]; Cmd: string[]; Env: string[]; ExposedPorts: Record<string, unknown> } };
   let image: Inspect;
   let root: string;
   beforeAll(async () => {
@@ -63,7 +64,7 @@ describeImage('the container image (Containerfile)', () => {
     expect(image.Config.User).toBe('10001:10001');
     expect(image.Config.Entrypoint).toEqual(['node']);
     expect(image.Config.Cmd).toEqual(['dist/app/main.js']);
-    expect(image.Config.Healthcheck?.Test).toEqual(['CMD', 'node', 'dist/app/healthcheck.js']);
+    expect(image.Healthcheck?.Test).toEqual(['CMD', 'node', 'dist/app/healthcheck.js']);
     expect(image.Config.Env).toEqual(expect.arrayContaining(['NODE_ENV=production', 'DATA_DIR=/var/lib/ivs', 'HOME=/var/lib/ivs']));
     expect(Object.keys(image.Config.ExposedPorts)).toEqual(['4000/tcp']);
     expect(fs.readFileSync(path.join(root, 'etc', 'passwd'), 'utf8')).toMatch(/^ivs:x:10001:10001:/m);
