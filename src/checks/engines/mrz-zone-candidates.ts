@@ -93,6 +93,17 @@ export function lineGroups(lines: TextLine[]): TextLine[][] {
   return groups;
 }
 
+/**
+ * The zone, able to give itself cut wider: to each format's line length for its number of lines (30 for
+ * three, 36 and 44 for two) that is at least 3 characters longer than the lines measured, from the left edge.
+ */
+function withWider(zone: LocatedMrz, straight: Canvas, group: TextLine[], angle: number, pitch: number): LocatedMrz {
+  if (!pitch) return zone;
+  const width = Math.max(...group.map((l) => l.right - l.left));
+  const lengths = LINE_CHARS.filter((f) => f.lines === group.length && f.chars * pitch >= width + 3 * pitch).map((f) => f.chars);
+  return lengths.length ? { ...zone, wider: () => lengths.map((chars) => cropZone(straight, group, angle, chars * pitch, true)) } : zone;
+}
+
 /** Two groups of as many lines on the same rows and columns (within a third of a line height): one zone found twice. */
 const similarZone = (a: TextLine[], b: TextLine[]) => {
   if (a.length !== b.length) return false;
@@ -131,14 +142,15 @@ export function mrzZoneCandidates(image: Canvas | Image, limit = 4): (() => Loca
     };
     if (own) {
       const width = widthOf(own);
-      first = () => cropZone(straight, own, angle, width);
+      const pitch = zoneMeasure(m2, straight.width, own).pitch;
+      first = () => withWider(cropZone(straight, own, angle, width), straight, own, angle, pitch);
     }
     const seen: TextLine[][] = own ? [own] : [];
     const add = (group: TextLine[]) => {
       if (seen.some((g) => similarZone(g, group))) return;
       seen.push(group);
       const m = zoneMeasure(m2, straight.width, group);
-      if (m.score > 0) scored.push({ score: m.score + (n === 0 ? 0.05 : 0), make: () => cropZone(straight, group, angle, m.misfit < 0.12 ? m.chars * m.pitch : undefined) });
+      if (m.score > 0) scored.push({ score: m.score + (n === 0 ? 0.05 : 0), make: () => withWider(cropZone(straight, group, angle, m.misfit < 0.12 ? m.chars * m.pitch : undefined), straight, group, angle, m.pitch) });
     };
     for (const group of lineGroups(lines)) add(group);
     // The same lines found as chains of glyphs: print beside the document (a newspaper, a form) that shares
