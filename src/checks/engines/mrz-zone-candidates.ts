@@ -147,9 +147,11 @@ export function mrzZoneCandidates(image: Canvas | Image, limit = 4): (() => Loca
     }
     const seen: TextLine[][] = own ? [own] : [];
     const add = (group: TextLine[]) => {
+      // A zone found both as bands of rows and as chains of glyphs is read once; a band that does not
+      // measure like an MRZ (print beside it merged into its rows) does not hide the chains on its rows.
       if (seen.some((g) => similarZone(g, group))) return;
-      seen.push(group);
       const m = zoneMeasure(m2, straight.width, group);
+      if (m.score > 0) seen.push(group);
       if (m.score > 0) scored.push({ score: m.score + (n === 0 ? 0.05 : 0), make: () => withWider(cropZone(straight, group, angle, m.misfit < 0.12 ? m.chars * m.pitch : undefined), straight, group, angle, m.pitch) });
     };
     for (const group of lineGroups(lines)) add(group);
