@@ -35,6 +35,8 @@ export interface WalletPerson {
   readonly expiry_date: string;
   readonly issuing_country: string;
   readonly nationality: string;
+  /** Held in the credential and never asked for (no tier requests it): a test can look for it where nothing may keep it. */
+  readonly resident_address?: string;
 }
 
 /** What the request told the wallet, read from the request object or the DC API request data. */
@@ -150,7 +152,7 @@ export class SimulatedWallet {
         ? { signed: new Date(now.getTime() - 1000), validFrom: new Date(now.getTime() - 1000), validUntil: new Date(now.getTime() - 500) }
         : { signed: now, validFrom: now, validUntil: new Date(now.getTime() + 30 * 86_400_000) };
     const values = Object.fromEntries(Object.entries(profile.elements).map(([claim, element]) => [element, this.mdocValue(claim as DocumentClaim)]));
-    values.resident_address = 'Teststraat 1, Utopia';
+    values.resident_address = this.person.resident_address ?? 'Teststraat 1, Utopia';
     const document = await new Document(profile.credentialType, ctx)
       .addIssuerNameSpace(profile.namespace!, values)
       .useDigestAlgorithm('SHA-256')
@@ -185,7 +187,7 @@ export class SimulatedWallet {
     });
     const nowSeconds = Math.floor(Date.now() / 1000);
     const claims = Object.fromEntries(Object.entries(profile.elements).map(([claim, element]) => [element, this.sdJwtValue(claim as DocumentClaim)]));
-    claims.resident_address = 'Teststraat 1, Utopia';
+    claims.resident_address = this.person.resident_address ?? 'Teststraat 1, Utopia';
     const payload: Record<string, unknown> = {
       iss: 'https://wallet-issuer.test.invalid',
       iat: nowSeconds - 60,
