@@ -40,11 +40,14 @@ beforeAll(async () => {
   }
   const loaded = await cli(server.env, ['sanctions', 'load', '--list', 'ofac', '--file', path.join(SANCTIONS, 'sdn.csv'), '--alt', path.join(SANCTIONS, 'alt.csv'), '--json']);
   if (loaded.code !== 0) throw new Error(`sanctions load: ${loaded.stderr}`);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.stop();
 });
+
+/** The service's public URLs, where this server listens. */
+const rebase = (url: string) => `${server.url}${new URL(url).pathname}${new URL(url).search}`;
 
 /** A live session whose page took a digital ID from `person`'s wallet across devices, and a selfie. */
 async function answeredWithDigitalId(tier: string, person: WalletPerson, credential: 'mdl' | 'pid_mdoc' | 'pid_sd_jwt'): Promise<{ page: PageSession; asked: string[] }> {
@@ -57,7 +60,7 @@ async function answeredWithDigitalId(tier: string, person: WalletPerson, credent
   const asked = (request.body.dc_api.data.dcql_query.credentials as { id: string; claims: { path: string[] }[] }[])
     .find((c) => c.id === credential)!
     .claims.map((c) => c.path[c.path.length - 1]);
-  const answered = await new SimulatedWallet(person, undefined, operatorCa).answerOpenid4vpLink(request.body.cross_device.link, { credential });
+  const answered = await new SimulatedWallet(person, undefined, operatorCa).answerOpenid4vpLink(request.body.cross_device.link, { credential, rebase });
   expect(await answered.json()).toEqual({ status: 'verified' });
   expect((await upload(server, page, { class: 'selfie_image' }, packageImage('franck_04000.jpg').bytes, 'image/jpeg')).status).toBe(201);
   return { page, asked };
