@@ -1,4 +1,5 @@
 import type { JsonWebKey, X509Certificate } from 'node:crypto';
+import { checkSignerNotRevoked, type CrlFetcher } from './crl-check';
 import { DateOnly, DeviceSignedDocument, parseDeviceResponse, Verifier, type MDoc, type MdocContext } from '@animo-id/mdoc';
 import { DigitalIdVerificationError } from './digital-id.errors';
 import { nodeMdocContext } from './node-mdoc-context';
@@ -17,6 +18,8 @@ export interface MdocVerificationInput {
   readonly now: Date;
   /** What the request asked for; a document or element outside it is refused. */
   readonly requested: readonly RequestedCredential[];
+  /** Fetches the CRL the IACA names; without it a named CRL makes the check an error (crl-check.ts). */
+  readonly fetchCrl?: CrlFetcher;
 }
 
 /**
@@ -44,13 +47,14 @@ export async function verifyMdocPresentation(input: MdocVerificationInput): Prom
   const context = nodeMdocContext({ now: input.now, requiredSignerEku: MDL_DOCUMENT_SIGNER_EKU });
   const chain = issuerAuth.certificateChain;
   if (!chain?.length) throw new DigitalIdVerificationError('issuer_certificate_invalid', 'IssuerAuth carries no x5chain');
-  const { signer } = validateCertificateChain({
+  const { signer, anchor } = validateCertificateChain({
     chain,
     trustedRoots: input.trustedRoots,
     now: input.now,
     requiredSignerEku: MDL_DOCUMENT_SIGNER_EKU,
   });
   verified.push('issuer_chain');
+  if (await checkSignerNotRevoked({ signer, anchor, now: input.now, fetchCrl: input.fetchCrl })) verified.push('issuer_not_revoked');
 
   const signatureValid = issuerAuth.algName
     ? await context.cose.sign1.verify({ sign1: issuerAuth, jwk: signer.publicKey.export({ format: 'jwk' }) as never })

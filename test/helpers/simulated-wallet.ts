@@ -79,6 +79,11 @@ export class SimulatedWallet {
     this.trustedPidIssuer = issueSigner(iaca, 'sd_jwt_vc_issuer');
   }
 
+  /** The mdoc document signer's certificate (DER), for a test that revokes it on its IACA's CRL. */
+  get documentSignerCertificate(): Uint8Array {
+    return this.trustedDocumentSigner.certificateDer;
+  }
+
   /** Same device: the object `navigator.credentials.get` resolves with (`DigitalCredential.data`). */
   async answerDcApi(request: WalletRequest, origin: string, options: AnswerOptions): Promise<{ protocol: string; data: { vp_token: Record<string, string[]> } }> {
     const vpToken = await this.vpToken(request, { kind: 'dc_api', origin }, options);
