@@ -1,4 +1,5 @@
 import type { JsonWebKey, X509Certificate } from 'node:crypto';
+import { checkMsoStatus, type StatusListCwtFetcher } from './mdoc-status';
 import { checkSignerNotRevoked, type CrlFetcher } from './crl-check';
 import { DateOnly, DeviceSignedDocument, parseDeviceResponse, Verifier, type MDoc, type MdocContext } from '@animo-id/mdoc';
 import { DigitalIdVerificationError } from './digital-id.errors';
@@ -20,6 +21,8 @@ export interface MdocVerificationInput {
   readonly requested: readonly RequestedCredential[];
   /** Fetches the CRL the IACA names; without it a named CRL makes the check an error (crl-check.ts). */
   readonly fetchCrl?: CrlFetcher;
+  /** Fetches the status list token (CWT) an MSO names; without it a named status makes the check an error (mdoc-status.ts). */
+  readonly fetchStatusListCwt?: StatusListCwtFetcher;
 }
 
 /**
@@ -66,6 +69,7 @@ export async function verifyMdocPresentation(input: MdocVerificationInput): Prom
 
   checkValidity(mso.validityInfo, signer, input.now);
   verified.push('validity');
+  if (await checkMsoStatus({ mso: mso as unknown as Record<string, unknown>, signer, trustedRoots: input.trustedRoots, now: input.now, fetch: input.fetchStatusListCwt })) verified.push('status');
 
   const claims = await checkDigestsAndScope(document, request, context, country);
   verified.push('digests', 'requested_elements_only');

@@ -38,3 +38,17 @@ export function httpCrlFetcher(timeoutMs = 5_000, maxBytes = 10_000_000): (uri: 
     return bytes;
   };
 }
+
+/** Fetches an mdoc's Token Status List as CWT (https only, like the JWT lists), as bytes. */
+export function httpStatusListCwtFetcher(timeoutMs = 5_000): (uri: string) => Promise<Uint8Array> {
+  return async (uri) => {
+    const url = new URL(uri);
+    if (url.protocol !== 'https:') throw new Error('status list URIs must be https');
+    const response = await fetch(url, { headers: { accept: 'application/statuslist+cwt' }, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) throw new Error(`status list answered ${response.status}`);
+    if (Number(response.headers.get('content-length') ?? 0) > MAX_BYTES) throw new Error('status list too large');
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length > MAX_BYTES) throw new Error('status list too large');
+    return bytes;
+  };
+}
