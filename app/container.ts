@@ -1,6 +1,6 @@
 import { DigitalIdService } from '../src/digital-id/digital-id.service';
 import { DigitalIdTrustStore } from '../src/digital-id/digital-id-trust.store';
-import { httpStatusListFetcher } from '../src/digital-id/status-list-fetcher';
+import { httpCrlFetcher, httpStatusListCwtFetcher, httpStatusListFetcher } from '../src/digital-id/status-list-fetcher';
 import type { GraphQLSchema } from 'graphql';
 import { DataSource } from 'typeorm';
 import { buildGraphQLSchema } from '../schema/build-schema';
@@ -42,7 +42,7 @@ import { RefreshSanctionsJob } from '../src/sanctions/refresh-sanctions.job';
 import { SanctionsListRepository } from '../src/sanctions/sanctions-list.repository';
 import { SanctionsListService } from '../src/sanctions/sanctions-list.service';
 import { SanctionsScreeningService } from '../src/sanctions/screening.service';
-import { SessionService } from '../src/sessions/session.service';
+import { SessionService, TEST_MODE_JOB } from '../src/sessions/session.service';
 import { SessionWatchService } from '../src/sessions/session-watch.service';
 import { TenantService } from '../src/tenants/tenant.service';
 import { DeliverWebhookJob } from '../src/webhooks/deliver-webhook.job';
@@ -263,10 +263,12 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const evidenceLinks = await SignedLinks.load(db, EVIDENCE_LINK, config.publicBaseUrl);
   const evidence = new EvidenceAccessService(audit, vault, evidenceLinks, (sessionId) => userGate.refusalForSession(sessionId, 'Evidence'));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
+  // Sent to inside every test-mode creation's transaction, also on an API instance that works no jobs (WORKER_ENABLED=false).
+  await jobs.ensureQueue(TEST_MODE_JOB);
   const flows = new FlowService(db, audit);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, undefined, metrics);
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
-  const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher());
+  const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher(), httpCrlFetcher(), httpStatusListCwtFetcher());
   // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check,
   // and never in an instance that runs no jobs: its sessions are decided by `npm run worker` processes.
   const checkProviders = measuredCheckProviders(createLiveCheckProviders(config.checks, logger, { runsChecks: config.workerEnabled }), config.checks.engines, metrics);

@@ -21,7 +21,7 @@ import { loadConfig } from '../../src/config';
 import { evaluateMrz, heldoutJobs, HELDOUT_SEED, tuningJobs, TUNING_SEED, type MrzEvalJob } from './eval-mrz';
 import { summariseMrz } from './eval-mrz-summary';
 import { facePairs, roc } from './eval-face';
-import { challengeFromWindows, franckTimeline, jitteredStill, turnedPhoto, windowPasses, windowsOf, type TimedFrame } from './eval-liveness';
+import { challengeFromWindows, franckTimeline, jitteredStill, sampledChallenge, turnedPhoto, windowPasses, windowsOf, type TimedFrame } from './eval-liveness';
 import { documentStyle, packageImage } from './face-images';
 import { seededRandom } from './mrz-lines';
 
@@ -71,6 +71,9 @@ async function faceSection(analyzer: HumanFaceAnalyzer, extraFranck: TimedFrame[
   return result;
 }
 
+/** Frames analysed per step to compare with all frames (EVAL_LIVENESS_PER_STEP, comma-separated). */
+const PER_STEP = (process.env.EVAL_LIVENESS_PER_STEP ?? '3,4,5,6,8').split(',').map(Number);
+
 async function livenessSection(analyzer: HumanFaceAnalyzer, timeline: TimedFrame[]) {
   const selfie = (await analyzer.analyze(packageImage('franck_02221.jpg'))).faces[0].embedding;
   const doc = (await analyzer.analyze(await documentStyle(packageImage('franck_04000.jpg')))).faces[0].embedding;
@@ -89,6 +92,8 @@ async function livenessSection(analyzer: HumanFaceAnalyzer, timeline: TimedFrame
   const out: Record<string, unknown> = { measured, windows: windows.length };
   // The production policy asks for 20 degree turns; this video turns ~16 degrees, so the set is also run
   // with the turn threshold lowered to what the video shows (reported separately, never used in production).
+  const perStep: Record<string, Record<number, { runs: number; sameVerdict: number; changed: string[] }>> = {};
+  out.framesAnalysedPerStep = perStep;
   const variants = { production: biometricPolicy.liveness, videoTurn14: { ...biometricPolicy.liveness, turnYawDegrees: 14, lookUpPitchDegrees: 8 } };
   for (const [name, policy] of Object.entries(variants)) {
     const positive: Record<string, number[]> = {};
@@ -102,7 +107,19 @@ async function livenessSection(analyzer: HumanFaceAnalyzer, timeline: TimedFrame
       const pick = [...doable].sort(() => rand() - 0.5).slice(0, n);
       challenges.push({ actions: pick, windows: pick.map((a) => windows[positive[a][Math.floor(rand() * positive[a].length)]]) });
     }
-    const run = (acts: ChallengeAction[], ws: TimedFrame[][], references = refs) => verifyChallenge({ ...challengeFromWindows(acts, ws), referenceEmbeddings: references, policy });
+    // Every run is also decided on the frames the verifier analyses at each PER_STEP count (EmbeddedLivenessVerifier): a verdict that differs is what that count loses.
+    const run = (acts: ChallengeAction[], ws: TimedFrame[][], references = refs) => {
+      const c = challengeFromWindows(acts, ws);
+      const all = verifyChallenge({ ...c, referenceEmbeddings: references, policy });
+      for (const n of PER_STEP) {
+        const sampled = verifyChallenge({ ...sampledChallenge(c, n), referenceEmbeddings: references, policy });
+        const tally = (perStep[name] ??= {})[n] ??= { runs: 0, sameVerdict: 0, changed: [] };
+        tally.runs++;
+        if (sampled.passed === all.passed) tally.sameVerdict++;
+        else tally.changed.push(`${acts.join('+')}: all frames ${all.passed ? 'pass' : 'fail'}, ${n} per step ${sampled.passed ? 'pass' : `fail (${sampled.reason})`}`);
+      }
+      return all;
+    };
     const genuine = challenges.map((c) => run(c.actions, c.windows));
     const neutralRuns = neutral.flatMap((i) => actions.map((a) => run([a], [windows[i]])));
     const otherPerson = challenges.map((c) => run(c.actions, c.windows, other));
@@ -130,7 +147,16 @@ async function livenessSection(analyzer: HumanFaceAnalyzer, timeline: TimedFrame
     turned.push({ t: turned.length * 0.4, image, analysis });
   }
   const turnedRuns = (['turn_left', 'turn_right'] as const).map((a) => verifyChallenge({ ...challengeFromWindows([a], [turned]), referenceEmbeddings: refs, policy: variants.videoTurn14 }));
+  const staticChallenge = challengeFromWindows(['turn_left', 'smile'], [jitterFrames.slice(0, 8), jitterFrames.slice(8)].map((w) => w.map((f, i) => ({ ...f, t: i * 0.375 }))));
+  const turnedChallenges = (['turn_left', 'turn_right'] as const).map((a) => challengeFromWindows([a], [turned]));
+  const attacksSampled = Object.fromEntries(
+    PER_STEP.map((n) => [
+      n,
+      [staticChallenge, ...turnedChallenges].map((c) => verifyChallenge({ ...sampledChallenge(c, n), referenceEmbeddings: refs, policy: variants.videoTurn14 }).passed),
+    ]),
+  );
   out.staticPhotoWithJitter = { passed: staticRun.passed, reason: staticRun.reason };
+  out.attacksPassedPerStep = { cases: ['still photo with jitter', 'photo turned (turn_left)', 'photo turned (turn_right)'], passed: attacksSampled };
   out.photoTurnedInSpace = { measuredYawByTurn: turnedYaw, passed: turnedRuns.filter((r) => r.passed).length, reasons: turnedRuns.map((r) => r.reason) };
   return out;
 }

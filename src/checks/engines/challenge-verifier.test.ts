@@ -1,4 +1,4 @@
-import { verifyChallenge } from './challenge-verifier';
+import { framesToAnalyse, verifyChallenge } from './challenge-verifier';
 import type { FaceAnalysis } from './face-analysis';
 import type { ChallengeAction, LivenessChallenge, LivenessFrame } from '../check-providers';
 import { biometricPolicy } from '../policy/biometric-policy';
@@ -131,5 +131,23 @@ describe('verifyChallenge (liveness rules on per-frame measurements)', () => {
     const c = challenge(['turn_left', 'smile']);
     const r = run(c, capture(c, [[{ yaw: -25 }, { yaw: -26 }, { yaw: -24 }, { yaw: -27 }], performed('smile')]));
     expect(r.reason).toMatch(/^Step 0 \(turn_left\) was not performed: turn to the left \(degrees\) reached 2 from the step's first frame/);
+  });
+});
+
+describe('framesToAnalyse (the frames of each step that get a face analysis)', () => {
+  const frames = (perStep: number[]): LivenessFrame[] => perStep.flatMap((n, step) => Array.from({ length: n }, (_, i) => ({ stepIndex: step, nonce: `n-${step}`, capturedAt: step * 3000 + i * 100, image: { bytes: Buffer.alloc(0), contentType: 'image/jpeg' } })));
+
+  it('keeps each step’s first and last frame and spreads the rest evenly', () => {
+    // Step 0: frames 0-11, step 1: frames 12-23.
+    expect(framesToAnalyse(frames([12, 12]), 5)).toEqual([0, 3, 6, 8, 11, 12, 15, 18, 20, 23]);
+  });
+
+  it('keeps every frame of a step that has no more than asked, so a short step still fails for too few frames', () => {
+    expect(framesToAnalyse(frames([3, 20]), 5)).toEqual([0, 1, 2, 3, 8, 13, 17, 22]);
+    const c = challenge(['turn_left', 'smile']);
+    const captured = capture(c, [performed('turn_left').slice(0, 2), performed('smile')]);
+    const keep = framesToAnalyse(captured.frames, 5);
+    const r = run(c, { frames: keep.map((i) => captured.frames[i]), analyses: keep.map((i) => captured.analyses[i]) });
+    expect(r.reason).toMatch(/^Too few frames for step 0/);
   });
 });

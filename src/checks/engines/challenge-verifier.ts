@@ -38,6 +38,44 @@ const range = (xs: number[]) => (xs.length ? Math.max(...xs) - Math.min(...xs) :
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 
 /**
+ * Why the frames cannot answer this challenge whatever they show (a step it does not have, another
+ * challenge's nonce, outside the step's window, out of order), or null. Needs no face analysis, so
+ * the verifier asks it of every frame received before it analyses any.
+ */
+export function frameSequenceProblem(challenge: LivenessChallenge, frames: readonly LivenessFrame[], policy: BiometricPolicy['liveness']): string | null {
+  for (const [i, f] of frames.entries()) {
+    const step = challenge.steps[f.stepIndex];
+    if (!step) return `Frame ${i} names step ${f.stepIndex}, which this challenge does not have.`;
+    if (f.nonce !== step.nonce) return `Frame ${i} carries a nonce that is not step ${f.stepIndex}'s: frames replayed from another challenge.`;
+    if (f.capturedAt < step.opensAt - policy.clockSkewMs || f.capturedAt > step.closesAt + policy.clockSkewMs) return `Frame ${i} was captured outside step ${f.stepIndex}'s window.`;
+    const prev = frames[i - 1];
+    if (prev && (f.stepIndex < prev.stepIndex || f.capturedAt <= prev.capturedAt)) return `Frames are out of order: frame ${i} comes before frame ${i - 1} in time or step.`;
+  }
+  return null;
+}
+
+/**
+ * The indices of the frames to analyse: at most `perStep` of each step's frames, evenly spread over
+ * the step and always its first and last (head poses count from the step's first frame). A step
+ * with `perStep` frames or fewer keeps them all. Face analysis is a liveness check's cost; this
+ * bounds it whatever frame rate the page captured at (docs/checks.md, "Frames analysed per step").
+ */
+export function framesToAnalyse(frames: readonly LivenessFrame[], perStep: number): number[] {
+  const byStep = new Map<number, number[]>();
+  frames.forEach((f, i) => {
+    const list = byStep.get(f.stepIndex);
+    if (list) list.push(i);
+    else byStep.set(f.stepIndex, [i]);
+  });
+  const picked: number[] = [];
+  for (const list of byStep.values()) {
+    if (list.length <= perStep) picked.push(...list);
+    else for (let k = 0; k < perStep; k++) picked.push(list[Math.round((k * (list.length - 1)) / (perStep - 1))]);
+  }
+  return picked.sort((a, b) => a - b);
+}
+
+/**
  * Decides a randomised liveness challenge from per-frame face measurements. Order of the checks: the
  * frames must belong to this challenge (nonce), be stamped inside their step's window and in order,
  * be enough, show one face each, be the same person as the references, move at all, and each step's
@@ -56,16 +94,8 @@ export function verifyChallenge(input: {
   const details: Record<string, unknown> = { frames: frames.length, steps: steps.map((s) => s.action) };
   if (steps.length === 0) return fail('The challenge has no steps.', details);
 
-  for (const [i, f] of frames.entries()) {
-    const step = steps[f.stepIndex];
-    if (!step) return fail(`Frame ${i} names step ${f.stepIndex}, which this challenge does not have.`, details);
-    if (f.nonce !== step.nonce) return fail(`Frame ${i} carries a nonce that is not step ${f.stepIndex}'s: frames replayed from another challenge.`, details);
-    if (f.capturedAt < step.opensAt - policy.clockSkewMs || f.capturedAt > step.closesAt + policy.clockSkewMs)
-      return fail(`Frame ${i} was captured outside step ${f.stepIndex}'s window.`, details);
-    const prev = frames[i - 1];
-    if (prev && (f.stepIndex < prev.stepIndex || f.capturedAt <= prev.capturedAt))
-      return fail(`Frames are out of order: frame ${i} comes before frame ${i - 1} in time or step.`, details);
-  }
+  const sequence = frameSequenceProblem(challenge, frames, policy);
+  if (sequence) return fail(sequence, details);
 
   const byStep: StepFrame[][] = steps.map(() => []);
   frames.forEach((frame, i) => byStep[frame.stepIndex].push({ frame, analysis: analyses[i] }));
