@@ -215,7 +215,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const auth = new AuthService(db, database.sql, accounts.accessTokens);
   const webhookBox = await WebhookSecretBox.load(db, config.webhooks.secretKey);
   // A job whose worker died is taken back once the longest attempt is surely over.
-  const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
+  const webhookDispatcher = new WebhookDispatcher(jobs, { expireInSeconds: Math.ceil(config.webhooks.timeoutMs / 1000) + 5, db });
   // Human decisions and every data-request step are audited in their own transactions (docs/retention-and-audit.md).
   const audit = new AuditLogService(db);
   await jobs.ensureQueue(webhookDispatcher.queue, { notify: true }); // before any transaction sends to it; its commits wake the workers
@@ -226,8 +226,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const blobs = createBlobStore(config);
   const blobReaper = blobs ? new BlobReaper(artifactStore, blobs, jobs) : null;
   if (blobReaper) await jobs.ensureQueue(VAULT_DELETE_BLOBS_JOB); // sent to inside purge transactions
-  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), undefined, retention, blobs);
-  const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher, undefined, blobReaper);
+  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), { retention, blobs });
+  const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher, { reaper: blobReaper });
   // Settled data requests queue their follow-ups: a delegated request's callback, a user's export-ready mail.
   const delegatedCallback = queueDelegatedCallback(jobs);
   const exportReadyMail = queueExportReadyMail(jobs);
@@ -264,7 +264,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const evidence = new EvidenceAccessService(audit, vault, evidenceLinks, (sessionId) => userGate.refusalForSession(sessionId, 'Evidence'));
   await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
   const flows = new FlowService(db, audit);
-  const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, undefined, metrics);
+  const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, { metrics });
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
   const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher());
   // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check,

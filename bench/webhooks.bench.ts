@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     const backlog = await insertProcessingSessions(c, withEndpoint.tenantId, N);
     for (let i = 0; i < backlog.length; i += 100) await c.sessions.advanceMany(backlog.slice(i, i + 100), 'success', () => ({ result: APPROVED }));
     const box = await WebhookSecretBox.load(c.db, config.webhooks.secretKey);
-    const dispatcher = new WebhookDispatcher(c.jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5);
+    const dispatcher = new WebhookDispatcher(c.jobs, { expireInSeconds: Math.ceil(config.webhooks.timeoutMs / 1000) + 5 });
     const job = new DeliverWebhookJob(c.db, box, dispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: 1, allowPrivateTargets: true }, c.audit);
     const drainStart = performance.now();
     await startWorkers(c.jobs, { db: c.db, sessions: c.sessions, webhookDelivery: { job, concurrency: config.webhooks.concurrency } });

@@ -9,7 +9,7 @@ import { newId } from '../ids';
 import { addDays } from './business-days';
 import { CONFIRMATION_DAYS, dsrDeadlines } from './dsr-deadlines';
 import { assertDsrTransition, DsrKind, DsrStatus, isDsrKind, isDsrStatus, OPEN_DSR_STATUSES, SETTLED_DSR_STATUSES } from './dsr-job-status';
-import type { Clock } from '../clock';
+import { systemClock, type Clock } from '../clock';
 
 
 /** Reasons of a denied delegated request (docs/data-rights.md, "Delegated requests"), told to the tenant's callback. */
@@ -79,7 +79,7 @@ export class DsrJobService {
      */
     private readonly auditTrail: (entries: AuditEntryInput[], within: EntityManager) => Promise<unknown>,
     private readonly onSettled: DsrSettledListener,
-    private readonly now: Clock = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   private async audit(job: DsrJob, m: EntityManager): Promise<void> {

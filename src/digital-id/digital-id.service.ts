@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock';
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { FlowEntity, type SessionEntity } from '../../entities';
@@ -52,7 +53,7 @@ export class DigitalIdService {
     private readonly publicBaseUrl: string,
     private readonly logger: Logger,
     private readonly fetchStatusList: (uri: string) => Promise<string>,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {
     this.requests = new DigitalIdRequestRepository(db);
   }

@@ -18,7 +18,7 @@ import { testOutcomeOf } from './test-mode-outcome';
 import { testIdentityOf } from './sanctions-check';
 import { AVAILABLE_TIERS, badgesForPassedChecks, checksForTier, isTier, Tier, tierRank } from './tiers';
 import { assertAcceptableMetadata } from '../validation/input-limits';
-import type { Clock } from '../clock';
+import { systemClock, type Clock } from '../clock';
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** How long after completion a decision may be reversed (docs/decisions.md D16). */
@@ -135,7 +135,7 @@ export class SessionService {
     private readonly jobs: Pick<JobQueue, 'send'> & Partial<Pick<JobQueue, 'sendMany'>>,
     private readonly policies: SessionPolicies,
     private readonly effects: SessionEffects,
-    private readonly now: Clock = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {
     this.reader = new SessionReader(db, sql);
   }
