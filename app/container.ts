@@ -63,7 +63,7 @@ import { createBlobStore } from '../src/vault/create-blob-store';
 import { VaultKeys } from '../src/vault/vault-keys';
 import { buildAccounts, type Accounts } from '../src/users/accounts';
 import { updateServiceVerification } from '../src/users/service-verification.updater';
-import { KeepVerificationService } from '../src/users/keep-verification.service';
+import { KeepVerificationService } from '../src/hosted-flow/keep-verification.service';
 import { AccountsResolver } from '../schema/accounts.resolver';
 import { AuditLogService } from '../src/audit/audit-log.service';
 import { ArtifactPurger } from '../src/vault/artifact-purger';

@@ -2,7 +2,7 @@ import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { DsrJobEntity } from '../../entities';
 import type { JsonObject } from '../../entities/dsr-job.entity';
 import type { TenantScope } from '../auth/actor';
-import type { AuditEntryInput } from '../audit/audit-log.service';
+import type { AuditEntryInput } from '../audit/audit-entry';
 import { updatedRows } from '../db/updated-rows';
 import { DomainError } from '../errors';
 import { newId } from '../ids';

@@ -267,7 +267,7 @@ export class HostedFlowService {
     return keepSecret ? { ...(await this.view(s.id)), keep_secret: keepSecret } : this.view(s.id);
   }
 
-  /** The keep secret handed to the browser that submitted, not yet spent (src/users/keep-verification.service.ts). */
+  /** The keep secret handed to the browser that submitted, not yet spent (src/hosted-flow/keep-verification.service.ts). */
   keepSecretMatches(sessionId: string, keepSecret: string): Promise<boolean> {
     return this.captures.keepSecretMatches(sessionId, sha256Hex(keepSecret));
   }

@@ -6,7 +6,7 @@ import { Actor, TenantKeyActor, TenantScope } from '../auth/actor';
 import { newClientSecret } from '../auth/secrets';
 import { DomainError, notFound } from '../errors';
 import { newId, SESSION_ID_PATTERN, sha256Hex } from '../ids';
-import type { AuditEntryInput } from '../audit/audit-log.service';
+import type { AuditEntryInput } from '../audit/audit-entry';
 import type { JobQueue } from '../jobs/job-queue';
 import type { PreparedSql } from '../db/prepared-sql';
 import { SessionResult } from '../../entities/session-result.document';

@@ -1,7 +1,8 @@
 import { DataSource, EntityManager } from 'typeorm';
 import type { OutboxEventEntity } from '../../entities';
 import { SESSION_STATUS_CHANGED } from '../sessions/session-events';
-import type { AuditEntryInput, AuditLogService } from '../audit/audit-log.service';
+import type { AuditEntryInput } from '../audit/audit-entry';
+import type { AuditLogService } from '../audit/audit-log.service';
 import { ArtifactClass, isBiometricClass } from './artifact-classes';
 import type { ArtifactStore, PurgedArtifact } from './artifact-store';
 import type { BlobReaper } from './blob-reaper';
