@@ -9,7 +9,8 @@ import { buildContainer, Container } from '../app/container';
 import { newId } from '../src/ids';
 import { createLogger } from '../src/logger';
 import { testModeResult } from '../src/sessions/test-mode-outcome';
-import { startWorkers } from '../app/start-workers';
+import { startJobs } from '../app/job-registry';
+import { webhookJobs } from '../src/webhooks/webhook.jobs';
 import { DeliverWebhookJob } from '../src/webhooks/deliver-webhook.job';
 import { resolveWebhookTarget } from '../src/webhooks/ssrf.guard';
 import { WebhookDispatcher } from '../src/webhooks/webhook.dispatcher';
@@ -146,7 +147,7 @@ async function main(): Promise<void> {
     const dispatcher = new WebhookDispatcher(c.jobs, { expireInSeconds: Math.ceil(config.webhooks.timeoutMs / 1000) + 5 });
     const job = new DeliverWebhookJob(c.db, box, dispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: 1, allowPrivateTargets: true }, c.audit);
     const drainStart = performance.now();
-    await startWorkers(c.jobs, { db: c.db, sessions: c.sessions, webhookDelivery: { job, concurrency: config.webhooks.concurrency } });
+    await startJobs(c.jobs, webhookJobs, { webhookDelivery: { job, concurrency: config.webhooks.concurrency } });
     const drainDeadline = Date.now() + 300_000;
     while (receiver.arrivals.size < N && Date.now() < drainDeadline) await new Promise((r) => setTimeout(r, 20));
     const drained = receiver.arrivals.size;

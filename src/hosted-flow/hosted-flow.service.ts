@@ -32,7 +32,6 @@ import { DigitalIdRequestRepository, type DigitalIdRequestRow } from '../digital
 import { TEST_OUTCOMES, testOutcomeOf, type TestOutcome } from '../sessions/test-mode-outcome';
 import { systemClock, type Clock } from '../clock';
 
-export { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from './run-checks-job';
 
 /** Statuses in which the page may still capture. */
 const CAPTURING: readonly SessionStatus[] = ['in_progress'];

@@ -1,3 +1,4 @@
+import { TEST_MODE_JOB } from './session-queues';
 import { assertReturnUrl } from '../validation/return-url';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -29,7 +30,6 @@ export const TEST_MODE_STEPS = [
   { step: 'terminal', afterMs: 10_000 },
 ] as const;
 export type TestModeStep = (typeof TEST_MODE_STEPS)[number]['step'];
-export const TEST_MODE_JOB = 'test-mode-advance';
 
 export type CreateSessionCommand = {
   flowId?: string;

@@ -5,7 +5,7 @@ import { chipCheckWithCrossChecks, compareChipMrz, compareChipPortrait, type Cro
 import { openChipEvidence } from '../chip/chip-evidence';
 import { hasChip } from '../hosted-flow/t5-decision';
 import { HostedCaptureRepository } from '../hosted-flow/hosted-capture.repository';
-import type { RunChecksData } from '../hosted-flow/hosted-flow.service';
+import type { RunChecksData } from '../sessions/session-queues';
 import type { Logger } from '../logger';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
 import { SANCTIONS_CHECK, SANCTIONS_NOT_LOADED } from '../sessions/sanctions-check';
