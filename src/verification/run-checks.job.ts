@@ -60,7 +60,7 @@ export class RunChecksJob {
   }
 
   async run({ sessionId }: RunChecksData): Promise<void> {
-    const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
+    const s = await this.sessions.reader.byId(sessionId);
     if (!s || s.status !== 'processing') return;
     const tier = s.tier as Tier;
     // T5 decides the captures and the chip together (T5DecisionGate); without the chip there is nothing to decide yet.
