@@ -1,5 +1,7 @@
 import { systemClock, type Clock } from '../clock';
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
+import type { CrlFetcher } from './crl-check';
+import type { StatusListCwtFetcher } from './mdoc-status';
 import type { DataSource } from 'typeorm';
 import { FlowEntity, type SessionEntity } from '../../entities';
 import { DomainError } from '../errors';
@@ -53,6 +55,8 @@ export class DigitalIdService {
     private readonly publicBaseUrl: string,
     private readonly logger: Logger,
     private readonly fetchStatusList: (uri: string) => Promise<string>,
+    private readonly fetchCrl: CrlFetcher,
+    private readonly fetchStatusListCwt: StatusListCwtFetcher,
     private readonly now: Clock = systemClock,
   ) {
     this.requests = new DigitalIdRequestRepository(db);
@@ -153,6 +157,8 @@ export class DigitalIdService {
         trust,
         now: at,
         fetchStatusList: this.fetchStatusList,
+        fetchCrl: this.fetchCrl,
+        fetchStatusListCwt: this.fetchStatusListCwt,
       });
     } catch (err) {
       if (!(err instanceof DigitalIdVerificationError)) {

@@ -28,6 +28,9 @@ export const verificationJobs: readonly JobDefinition<VerificationParts>[] = [
   {
     queue: RUN_CHECKS_JOB,
     sentInTransactions: true, // the submit transaction
-    worker: ({ runChecks }) => ({ each: (data: RunChecksData) => runChecks.run(data), batchSize: 2, localConcurrency: 2 }),
+    // One session per fetch, four in flight per process: a fetched batch runs one job after another, so a batch
+    // of two kept the second session waiting for the first's whole run while a worker could have started it, and
+    // a session submitted while both were busy waited for a poll. The engines bound the CPU (their own queue).
+    worker: ({ runChecks }) => ({ each: (data: RunChecksData) => runChecks.run(data), batchSize: 1, localConcurrency: 4 }),
   },
 ];
