@@ -274,12 +274,12 @@ async function purgeExpiredCommand(config: Config, database: Database): Promise<
   const db = database.dataSource;
   const jobs = await JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
   try {
-    const dispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
+    const dispatcher = new WebhookDispatcher(jobs, { expireInSeconds: Math.ceil(config.webhooks.timeoutMs / 1000) + 5, db });
     await jobs.ensureQueue(dispatcher.queue, { notify: true });
     const store = new PostgresArtifactStore(db);
     const blobs = createBlobStore(config);
     // Blobs of committed batches are deleted here at once; the server's hourly sweep takes any a crash leaves.
-    const purger = new ArtifactPurger(db, store, new AuditLogService(db), dispatcher, undefined, blobs ? new BlobReaper(store, blobs, jobs) : null);
+    const purger = new ArtifactPurger(db, store, new AuditLogService(db), dispatcher, { reaper: blobs ? new BlobReaper(store, blobs, jobs) : null });
     const outcome = await purger.purgeExpired(1_000_000);
     return { purged: outcome.purged, by_class: outcome.byClass };
   } finally {

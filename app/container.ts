@@ -29,12 +29,12 @@ import { Readiness } from '../src/health/readiness';
 import { readinessChecks } from '../src/health/readiness-checks';
 import { measuredCheckProviders } from '../src/checks/measured-check-providers';
 import { JobQueue } from '../src/jobs/job-queue';
-import { BulkImportService, BULK_IMPORT_JOB } from '../src/bulk-import/bulk-import.service';
+import { BulkImportService } from '../src/bulk-import/bulk-import.service';
 import { BulkImportJob } from '../src/bulk-import/bulk-import.job';
 import { BulkImportResolver } from '../schema/bulk-import.resolver';
 import { WebhookListenResolver } from '../schema/webhook-listen.resolver';
 import { WebhookEventFeed } from '../src/webhooks/webhook-event.feed';
-import { startWorkers } from './start-workers';
+import { ensureJobQueues, startWorkers } from './job-registry';
 import type { Logger } from '../src/logger';
 import { RateLimitOverrides } from '../src/rate-limit/rate-limit-overrides';
 import { RateLimitService } from '../src/rate-limit/rate-limit.service';
@@ -42,7 +42,7 @@ import { RefreshSanctionsJob } from '../src/sanctions/refresh-sanctions.job';
 import { SanctionsListRepository } from '../src/sanctions/sanctions-list.repository';
 import { SanctionsListService } from '../src/sanctions/sanctions-list.service';
 import { SanctionsScreeningService } from '../src/sanctions/screening.service';
-import { SessionService, TEST_MODE_JOB } from '../src/sessions/session.service';
+import { SessionService } from '../src/sessions/session.service';
 import { SessionWatchService } from '../src/sessions/session-watch.service';
 import { TenantService } from '../src/tenants/tenant.service';
 import { DeliverWebhookJob } from '../src/webhooks/deliver-webhook.job';
@@ -51,19 +51,19 @@ import { WebhookService } from '../src/webhooks/webhook.service';
 import { WebhookSecretBox } from '../src/webhooks/webhook-secret.box';
 import { RunChecksJob } from '../src/verification/run-checks.job';
 import { createLiveCheckProviders, type LiveCheckProviders } from '../src/checks/live-providers';
-import { HostedFlowService, RUN_CHECKS_JOB } from '../src/hosted-flow/hosted-flow.service';
+import { HostedFlowService } from '../src/hosted-flow/hosted-flow.service';
 import { HostedCaptureRepository } from '../src/hosted-flow/hosted-capture.repository';
 import { T5DecisionGate } from '../src/hosted-flow/t5-decision';
 import { PageCredentials } from '../src/hosted-flow/page-credentials';
 import { EvidenceAccessService } from '../src/vault/evidence-access.service';
 import { EvidenceVault } from '../src/vault/evidence-vault';
 import { PostgresArtifactStore } from '../src/vault/postgres-artifact-store';
-import { BlobReaper, VAULT_DELETE_BLOBS_JOB } from '../src/vault/blob-reaper';
+import { BlobReaper } from '../src/vault/blob-reaper';
 import { createBlobStore } from '../src/vault/create-blob-store';
 import { VaultKeys } from '../src/vault/vault-keys';
 import { buildAccounts, type Accounts } from '../src/users/accounts';
 import { updateServiceVerification } from '../src/users/service-verification.updater';
-import { KeepVerificationService } from '../src/users/keep-verification.service';
+import { KeepVerificationService } from '../src/hosted-flow/keep-verification.service';
 import { AccountsResolver } from '../schema/accounts.resolver';
 import { AuditLogService } from '../src/audit/audit-log.service';
 import { ArtifactPurger } from '../src/vault/artifact-purger';
@@ -80,10 +80,9 @@ import { DsrJobService } from '../src/data-rights/dsr-job.service';
 import { queueDelegatedCallback } from '../src/data-rights/delegated/delegated-request.service';
 import { DsrJobResolver } from '../schema/dsr-job.resolver';
 import { buildDataRights, type DataRights } from '../src/data-rights/data-rights';
-import { buildDataRights as buildUserRights } from '../src/data-rights/data-rights.wiring';
+import { buildUserRights } from '../src/data-rights/data-rights.wiring';
 import type { DataRightsServices } from '../src/data-rights/data-rights.services';
-import { startDataRightsWorkers } from '../src/data-rights/data-rights.workers';
-import { DsrMail, queueExportReadyMail } from '../src/data-rights/dsr-mail';
+import { queueExportReadyMail } from '../src/data-rights/dsr-mail';
 import { ReviewCaseSettlement } from '../src/data-rights/review-case.settlement';
 import { LISTABLE_SESSION_SQL, UserAccessGate } from '../src/data-rights/user-access.gate';
 import { withRestrictionPause } from '../src/data-rights/user-restriction.service';
@@ -181,6 +180,14 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     await database.close();
     throw err;
   }
+  try {
+    // Queues sent to inside transactions exist before any service can send to them.
+    await ensureJobQueues(jobs);
+  } catch (err) {
+    await jobs.stop();
+    await database.close();
+    throw err;
+  }
   const sanctionsRepo = new SanctionsListRepository(db);
   const sanctionsLists = new SanctionsListService(sanctionsRepo);
   const sanctionsScreening = new SanctionsScreeningService(sanctionsRepo, logger, config.sanctions.pollMs);
@@ -215,19 +222,17 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const auth = new AuthService(db, database.sql, accounts.accessTokens);
   const webhookBox = await WebhookSecretBox.load(db, config.webhooks.secretKey);
   // A job whose worker died is taken back once the longest attempt is surely over.
-  const webhookDispatcher = new WebhookDispatcher(jobs, Math.ceil(config.webhooks.timeoutMs / 1000) + 5, undefined, undefined, db);
+  const webhookDispatcher = new WebhookDispatcher(jobs, { expireInSeconds: Math.ceil(config.webhooks.timeoutMs / 1000) + 5, db });
   // Human decisions and every data-request step are audited in their own transactions (docs/retention-and-audit.md).
   const audit = new AuditLogService(db);
-  await jobs.ensureQueue(webhookDispatcher.queue, { notify: true }); // before any transaction sends to it; its commits wake the workers
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
   const artifactStore = new PostgresArtifactStore(db);
   const retention = new RetentionService(db, audit);
   // Where artifact ciphertext lives (VAULT_STORE); null keeps it in artifact_blobs.
   const blobs = createBlobStore(config);
   const blobReaper = blobs ? new BlobReaper(artifactStore, blobs, jobs) : null;
-  if (blobReaper) await jobs.ensureQueue(VAULT_DELETE_BLOBS_JOB); // sent to inside purge transactions
-  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), undefined, retention, blobs);
-  const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher, undefined, blobReaper);
+  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), { retention, blobs });
+  const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher, { reaper: blobReaper });
   // Settled data requests queue their follow-ups: a delegated request's callback, a user's export-ready mail.
   const delegatedCallback = queueDelegatedCallback(jobs);
   const exportReadyMail = queueExportReadyMail(jobs);
@@ -262,11 +267,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   // Evidence links are their own credential: the rule is asked when one is opened, so a restriction or an erasure ends them at once.
   const evidenceLinks = await SignedLinks.load(db, EVIDENCE_LINK, config.publicBaseUrl);
   const evidence = new EvidenceAccessService(audit, vault, evidenceLinks, (sessionId) => userGate.refusalForSession(sessionId, 'Evidence'));
-  await jobs.ensureQueue(RUN_CHECKS_JOB, { notify: true }); // sent to inside the submit transaction
-  // Sent to inside every test-mode creation's transaction, also on an API instance that works no jobs (WORKER_ENABLED=false).
-  await jobs.ensureQueue(TEST_MODE_JOB);
   const flows = new FlowService(db, audit);
-  const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, undefined, metrics);
+  const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, { metrics });
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
   const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher(), httpCrlFetcher(), httpStatusListCwtFetcher());
   // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check,
@@ -276,8 +278,8 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore, vault, new T5DecisionGate(new HostedCaptureRepository(db)), jobs);
   const contexts = new ContextFactory(auth, hostedFlow);
-  const dataRights = await buildDataRights({ db, config, logger, jobs, dsrJobs, accounts, vault, serviceActors });
-  const userRights = await buildUserRights({
+  const dataRights = await buildDataRights({ db, config, jobs, dsrJobs, accounts, serviceActors });
+  const userRights = buildUserRights({
     db,
     jobs,
     logger,
@@ -292,7 +294,6 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     gate: userGate,
     reviewSettlement,
   });
-  await jobs.ensureQueue(BULK_IMPORT_JOB, { notify: true }); // sent to inside the transaction that stores an import
   const bulkImports = new BulkImportService(db, accounts.box, jobs, config.bulkImport.leaseSeconds);
   const rateLimitOverrides = new RateLimitOverrides(db);
   const rateLimits = config.rateLimit.enabled
@@ -318,32 +319,38 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     [WebhookListenResolver, new WebhookListenResolver()],
   ]);
   const schema = buildGraphQLSchema({ get: (cls) => resolvers.get(cls) });
-  if (config.workerEnabled) await startWorkers(jobs, {
+  if (config.workerEnabled) {
+    await startWorkers(jobs, {
       db,
+      config,
+      logger,
+      jobs,
       sessions,
       mailSweepCron: config.accounts.mailSweepCron,
+      sanctionsScreening,
       runChecks: withRestrictionPause(withBusyRequeue(new RunChecksJob(db, sessions, vault, checkProviders, logger, sanctionsScreening, businessRegistries.checks), jobs, logger), db, userRights.gate, jobs),
       webhookDelivery: {
         job: new DeliverWebhookJob(db, webhookBox, webhookDispatcher, logger, { timeoutMs: config.webhooks.timeoutMs, retryScale: config.webhooks.retryScale, allowPrivateTargets: config.webhooks.allowPrivateTargets }, audit, metrics),
         concurrency: config.webhooks.concurrency,
       },
       retentionRuns,
-      blobReaper: blobReaper ?? undefined,
+      blobReaper,
       bulkImport: new BulkImportJob(db, accounts.box, sessions, accounts.mail, (id) => links.url(id), jobs, logger, config.bulkImport),
       auditReplicator: new AuditReplicator(db, wormStoreFor(config), await loadAuditSigningKey(db, config.audit.signingKey), audit),
-      sanctions: {
-        screening: sanctionsScreening,
-        refresh: new RefreshSanctionsJob(sanctionsLists, logger, {
-          urls: config.sanctions.urls,
-          timeoutMs: config.sanctions.fetchTimeoutMs,
-          maxBytes: config.sanctions.maxDownloadBytes,
-          retrySeconds: config.sanctions.retrySeconds,
-        }),
-        cron: config.sanctions.refreshCron,
-      },
+      sanctionsRefresh: new RefreshSanctionsJob(sanctionsLists, logger, {
+        urls: config.sanctions.urls,
+        timeoutMs: config.sanctions.fetchTimeoutMs,
+        maxBytes: config.sanctions.maxDownloadBytes,
+        retrySeconds: config.sanctions.retrySeconds,
+      }),
+      sanctionsRefreshCron: config.sanctions.refreshCron,
+      dsrJobs,
+      accounts,
+      vault,
+      dataRights,
+      userRights,
     });
-  if (config.workerEnabled) await dataRights.startWorkers();
-  if (config.workerEnabled) await startDataRightsWorkers(jobs, { ...userRights, mail: new DsrMail(db, accounts.mail, accounts.box, config.publicBaseUrl) }, logger);
+  }
 
   return {
     config,

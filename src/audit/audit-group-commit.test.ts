@@ -1,5 +1,5 @@
 import { AuditGroupCommit } from './audit-group-commit';
-import type { AppendedEntry, AuditEntryInput } from './audit-log.service';
+import type { AppendedEntry, AuditEntryInput } from './audit-entry';
 
 /** A stand-in for AuditLogService.appendMany that records each call and settles it when told. */
 function fakeLog() {

@@ -1,6 +1,6 @@
 import { logIdOf } from '../../entities/audit-canonical';
 import { assertNoPersonalData } from './audit-detail';
-import type { AppendedEntry, AuditEntryInput } from './audit-log.service';
+import type { AppendedEntry, AuditEntryInput } from './audit-entry';
 
 type Waiter = { entry: AuditEntryInput; resolve(appended: AppendedEntry): void; reject(err: unknown): void };
 

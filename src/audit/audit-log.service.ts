@@ -4,21 +4,8 @@ import { ChainedFields, entryHash, GENESIS_HASH, logIdOf } from '../../entities/
 import { assertNoPersonalData } from './audit-detail';
 import { AuditGroupCommit } from './audit-group-commit';
 import { systemClock, type Clock } from '../clock';
+import type { AppendedEntry, AuditEntryInput } from './audit-entry';
 
-/** What a writer gives: a tenant entry (tenantId and livemode) or a service entry (tenantId null). */
-export type AuditEntryInput = {
-  tenantId: string | null;
-  livemode: boolean | null;
-  action: string;
-  /** The id the entry is about (a session, artifact, key, endpoint, tenant...). */
-  subjectId: string;
-  /** Ids, counts, hashes, reasons: never personal data (checked). */
-  detail?: Record<string, unknown>;
-  /** Defaults to the service's clock. */
-  at?: Date;
-};
-
-export type AppendedEntry = ChainedFields & { hash: string };
 
 /**
  * The only writer of audit entries. Each append takes its log's head row (an upsert that locks

@@ -1,12 +1,11 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { SessionEntity, FlowEntity } from '../../entities';
 import type { TenantKeyActor } from '../auth/actor';
 import type { SecretBox } from '../crypto/secret-box';
-import { DomainError } from '../errors';
 import type { JobQueue } from '../jobs/job-queue';
 import type { Logger } from '../logger';
 import type { MailOutbox } from '../mail/mail-outbox';
-import type { SessionService } from '../sessions/session.service';
+import type { CreateSessionCommand, SessionService } from '../sessions/session.service';
 import { BULK_IMPORT_JOB, BULK_IMPORT_RETRY, type BulkRecordOutcome, type StoredRecord } from './bulk-import.service';
 import { bulkImportMail } from './bulk-import.mail';
 
@@ -20,9 +19,8 @@ type Outcome = { line: number; outcome: BulkRecordOutcome; sessionId: string | n
 
 /**
  * Turns an import's stored records into sessions (docs/api-behaviour.md, "Bulk import"), a batch at
- * a time. Each batch is one transaction: the sessions (one multi-row INSERT, built by the create's own
- * rules, SessionService.newSession), their outbox rows and webhook work (SessionService.insertNew),
- * the records' outcomes and the import's counters. A run killed mid-batch loses the batch's
+ * a time. Each batch is one transaction (SessionService.createMany): the sessions, built by the
+ * create's own rules, with their outbox rows and webhook work, the records' outcomes and the import's counters. A run killed mid-batch loses the batch's
  * uncommitted work only; the next run (pg-boss takes the job back when its lease runs out) starts
  * from the first record with no outcome, so no record makes a session twice.
  *
@@ -71,58 +69,54 @@ export class BulkImportJob {
   }
 
   private async processBatch(actor: TenantKeyActor, importId: string, pending: PendingRow[], flows: Map<string, Promise<FlowEntity>>): Promise<void> {
-    const createdAt = new Date();
-    const built: { line: number; session: SessionEntity }[] = [];
     const outcomes: Outcome[] = [];
+    const commands: { key: number; command: CreateSessionCommand }[] = [];
     for (const row of pending) {
-      try {
-        if (!row.record_sealed) throw new DomainError('invalid_request', 'The record is not a create-session body');
-        const { command } = JSON.parse(this.box.open(row.record_sealed)) as StoredRecord;
-        const { session } = await this.sessions.newSession(actor, command, { flows, createdAt });
-        built.push({ line: row.line, session });
-      } catch (err) {
-        if (!(err instanceof DomainError)) throw err;
-        outcomes.push({ line: row.line, outcome: 'rejected', sessionId: null, code: err.code, message: err.message });
-      }
+      if (row.record_sealed) commands.push({ key: row.line, command: (JSON.parse(this.box.open(row.record_sealed)) as StoredRecord).command });
+      else outcomes.push({ line: row.line, outcome: 'rejected', sessionId: null, code: 'invalid_request', message: 'The record is not a create-session body' });
     }
-    const written = await this.db.transaction(async (m) => {
-      // Batches of one tenant and mode take turns, so two imports cannot both find a reference_id free.
-      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`bulk-import:${actor.tenantId}:${actor.livemode}`]);
-      // Another run of this import (one whose lease ran out while it still worked) may have done these records.
-      const still: { line: number }[] = await m.query(`SELECT line FROM bulk_import_records WHERE import_id = $1 AND line = ANY($2::int[]) AND outcome IS NULL`, [importId, pending.map((p) => p.line)]);
-      const open = new Set(still.map((r) => r.line));
-      const taken = await existingReferences(m, actor, built.map((b) => b.session.referenceId).filter((r): r is string => r !== null));
-      const fresh: SessionEntity[] = [];
-      for (const { line, session } of built) {
-        if (!open.has(line)) continue;
-        const ref = session.referenceId;
-        const existing = ref === null ? undefined : taken.get(ref);
-        if (existing) {
-          outcomes.push({ line, outcome: 'duplicate', sessionId: existing, code: 'duplicate', message: `reference_id already names session ${existing}` });
-          continue;
+    await this.sessions.createMany(
+      actor,
+      commands,
+      async ({ m, built, refused, existingReferences, write }) => {
+        for (const { key, error } of refused) outcomes.push({ line: key, outcome: 'rejected', sessionId: null, code: error.code, message: error.message });
+        // Batches of one tenant and mode take turns, so two imports cannot both find a reference_id free.
+        await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`bulk-import:${actor.tenantId}:${actor.livemode}`]);
+        // Another run of this import (one whose lease ran out while it still worked) may have done these records.
+        const still: { line: number }[] = await m.query(`SELECT line FROM bulk_import_records WHERE import_id = $1 AND line = ANY($2::int[]) AND outcome IS NULL`, [importId, pending.map((p) => p.line)]);
+        const open = new Set(still.map((r) => r.line));
+        const taken = await existingReferences(built.map((b) => b.session.referenceId).filter((r): r is string => r !== null));
+        const fresh: SessionEntity[] = [];
+        for (const { key: line, session } of built) {
+          if (!open.has(line)) continue;
+          const ref = session.referenceId;
+          const existing = ref === null ? undefined : taken.get(ref);
+          if (existing) {
+            outcomes.push({ line, outcome: 'duplicate', sessionId: existing, code: 'duplicate', message: `reference_id already names session ${existing}` });
+            continue;
+          }
+          if (ref !== null) taken.set(ref, session.id);
+          fresh.push(session);
+          outcomes.push({ line, outcome: 'created', sessionId: session.id, code: null, message: null });
         }
-        if (ref !== null) taken.set(ref, session.id);
-        fresh.push(session);
-        outcomes.push({ line, outcome: 'created', sessionId: session.id, code: null, message: null });
-      }
-      const done = outcomes.filter((o) => open.has(o.line));
-      const events = await this.sessions.insertNew(m, fresh);
-      await m.query(
-        `UPDATE bulk_import_records r
-            SET outcome = u.outcome, session_id = u.session_id, error_code = u.error_code, error_message = u.error_message, record_sealed = NULL,
-                email_sealed = CASE WHEN u.outcome = 'created' THEN r.email_sealed END
-           FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(line, outcome, session_id, error_code, error_message)
-          WHERE r.import_id = $1 AND r.line = u.line`,
-        [importId, done.map((o) => o.line), done.map((o) => o.outcome), done.map((o) => o.sessionId), done.map((o) => o.code), done.map((o) => o.message)],
-      );
-      const count = (k: BulkRecordOutcome) => done.filter((o) => o.outcome === k).length;
-      await m.query(
-        `UPDATE bulk_imports SET status = 'processing', created = created + $2, duplicates = duplicates + $3, rejected = rejected + $4 WHERE id = $1`,
-        [importId, count('created'), count('duplicate'), count('rejected')],
-      );
-      return { events, fresh };
-    });
-    this.sessions.announceCreated(written.events, written.fresh);
+        const done = outcomes.filter((o) => open.has(o.line));
+        await write(fresh);
+        await m.query(
+          `UPDATE bulk_import_records r
+              SET outcome = u.outcome, session_id = u.session_id, error_code = u.error_code, error_message = u.error_message, record_sealed = NULL,
+                  email_sealed = CASE WHEN u.outcome = 'created' THEN r.email_sealed END
+             FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(line, outcome, session_id, error_code, error_message)
+            WHERE r.import_id = $1 AND r.line = u.line`,
+          [importId, done.map((o) => o.line), done.map((o) => o.outcome), done.map((o) => o.sessionId), done.map((o) => o.code), done.map((o) => o.message)],
+        );
+        const count = (k: BulkRecordOutcome) => done.filter((o) => o.outcome === k).length;
+        await m.query(
+          `UPDATE bulk_imports SET status = 'processing', created = created + $2, duplicates = duplicates + $3, rejected = rejected + $4 WHERE id = $1`,
+          [importId, count('created'), count('duplicate'), count('rejected')],
+        );
+      },
+      { flows, createdAt: new Date() },
+    );
   }
 
   /**
@@ -133,29 +127,24 @@ export class BulkImportJob {
   private async sendOwedMail(importId: string, tenantId: string, until: number): Promise<boolean> {
     let tenantName: string | null = null;
     for (;;) {
-      const owed: { line: number; session_id: string; email_sealed: string; locale: string | null; expires_at: Date | null }[] = await this.db.query(
-        `SELECT r.line, r.session_id, r.email_sealed, s.locale, s.expires_at FROM bulk_import_records r LEFT JOIN sessions s ON s.id = r.session_id
-          WHERE r.import_id = $1 AND r.outcome = 'created' AND r.email_sealed IS NOT NULL ORDER BY r.line LIMIT $2`,
+      const owed: { line: number; session_id: string; email_sealed: string }[] = await this.db.query(
+        `SELECT line, session_id, email_sealed FROM bulk_import_records
+          WHERE import_id = $1 AND outcome = 'created' AND email_sealed IS NOT NULL ORDER BY line LIMIT $2`,
         [importId, MAIL_PAGE],
       );
       if (owed.length === 0) return true;
       tenantName ??= ((await this.db.query(`SELECT name FROM tenants WHERE id = $1`, [tenantId])) as { name: string }[])[0]?.name ?? '';
       const name = tenantName;
+      // One read of the page's sessions (the reader coalesces concurrent reads into one statement).
+      const sessions = await Promise.all(owed.map((o) => this.sessions.reader.byId(o.session_id)));
       // A session erased meanwhile (its user asked) gets no mail.
-      const live = owed.filter((o) => o.expires_at !== null);
-      await this.mail.sendMany(live.map((o) => ({ to: this.box.open(o.email_sealed), ...bulkImportMail({ tenantName: name, url: this.hostedUrl(o.session_id), locale: o.locale, expiresAt: new Date(o.expires_at!) }) })));
+      const live = owed.flatMap((o, i) => {
+        const s = sessions[i];
+        return s?.expiresAt ? [{ ...o, locale: s.locale, expiresAt: s.expiresAt }] : [];
+      });
+      await this.mail.sendMany(live.map((o) => ({ to: this.box.open(o.email_sealed), ...bulkImportMail({ tenantName: name, url: this.hostedUrl(o.session_id), locale: o.locale, expiresAt: new Date(o.expiresAt) }) })));
       await this.db.query(`UPDATE bulk_import_records SET email_sealed = NULL WHERE import_id = $1 AND line = ANY($2::int[])`, [importId, owed.map((o) => o.line)]);
       if (Date.now() > until) return false;
     }
   }
-}
-
-/** The sessions of the actor's tenant and mode that already carry these reference_ids: reference -> the oldest session's id. */
-async function existingReferences(m: EntityManager, actor: TenantKeyActor, refs: string[]): Promise<Map<string, string>> {
-  if (refs.length === 0) return new Map();
-  const rows: { reference_id: string; id: string }[] = await m.query(
-    `SELECT DISTINCT ON (reference_id) reference_id, id FROM sessions WHERE tenant_id = $1 AND livemode = $2 AND reference_id = ANY($3::text[]) ORDER BY reference_id, created_at, id`,
-    [actor.tenantId, actor.livemode, [...new Set(refs)]],
-  );
-  return new Map(rows.map((r) => [r.reference_id, r.id]));
 }

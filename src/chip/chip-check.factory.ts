@@ -1,4 +1,4 @@
-import { CHIP_GENUINE_STATEMENT } from './chip-wording';
+import { CHIP_GENUINE_STATEMENT } from '../sessions/chip-wording';
 import { PassiveAuthenticationVerdicts, Verdict, VerdictReason } from './passive-authentication.types';
 
 export const CHIP_CHECK_NAME = 'chip_passive_authentication';

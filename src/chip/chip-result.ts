@@ -3,7 +3,7 @@ import type { SessionStatus } from '../sessions/session-status';
 import { achievedTier } from '../sessions/test-mode-outcome';
 import { badgesForPassedChecks, Tier } from '../sessions/tiers';
 import { CHIP_CHECK_NAME, ChipCheck } from './chip-check.factory';
-import { CHIP_GENUINE_STATEMENT } from './chip-wording';
+import { CHIP_GENUINE_STATEMENT } from '../sessions/chip-wording';
 import { PassiveAuthenticationResult } from './passive-authentication.types';
 
 /**

@@ -7,7 +7,6 @@ import type { ArtifactPurger } from '../vault/artifact-purger';
 import type { WebhookDispatcher } from '../webhooks/webhook.dispatcher';
 import { BiometricPurgeService } from './biometric-purge.service';
 import type { DataRightsServices } from './data-rights.services';
-import { ensureDataRightsQueues } from './data-rights.workers';
 import type { DsrJobService } from './dsr-job.service';
 import { ObjectionService } from './objection.service';
 import { ProfileChangeService } from './profile-change.service';
@@ -38,9 +37,8 @@ export type DataRightsDeps = {
   reviewSettlement: ReviewCaseSettlement;
 };
 
-/** Builds the data-rights services (docs/data-rights.md) and the queues their requests send to. */
-export async function buildDataRights(d: DataRightsDeps): Promise<DataRightsServices> {
-  await ensureDataRightsQueues(d.jobs);
+/** Builds the user's rights over the user's own data: erasure, restriction, objection, review, rectification, biometric purge (docs/data-rights.md). */
+export function buildUserRights(d: DataRightsDeps): DataRightsServices {
   const obligations = new UserObligations(d.db, d.dispatcher, d.subjectFor);
   return {
     gate: d.gate,

@@ -2,14 +2,14 @@ import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { DsrJobEntity } from '../../entities';
 import type { JsonObject } from '../../entities/dsr-job.entity';
 import type { TenantScope } from '../auth/actor';
-import type { AuditEntryInput } from '../audit/audit-log.service';
+import type { AuditEntryInput } from '../audit/audit-entry';
 import { updatedRows } from '../db/updated-rows';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { addDays } from './business-days';
 import { CONFIRMATION_DAYS, dsrDeadlines } from './dsr-deadlines';
 import { assertDsrTransition, DsrKind, DsrStatus, isDsrKind, isDsrStatus, OPEN_DSR_STATUSES, SETTLED_DSR_STATUSES } from './dsr-job-status';
-import type { Clock } from '../clock';
+import { systemClock, type Clock } from '../clock';
 
 
 /** Reasons of a denied delegated request (docs/data-rights.md, "Delegated requests"), told to the tenant's callback. */
@@ -79,7 +79,7 @@ export class DsrJobService {
      */
     private readonly auditTrail: (entries: AuditEntryInput[], within: EntityManager) => Promise<unknown>,
     private readonly onSettled: DsrSettledListener,
-    private readonly now: Clock = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {}
 
   private async audit(job: DsrJob, m: EntityManager): Promise<void> {

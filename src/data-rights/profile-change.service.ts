@@ -5,27 +5,12 @@ import { randomBase62 } from '../ids';
 import type { DsrJobService } from './dsr-job.service';
 import { assertNotDeleted, lockUser, updateReturning } from './user-state';
 import { systemClock, type Clock } from '../clock';
+import { VERIFIED_FIELDS, type Profile, type VerifiedField } from '../users/profile';
+
 
 export const SELF_MANAGED_FIELDS = ['display_name', 'handle', 'public_links', 'bio'] as const;
-export const VERIFIED_FIELDS = ['legal_name', 'date_of_birth', 'nationality'] as const;
-export type VerifiedField = (typeof VERIFIED_FIELDS)[number];
-
 export type PendingChange = { id: string; field: VerifiedField; value: string; status: 'pending' | 'approved' | 'rejected'; dsrJobId: string; createdAt: Date; decidedAt: Date | null; note: string | null };
 export type ProfileChangeView = PendingChange & { userId: string };
-
-export type Profile = {
-  id: string;
-  display_name: string | null;
-  handle: string | null;
-  public_links: string[];
-  bio: string | null;
-  legal_name: string | null;
-  date_of_birth: string | null;
-  nationality: string | null;
-  state: string;
-  objections: { processing: string; objected_at: string }[];
-  pending_changes: { id: string; field: VerifiedField; value: string; requested_at: string; dsr_job_id: string }[];
-};
 
 const HANDLE = /^[a-z0-9_]{3,30}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

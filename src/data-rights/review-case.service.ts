@@ -8,22 +8,9 @@ import { queueDsrMail } from './dsr-mail';
 import type { ReviewCaseSettlement } from './review-case.settlement';
 import { assertNotDeleted, lockUser } from './user-state';
 import { systemClock, type Clock } from '../clock';
+import type { ReviewCase, ReviewCaseDecision, ReviewCaseStatus } from './review-case';
 
-export type ReviewCaseStatus = 'open' | 'decided';
-export type ReviewCaseDecision = 'upheld' | 'approved' | 'declined';
-
-export type ReviewCase = {
-  id: string;
-  userId: string;
-  sessionId: string;
-  dsrJobId: string;
-  reason: string;
-  status: ReviewCaseStatus;
-  decision: ReviewCaseDecision | null;
-  note: string | null;
-  createdAt: Date;
-  decidedAt: Date | null;
-};
+export type { ReviewCase } from './review-case';
 
 type Row = { id: string; user_id: string; session_id: string; dsr_job_id: string; reason: string; status: ReviewCaseStatus; decision: ReviewCaseDecision | null; note: string | null; created_at: Date; decided_at: Date | null };
 

@@ -4,7 +4,7 @@ import type { JobQueue } from '../jobs/job-queue';
 import type { OutboxHandler } from '../sessions/session.service';
 import type { DsrJobService } from './dsr-job.service';
 import { queueDsrMail } from './dsr-mail';
-import type { ReviewCaseDecision } from './review-case.service';
+import type { ReviewCaseDecision } from './review-case';
 import { updateReturning } from './user-state';
 
 type SettledRow = { id: string; dsr_job_id: string };

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { JobQueue } from '../jobs/job-queue';
-import { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from '../hosted-flow/hosted-flow.service';
+import { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from '../sessions/session-queues';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
 import type { UserAccessGate } from './user-access.gate';
 import { assertNotDeleted, latestJob, lockUser } from './user-state';

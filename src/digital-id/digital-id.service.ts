@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock';
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
 import type { CrlFetcher } from './crl-check';
 import type { StatusListCwtFetcher } from './mdoc-status';
@@ -56,7 +57,7 @@ export class DigitalIdService {
     private readonly fetchStatusList: (uri: string) => Promise<string>,
     private readonly fetchCrl: CrlFetcher,
     private readonly fetchStatusListCwt: StatusListCwtFetcher,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {
     this.requests = new DigitalIdRequestRepository(db);
   }

@@ -30,9 +30,8 @@ import { frameProblem, issueChallenge } from './liveness-challenge';
 import type { PageCredentials } from './page-credentials';
 import { DigitalIdRequestRepository, type DigitalIdRequestRow } from '../digital-id/digital-id-request.repository';
 import { TEST_OUTCOMES, testOutcomeOf, type TestOutcome } from '../sessions/test-mode-outcome';
-import type { Clock } from '../clock';
+import { systemClock, type Clock } from '../clock';
 
-export { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from './run-checks-job';
 
 /** Statuses in which the page may still capture. */
 const CAPTURING: readonly SessionStatus[] = ['in_progress'];
@@ -85,6 +84,8 @@ export class HostedFlowService {
   private readonly captures: HostedCaptureRepository;
   private readonly gate: T5DecisionGate;
   private readonly digitalIdRequests: DigitalIdRequestRepository;
+  private readonly now: Clock;
+  private readonly metrics: Pick<Metrics, 'uploadFinished'>;
 
   constructor(
     private readonly db: DataSource,
@@ -93,9 +94,10 @@ export class HostedFlowService {
     private readonly credentials: PageCredentials,
     private readonly vault: EvidenceVault,
     private readonly jobs: Pick<JobQueue, 'send'>,
-    private readonly now: Clock = () => new Date(),
-    private readonly metrics: Pick<Metrics, 'uploadFinished'> = NO_METRICS,
+    opts: { now?: Clock; metrics?: Pick<Metrics, 'uploadFinished'> } = {},
   ) {
+    this.now = opts.now ?? systemClock;
+    this.metrics = opts.metrics ?? NO_METRICS;
     this.captures = new HostedCaptureRepository(db);
     this.gate = new T5DecisionGate(this.captures);
     this.digitalIdRequests = new DigitalIdRequestRepository(db);
@@ -264,7 +266,7 @@ export class HostedFlowService {
     return keepSecret ? { ...(await this.view(s.id)), keep_secret: keepSecret } : this.view(s.id);
   }
 
-  /** The keep secret handed to the browser that submitted, not yet spent (src/users/keep-verification.service.ts). */
+  /** The keep secret handed to the browser that submitted, not yet spent (src/hosted-flow/keep-verification.service.ts). */
   keepSecretMatches(sessionId: string, keepSecret: string): Promise<boolean> {
     return this.captures.keepSecretMatches(sessionId, sha256Hex(keepSecret));
   }

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '../errors';
 import { randomBase62, SESSION_ID_PATTERN } from '../ids';
 import { instanceSecret } from '../crypto/instance-secret';
-import type { Clock } from '../clock';
+import { systemClock, type Clock } from '../clock';
 
 const SETTING_KEY = 'page_credential_key';
 export const PAGE_CREDENTIAL_TTL_MS = 60 * 60 * 1000;
@@ -22,7 +22,7 @@ export class PageCredentials {
     private readonly now: Clock,
   ) {}
 
-  static async load(db: DataSource, now: Clock = () => new Date()): Promise<PageCredentials> {
+  static async load(db: DataSource, now: Clock = systemClock): Promise<PageCredentials> {
     const secret = await instanceSecret(db, SETTING_KEY, () => randomBase62(48));
     return new PageCredentials(Buffer.from(secret, 'utf8'), now);
   }

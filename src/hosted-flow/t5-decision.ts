@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { SessionEntity } from '../../entities';
 import type { JobQueue } from '../jobs/job-queue';
-import { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from './run-checks-job';
+import { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from '../sessions/session-queues';
 import { HostedCaptureRepository } from './hosted-capture.repository';
 
 /**

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock';
 import { REGISTRY_CHECKS, type BusinessRegistry, type RegistryAnswer, type RegistryName } from './business-registry';
 import type { BusinessSubmission } from './registry-comparison';
 
@@ -16,7 +17,7 @@ export const TEST_IDENTIFIERS: Record<RegistryName, { inactive: string; not_foun
 const TEST_SOURCE = 'https://registries.test.invalid';
 
 /** The four registries of one test-mode session, answering from the identifier alone. */
-export function testModeRegistries(submitted: BusinessSubmission, now: () => Date = () => new Date()): Record<RegistryName, BusinessRegistry> {
+export function testModeRegistries(submitted: BusinessSubmission, now: Clock = systemClock): Record<RegistryName, BusinessRegistry> {
   const make = (name: RegistryName): BusinessRegistry => ({
     name,
     lookup: async (identifier: string): Promise<RegistryAnswer> => {

@@ -47,11 +47,11 @@ describe('retention with an injected clock', () => {
     const db = database.dataSource;
     const audit = new AuditLogService(db, now);
     const jobs = { send: async () => undefined, sendMany: async () => undefined };
-    const dispatcher = new WebhookDispatcher(jobs, 15, undefined, now, db);
+    const dispatcher = new WebhookDispatcher(jobs, { expireInSeconds: 15, now, db });
     const store = new PostgresArtifactStore(db);
     retention = new RetentionService(db, audit, now);
-    vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), now, retention);
-    const purger = new ArtifactPurger(db, store, audit, dispatcher, now);
+    vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), { now, retention });
+    const purger = new ArtifactPurger(db, store, audit, dispatcher, { now });
     sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined }, NO_END_USERS, quietEffects(dispatcher.onOutbox, purger.onOutbox), now);
     runs = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit, now);
     links = SignedLinks.withKey(EVIDENCE_LINK, 'https://verify.example', Buffer.from('k'.repeat(48)), now);

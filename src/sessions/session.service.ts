@@ -1,3 +1,4 @@
+import { TEST_MODE_JOB } from './session-queues';
 import { assertReturnUrl } from '../validation/return-url';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -6,7 +7,7 @@ import { Actor, TenantKeyActor, TenantScope } from '../auth/actor';
 import { newClientSecret } from '../auth/secrets';
 import { DomainError, notFound } from '../errors';
 import { newId, SESSION_ID_PATTERN, sha256Hex } from '../ids';
-import type { AuditEntryInput } from '../audit/audit-log.service';
+import type { AuditEntryInput } from '../audit/audit-entry';
 import type { JobQueue } from '../jobs/job-queue';
 import type { PreparedSql } from '../db/prepared-sql';
 import { SessionResult } from '../../entities/session-result.document';
@@ -18,7 +19,7 @@ import { testOutcomeOf } from './test-mode-outcome';
 import { testIdentityOf } from './sanctions-check';
 import { AVAILABLE_TIERS, badgesForPassedChecks, checksForTier, isTier, Tier, tierRank } from './tiers';
 import { assertAcceptableMetadata } from '../validation/input-limits';
-import type { Clock } from '../clock';
+import { systemClock, type Clock } from '../clock';
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** How long after completion a decision may be reversed (docs/decisions.md D16). */
@@ -29,7 +30,6 @@ export const TEST_MODE_STEPS = [
   { step: 'terminal', afterMs: 10_000 },
 ] as const;
 export type TestModeStep = (typeof TEST_MODE_STEPS)[number]['step'];
-export const TEST_MODE_JOB = 'test-mode-advance';
 
 export type CreateSessionCommand = {
   flowId?: string;
@@ -127,7 +127,8 @@ export type SessionEffects = {
 };
 
 export class SessionService {
-  private readonly reader: SessionReader;
+  /** Sessions by id, coalesced (the read every module that needs a session's row goes through). */
+  readonly reader: SessionReader;
 
   constructor(
     private readonly db: DataSource,
@@ -135,7 +136,7 @@ export class SessionService {
     private readonly jobs: Pick<JobQueue, 'sendJobs'>,
     private readonly policies: SessionPolicies,
     private readonly effects: SessionEffects,
-    private readonly now: Clock = () => new Date(),
+    private readonly now: Clock = systemClock,
   ) {
     this.reader = new SessionReader(db, sql);
   }
@@ -206,11 +207,51 @@ export class SessionService {
   }
 
   /**
-   * Validates a create command and builds the new session's row, writing nothing: the one set of
-   * create rules, used by `create` and by bulk import (src/bulk-import). `flows` lets a caller
-   * building many sessions look each flow up once; `createdAt` gives a batch one creation time.
+   * Creates many sessions by the create's own rules in one transaction (bulk import, src/bulk-import).
+   * Each command is built first; one that breaks a rule is handed to `work` among `refused` with its
+   * error, the others among `built`. `work` runs in the transaction: it decides which of `built` to
+   * write (`tx.write`: the rows, their outbox rows and webhook work, the test-mode clock, one INSERT
+   * each) and does its own bookkeeping there too. The sessions written are announced once it commits.
    */
-  async newSession(
+  async createMany<K, T>(
+    actor: TenantKeyActor,
+    commands: { key: K; command: CreateSessionCommand }[],
+    work: (tx: BulkCreateTransaction<K>) => Promise<T>,
+    opts: { flows?: Map<string, Promise<FlowEntity>>; createdAt?: Date } = {},
+  ): Promise<T> {
+    const built: { key: K; session: SessionEntity }[] = [];
+    const refused: { key: K; error: DomainError }[] = [];
+    for (const { key, command } of commands) {
+      try {
+        built.push({ key, session: (await this.newSession(actor, command, opts)).session });
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        refused.push({ key, error: err });
+      }
+    }
+    const written: { events: OutboxEventEntity[]; sessions: SessionEntity[] } = { events: [], sessions: [] };
+    const result = await this.db.transaction((m) =>
+      work({
+        m,
+        built,
+        refused,
+        existingReferences: (refs) => existingReferences(m, actor, refs),
+        write: async (sessions) => {
+          written.events.push(...(await this.insertNew(m, sessions)));
+          written.sessions.push(...sessions);
+        },
+      }),
+    );
+    this.announceCreated(written.events, written.sessions);
+    return result;
+  }
+
+  /**
+   * Validates a create command and builds the new session's row, writing nothing: the one set of
+   * create rules, used by `create` and `createMany`. `flows` lets a caller building many sessions
+   * look each flow up once; `createdAt` gives a batch one creation time.
+   */
+  private async newSession(
     actor: TenantKeyActor,
     cmd: CreateSessionCommand,
     opts: { flows?: Map<string, Promise<FlowEntity>>; createdAt?: Date } = {},
@@ -272,7 +313,7 @@ export class SessionService {
    * and the outbox handlers' work with one INSERT each, and the test-mode clock's jobs (D4).
    * Returns the outbox rows; the caller announces them after its commit (`announceCreated`).
    */
-  async insertNew(m: EntityManager, sessions: SessionEntity[]): Promise<OutboxEventEntity[]> {
+  private async insertNew(m: EntityManager, sessions: SessionEntity[]): Promise<OutboxEventEntity[]> {
     if (sessions.length === 0) return [];
     // jsonb columns defeat TypeORM's deep-partial typing; the entities are complete here.
     await m.insert(SessionEntity, sessions as QueryDeepPartialEntity<SessionEntity>[]);
@@ -288,7 +329,7 @@ export class SessionService {
   }
 
   /** Tells the listeners (subscriptions) of sessions written by `insertNew`, once their transaction has committed. */
-  announceCreated(events: OutboxEventEntity[], sessions: SessionEntity[]): void {
+  private announceCreated(events: OutboxEventEntity[], sessions: SessionEntity[]): void {
     const byId = new Map(sessions.map((s) => [s.id, s]));
     const bySession = new Map<string, OutboxEventEntity[]>();
     for (const e of events) {
@@ -657,4 +698,26 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   } catch {
     throw new DomainError('invalid_request', 'after is not a cursor this API returned');
   }
+}
+
+/** What `SessionService.createMany` hands its caller inside the transaction. */
+export type BulkCreateTransaction<K> = {
+  m: EntityManager;
+  /** The commands the create's rules accepted, each built into its row (not written yet). */
+  built: { key: K; session: SessionEntity }[];
+  /** The commands they refused, with why. */
+  refused: { key: K; error: DomainError }[];
+  /** The actor's sessions (its tenant and mode) that already carry these reference_ids: reference -> the oldest session's id. */
+  existingReferences(refs: string[]): Promise<Map<string, string>>;
+  /** Writes these sessions (of `built`) in this transaction. */
+  write(sessions: SessionEntity[]): Promise<void>;
+};
+
+async function existingReferences(m: EntityManager, actor: TenantKeyActor, refs: string[]): Promise<Map<string, string>> {
+  if (refs.length === 0) return new Map();
+  const rows: { reference_id: string; id: string }[] = await m.query(
+    `SELECT DISTINCT ON (reference_id) reference_id, id FROM sessions WHERE tenant_id = $1 AND livemode = $2 AND reference_id = ANY($3::text[]) ORDER BY reference_id, created_at, id`,
+    [actor.tenantId, actor.livemode, [...new Set(refs)]],
+  );
+  return new Map(rows.map((r) => [r.reference_id, r.id]));
 }

@@ -2,7 +2,7 @@ import { DomainError } from '../errors';
 import { Check, Decision, SessionResult } from '../../entities/session-result.document';
 import { AVAILABLE_TIERS, badgesForPassedChecks, checksForTier, Tier, tierRank } from './tiers';
 import type { SessionStatus } from './session-status';
-import { CHIP_GENUINE_STATEMENT } from '../chip/chip-wording';
+import { CHIP_GENUINE_STATEMENT } from './chip-wording';
 
 export const TEST_OUTCOMES = ['approved', 'declined', 'review'] as const;
 export type TestOutcome = (typeof TEST_OUTCOMES)[number];

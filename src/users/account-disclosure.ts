@@ -1,6 +1,6 @@
 import type { EndUserActor } from '../auth/actor';
 import { isPortalToken } from '../auth/user-token.policy';
-import type { Profile } from '../data-rights/profile-change.service';
+import type { Profile } from './profile';
 
 /**
  * What a user token is shown of the account (docs/decisions.md D14, D20; docs/accounts-and-oidc.md, "What

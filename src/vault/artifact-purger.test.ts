@@ -35,8 +35,8 @@ describe('ArtifactPurger', () => {
     const db = database.dataSource;
     const jobs = { send: async (_q: string, d: unknown) => void sent.push(d), sendMany: async (_q: string, items: unknown[]) => void sent.push(...items) };
     const store = new PostgresArtifactStore(db);
-    vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), () => now);
-    purger = new ArtifactPurger(db, store, new AuditLogService(db, () => now), new WebhookDispatcher(jobs, 15, undefined, () => now, db), () => now);
+    vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), { now: () => now });
+    purger = new ArtifactPurger(db, store, new AuditLogService(db, () => now), new WebhookDispatcher(jobs, { expireInSeconds: 15, now: () => now, db }), { now: () => now });
     sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined }, NO_END_USERS, quietEffects());
     const tenant = await new TenantService(db).create('purger');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };

@@ -1,11 +1,12 @@
 import { DataSource, EntityManager } from 'typeorm';
 import type { OutboxEventEntity } from '../../entities';
 import { SESSION_STATUS_CHANGED } from '../sessions/session-events';
-import type { AuditEntryInput, AuditLogService } from '../audit/audit-log.service';
+import type { AuditEntryInput } from '../audit/audit-entry';
+import type { AuditLogService } from '../audit/audit-log.service';
 import { ArtifactClass, isBiometricClass } from './artifact-classes';
 import type { ArtifactStore, PurgedArtifact } from './artifact-store';
 import type { BlobReaper } from './blob-reaper';
-import type { Clock } from '../clock';
+import { systemClock, type Clock } from '../clock';
 
 /** Why artifacts were purged: written to the audit log (never free text). */
 export type PurgeReason = 'retention_expired' | 'session_completed' | 'user_request' | 'user_deleted' | 'user_purged' | 'operator';
@@ -53,9 +54,18 @@ export class ArtifactPurger {
     private readonly store: ArtifactStore,
     private readonly audit: AuditLogService,
     private readonly dispatcher: PurgeEventSink,
-    private readonly now: Clock = () => new Date(),
-    private readonly reaper: BlobReaper | null = null,
-  ) {}
+    opts: {
+      now?: Clock;
+      /** Deletes the purged blobs; null or left out when ciphertext lives in artifact_blobs (VAULT_STORE=postgres). */
+      reaper?: BlobReaper | null;
+    } = {},
+  ) {
+    this.now = opts.now ?? systemClock;
+    this.reaper = opts.reaper ?? null;
+  }
+
+  private readonly now: Clock;
+  private readonly reaper: BlobReaper | null;
 
   /** Runs `work` in its own transaction, then deletes the blobs it purged. */
   private async committed(work: (m: EntityManager) => Promise<PurgeOutcome>): Promise<PurgeOutcome> {

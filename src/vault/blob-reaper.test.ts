@@ -35,7 +35,7 @@ describe('BlobReaper', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-reaper-'));
     blobs = new FsBlobStore(dir);
     tmpDir = path.join(dir, 'tmp');
-    vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), undefined, undefined, blobs);
+    vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), { blobs });
     reaper = new BlobReaper(store, blobs, null);
     sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined }, NO_END_USERS, quietEffects());
     const tenant = await new TenantService(db).create('reaper');

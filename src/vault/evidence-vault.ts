@@ -9,7 +9,7 @@ import type { ArtifactRecord, ArtifactStore, InsertRefusal } from './artifact-st
 import type { BlobLocation, BlobStore } from './blob-store';
 import { UploadGate } from './upload-gate';
 import type { VaultKeys } from './vault-keys';
-import type { Clock } from '../clock';
+import { systemClock, type Clock } from '../clock';
 
 /**
  * Upload bodies read at once, and the share of them one tenant and one session may hold
@@ -55,17 +55,27 @@ export const newArtifactId = (): string => `art_${randomBase62(24)}`;
  * (VAULT_STORE=postgres) the ciphertext is held until the one transaction that stores row and bytes.
  */
 export class EvidenceVault {
+  private readonly now: Clock;
+  private readonly retention: RetentionSource;
+  private readonly blobs: BlobStore | null;
+  private readonly gate: UploadGate;
+
   constructor(
     private readonly store: ArtifactStore,
     private readonly keys: VaultKeys,
-    private readonly now: Clock = () => new Date(),
-    private readonly retention: RetentionSource = DEFAULTS,
-    private readonly blobs: BlobStore | null = null,
+    opts: {
+      now?: Clock;
+      /** The tenant's retention, read when an artifact is stored (the defaults if left out). */
+      retention?: RetentionSource;
+      /** Where ciphertext lives; null or left out keeps it in artifact_blobs (VAULT_STORE=postgres). */
+      blobs?: BlobStore | null;
+    } = {},
   ) {
-    this.gate = new UploadGate(blobs ? STREAMED_UPLOAD_LIMITS : BUFFERED_UPLOAD_LIMITS);
+    this.now = opts.now ?? systemClock;
+    this.retention = opts.retention ?? DEFAULTS;
+    this.blobs = opts.blobs ?? null;
+    this.gate = new UploadGate(this.blobs ? STREAMED_UPLOAD_LIMITS : BUFFERED_UPLOAD_LIMITS);
   }
-
-  private readonly gate: UploadGate;
 
   put(input: StoreArtifactInput): Promise<ArtifactRecord> {
     return this.gate.run({ tenantId: input.session.tenantId, sessionId: input.session.id }, () => this.read(input));

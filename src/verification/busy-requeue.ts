@@ -1,6 +1,6 @@
 import type { JobQueue } from '../jobs/job-queue';
 import type { Logger } from '../logger';
-import { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from '../hosted-flow/run-checks-job';
+import { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from '../sessions/session-queues';
 import { RegistryBusyError } from '../registries/registry-rate-limiter';
 import { CheckEnginesBusyError } from '../checks/check-worker.pool';
 

@@ -5,7 +5,7 @@ import { chipCheckWithCrossChecks, compareChipMrz, compareChipPortrait, type Cro
 import { openChipEvidence } from '../chip/chip-evidence';
 import { hasChip } from '../hosted-flow/t5-decision';
 import { HostedCaptureRepository } from '../hosted-flow/hosted-capture.repository';
-import type { RunChecksData } from '../hosted-flow/hosted-flow.service';
+import type { RunChecksData } from '../sessions/session-queues';
 import type { Logger } from '../logger';
 import type { SanctionsScreeningService } from '../sanctions/screening.service';
 import { SANCTIONS_CHECK, SANCTIONS_NOT_LOADED } from '../sessions/sanctions-check';
@@ -60,7 +60,7 @@ export class RunChecksJob {
   }
 
   async run({ sessionId }: RunChecksData): Promise<void> {
-    const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
+    const s = await this.sessions.reader.byId(sessionId);
     if (!s || s.status !== 'processing') return;
     const started = performance.now();
     // When the session was submitted (its move to processing), so the log tells the queue's wait from the run.

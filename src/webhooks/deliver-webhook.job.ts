@@ -85,10 +85,6 @@ export class DeliverWebhookJob {
     private readonly metrics: Pick<Metrics, 'webhookAttempted'> = NO_METRICS,
   ) {}
 
-  get queue(): string {
-    return this.dispatcher.queue;
-  }
-
   private now(): Date {
     return this.opts.now?.() ?? new Date();
   }

@@ -24,16 +24,26 @@ export type ObligationEvent = { tenantId: string; livemode: boolean; type: strin
  * status change, its event and the jobs that will deliver it commit together or not at all.
  */
 export class WebhookDispatcher {
+  /** The pg-boss queue of delivery attempts. */
+  readonly queue = DELIVER_WEBHOOK_JOB;
+  private readonly expireInSeconds: number;
+  private readonly now: Clock;
+  private readonly db: DataSource | undefined;
+
   constructor(
     private readonly jobs: Pick<JobQueue, 'send' | 'sendMany'>,
-    /** Seconds after which pg-boss takes back a job whose worker died mid-delivery. */
-    private readonly expireInSeconds: number,
-    /** The pg-boss queue of delivery attempts. */
-    readonly queue: string = DELIVER_WEBHOOK_JOB,
-    private readonly now: Clock = systemClock,
-    /** For obligations enqueued outside a caller's transaction. */
-    private readonly db?: DataSource,
-  ) {}
+    opts: {
+      /** Seconds after which pg-boss takes back a job whose worker died mid-delivery. */
+      expireInSeconds: number;
+      now?: Clock;
+      /** For obligations enqueued outside a caller's transaction. */
+      db?: DataSource;
+    },
+  ) {
+    this.expireInSeconds = opts.expireInSeconds;
+    this.now = opts.now ?? systemClock;
+    this.db = opts.db;
+  }
 
   /**
    * An obligation event (`biometric.purged`, `user.*`; docs/api-behaviour.md, "Webhooks and

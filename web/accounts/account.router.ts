@@ -3,7 +3,7 @@ import { pageInputGuard } from '../page-input';
 import { refuseAccountInput } from './account-problems';
 import { setPageSecurityHeaders } from '../../http/security-headers';
 import type { DelegatedRequestService } from '../../src/data-rights/delegated/delegated-request.service';
-import type { KeepVerificationService } from '../../src/users/keep-verification.service';
+import type { KeepVerificationService } from '../../src/hosted-flow/keep-verification.service';
 import { sendProblem } from './account-problems';
 import { accountPageOf, isAccountPath, type AccountSession } from './account-session';
 import { dsrConfirmationRoutes } from './dsr-confirmation.router';

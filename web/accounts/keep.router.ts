@@ -3,7 +3,7 @@ import { pageForm } from '../page-input';
 import { refuseAccountInput } from './account-problems';
 import { ACCOUNT_PAGES_PATH } from '../../src/oidc/first-party-sign-in';
 import { SESSION_ID_PATTERN } from '../../src/ids';
-import type { KeepVerificationService } from '../../src/users/keep-verification.service';
+import type { KeepVerificationService } from '../../src/hosted-flow/keep-verification.service';
 import { sendProblem } from './account-problems';
 import { accountPageOf, type AccountSession } from './account-session';
 import { keptPage } from './keep-pages';

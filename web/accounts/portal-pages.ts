@@ -2,7 +2,7 @@ import { REVIEWABLE_STATUSES } from '../../src/data-rights/review-case.service';
 import { escapeHtml } from '../../http/html';
 import type { ConnectedApp } from '../../src/oidc/connected-apps.service';
 import type { UserVerification } from '../../src/users/user-verifications.service';
-import type { Profile } from '../../src/data-rights/profile-change.service';
+import type { Profile } from '../../src/users/profile';
 import type { DsrJob } from '../../src/data-rights/dsr-job.service';
 import { fill } from '../i18n';
 import { shell, type Page } from './account-pages';

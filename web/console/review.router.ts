@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../src/clock';
 import { sendEvidence } from '../../http/send-evidence';
 import { pageForm } from '../page-input';
 import { refuseConsoleInput } from './console-problems';
@@ -26,9 +27,9 @@ const DECIDE_PURPOSE = 'review:decide';
  * The queue, the case and its decision form, and the case's images (docs/console.md): thin callers
  * of src/review. Everyone signed in reads; a reviewer or above decides; a viewer's POST is a 403.
  */
-export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: ReviewServices; evidence: EvidenceAccessService; now?: () => Date }): void {
+export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: ReviewServices; evidence: EvidenceAccessService; now?: Clock }): void {
   const { gate } = d;
-  const now = d.now ?? (() => new Date());
+  const now = d.now ?? systemClock;
   const form = pageForm('16kb', refuseConsoleInput);
   const pageOf = (req: Request, res: Response) => reviewPageOf(gate, req, res);
 

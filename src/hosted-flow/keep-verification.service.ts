@@ -1,6 +1,6 @@
 import { DomainError } from '../errors';
 import type { FlowService } from '../flows/flow.service';
-import type { HostedFlowService } from '../hosted-flow/hosted-flow.service';
+import type { HostedFlowService } from './hosted-flow.service';
 import { COMPLETING_STATUSES, type SessionStatus } from '../sessions/session-status';
 import type { SessionService } from '../sessions/session.service';
 import { systemClock, type Clock } from '../clock';
