@@ -21,7 +21,7 @@ describe('SessionService lifecycle', () => {
     sessions = new SessionService(database.dataSource, database.sql, { send: async (name, data, opts) => void sent.push({ name, data, startAfter: opts?.startAfter }) }, NO_END_USERS, quietEffects(), () => now);
     const tenant = await new TenantService(database.dataSource).create('lifecycle');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
-  }, 60_000);
+  });
   afterAll(async () => {
     await database?.close();
   });

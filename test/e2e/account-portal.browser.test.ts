@@ -54,7 +54,7 @@ describe('the account portal in Chromium', () => {
         return { tenant, id: r.body.id as string };
       }),
     );
-    await Promise.all(ids.map(({ tenant, id }) => eventually(async () => ((await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: tenant.test_api_key })).body.status === 'success' ? true : undefined), 40_000)));
+    await Promise.all(ids.map(({ tenant, id }) => eventually(async () => ((await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: tenant.test_api_key })).body.status === 'success' ? true : undefined))));
     return email;
   }
 

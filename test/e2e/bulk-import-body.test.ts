@@ -291,5 +291,5 @@ describe('what a bulk body may hold', () => {
     const notArray = await post(Buffer.from('{"records": {"a": 1}}'), { type: 'application/json' });
     expect(notArray.status).toBe(400);
     expect(notArray.body.error.message).toContain('records must be an array');
-  }, 60_000);
+  });
 });

@@ -231,7 +231,7 @@ describe('POST /v1/admin/bulk-import', () => {
     expect(refused.errors[0].extensions.code).toBe('not_found');
     expect(refused.data).toEqual([]);
     other.client.ws.close();
-  }, 90_000);
+  });
 });
 
 describe('a server killed mid-import', () => {

@@ -225,7 +225,7 @@ describe('a test-mode T5 session: the clock decides, with the chip read before p
     const kept = await gate.db.query(`SELECT class FROM artifacts WHERE session_id = $1 AND details->>'source' = 'chip' ORDER BY class`, [s.id]);
     expect(kept.rows.map((r: { class: string }) => r.class)).toEqual(['id_document_image']);
     expect(await statusHistory(gate, s.id)).toEqual(['created', 'in_progress', 'processing', 'failed']);
-  }, 60_000);
+  });
 
   it('a chip that passes gives the real chip block and badge; without a chip the fixed test result; after processing the chip is refused', async () => {
     const key = gate.tenant.test_api_key;
@@ -243,7 +243,7 @@ describe('a test-mode T5 session: the clock decides, with the chip read before p
     expect(fixed.result.chip.test_mode).toBe(true);
     const late = await submitChip(gate, without, { 1: DG1, 2: DG2 });
     expect({ status: late.status, code: late.body.error.code }).toEqual({ status: 409, code: 'invalid_state' });
-  }, 60_000);
+  });
 });
 
 /** The synthetic DG1 is the ICAO specimen (ERIKSSON, UTO, expired 2012): a document that reads and is valid differs from it. */

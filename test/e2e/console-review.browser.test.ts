@@ -110,7 +110,7 @@ describe('the console review pages in Chromium', () => {
     await page.getByText('Decision recorded: Approve.').waitFor();
     await check(page, 'decided', 'console-decided.png', true);
 
-    const event = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.type === 'verification.completed' && e.data.session_id === queuedId), 30_000);
+    const event = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.type === 'verification.completed' && e.data.session_id === queuedId));
     expect(event.data).toMatchObject({ status: 'success', decision: 'approved' });
     await context.close();
   }, 120_000);

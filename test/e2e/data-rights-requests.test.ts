@@ -25,7 +25,7 @@ describe('data-rights requests of the signed-in user', () => {
     eventually(async () => {
       const r = await http(server, 'GET', `/v1/verify/sessions/${id}`, { key });
       return ['success', 'failed'].includes(r.body?.status) ? r.body : undefined;
-    }, 30_000);
+    });
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
@@ -131,7 +131,7 @@ describe('data-rights requests of the signed-in user', () => {
       expect(completed).toMatchObject({ signed: true, data: { decision: 'approved' } });
       const status = await http(server, 'GET', `/v1/me/verifications/${id}/review`, { key: ana.accessToken });
       expect(status.body.data).toEqual([expect.objectContaining({ status: 'decided', decision: 'approved' })]);
-    }, 60_000);
+    });
   });
 
   describe('restriction', () => {
@@ -241,7 +241,7 @@ describe('data-rights requests of the signed-in user', () => {
       await again.waitForData(1);
       expect(again.data).toEqual([{ sessionStatusChanged: { id: bound.id, status: 'IN_PROGRESS' } }]);
       expect(again.errors).toEqual([]);
-    }, 60_000);
+    });
   });
 
   describe('DELETE /v1/me/biometrics', () => {

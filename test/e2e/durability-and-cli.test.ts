@@ -17,7 +17,7 @@ describe('durable test-mode jobs', () => {
       const final = await eventually(async () => {
         const r = await http(second, 'GET', `/v1/verify/sessions/${created.body.id}`, { key: tenant.test_api_key });
         return r.body.status === 'failed' ? r.body : undefined;
-      }, 30_000);
+      });
       expect(final.result.decision).toBe('declined');
     } finally {
       await second.stop();
@@ -60,7 +60,7 @@ function isRunning(pid: number): boolean {
       if (end === 'stop') expect(await server.stop()).toBe(0);
       else await server.kill9();
       // No orphan holding DATA_DIR: it closes PGlite, removes its socket and exits.
-      await eventually(async () => (!isRunning(database) && !fs.existsSync(socket) ? true : undefined), 20_000);
+      await eventually(async () => (!isRunning(database) && !fs.existsSync(socket) ? true : undefined));
     }
   });
 
@@ -72,7 +72,7 @@ function isRunning(pid: number): boolean {
       expect(before.status).toBe(201);
       const [database] = databaseProcessesOf(server.proc.pid!);
       process.kill(database, 'SIGKILL'); // what the OOM killer does to the larger process
-      await eventually(async () => (server.logs.join('').includes('embedded database lost; starting it again') ? true : undefined), 20_000);
+      await eventually(async () => (server.logs.join('').includes('embedded database lost; starting it again') ? true : undefined));
       // Starting PGlite takes seconds: meanwhile /readyz names the reason with its code.
       const codes = new Set<string>();
       await eventually(async () => {

@@ -364,7 +364,7 @@ describe('the hosted flow in Chromium', () => {
     await other.getByRole('heading', { name: 'Agree to share your photos and identity document' }).waitFor();
     expect(await other.evaluate(() => JSON.parse(document.getElementById('hosted-config')!.textContent!).session_id)).toBe(s.id);
     await Promise.all([context.close(), phone.close()]);
-  }, 60_000);
+  });
 
   it('speaks German when the session asks for de-DE', async () => {
     const s = await session(acme.live_api_key, { locale: 'de-DE' });
@@ -379,7 +379,7 @@ describe('the hosted flow in Chromium', () => {
     await page.getByRole('heading', { name: 'Welches Dokument verwenden Sie?' }).waitFor();
     await axe(page, 'de-choose-document');
     await context.close();
-  }, 60_000);
+  });
 
   /** A page's requests to any origin but the service's, to show the T5 secret goes nowhere else. */
   function foreignRequests(page: Page): string[] {

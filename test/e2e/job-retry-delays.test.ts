@@ -23,7 +23,7 @@ describe('retries wait', () => {
     // Webhook caps scaled to 3 s for the first retry (60 s x 0.05).
     server = await startOidcServer({ JOB_RETRY_SCALE: String(JOB_RETRY_SCALE), WEBHOOK_RETRY_SCALE: '0.05' });
     tenant = await createOidcTenant(server);
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();

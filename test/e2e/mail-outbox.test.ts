@@ -62,7 +62,7 @@ describe('mail outbox', () => {
 
     const due = await cli(server.env, ['dsr', 'purge-due', '--as-of', new Date(Date.now() + 15 * DAY).toISOString(), '--json']);
     expect(due.code).toBe(0);
-    await eventually(async () => ((await mailTo(email)).length === 0 ? true : undefined), 30_000);
+    await eventually(async () => ((await mailTo(email)).length === 0 ? true : undefined));
   }, 120_000);
 
   test('mail older than 30 days is dropped by the sweep; newer mail stays', async () => {

@@ -125,7 +125,7 @@ describe('OIDC and account-page hardening', () => {
     const logs = await eventually(async () => {
       const all = await server.settledLogs();
       return /client aborted the request/.test(all) ? all : undefined;
-    }, 15_000);
+    });
     const lines = logs.split('\n').filter((l) => l.includes('aborted'));
     expect(lines.some((l) => /"level":30/.test(l) && /artifacts/.test(l))).toBe(true);
     expect(logs).not.toMatch(/unhandled error/);

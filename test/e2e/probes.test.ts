@@ -135,7 +135,7 @@ describe('/readyz when the database is lost', () => {
     const lost = await eventually(async () => {
       const r = await http(server, 'GET', '/readyz');
       return r.status === 503 ? r : undefined;
-    }, 30_000, 250);
+    }, 60_000, 250);
     expect(lost.body).toMatchObject({
       status: 'not_ready',
       checks: { database: 'unavailable' },
@@ -150,6 +150,6 @@ describe('/readyz when the database is lost', () => {
     const health = await http(server, 'GET', '/healthz');
     expect(health.status).toBe(503);
     expect(health.body).toMatchObject({ status: 'degraded', database: 'down' });
-    await eventually(async () => ((await server.settledLogs()).includes('readiness: not ready') ? true : undefined), 10_000, 250);
+    await eventually(async () => ((await server.settledLogs()).includes('readiness: not ready') ? true : undefined), 60_000, 250);
   });
 });

@@ -47,4 +47,4 @@ async function exitsAfterParentDied(): Promise<boolean> {
 
 it('exits when the log cannot be written because the parent reading stdout died', async () => {
   expect(await exitsAfterParentDied()).toBe(true);
-}, 20_000);
+});

@@ -34,7 +34,7 @@ const redisPing = (): boolean => {
     for (let attempt = 1; ; attempt++) {
       redisUp();
       try {
-        await eventually(async () => (redisPing() ? true : undefined), 5_000, 50);
+        await eventually(async () => (redisPing() ? true : undefined), 60_000, 50);
         break;
       } catch (err) {
         if (attempt === 3) throw err;
@@ -97,7 +97,7 @@ const redisPing = (): boolean => {
     beforeAll(async () => {
       busy = await createTenant(a, 'busy-key');
       await cli(a.env, ['limits', 'set', '--tenant', busy.tenant_id, '--bucket', 'verify_read', '--limit', '1500', '--json']);
-      await eventually(async () => ((await http(b, 'GET', '/v1/verify/sessions', { key: busy.test_api_key })).headers.get('ratelimit-limit') === '1500' ? true : undefined), 5_000, 50);
+      await eventually(async () => ((await http(b, 'GET', '/v1/verify/sessions', { key: busy.test_api_key })).headers.get('ratelimit-limit') === '1500' ? true : undefined), 60_000, 50);
     });
 
     it('admits exactly the limit under sustained load on both instances', async () => {
@@ -125,7 +125,7 @@ const redisPing = (): boolean => {
   it('falls back to a per-instance in-memory limit while Redis is down, and shares counts again when it is back', async () => {
     await awayFromWindowEdge();
     redisDown();
-    await eventually(async () => (redisPing() ? undefined : true), 5_000, 50);
+    await eventually(async () => (redisPing() ? undefined : true), 60_000, 50);
 
     // Down: each instance enforces the limit alone, so the key gets the limit once per instance,
     // never an open door, and no request waits on the dead Redis.
@@ -140,7 +140,7 @@ const redisPing = (): boolean => {
     expect(await a.settledLogs()).toContain('using the in-memory insurance limiter');
 
     redisUp();
-    await eventually(async () => (a.logs.join('\n').includes('Redis is back') && b.logs.join('\n').includes('Redis is back') ? true : undefined), 15_000, 100);
+    await eventually(async () => (a.logs.join('\n').includes('Redis is back') && b.logs.join('\n').includes('Redis is back') ? true : undefined), 60_000, 100);
     const fresh = await newKey();
     expect(admittedOf(await alternate(12, fresh))).toBe(5);
   });

@@ -48,5 +48,5 @@ describe('user text input on /v1/me', () => {
     }
     const cases = await http(server, 'GET', `/v1/me/verifications/${id}/review`, { key: user.tenantAccessToken });
     expect(cases.body.data).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -102,7 +102,7 @@ describe('the filesystem vault (the default store)', () => {
     expect((await upload(server, page, { class: 'selfie_image' }, jpegBytes(50_000, 2), 'image/jpeg')).status).toBe(400);
     expect(files()).toBe(before + 1);
     expect(fs.readdirSync(path.join(server.env.DATA_DIR!, 'vault', 'tmp'))).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe('vault migrate', () => {

@@ -5,7 +5,7 @@ import type { Client } from 'pg';
 import { verifyServiceSignature } from '../../src/index';
 import { dbClient } from '../helpers/hosted-client';
 import { cli, createTenant, eventually, http, ROOT, startServer, Tenant, TestServer, testEnv } from '../helpers/test-server';
-import { WebhookReceiver } from '../helpers/webhook-receiver';
+import { onReceipt, WebhookReceiver } from '../helpers/webhook-receiver';
 
 const CLI = path.join(ROOT, 'dist', 'app', 'cli.js');
 
@@ -50,7 +50,7 @@ describe('webhooks listen', () => {
   let secret: string;
   let db: Client;
   const events = (): (Event & { signed: boolean; eventIdHeader: string })[] =>
-    receiver.at('/hook').map((r) => ({ ...(JSON.parse(r.body) as Event), signed: verifyServiceSignature(r.body, r.headers['service-signature'] as string, secret), eventIdHeader: r.headers['service-event-id'] as string }));
+    receiver.at('/hook').map((r) => ({ ...(JSON.parse(r.body) as Event), signed: verifyServiceSignature(r.body, r.headers['service-signature'] as string, secret, onReceipt(r)), eventIdHeader: r.headers['service-event-id'] as string }));
   const eventsOf = (sessionId: string) => events().filter((e) => e.data.session_id === sessionId);
   const create = async (metadata: Record<string, unknown> = {}) => {
     const r = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1', metadata } });

@@ -95,7 +95,7 @@ describe('one API instance and two workers on one database', () => {
     // A worker writes its log lines up to 200 ms after logging them (src/logger.ts buffers them), later on a
     // loaded machine: the last decision's line may still be on its way when its webhook has already arrived.
     const decidedBy = () => workers.map((w) => w.decided().filter((id) => ids.includes(id)));
-    await eventually(async () => (ids.every((id) => decidedBy().some((d) => d.includes(id))) ? true : undefined), 30_000).catch(() => undefined);
+    await eventually(async () => (ids.every((id) => decidedBy().some((d) => d.includes(id))) ? true : undefined)).catch(() => undefined);
     const byWorker = decidedBy();
     expect([...byWorker[0], ...byWorker[1]].sort()).toEqual([...ids].sort());
     expect(byWorker[0].length).toBeGreaterThan(0);
