@@ -76,7 +76,7 @@ describe('restriction and erasure refuse every credential at once', () => {
     expect(read.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(read.body).toMatchObject({ status: 409, code: 'user_restricted' });
     // The open watch is re-checked (SUBSCRIPTION_AUTH_RECHECK_MS) and ends; a new one is refused.
-    await watch.waitForComplete(10_000);
+    await watch.waitForComplete();
     expect(watch.errors.map((e) => e.extensions.code)).toEqual(['user_restricted']);
     const refused = await watchWith(s.client_secret, s.id);
     await refused.waitForComplete();
@@ -115,7 +115,7 @@ describe('restriction and erasure refuse every credential at once', () => {
       expect(opened.status).toBe(404);
       expect((await bodyOf(opened)).error.code).toBe('not_found');
     }
-    await watch.waitForComplete(10_000);
+    await watch.waitForComplete();
     expect(watch.errors.map((e) => e.extensions.code)).toEqual(['not_found']);
     const refused = await watchWith(s.client_secret, s.id);
     await refused.waitForComplete();

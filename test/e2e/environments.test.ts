@@ -1,4 +1,4 @@
-import { startServer, testEnv, type TestServer } from '../helpers/test-server';
+import { loggedLine, startServer, testEnv, type TestServer } from '../helpers/test-server';
 
 /**
  * Staging beside production (D19, issue 41 item 5): with an IP address as PUBLIC_BASE_URL the default
@@ -31,11 +31,7 @@ describe('a staging URL that would be the production URL', () => {
   it('warns at the start of a development instance, and starts', async () => {
     const s = await startServer(testEnv({ PUBLIC_BASE_URL: 'http://10.20.30.40:8080' }));
     servers.push(s);
-    const warning = (await s.settledLogs())
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { level?: unknown; msg?: string; environment?: string })
-      .find((l) => l.msg?.startsWith('the staging URL is the production URL'));
+    const warning = JSON.parse(await loggedLine(s, /^\{.*"msg":"the staging URL is the production URL/)) as { level?: unknown; msg?: string; environment?: string };
     expect(warning).toMatchObject({ environment: 'development', msg: expect.stringContaining('set STAGING_BASE_URL') });
   }, 200_000);
 });

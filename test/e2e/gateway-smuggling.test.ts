@@ -95,7 +95,7 @@ describe('the gateway refuses ambiguous framing and frames every upstream reques
     const request = attempt.request(`one-${made.size}`);
     // A cut-off request is cut once its start has reached the upstream: the gateway is then mid-body on a pooled connection.
     const started = async () => {
-      for (let i = 0; i < 400 && !upstream.received.slice(since).some((r) => r.tenant === a.tenant_id); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 1200 && !upstream.received.slice(since).some((r) => r.tenant === a.tenant_id); i++) await new Promise((r) => setTimeout(r, 50)); // up to 60 s
     };
     const answer = await rawExchange(server.port, request, attempt.cutOff ? { cutOffAfter: started() } : {});
     if (attempt.refused) expectRefused(answer, request.startsWith('HEAD '));

@@ -149,9 +149,9 @@ describe('the hosted flow in Chromium', () => {
       await check('8-liveness-step');
     }
     if (tier === 'T4' || tier === 'T5') return; // their own steps follow (the tests below)
-    await f.getByRole('heading', { name: 'We are checking your documents' }).waitFor({ timeout: 30_000 });
+    await f.getByRole('heading', { name: 'We are checking your documents' }).waitFor({ timeout: 60_000 });
     await check('9-processing');
-    await f.getByRole('heading', { name: 'Thank you' }).waitFor({ timeout: 30_000 });
+    await f.getByRole('heading', { name: 'Thank you' }).waitFor({ timeout: 60_000 });
     await check('10-done');
   }
 
@@ -171,7 +171,7 @@ describe('the hosted flow in Chromium', () => {
     await completeFlow(page, photographAndCheck(page));
     await page.getByText('A person will review your verification').waitFor();
     await page.getByRole('link', { name: 'Return to Acme Bank' }).press('Enter');
-    await page.waitForURL((u) => u.origin === site.origin && u.pathname === '/done', { timeout: 15_000 });
+    await page.waitForURL((u) => u.origin === site.origin && u.pathname === '/done', { timeout: 60_000 });
     const landed = new URL(page.url());
     expect(landed.searchParams.get('session_id')).toBe(s.id);
     expect(landed.searchParams.get('status')).toBe('manual_review');
@@ -194,7 +194,7 @@ describe('the hosted flow in Chromium', () => {
     await completeFlow(frame!, async (name) => {
       if (name === '1-consent') await page.screenshot({ path: path.join(SHOTS, 'hosted-iframe.png') });
     });
-    await page.waitForFunction(() => (window as any).received.some((m: any) => m.type === 'completed'), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as any).received.some((m: any) => m.type === 'completed'), undefined, { timeout: 60_000 });
     const received = await page.evaluate(() => (window as any).received);
     expect(received[0]).toMatchObject({ source: 'identity-verification', version: 1, type: 'ready', session_id: s.id });
     expect(received.at(-1)).toMatchObject({ type: 'completed', session_id: s.id, status: 'manual_review' });
@@ -398,7 +398,7 @@ describe('the hosted flow in Chromium', () => {
     await completeFlow(page, async () => {}, 'T4');
     const press = (name: string) => page.getByRole('button', { name }).press('Enter');
 
-    await page.getByRole('heading', { name: 'Enter your name and date of birth as printed on your document' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Enter your name and date of birth as printed on your document' }).waitFor({ timeout: 60_000 });
     await expect(page.getByText('machine-readable lines').count()).resolves.toBe(1);
     await press('Continue');
     await page.getByRole('alert').waitFor();
@@ -429,7 +429,7 @@ describe('the hosted flow in Chromium', () => {
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('lei');
     await page.getByLabel('Legal Entity Identifier (LEI)').fill('5493001KJTIIGC8Y1R12');
     await press('Continue');
-    await page.getByRole('heading', { name: /We are checking your documents|Thank you/ }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: /We are checking your documents|Thank you/ }).waitFor({ timeout: 60_000 });
     await context.close();
 
     const db = await dbClient(server);
@@ -454,7 +454,7 @@ describe('the hosted flow in Chromium', () => {
     const handoff = page.waitForResponse((r) => r.url().endsWith('/app-handoff') && r.status() === 200);
     await page.goto(s.hosted_url);
     await completeFlow(page, async () => {}, 'T5');
-    await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 60_000 });
     const { link, qr_svg } = (await (await handoff).json()) as { link: string; qr_svg: string };
     const href = (await page.getByRole('link', { name: 'Open the app' }).getAttribute('href'))!;
     expect(href).toBe(link);
@@ -479,7 +479,7 @@ describe('the hosted flow in Chromium', () => {
     // The web steps count as submitted: a reload while the chip is awaited shows the handoff again, not the end.
     const again = page.waitForResponse((r) => r.url().endsWith('/app-handoff') && r.status() === 200);
     await page.reload();
-    await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 60_000 });
     expect(((await (await again).json()) as { link: string }).link).not.toBe(link); // a fresh app secret
     await context.close();
   }, 120_000);

@@ -65,7 +65,7 @@ describe('sessionStatusChanged(id)', () => {
     const s = await createSession(acme.test_api_key);
     const ws = await connected(s.client_secret);
     const sub = ws.subscribe(BY_ID, { id: s.id });
-    await sub.waitForComplete(20_000);
+    await sub.waitForComplete();
     expect(statuses(sub)).toEqual(['CREATED', 'IN_PROGRESS', 'PROCESSING', 'SUCCESS']);
     const last = sub.data.at(-1).sessionStatusChanged;
     expect(last).toMatchObject({ id: s.id, tier: 'T1', livemode: false, result: { decision: 'APPROVED', achievedTier: 'T1' } });

@@ -204,6 +204,16 @@ export async function graphql(
   return http(server, 'POST', '/graphql', { key, json: { query, variables } });
 }
 
+/**
+ * The first log line of `server` that contains `match` (or matches it), once it has been written. A server writes its
+ * log lines up to 200 ms after logging them (src/logger.ts), later on a loaded machine: a test waits for the line
+ * itself, with a ceiling that only bounds a hang, instead of reading the log after a fixed pause.
+ */
+export async function loggedLine(server: Pick<TestServer, 'logs'>, match: string | RegExp, ceilingMs = 60_000): Promise<string> {
+  const found = () => server.logs.join('\n').split('\n').find((l) => (typeof match === 'string' ? l.includes(match) : match.test(l)));
+  return eventually(async () => found(), ceilingMs, 100);
+}
+
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 250): Promise<T> {
   const deadline = Date.now() + timeoutMs;
