@@ -36,9 +36,10 @@ describe('examples/session-status.html in Chromium', () => {
     await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'success', undefined, { timeout: 60_000 });
     await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'finished', undefined, { timeout: 60_000 });
     const history = await page.$$eval('#history li', (lis) => lis.map((li) => li.textContent));
-    // Every status in order; on a loaded machine the page may connect after `created`, then it starts at the current one.
+    // Every status in order; on a loaded machine the page may connect after `created` (or `in_progress`: the test clock's
+    // steps are 3 s apart), then it starts at the current one. At least one change arrived live after it connected.
     const all = ['created', 'in_progress', 'processing', 'success'];
-    expect(history.length).toBeGreaterThanOrEqual(3);
+    expect(history.length).toBeGreaterThanOrEqual(2);
     expect(history).toEqual(all.slice(all.length - history.length));
     expect(await page.textContent('#decision')).toBe('Decision: approved (T2)');
     expect(failures).toEqual([]);
