@@ -156,10 +156,12 @@ describe('uploads', () => {
     const sentAt = Date.now();
     // The page claims a time later in the window; the frame arrived near its start.
     const r = await upload(server, page, { class: 'selfie_video', step: 0, nonce: step.nonce, captured_at: step.opens_at + 1_900 }, jpegBytes(), 'image/jpeg');
+    const answeredAt = Date.now();
     expect(r.status).toBe(201);
     const row = await db.query(`SELECT details FROM artifacts WHERE id = $1`, [r.body.id]);
-    expect(row.rows[0].details.captured_at).toBeGreaterThanOrEqual(sentAt - 50);
-    expect(row.rows[0].details.captured_at).toBeLessThan(sentAt + 1_000);
+    // Stamped between sending and the answer, whatever the page claimed (an order: a loaded machine only widens it).
+    expect(row.rows[0].details.captured_at).toBeGreaterThanOrEqual(sentAt);
+    expect(row.rows[0].details.captured_at).toBeLessThanOrEqual(answeredAt);
     expect(row.rows[0].details.client_captured_at).toBe(step.opens_at + 1_900);
   });
 
