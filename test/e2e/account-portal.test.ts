@@ -71,7 +71,7 @@ describe('the account portal', () => {
       (['acme', 'globex'] as const).map((k) => eventually(async () => ((await readAs(k === 'acme' ? acme : globex, sessions[k])).body.status === 'success' ? true : undefined))),
     );
     ({ jar } = await portal(ada));
-  }, 240_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });

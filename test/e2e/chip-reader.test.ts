@@ -57,7 +57,7 @@ beforeAll(async () => {
   const issuer = await cli(server.env, ['csca', 'import', '--trust-certificate', cscaFile, '--json']);
   if (issuer.code !== 0) throw new Error(`csca import failed: ${issuer.stderr}`);
   acme = await createTenant(server, 'chip-reader');
-}, 120_000);
+});
 afterAll(async () => {
   await server?.stop();
 });
@@ -155,7 +155,7 @@ describe('the SDK completes a T5 session', () => {
       [1, 'match'],
       [2, 'mismatch'],
     ]);
-  }, 120_000);
+  });
 
   it('the upload refuses a wrong credential with a typed error', async () => {
     const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { flow_id: 'default', tier: 'T5' } });

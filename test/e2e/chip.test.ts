@@ -65,7 +65,7 @@ beforeAll(async () => {
     return { s, r: await submit(s, chipBody(P256_SOD, groups)) };
   };
   [genuine, tampered] = await Promise.all([submitted({ 1: DG1, 2: DG2 }), submitted({ 1: DG1_TAMPERED })]);
-}, 120_000);
+});
 afterAll(async () => {
   await server?.stop();
 });

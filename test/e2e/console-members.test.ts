@@ -21,7 +21,7 @@ describe('console members', () => {
     server = await startOidcServer({ RATE_LIMIT_ENABLED: 'false' });
     [acme, globex] = [await createTenant(server, 'Acme Shop'), await createTenant(server, 'Globex Bank')];
     owner = await createConsoleMember(server, acme.tenant_id, 'owner');
-  }, 180_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });
@@ -304,7 +304,7 @@ describe('console limits', () => {
     });
     tenant = await createTenant(server, 'Initech');
     db = await dbClient(server);
-  }, 120_000);
+  });
   afterAll(async () => {
     await db?.end();
     await server?.stop();

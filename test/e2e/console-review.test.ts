@@ -92,7 +92,7 @@ describe('console review', () => {
       createConsoleMember(server, other.tenant_id, 'reviewer'),
     ]);
     await Promise.all([...['t1a', 't2', 't3', 't1b', 't1c', 't1d', 't1e'].map((n) => statusOf(queued[n], 'manual_review')), statusOf(queued.approved, 'success'), statusOf(liveId, 'manual_review', acme.live_api_key)]);
-  }, 240_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();

@@ -66,7 +66,7 @@ describe('POST /v1/me/delete', () => {
     // until the user leaves. Live endpoints need https, so its events are read where they are stored (the outbox).
     sessionIds.push(await boundSessionWithCaptures(server, db, acme, user, { metadata: { note: planted.metadata, document_number: planted.documentNumber } }, { live: true }));
     await eventually(async () => ((await http(server, 'GET', `/v1/verify/sessions/${sessionIds[0]}`, { key: acme.test_api_key })).body.status === 'success' ? true : undefined));
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await db?.end();

@@ -57,7 +57,7 @@ beforeAll(async () => {
     undefined,
     ca,
   );
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -91,7 +91,7 @@ function isRunning(pid: number): boolean {
     } finally {
       await server.stop();
     }
-  }, 120_000);
+  });
 });
 
 describe('CLI', () => {

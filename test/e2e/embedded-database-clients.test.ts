@@ -22,7 +22,7 @@ if (!embedded) console.log('embedded-database-clients: skipped with DATABASE_URL
     const c = await connect();
     await c.query('CREATE TABLE IF NOT EXISTS fuzz_departures (n int)');
     await c.end();
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });

@@ -17,7 +17,7 @@ describe('a staging URL that would be the production URL', () => {
     );
     expect(failed).toMatch(/server exited with 1 before listening/);
     expect(failed).toContain("STAGING_BASE_URL: the staging URL is the production URL: a PUBLIC_BASE_URL whose host is an IP address cannot take the 'staging.' prefix (http://10.20.30.40:8080)");
-  }, 200_000);
+  });
 
   it('starts a production instance on an IP address once STAGING_BASE_URL names another server, listing both', async () => {
     const s = await startServer(testEnv({ ENVIRONMENT: 'production', PUBLIC_BASE_URL: 'http://10.20.30.40:8080', STAGING_BASE_URL: 'http://10.20.30.41:8080' }));
@@ -26,7 +26,7 @@ describe('a staging URL that would be the production URL', () => {
     expect(doc).toContain('  - url: http://10.20.30.40:8080\n    description: Production');
     expect(doc).toContain('  - url: http://10.20.30.41:8080\n    description: Staging');
     expect(await s.settledLogs()).not.toContain('the staging URL is the production URL');
-  }, 200_000);
+  });
 
   it('warns at the start of a development instance, and starts', async () => {
     const s = await startServer(testEnv({ PUBLIC_BASE_URL: 'http://10.20.30.40:8080' }));

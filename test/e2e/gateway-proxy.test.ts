@@ -58,7 +58,7 @@ describe('the gateway proxy (D18)', () => {
       startServer(testEnv({ RATE_LIMIT_ENABLED: 'false' })),
     ]);
     acme = await createOidcTenant(server, 'Acme Social');
-  }, 120_000);
+  });
   afterAll(async () => {
     await Promise.all([server?.stop(), bare?.stop()]);
     upstream.closeAllConnections();

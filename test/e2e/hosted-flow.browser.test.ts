@@ -183,7 +183,7 @@ describe('the hosted flow in Chromium', () => {
     expect(sent.length).toBeGreaterThanOrEqual(2 + 2 * 5); // document, selfie, >= 5 frames per step
     expect(errors).toEqual([]);
     await context.close();
-  }, 180_000);
+  });
 
   it('iframe mode: the parent on an allowed origin receives completed; a page on another origin cannot frame it', async () => {
     const s = await session(acme.live_api_key);
@@ -210,7 +210,7 @@ describe('the hosted flow in Chromium', () => {
     expect(blocked.some((t) => t.includes('frame-ancestors'))).toBe(true);
     expect(await outsider.evaluate(() => (window as any).received)).toEqual([]);
     await context.close();
-  }, 180_000);
+  });
 
   /**
    * Opens a fresh test session's page with `open` and presses `label`; the choice must come before the
@@ -250,7 +250,7 @@ describe('the hosted flow in Chromium', () => {
     expect(read.body.metadata.test_outcome).toBe('declined');
     expect(read.body.result.checks.find((c: { name: string }) => c.name === 'face_match')).toMatchObject({ status: 'fail', score: 0.12 });
     await close();
-  }, 240_000);
+  });
 
   it('a test session\'s page (D22): says it is a test, axe-clean at 360 px and desktop, and each of Approved, Declined and Needs review chosen there is the session\'s outcome and webhook', async () => {
     const t = await call(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/test-page'), events: ['verification.completed', 'verification.failed', 'verification.manual_review'] } });
@@ -335,7 +335,7 @@ describe('the hosted flow in Chromium', () => {
       expect(gone.status).toBe(410);
       expect(((await gone.json()) as any).error.code).toBe('gone');
     }
-  }, 120_000);
+  });
 
   it('without a camera (framed without allow="camera") the page says so and offers the same session on another device, by link and QR code', async () => {
     const s = await session(acme.live_api_key);
@@ -444,7 +444,7 @@ describe('the hosted flow in Chromium', () => {
     }
     const read = await call(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.live_api_key });
     expect(['processing', 'manual_review']).toContain(read.body.status);
-  }, 120_000);
+  });
 
   it('T5: after the web steps the page hands over to the mobile app with a deep link and a QR code of it carrying a working client_secret, sent to no other origin', async () => {
     const s = await session(acme.live_api_key, { tier: 'T5' });
@@ -482,5 +482,5 @@ describe('the hosted flow in Chromium', () => {
     await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 60_000 });
     expect(((await (await again).json()) as { link: string }).link).not.toBe(link); // a fresh app secret
     await context.close();
-  }, 120_000);
+  });
 });

@@ -410,7 +410,7 @@ beforeAll(async () => {
     await crawl(server.url, new CookieJar(), ['/console/sign-in', '/account', '/account/sign-in'], '/'),
   ];
   console.log(`input fuzz: page forms ${surfaces.map((s) => s.forms.length).join('/')}, pages ${surfaces.map((s) => s.pages.length).join('/')}`);
-}, 240_000);
+});
 
 afterAll(async () => {
   await server?.stop();
@@ -483,4 +483,4 @@ it('leaves the same server reading, writing and deciding sessions', async () => 
   expect(server.proc.exitCode).toBeNull();
   // Nothing the fuzz sent ended the embedded database's process (src/db/embedded-database-keeper.ts would have started it again).
   expect(server.logs.join('')).not.toContain('embedded database lost');
-}, 120_000);
+});

@@ -16,7 +16,7 @@ describe('OIDC and account-page hardening', () => {
   beforeAll(async () => {
     server = await startOidcServer();
     tenant = await createOidcTenant(server);
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });

@@ -24,7 +24,7 @@ beforeAll(async () => {
   // `dev` listens where a server does without a HOST setting (every interface); `strict` on 127.0.0.1 only.
   dev = await startServer(testEnv({ WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2', HOST: undefined }));
   acme = await createTenant(strict, 'acme');
-}, 240_000);
+});
 
 afterAll(async () => {
   await Promise.all([strict?.stop(), dev?.stop()]);
@@ -386,5 +386,5 @@ describe('webhook targets at delivery (finding 1)', () => {
     expect(attempts[0].error).toMatch(/not allowed/);
     expect(attempts[0].responseBody ?? '').not.toContain('internal answer');
     expect(receiver.at('/recheck')).toHaveLength(0);
-  }, 240_000);
+  });
 });

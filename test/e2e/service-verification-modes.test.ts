@@ -22,7 +22,7 @@ describe("a user's service_verification counts live sessions only", () => {
     globex = await createOidcTenant(server, 'Globex Bank');
     await createUser(server, lin);
     sub = (await signInThroughPages(server, acme, lin, undefined, { scope: 'openid' })).tokens.claims().sub;
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });

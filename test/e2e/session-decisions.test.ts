@@ -38,7 +38,7 @@ describe('session decisions (D16)', () => {
     // Live endpoints must be https; the test-mode endpoint shows the re-sent event.
     const hook = await http(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/test'), events: ['verification.completed', 'verification.failed', 'verification.manual_review'] } });
     expect(hook.status).toBe(201);
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();

@@ -50,7 +50,7 @@ describe('scoped user tokens (D20)', () => {
     userId = (await createUser(server, email)).user_id;
     acmeSession = await boundSession(server, db, acme, { userId });
     globexSession = await boundSession(server, db, globex, { userId });
-  }, 120_000);
+  });
   afterAll(async () => {
     await db?.end();
     await server?.stop();

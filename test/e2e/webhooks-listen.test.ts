@@ -67,7 +67,7 @@ describe('webhooks listen', () => {
     listener = Listener.start(server.env, ['--api-key', tenant.test_api_key, '--forward-to', receiver.url('/hook'), '--base-url', server.url]);
     secret = await listener.secret();
     await eventually(async () => (listener.lines.some((l) => l.startsWith('Forwarding')) ? true : undefined), 60_000);
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await listener?.stop();
@@ -124,7 +124,7 @@ describe('webhooks listen', () => {
     expect(rows[0]).toMatchObject({ type: 'verification.failed', payload: { session_id: id, status: 'expired', decision: null, tier: null, badges: [], requested_tier: 'T1' } });
     // Live events never reach the listener.
     expect(events().some((e) => e.id === rows[0].event_id)).toBe(false);
-  }, 240_000);
+  });
 
   it('refuses a live key with a clear message, before connecting', async () => {
     const r = await cli(server.env, ['webhooks', 'listen', '--api-key', tenant.live_api_key, '--forward-to', receiver.url('/hook'), '--base-url', server.url]);

@@ -53,7 +53,7 @@ it('delivers an event again after the server is killed with SIGKILL mid-delivery
   });
   expect(log).toEqual([{ attempt: 1, succeeded: true, statusCode: 200 }]);
   await second.stop();
-}, 180_000); // two server starts on an embedded database; on a loaded 2-core CI machine a start alone can take 20 s
+}); // two server starts on an embedded database; on a loaded 2-core CI machine a start alone can take 20 s
 
 const withRealPostgres = process.env.DATABASE_URL ? it : it.skip;
 if (!process.env.DATABASE_URL) {

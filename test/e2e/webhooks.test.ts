@@ -110,7 +110,7 @@ describe('SSRF protection', () => {
   beforeAll(async () => {
     strict = await startServer(testEnv({ ...ENV, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }));
     strictTenant = await createTenant(strict, 'whk-strict');
-  }, 120_000);
+  });
   afterAll(async () => {
     await strict?.stop();
   });

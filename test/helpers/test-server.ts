@@ -104,7 +104,7 @@ export async function startServer(env: NodeJS.ProcessEnv = testEnv()): Promise<T
       // Not left running: a server that never said it listens would outlive the test run.
       proc.kill('SIGKILL');
       reject(new Error(`server did not start:\n${logs.join('')}`));
-    }, 180_000); // a start on a loaded 2-core machine has taken 75 s
+    }, 240_000); // a start on a loaded 2-core machine has taken 75 s, and over 120 s at load 40 (below the tests' 300 s ceiling)
     readline.createInterface({ input: proc.stdout! }).on('line', (line) => {
       logs.push(line);
       try {

@@ -27,7 +27,7 @@ describe('the typed TypeScript client', () => {
     server = await startOidcServer();
     acme = await createOidcTenant(server, 'Acme Client');
     client = new IdvClient({ apiKey: acme.test_api_key, baseUrl: server.url });
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();
