@@ -23,7 +23,7 @@ beforeAll(async () => {
   server = await startServer(testEnv({ RATE_LIMIT_ENABLED: 'false' }));
   acme = await createTenant(server, 'Acme Body');
   db = await dbClient(server);
-}, 300_000); // an embedded database starting on a loaded machine
+}); // an embedded database starting on a loaded machine
 afterAll(async () => {
   await db?.end();
   await server?.stop();

@@ -123,7 +123,7 @@ describe('the SDK completes a T5 session', () => {
     expect(done.result.chip).toMatchObject({ ds_signature: { status: 'succeeded' }, chain: { status: 'succeeded' }, data_group_hashes: { status: 'succeeded' } });
     expect(done.result.chip.cross_checks.mrz.status).toBe('match');
     expect(done.result.chip.cross_checks.portrait.status).toBe('match');
-  }, 300_000);
+  });
 
   it('test mode: a chip whose DG2 was altered fails Passive Authentication with its reason, and the session is declined', async () => {
     const tampered = Uint8Array.from(SYNTHETIC.dg2);

@@ -286,7 +286,7 @@ describe('the hosted flow in Chromium', () => {
       expect(JSON.parse(hook.body)).toMatchObject({ type: event, data: { session_id: s.id, status } });
       await close();
     }
-  }, 300_000);
+  });
 
   it('a live T1 session on a phone completes in redirect mode; without engines every check is an error and it goes to manual_review; its evidence URLs return the bytes captured, and stop after 15 minutes and after a purge', async () => {
     const s = await session(acme.live_api_key, { tier: 'T1' });

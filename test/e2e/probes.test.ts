@@ -38,7 +38,7 @@ describe('/healthz with credentials in every configured URL', () => {
         SOCIAL_UPSTREAM_URL: `http://up:uppass@${at}/base`,
       }),
     );
-  }, 300_000);
+  });
   afterAll(async () => {
     await server?.stop();
     mirror?.close();
@@ -120,7 +120,7 @@ describe('/readyz when the database is lost', () => {
       proxy = await databaseProxy({ path: path.join(dataDir, '.s.PGSQL.5432') }, { path: path.join(owner.env.DATA_DIR!, '.s.PGSQL.5432') });
       server = await startServer(testEnv({ DATA_DIR: dataDir }));
     }
-  }, 400_000);
+  });
   afterAll(async () => {
     await server?.kill9();
     await owner?.stop();

@@ -63,5 +63,5 @@ describe("a user's service_verification counts live sessions only", () => {
 
     await testModeSuccess(); // T2 with liveness, in test mode
     expect(await claimSeenByGlobex()).toEqual(claim);
-  }, 300_000);
+  });
 });

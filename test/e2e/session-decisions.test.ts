@@ -161,5 +161,5 @@ describe('session decisions (D16)', () => {
       session: { status: 'FAILED', result: { badges: [] }, decisions: [{ decision: 'APPROVE', source: 'AUTOMATED' }, { decision: 'REVERSE', source: 'HUMAN' }] },
     });
     expect(await claim()).toEqual({ badges: [], tier: null, verified_at: null });
-  }, 300_000);
+  });
 });

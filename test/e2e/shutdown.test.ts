@@ -129,7 +129,7 @@ it('exits by its own deadline after SIGTERM when its parent died, with slow uplo
   await startUnderParent(env);
   const [held, redelivered] = await eventually(async () => (receiver.at('/held').length >= 2 ? receiver.at('/held') : undefined), 60_000, 200);
   expect(redelivered.headers['service-event-id']).toBe(held.headers['service-event-id']);
-}, 300_000);
+});
 
 // `npm run worker` beside an API instance needs a database both reach: the embedded one belongs to one process.
 const withRealPostgres = process.env.DATABASE_URL ? it : it.skip;

@@ -56,7 +56,7 @@ describe('one API instance and two workers on one database', () => {
     // The workers get the API's environment (its DATA_DIR or DATABASE_URL, its JOB_SCHEMA), one engine thread each on 2 cores.
     const workerEnv = { ...api.env, CHECK_WORKERS: '1', NODE_EXTRA_CA_CERTS: path.join(TLS_DIR, 'localhost.crt') };
     workers = await Promise.all([startWorker(workerEnv), startWorker(workerEnv)]);
-  }, 360_000);
+  });
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await api?.stop();
@@ -103,7 +103,7 @@ describe('one API instance and two workers on one database', () => {
     const apiLog = await api.settledLogs();
     expect(apiLog).not.toContain('checks decided');
     expect(apiLog).not.toContain('check engines loaded');
-  }, 400_000);
+  });
 });
 
 describe('CHECK_WORKERS=0 where jobs run', () => {
