@@ -64,7 +64,7 @@ describe('test mode', () => {
     // loaded machine the steps' jobs may run late and close together, and a poll can miss one that lasted a moment.
     const db = await dbClient(server);
     try {
-      const steps = await db.query(`SELECT payload->>'status' AS status FROM outbox_events WHERE session_id = $1 AND type = 'session.status_changed' ORDER BY created_at, id`, [id]);
+      const steps = await db.query(`SELECT payload->>'status' AS status FROM outbox_events WHERE session_id = $1 AND type = 'session.status_changed' ORDER BY seq`, [id]);
       expect(steps.rows.map((r: { status: string }) => r.status)).toEqual(['created', 'in_progress', 'processing', 'success']);
       // Each step is due at its time after creation (2, 5 and 10 s: the schedule is the product's, when a loaded
       // machine's worker gets to it is not), and the decision is never earlier than its 10 s.
