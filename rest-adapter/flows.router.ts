@@ -18,6 +18,7 @@ const FIELDS = {
   locale: { input: 'locale', nullable: false },
   redirect_url: { input: 'redirectUrl', nullable: true },
   allowed_origins: { input: 'allowedOrigins', nullable: false },
+  digital_id: { input: 'digitalIdEnabled', nullable: false },
 } as const;
 
 const present = (f: FlowData) => ({
@@ -32,6 +33,7 @@ const present = (f: FlowData) => ({
   locale: f.locale,
   redirect_url: f.redirectUrl,
   allowed_origins: f.allowedOrigins,
+  digital_id: f.digitalIdEnabled,
   created_at: f.createdAt,
 });
 
@@ -48,6 +50,9 @@ function flowInput(body: JsonObject): Record<string, unknown> {
     if (v === null && nullable) input[name] = null;
     else if (field === 'allowed_origins') {
       if (!Array.isArray(v) || v.some((o) => typeof o !== 'string')) throw invalid('allowed_origins must be an array of origins such as https://shop.example');
+      input[name] = v;
+    } else if (field === 'digital_id') {
+      if (typeof v !== 'boolean') throw invalid('digital_id must be true or false');
       input[name] = v;
     } else if (typeof v !== 'string') throw invalid(`${field} must be a string`);
     else input[name] = v;

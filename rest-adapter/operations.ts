@@ -8,7 +8,7 @@ import type { DecisionData } from './decision.presenter';
 
 const DECISION_FIELDS = `fragment DecisionFields on SessionDecision { id sessionId decision source reason reviewerId requestedBy fromStatus toStatus policyVersion checks { name status score reason } decidedAt }`;
 
-const FLOW_FIELDS = `fragment FlowFields on Flow { id name isDefault maxTier displayName logoUrl primaryColor locale redirectUrl allowedOrigins createdAt }`;
+const FLOW_FIELDS = `fragment FlowFields on Flow { id name isDefault maxTier displayName logoUrl primaryColor locale redirectUrl allowedOrigins digitalIdEnabled createdAt }`;
 
 const RETENTION_FIELDS = `fragment RetentionFields on Retention { tenantId livemode biometricTemplateDays selfieImageDays selfieVideoDays idDocumentYears updatedAt }`;
 
@@ -45,6 +45,7 @@ export type FlowData = {
   locale: string;
   redirectUrl: string | null;
   allowedOrigins: string[];
+  digitalIdEnabled: boolean;
   createdAt: string;
 };
 type RetentionExtensionData = { id: string; sessionId: string; idDocumentYears: number; retainUntil: string; artifacts: number; createdAt: string };

@@ -1940,6 +1940,8 @@ export interface components {
             locale: string;
             redirect_url: string | null;
             allowed_origins: string[];
+            /** @description Whether the hosted page offers "Use a digital ID" (a mobile driving licence or EU PID from a wallet, docs/digital-ids.md). On unless switched off. */
+            digital_id: boolean;
             /** Format: date-time */
             created_at: string;
         };
@@ -1961,6 +1963,8 @@ export interface components {
             redirect_url?: string | null;
             /** @description Bare origins (`https://shop.example`, no path) that may frame the hosted page and receive its events; live sessions honour https and loopback ones only. */
             allowed_origins?: string[];
+            /** @description Whether the hosted page offers "Use a digital ID"; false hides it and refuses the page's digital-ID requests. */
+            digital_id?: boolean;
         };
         Retention: {
             tenant_id: string;
