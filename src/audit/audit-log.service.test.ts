@@ -18,7 +18,7 @@ describe('AuditLogService', () => {
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-audit-')) }, 4);
     audit = new AuditLogService(database.dataSource);
-  }, 120_000);
+  });
   afterAll(async () => {
     await database?.close();
   });

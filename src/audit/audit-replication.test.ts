@@ -24,7 +24,7 @@ describe('audit replication and offline verification', () => {
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-replication-')) }, 4);
     audit = new AuditLogService(database.dataSource, now);
-  }, 120_000);
+  });
   afterAll(async () => {
     await database?.close();
   });

@@ -18,7 +18,7 @@ describe('DsrJobService', () => {
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-dsr-')) }, 4);
     jobs = new DsrJobService(database.dataSource, async () => undefined, async (job) => void settled.push(job), () => now);
-  }, 60_000);
+  });
   afterAll(async () => {
     await database?.close();
   });

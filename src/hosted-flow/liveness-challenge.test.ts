@@ -27,5 +27,8 @@ describe('issueChallenge', () => {
     expect(frameProblem(c, { ...ok, stepIndex: 7 }, s.opensAt + 100)).toMatch(/step/);
     expect(frameProblem(c, { ...ok, capturedAt: s.opensAt - 1 }, s.opensAt + 100)).toMatch(/window/);
     expect(frameProblem(c, ok, s.closesAt + 60_000)).toMatch(/closed/);
+    // Received before its step opens: refused whatever captured_at the page claims (the server's time decides).
+    expect(frameProblem(c, ok, s.opensAt - 1)).toMatch(/has not opened yet/);
+    expect(frameProblem(c, ok, s.opensAt)).toBeNull();
   });
 });

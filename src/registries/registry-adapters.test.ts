@@ -4,6 +4,9 @@ import { CompaniesHouseRegistry } from './companies-house.registry';
 import { GleifRegistry } from './gleif.registry';
 import { SecEdgarRegistry } from './sec-edgar.registry';
 
+/** The adapters' timeout where the test is not about it: a local answer on a loaded machine may take seconds. */
+const PATIENT_MS = 60_000;
+
 /** Each adapter against a local server answering in its registry's documented shapes (test/fixtures/registries). */
 let reg: RegistryServer;
 const UA = 'Identity Verification Tests tests@example.com';
@@ -13,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => reg.close());
 
 describe('GLEIF', () => {
-  const gleif = () => new GleifRegistry(`${reg.url}/gleif`, 1000);
+  const gleif = () => new GleifRegistry(`${reg.url}/gleif`, PATIENT_MS);
   it('maps an LEI record to the normalized record, with its registeredAs number and the raw body', async () => {
     const a = await gleif().lookup('21380068P1DRHMJ8KU70');
     expect(a.kind).toBe('found');
@@ -44,19 +47,19 @@ describe('GLEIF', () => {
     expect(await gleif().lookup('HWUPKR0MPOU8FGXBT394')).toMatchObject({ kind: 'error', reason: 'GLEIF answered HTTP 500' });
     // An answer that would come long after the test's own ceiling: only the adapter's 1 s timeout ends the wait.
     reg.override('gleif', '549300O897ZC5H7CY412', { delayMs: 120_000 });
-    expect(await gleif().lookup('549300O897ZC5H7CY412')).toMatchObject({ kind: 'error', reason: expect.stringContaining('no answer within 1 s') });
+    expect(await new GleifRegistry(`${reg.url}/gleif`, 1000).lookup('549300O897ZC5H7CY412')).toMatchObject({ kind: 'error', reason: expect.stringContaining('no answer within 1 s') });
     reg.override('gleif', '984500983AD71E4FBC41', { status: 200, body: '<html>maintenance</html>' });
     expect(await gleif().lookup('984500983AD71E4FBC41')).toMatchObject({ kind: 'error', reason: 'GLEIF answered a body that is not an LEI record' });
   });
 
   it('is an error, not a pass, when nothing listens at its address', async () => {
-    expect(await new GleifRegistry('http://127.0.0.1:9/api', 1000).lookup('21380068P1DRHMJ8KU70')).toMatchObject({ kind: 'error', reason: expect.stringContaining('could not be reached') });
+    expect(await new GleifRegistry('http://127.0.0.1:9/api', PATIENT_MS).lookup('21380068P1DRHMJ8KU70')).toMatchObject({ kind: 'error', reason: expect.stringContaining('could not be reached') });
   });
 });
 
 describe('SEC EDGAR', () => {
   it('maps a submissions record: CIK padded to 10, status unknown, a US-XX jurisdiction, former names as aliases', async () => {
-    const a = await new SecEdgarRegistry(`${reg.url}/sec`, UA, 1000).lookup('0000320193');
+    const a = await new SecEdgarRegistry(`${reg.url}/sec`, UA, PATIENT_MS).lookup('0000320193');
     expect(a.kind).toBe('found');
     if (a.kind !== 'found') return;
     expect(a.record).toMatchObject({ registry: 'sec_edgar', identifier: '0000320193', legal_name: 'Apple Inc.', status: 'unknown', jurisdiction: 'US-CA', incorporated_on: null });
@@ -66,24 +69,24 @@ describe('SEC EDGAR', () => {
   });
 
   it('reads the S3-style XML 404 as not found without parsing it as JSON', async () => {
-    const a = await new SecEdgarRegistry(`${reg.url}/sec`, UA, 1000).lookup('0000000404');
+    const a = await new SecEdgarRegistry(`${reg.url}/sec`, UA, PATIENT_MS).lookup('0000000404');
     expect(a).toMatchObject({ kind: 'not_found', raw: expect.stringContaining('<Code>NoSuchKey</Code>') });
   });
 
   it('sends the declared User-Agent: without one the SEC answers 403, an error naming SEC_USER_AGENT', async () => {
-    expect(await new SecEdgarRegistry(`${reg.url}/sec`, 'node', 1000).lookup('0000320193')).toMatchObject({ kind: 'error', reason: expect.stringContaining('SEC_USER_AGENT') });
+    expect(await new SecEdgarRegistry(`${reg.url}/sec`, 'node', PATIENT_MS).lookup('0000320193')).toMatchObject({ kind: 'error', reason: expect.stringContaining('SEC_USER_AGENT') });
   });
 
   it('answers a 429 as rate limited and a 503 as an error', async () => {
     reg.override('sec', '0000000429', { status: 429, body: '' });
-    expect(await new SecEdgarRegistry(`${reg.url}/sec`, UA, 1000).lookup('0000000429')).toMatchObject({ kind: 'rate_limited' });
+    expect(await new SecEdgarRegistry(`${reg.url}/sec`, UA, PATIENT_MS).lookup('0000000429')).toMatchObject({ kind: 'rate_limited' });
     reg.override('sec', '0000000503', { status: 503, body: '<html>busy</html>', contentType: 'text/html' });
-    expect(await new SecEdgarRegistry(`${reg.url}/sec`, UA, 1000).lookup('0000000503')).toMatchObject({ kind: 'error', reason: 'SEC EDGAR answered HTTP 503' });
+    expect(await new SecEdgarRegistry(`${reg.url}/sec`, UA, PATIENT_MS).lookup('0000000503')).toMatchObject({ kind: 'error', reason: 'SEC EDGAR answered HTTP 503' });
   });
 });
 
 describe('Companies House', () => {
-  const ch = (key = TEST_CH_KEY) => new CompaniesHouseRegistry(`${reg.url}/ch`, key, 1000);
+  const ch = (key = TEST_CH_KEY) => new CompaniesHouseRegistry(`${reg.url}/ch`, key, PATIENT_MS);
   it('authenticates with the key as the Basic user name and maps the profile', async () => {
     const a = await ch().lookup('04366849');
     expect(a.kind).toBe('found');
@@ -121,7 +124,7 @@ describe('Companies House', () => {
 });
 
 describe('ABN Lookup', () => {
-  const abr = (guid = TEST_ABR_GUID) => new AbnLookupRegistry(`${reg.url}/abr`, guid, 1000);
+  const abr = (guid = TEST_ABR_GUID) => new AbnLookupRegistry(`${reg.url}/abr`, guid, PATIENT_MS);
   it('unwraps the JSONP body and maps the ABN record; business names are aliases, never the legal name', async () => {
     const a = await abr().lookup('88000014675');
     expect(a.kind).toBe('found');

@@ -62,7 +62,7 @@ describe('retention with an injected clock', () => {
       `INSERT INTO webhook_endpoints (id, tenant_id, livemode, url, events, secret_ciphertext, status, created_at, updated_at) VALUES ($1, $2, true, 'https://r.example/h', '{verification.completed}', 'x', 'enabled', now(), now())`,
       [newId('whk'), actor.tenantId],
     );
-  }, 120_000);
+  });
   afterAll(async () => {
     await database?.close();
   });

@@ -21,7 +21,7 @@ describe('SessionService lifecycle', () => {
     sessions = new SessionService(database.dataSource, database.sql, { sendJobs: async (name, jobs) => void sent.push(...jobs.map((j) => ({ name, data: j.data, startAfter: j.startAfter }))) }, NO_END_USERS, quietEffects(), () => now);
     const tenant = await new TenantService(database.dataSource).create('lifecycle');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
-  }, 60_000);
+  });
   afterAll(async () => {
     await database?.close();
   });

@@ -40,7 +40,7 @@ describe('BlobReaper', () => {
     sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined }, NO_END_USERS, quietEffects());
     const tenant = await new TenantService(db).create('reaper');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
-  }, 120_000);
+  });
   afterAll(async () => {
     await database?.close();
   });

@@ -67,7 +67,7 @@ describe('the account pages', () => {
     await openPage(server, sessions.running);
     await Promise.all(
       ['approved', 'review', 'restricted', 'callback', 'late', 'stranger'].map((k) =>
-        eventually(async () => (['success', 'manual_review'].includes((await read(sessions[k].id)).body.status) ? true : undefined), 30_000),
+        eventually(async () => (['success', 'manual_review'].includes((await read(sessions[k].id)).body.status) ? true : undefined)),
       ),
     );
   });
@@ -346,7 +346,7 @@ describe('the account pages', () => {
       const done = await browse(jar, `${server.url}/account/requests/${id}/decline`, { token: tokenOf(link), form_token: formTokenOf(page) });
       expect(done.status).toBe(303);
       expect((await browse(jar, link)).html).toContain('You declined the request');
-      const event = await eventually(async () => callbacks(id)[0], 30_000);
+      const event = await eventually(async () => callbacks(id)[0]);
       expect(event).toMatchObject({ type: 'dsr.denied', data: { status: 'denied', reason: 'declined_by_user', download_url: null, document_key: null } });
       expect(await myRequest(id)).toMatchObject({ status: 'denied', reason: 'declined_by_user' });
       // Answered once: a second answer changes nothing.

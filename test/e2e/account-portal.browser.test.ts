@@ -29,7 +29,7 @@ describe('the account portal in Chromium', () => {
     ]);
     [acme, globex] = [await createOidcTenant(server, 'Acme Shop'), await createOidcTenant(server, 'Globex Bank')];
     fs.mkdirSync(SHOTS, { recursive: true });
-  }, 180_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
@@ -54,7 +54,7 @@ describe('the account portal in Chromium', () => {
         return { tenant, id: r.body.id as string };
       }),
     );
-    await Promise.all(ids.map(({ tenant, id }) => eventually(async () => ((await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: tenant.test_api_key })).body.status === 'success' ? true : undefined), 40_000)));
+    await Promise.all(ids.map(({ tenant, id }) => eventually(async () => ((await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: tenant.test_api_key })).body.status === 'success' ? true : undefined))));
     return email;
   }
 
@@ -144,7 +144,7 @@ describe('the account portal in Chromium', () => {
     await page.getByRole('heading', { name: 'Your account is deleted' }).waitFor();
     await axe(page, 'deleted');
     await context.close();
-  }, 180_000);
+  });
 
   test('de-DE: the overview and the deletion page in German', async () => {
     const email = await verifiedUser('bea.browser');
@@ -164,5 +164,5 @@ describe('the account portal in Chromium', () => {
     expect(await page.getByText(/14 Tage lang/).isVisible()).toBe(true);
     await axe(page, 'delete-de');
     await context.close();
-  }, 120_000);
+  });
 });

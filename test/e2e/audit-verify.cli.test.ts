@@ -13,7 +13,7 @@ const CLI = path.join(ROOT, 'dist', 'app', 'cli.js');
 function verify(args: string[]): Promise<{ code: number; json: any }> {
   return new Promise((resolve) => {
     // No DATABASE_URL and a DATA_DIR that does not exist: the command must not need either.
-    execFile(process.execPath, [CLI, 'audit', 'verify', ...args, '--json'], { env: { PATH: process.env.PATH, DATA_DIR: '/nonexistent/ivs' }, timeout: 30_000 }, (err, stdout) => {
+    execFile(process.execPath, [CLI, 'audit', 'verify', ...args, '--json'], { env: { PATH: process.env.PATH, DATA_DIR: '/nonexistent/ivs' }, timeout: 60_000 }, (err, stdout) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, json: JSON.parse(stdout) });
     });
   });

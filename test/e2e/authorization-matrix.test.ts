@@ -4,7 +4,7 @@ import type { Client } from 'pg';
 import { answerOf, CREDENTIAL_KINDS, policyOf, ROUTE_POLICY, type Answer, type CredentialKind } from '../../src/auth/authorization-policy';
 import { dbClient, openPage } from '../helpers/hosted-client';
 import { createOidcTenant, createUser, portalAccessToken, signInThroughPages, startOidcServer, testEmail, userAccessToken, TENANT_ACCOUNT_SCOPE, type OidcTenant } from '../helpers/oidc-login';
-import { cli, http, type HttpResult, type TestServer } from '../helpers/test-server';
+import { cli, http, loggedLine, type HttpResult, type TestServer } from '../helpers/test-server';
 
 /**
  * The authorization matrix (issue 25 item 3, docs/security.md "Authorization policy"): every route the
@@ -67,8 +67,8 @@ describe('authorization matrix: every route against every credential', () => {
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
     server = await startOidcServer({ LOG_LEVEL: 'debug', RATE_LIMIT_ENABLED: 'false', REAUTHENTICATION_WINDOW_SECONDS: String(WINDOW_SECONDS), SOCIAL_UPSTREAM_URL: upstreamUrl });
-    const line = (await server.settledLogs()).split('\n').find((l) => l.includes('"routes inventoried"'));
-    routes = (JSON.parse(line!) as { routes: string[] }).routes.map((r) => {
+    const line = await loggedLine(server, '"routes inventoried"');
+    routes = (JSON.parse(line) as { routes: string[] }).routes.map((r) => {
       const [method, path] = r.split(' ');
       return { method, path };
     });
@@ -144,7 +144,7 @@ describe('authorization matrix: every route against every credential', () => {
     Object.assign(fixtures, { session: sessionA.id, webhook: webhook.body.id, tenant: acme.tenant_id, dsr: dsr.body.id, bulkImport: bulk.body.id, flow: flow.body.id });
     const staleIn = staleSince + (WINDOW_SECONDS + 1) * 1000 - Date.now();
     if (staleIn > 0) await new Promise((r) => setTimeout(r, staleIn));
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await db?.end();
@@ -235,5 +235,5 @@ describe('authorization matrix: every route against every credential', () => {
     process.stdout.write(`authorization matrix: ${outcomes.length} cells over ${routes.length} routes and ${CREDENTIAL_KINDS.length} credentials, ${differing.length} differ\n`);
     expect(differing).toEqual([]);
     expect(outcomes.filter((o) => o.status >= 500)).toEqual([]);
-  }, 180_000);
+  });
 });

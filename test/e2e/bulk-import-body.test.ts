@@ -23,7 +23,7 @@ beforeAll(async () => {
   server = await startServer(testEnv({ RATE_LIMIT_ENABLED: 'false' }));
   acme = await createTenant(server, 'Acme Body');
   db = await dbClient(server);
-}, 300_000); // an embedded database starting on a loaded machine
+}); // an embedded database starting on a loaded machine
 afterAll(async () => {
   await db?.end();
   await server?.stop();
@@ -163,7 +163,7 @@ describe('a 25 MiB bulk body', () => {
     report('25 MiB of "1\\n", refused', watched);
     expect(await storedImports()).toBe(importsBefore);
     expect(await sessionsOfAcme()).toBe(0);
-  }, 180_000);
+  });
 
   it('refuses the JSON shape at record 10,001 the same way', async () => {
     const head = '{"records": [';
@@ -180,7 +180,7 @@ describe('a 25 MiB bulk body', () => {
     expect(probesMs.length).toBeGreaterThan(0);
     report('25 MiB of {"records": [1,1,...]}, refused', watched);
     expect(await sessionsOfAcme()).toBe(0);
-  }, 180_000);
+  });
 
   it('answers 413 to one byte more, declared or sent chunked, and to a gzip body that inflates past it', async () => {
     const declared = await post(repeated('\n', LIMIT + 1), { length: LIMIT + 1 });
@@ -194,7 +194,7 @@ describe('a 25 MiB bulk body', () => {
     const inflated = await post(bomb, { length: bomb.length, headers: { 'content-encoding': 'gzip' } });
     expect(inflated.status).toBe(413);
     expect(await sessionsOfAcme()).toBe(0);
-  }, 120_000);
+  });
 });
 
 describe('what a bulk body may hold', () => {
@@ -218,7 +218,7 @@ describe('what a bulk body may hold', () => {
     const gz = await post(zipped, { headers: { 'content-encoding': 'gzip' } });
     expect(gz.status).toBe(202);
     expect(gz.body.total).toBe(3);
-  }, 120_000);
+  });
 
   it('rejects each line with a NUL, bytes that are not UTF-8, an unpaired surrogate or more than 1 MiB, and creates the others', async () => {
     const valid = (ref: string) => Buffer.from(JSON.stringify({ flow_id: 'default', tier: 'T0', reference_id: ref }));
@@ -265,7 +265,7 @@ describe('what a bulk body may hold', () => {
     expect(message(7)).toMatch(/1 MiB/);
     expect(message(8)).toMatch(/NUL character/);
     for (const l of results.filter((x) => x.outcome === 'rejected')) expect(l.reference_id).toBeNull();
-  }, 120_000);
+  });
 
   it('rejects a JSON-shape record with a NUL or an unpaired surrogate and creates the others; refuses a JSON body that is not UTF-8 or nests too deep', async () => {
     const body = '{"records": [{"flow_id":"default","tier":"T0","reference_id":"js-1"}, {"flow_id":"default","tier":"T0","reference_id":"x\\u0000"}, {"flow_id":"default","tier":"T0","reference_id":"\\udc00"}, {"flow_id":"default","tier":"T0","reference_id":"js-4"}]}';
@@ -291,5 +291,5 @@ describe('what a bulk body may hold', () => {
     const notArray = await post(Buffer.from('{"records": {"a": 1}}'), { type: 'application/json' });
     expect(notArray.status).toBe(400);
     expect(notArray.body.error.message).toContain('records must be an array');
-  }, 60_000);
+  });
 });

@@ -47,7 +47,7 @@ let gate: Stage;
 
 beforeAll(async () => {
   gate = await stage(testEnv({ CHECK_WORKERS: '1', ...ENGINES_OFF }), 'chip-decision');
-}, 120_000);
+});
 afterAll(async () => {
   await unstage(gate);
 });
@@ -145,7 +145,7 @@ describe('a live T5 session through the page: the captures and the chip make one
       ['id_document_image', 'chip_portrait'],
       ['mrz_text', null],
     ]);
-  }, 120_000);
+  });
 
   it('chip first, then captures: the chip waits in_progress, the handoff completes the pair and the session is decided once', async () => {
     const key = gate.tenant.live_api_key;
@@ -161,7 +161,7 @@ describe('a live T5 session through the page: the captures and the chip make one
     expect(checks(done)).toEqual(ENGINES_OFF_CHECKS);
     expect(await statusHistory(gate, s.id)).toEqual(['created', 'in_progress', 'processing', 'manual_review']);
     expect(await decisions(gate, s.id)).toEqual([['automated', 'processing', 'manual_review']]);
-  }, 120_000);
+  });
 
   it('both at once: exactly one of them queues the checks, and one decision follows', async () => {
     const key = gate.tenant.live_api_key;
@@ -176,7 +176,7 @@ describe('a live T5 session through the page: the captures and the chip make one
     expect(done.status).toBe('manual_review');
     expect(await statusHistory(gate, s.id)).toEqual(['created', 'in_progress', 'processing', 'manual_review']);
     expect(await decisions(gate, s.id)).toEqual([['automated', 'processing', 'manual_review']]);
-  }, 120_000);
+  });
 
   it('without DG2 nothing can be compared with the selfie: the chip check cannot tell, and a person decides', async () => {
     const key = gate.tenant.live_api_key;
@@ -190,7 +190,7 @@ describe('a live T5 session through the page: the captures and the chip make one
     expect(done.result.chip.data_group_hashes).toEqual({ status: 'succeeded' });
     expect(chipCheck(done)).toMatchObject({ status: 'error', reason: expect.stringContaining("No portrait could be read from the chip's DG2") });
     expect(done.result.chip.cross_checks.portrait).toMatchObject({ status: 'error', reason: expect.stringContaining("No portrait could be read from the chip's DG2") });
-  }, 120_000);
+  });
 });
 
 describe('a test-mode T5 session: the clock decides, with the chip read before processing (D22)', () => {
@@ -225,7 +225,7 @@ describe('a test-mode T5 session: the clock decides, with the chip read before p
     const kept = await gate.db.query(`SELECT class FROM artifacts WHERE session_id = $1 AND details->>'source' = 'chip' ORDER BY class`, [s.id]);
     expect(kept.rows.map((r: { class: string }) => r.class)).toEqual(['id_document_image']);
     expect(await statusHistory(gate, s.id)).toEqual(['created', 'in_progress', 'processing', 'failed']);
-  }, 60_000);
+  });
 
   it('a chip that passes gives the real chip block and badge; without a chip the fixed test result; after processing the chip is refused', async () => {
     const key = gate.tenant.test_api_key;
@@ -243,7 +243,7 @@ describe('a test-mode T5 session: the clock decides, with the chip read before p
     expect(fixed.result.chip.test_mode).toBe(true);
     const late = await submitChip(gate, without, { 1: DG1, 2: DG2 });
     expect({ status: late.status, code: late.body.error.code }).toEqual({ status: 409, code: 'invalid_state' });
-  }, 60_000);
+  });
 });
 
 /** The synthetic DG1 is the ICAO specimen (ERIKSSON, UTO, expired 2012): a document that reads and is valid differs from it. */
@@ -280,7 +280,7 @@ describe('a live T5 session through the page, decided by the embedded engines', 
   let live: Stage;
   beforeAll(async () => {
     live = await stage(testEnv({ CHECK_WORKERS: '1', CHECK_LIVENESS_ENGINE: 'off' }), 'chip-decision-live');
-  }, 120_000);
+  });
   afterAll(async () => {
     await unstage(live);
   });
@@ -310,5 +310,5 @@ describe('a live T5 session through the page, decided by the embedded engines', 
     expect(done.result.chip.cross_checks.portrait).toMatchObject({ status: 'match', score: expect.any(Number) });
     expect(await statusHistory(live, s.id)).toEqual(['created', 'in_progress', 'processing', 'failed']);
     expect(JSON.stringify(done)).not.toMatch(/ERIKSSON|MUSTERMANN|740812/);
-  }, 240_000);
+  });
 });

@@ -57,7 +57,7 @@ beforeAll(async () => {
   const issuer = await cli(server.env, ['csca', 'import', '--trust-certificate', cscaFile, '--json']);
   if (issuer.code !== 0) throw new Error(`csca import failed: ${issuer.stderr}`);
   acme = await createTenant(server, 'chip-reader');
-}, 120_000);
+});
 afterAll(async () => {
   await server?.stop();
 });
@@ -123,7 +123,7 @@ describe('the SDK completes a T5 session', () => {
     expect(done.result.chip).toMatchObject({ ds_signature: { status: 'succeeded' }, chain: { status: 'succeeded' }, data_group_hashes: { status: 'succeeded' } });
     expect(done.result.chip.cross_checks.mrz.status).toBe('match');
     expect(done.result.chip.cross_checks.portrait.status).toBe('match');
-  }, 300_000);
+  });
 
   it('test mode: a chip whose DG2 was altered fails Passive Authentication with its reason, and the session is declined', async () => {
     const tampered = Uint8Array.from(SYNTHETIC.dg2);
@@ -155,7 +155,7 @@ describe('the SDK completes a T5 session', () => {
       [1, 'match'],
       [2, 'mismatch'],
     ]);
-  }, 120_000);
+  });
 
   it('the upload refuses a wrong credential with a typed error', async () => {
     const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { flow_id: 'default', tier: 'T5' } });

@@ -65,7 +65,7 @@ beforeAll(async () => {
     return { s, r: await submit(s, chipBody(P256_SOD, groups)) };
   };
   [genuine, tampered] = await Promise.all([submitted({ 1: DG1, 2: DG2 }), submitted({ 1: DG1_TAMPERED })]);
-}, 120_000);
+});
 afterAll(async () => {
   await server?.stop();
 });
@@ -93,7 +93,7 @@ async function finalState(id: string, key: string, statuses: string[]): Promise<
   return eventually(async () => {
     const r = await http(server, 'GET', `/v1/verify/sessions/${id}`, { key });
     return statuses.includes(r.body.status) ? r.body : undefined;
-  }, 20_000);
+  });
 }
 
 describe('csca import through the CLI', () => {
@@ -133,7 +133,7 @@ describe('csca import through the CLI', () => {
     expect(first.json!.countries).toEqual(expect.arrayContaining(['DE', 'NL', 'FR', 'AT']));
     const again = await cli(server.env, ['csca', 'import', '--masterlist', DE_ML, '--anchor', DE_ANCHOR, '--json']);
     expect(again.json).toMatchObject({ total: 588, inserted: 0, already_present: 588 });
-  }, 30_000);
+  });
 
   it('lists trusted CSCAs in GraphQL by country, page by page, to tenant keys only', async () => {
     const query = `query($after: String) { cscaCertificates(first: 3, country: "de", after: $after) {
@@ -213,7 +213,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
     expect(done.result.chip.test_mode).toBeUndefined();
     expect(done.result.chip.csca.fingerprint_sha256).toBe(chip.csca.fingerprint_sha256);
     expect(checkOf(done)).toEqual({ name: 'chip_passive_authentication', status: 'pass', score: 1, reason: REASON });
-  }, 30_000);
+  });
 
   it('fails the check with hash_mismatch for a tampered DG1, and the test-mode session is declined', async () => {
     const { s, r } = tampered;
@@ -235,7 +235,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
 
     const done = await finalState(s.id, acme.test_api_key, ['success', 'failed']);
     expect(done).toMatchObject({ status: 'failed', result: { decision: 'declined', achieved_tier: 'T2', badges: ['photo', 'liveness'] } });
-  }, 30_000);
+  });
 
   it('never anchors a chain on a same-name, same-key-id certificate with another key', async () => {
     expect(impostor.code).toBe(0);

@@ -74,7 +74,7 @@ describe('console hardening (issue 40)', () => {
     admin = await createConsoleMember(server, acme.tenant_id, 'admin');
     reviewer = await createConsoleMember(server, acme.tenant_id, 'reviewer');
     second = await createConsoleMember(server, acme.tenant_id, 'reviewer');
-  }, 240_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });
@@ -102,7 +102,7 @@ describe('console hardening (issue 40)', () => {
       } finally {
         await secondReviewer(false);
       }
-    }, 120_000);
+    });
 
     it('refuses a decline, a reject and a reverse to a decline through the API and GraphQL while the rule is on, storing nothing', async () => {
       const [queued, approved] = [await reviewSession(), await reviewSession()];
@@ -126,7 +126,7 @@ describe('console hardening (issue 40)', () => {
       } finally {
         await secondReviewer(false);
       }
-    }, 120_000);
+    });
 
     it('audits a pending decline dropped by an approval (finding 12)', async () => {
       const id = await reviewSession();
@@ -141,7 +141,7 @@ describe('console hardening (issue 40)', () => {
       const dropped = await audit(`action = 'session.decline_dropped' AND subject_id = $1`, [id]);
       expect(dropped).toHaveLength(1);
       expect(dropped[0].detail).toMatchObject({ member_id: second.memberId, proposed_by: reviewer.memberId });
-    }, 120_000);
+    });
   });
 
   describe('finding 6: the second factor limit under concurrency', () => {
@@ -182,7 +182,7 @@ describe('console hardening (issue 40)', () => {
       expect(problemCode(await opened.text())).toBe('link_invalid');
       const id = action!.split('/')[4];
       expect((await audit(`action = 'member.invitation_withdrawn' AND subject_id = $1`, [id]))[0].detail).toMatchObject({ by: admin.memberId });
-    }, 60_000);
+    });
 
     it('withdraws an invitation with the CLI', async () => {
       const email = testEmail('cli.withdrawn');
@@ -195,7 +195,7 @@ describe('console hardening (issue 40)', () => {
       expect((await fetch(link)).status).toBe(403);
       // Another tenant's id, or one already withdrawn: not found, exit code non-zero.
       expect((await cli(server.env, ['member', 'withdraw', '--tenant', globex.tenant_id, '--invitation', String(invited.json!.invitation_id), '--json'])).code).not.toBe(0);
-    }, 60_000);
+    });
 
     it("voids the invitations a removed member sent and those addressed to them", async () => {
       const inviter = await createConsoleMember(server, acme.tenant_id, 'admin');
@@ -218,7 +218,7 @@ describe('console hardening (issue 40)', () => {
       expect((await cli(server.env, ['member', 'list', '--tenant', acme.tenant_id, '--json'])).stdout).not.toContain(removed.email);
       const voided = await audit(`action = 'member.invitation_voided'`, []);
       expect(voided.filter((e) => e.detail.member_id === inviter.memberId || e.detail.member_id === removed.memberId)).toHaveLength(2);
-    }, 120_000);
+    });
   });
 
   describe('finding 8: console evidence links', () => {
@@ -248,7 +248,7 @@ describe('console hardening (issue 40)', () => {
       expect(html).not.toContain(reviewer.totpSecret!);
       expect(html).not.toContain('otpauth://');
       expect(html).not.toContain('id="totp-key"');
-    }, 60_000);
+    });
   });
 
   describe('finding 12: console audit entries and form tokens', () => {

@@ -32,7 +32,7 @@ describe('the console in Chromium', () => {
     server.url = `http://localhost:${port}`;
     acme = await createTenant(server, 'Acme Shop');
     fs.mkdirSync(SHOTS, { recursive: true });
-  }, 180_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
@@ -117,7 +117,7 @@ describe('the console in Chromium', () => {
     await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     expect(await page.getByRole('button', { name: 'Send invitation' }).count()).toBe(0);
     await context.close();
-  }, 180_000);
+  });
 
   test('an owner invites from the Members page and changes a role, in en-US and de-DE', async () => {
     const owner = await createConsoleMember(server, acme.tenant_id, 'owner');
@@ -159,5 +159,5 @@ describe('the console in Chromium', () => {
     await axe(dePage, 'members-de');
     await shot(dePage, '7-members-de');
     await de.close();
-  }, 180_000);
+  });
 });

@@ -67,7 +67,7 @@ describe('the console review pages in Chromium', () => {
     ]);
     await Promise.all([statusOf(queuedId, acme.test_api_key, 'manual_review'), statusOf(liveId, acme.live_api_key, 'manual_review')]);
     fs.mkdirSync(SHOTS, { recursive: true });
-  }, 240_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
@@ -110,10 +110,10 @@ describe('the console review pages in Chromium', () => {
     await page.getByText('Decision recorded: Approve.').waitFor();
     await check(page, 'decided', 'console-decided.png', true);
 
-    const event = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.type === 'verification.completed' && e.data.session_id === queuedId), 30_000);
+    const event = await eventually(async () => receiver.received.map((r) => JSON.parse(r.body)).find((e) => e.type === 'verification.completed' && e.data.session_id === queuedId));
     expect(event.data).toMatchObject({ status: 'success', decision: 'approved' });
     await context.close();
-  }, 120_000);
+  });
 
   test("every other page passes axe: a case's evidence, settings, a viewer's case, the German queue", async () => {
     const r = await contextFor(reviewer);
@@ -147,5 +147,5 @@ describe('the console review pages in Chromium', () => {
     await de.page.getByRole('heading', { name: 'Prüfwarteschlange', level: 1 }).waitFor();
     await check(de.page, 'queue de-DE', 'console-queue-de.png', true);
     await de.context.close();
-  }, 120_000);
+  });
 });

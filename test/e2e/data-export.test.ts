@@ -219,11 +219,11 @@ describe('the data export with no social upstream configured', () => {
     const decided = await eventually(async () => {
       const s = await http(server, 'GET', `/v1/verify/sessions/${created.body.id}`, { key: tenant.test_api_key });
       return s.body.status === 'success' ? s.body : undefined;
-    }, 40_000);
+    });
     expect(decided.result.achieved_tier).toBe('T2');
     await withExport((await portalAccessToken(server, address)).tokens.access_token!, (dir) => {
       const lines = fs.readFileSync(path.join(dir, 'verifications.ndjson'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
       expect(lines).toEqual([expect.objectContaining({ id: created.body.id, requested_tier: 'T2', status: 'success', decision: 'approved', achieved_tier: 'T2' })]);
     });
-  }, 90_000);
+  });
 });

@@ -38,7 +38,7 @@ if (!ownerUrl) console.log('database-roles: skipped without DATABASE_URL (roles 
     u.password = '';
     appUrl = u.href;
     server = await startServer(testEnv({ DATABASE_URL: appUrl, DATABASE_MIGRATION_URL: ownerUrl, RATE_LIMIT_ENABLED: 'false' }));
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await asOwner(async (c) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createOidcTenant, createUser, portalAccessToken, signInThroughPages, startOidcServer, type OidcTenant } from '../helpers/oidc-login';
 import { cli, graphql, http, type TestServer } from '../helpers/test-server';
-import { WebhookReceiver } from '../helpers/webhook-receiver';
+import { onReceipt, WebhookReceiver } from '../helpers/webhook-receiver';
 import { verifyServiceSignature } from '../../src/webhooks/webhook.signer';
 
 /**
@@ -94,7 +94,7 @@ describe('a delegated access request', () => {
     const delivery = receiver.received.find((r) => r.path === '/dsr')!;
     if (!delivery) console.log((await server.settledLogs()).split('\n').filter((l) => /error|fail|dsr/i.test(l)).slice(-15).join('\n'));
     expect(delivery).toBeDefined();
-    expect(verifyServiceSignature(delivery.body, delivery.headers['service-signature'] as string, secret)).toBe(true);
+    expect(verifyServiceSignature(delivery.body, delivery.headers['service-signature'] as string, secret, onReceipt(delivery))).toBe(true);
     expect(verifyServiceSignature(delivery.body, delivery.headers['service-signature'] as string, 'whsec_wrong')).toBe(false);
     const event = JSON.parse(delivery.body);
     expect(event).toMatchObject({ type: 'dsr.completed', livemode: false, data: { dsr_id: dsrId, status: 'completed', purpose: 'access', user_sub: sub } });

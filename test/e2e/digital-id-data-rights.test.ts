@@ -63,7 +63,7 @@ describe('a digital ID presentation, exported and erased with its user', () => {
       expect(await answered.json()).toEqual({ status: 'verified' });
       sessionIds.push(created.body.id);
     }
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await db?.end();

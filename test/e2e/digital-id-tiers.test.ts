@@ -71,7 +71,7 @@ async function answeredWithDigitalId(tier: string, person: WalletPerson, credent
 describe('T3 on a digital ID', () => {
   beforeAll(async () => {
     ({ server, acme } = await startWithTrust({ CHECK_LIVENESS_ENGINE: 'off' }));
-  }, 300_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });
@@ -121,7 +121,7 @@ describe('T2 on a digital ID', () => {
   beforeAll(async () => {
     // The embedded liveness engine; a loaded machine gets more than the default minute per check.
     ({ server, acme } = await startWithTrust({ CHECK_TIMEOUT_SECONDS: '300' }));
-  }, 300_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });
@@ -139,5 +139,5 @@ describe('T2 on a digital ID', () => {
     // The anti-spoof engine is switched off here: an error a person judges, never a pass.
     expect(checkOf(s, 'anti_spoof')).toMatchObject({ status: 'error' });
     expect(s.status).toBe('manual_review');
-  }, 300_000);
+  });
 });

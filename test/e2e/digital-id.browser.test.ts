@@ -57,7 +57,7 @@ beforeAll(async () => {
     undefined,
     ca,
   );
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -100,7 +100,7 @@ describe('"Use a digital ID" on the hosted page', () => {
     const s = await liveSession();
     await toDocumentChoice(page, s.hosted_url);
     await page.getByRole('button', { name: 'Use a digital ID' }).press('Enter');
-    await page.getByRole('heading', { name: 'Take a selfie' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Take a selfie' }).waitFor({ timeout: 60_000 });
     await page.locator('[data-action=take-photo]').click();
     const result = await decided(server, acme.live_api_key, s.id);
     // Face match is switched off here (ENGINES_OFF), so a person decides; the digital ID itself passed.
@@ -136,7 +136,7 @@ describe('"Use a digital ID" on the hosted page', () => {
     await shot(page, 'hosted-digital-id-qr.png');
     const answered = await wallet.answerOpenid4vpLink(request.cross_device.link, { credential: 'pid_mdoc' });
     expect(await answered.json()).toEqual({ status: 'verified' });
-    await page.getByRole('heading', { name: 'Take a selfie' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Take a selfie' }).waitFor({ timeout: 60_000 });
     await page.close();
   });
 });

@@ -22,7 +22,7 @@ if (!embedded) console.log('embedded-database-clients: skipped with DATABASE_URL
     const c = await connect();
     await c.query('CREATE TABLE IF NOT EXISTS fuzz_departures (n int)');
     await c.end();
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });
@@ -140,7 +140,7 @@ if (!embedded) console.log('embedded-database-clients: skipped with DATABASE_URL
       return r?.status === 201 ? true : undefined;
     }, 90_000, 500);
     expect(server.proc.exitCode).toBeNull();
-  }, 90_000);
+  });
 
   it('keeps serving after all of that: the server reads, writes and decides a session', async () => {
     const tenant = await createTenant(server, 'departures');
@@ -152,5 +152,5 @@ if (!embedded) console.log('embedded-database-clients: skipped with DATABASE_URL
     }, 60_000);
     expect(decided.status).toBe('success');
     expect(server.proc.exitCode).toBeNull();
-  }, 90_000);
+  });
 });

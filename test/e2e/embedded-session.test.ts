@@ -14,7 +14,7 @@ if (!embedded) console.log('embedded-session: skipped with DATABASE_URL (it is a
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer(testEnv());
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });

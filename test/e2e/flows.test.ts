@@ -12,7 +12,7 @@ let other: Tenant;
 beforeAll(async () => {
   server = await startServer();
   [acme, other] = await Promise.all([createTenant(server, 'acme'), createTenant(server, 'other')]);
-}, 60_000);
+});
 afterAll(async () => {
   await server?.stop();
 });

@@ -42,7 +42,7 @@ describe('the gateway normalises upstream paths and passes only the answer itsel
     // An upstream URL with a path of its own: the gateway's paths go below it.
     server = await startServer(testEnv({ SOCIAL_UPSTREAM_URL: `${upstream.url}/base/`, RATE_LIMIT_ENABLED: 'false' }));
     tenant = await createTenant(server, 'Paths');
-  }, 180_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await upstream?.close();

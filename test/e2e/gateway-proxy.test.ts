@@ -58,7 +58,7 @@ describe('the gateway proxy (D18)', () => {
       startServer(testEnv({ RATE_LIMIT_ENABLED: 'false' })),
     ]);
     acme = await createOidcTenant(server, 'Acme Social');
-  }, 120_000);
+  });
   afterAll(async () => {
     await Promise.all([server?.stop(), bare?.stop()]);
     upstream.closeAllConnections();
@@ -141,7 +141,7 @@ describe('the gateway proxy (D18)', () => {
     const bytes = Buffer.from(await down.arrayBuffer());
     expect(bytes.length).toBe(20 * 1024 * 1024);
     expect(bytes.every((b) => b === 7)).toBe(true);
-  }, 60_000);
+  });
 
   it('reads from the upstream only as fast as the caller reads, and hangs up on the upstream when the caller goes away', async () => {
     const url = new URL(`${server.url}/v1/social/endless`);
@@ -158,10 +158,10 @@ describe('the gateway proxy (D18)', () => {
     // What the socket buffers of both hops hold (a few MiB each on loopback), not the 256 MiB answer.
     expect(endless.written).toBeLessThan(64 * 1024 * 1024);
     caller.destroy();
-    for (let i = 0; i < 100 && !endless.closed; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 600 && !endless.closed; i++) await new Promise((r) => setTimeout(r, 100)); // up to 60 s: a hang bound only
     expect(endless.closed).toBe(true);
     expect(endless.written).toBeLessThan(256 * 1024 * 1024);
-  }, 60_000);
+  });
 
   it('answers an upstream that stays silent with 504, one that drops the connection with 502, and no upstream with 503, each as the error body', async () => {
     const slow = await call(server, 'GET', '/v1/social/slow', { key: acme.test_api_key });
@@ -173,7 +173,7 @@ describe('the gateway proxy (D18)', () => {
     const none = await call(bare, 'GET', '/v1/social/feed', { key: tenant.test_api_key });
     expect([none.status, none.body.error.code]).toEqual([503, 'upstream_not_configured']);
     expect(JSON.stringify(none.body)).not.toMatch(/at .*\.js/); // no stack
-  }, 30_000);
+  });
 
   it('says which environment it is in /healthz and lists production and staging in /openapi.yaml (D19)', async () => {
     expect((await call(server, 'GET', '/healthz')).body.environment).toBe('staging');

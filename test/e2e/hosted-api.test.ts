@@ -140,8 +140,11 @@ describe('uploads', () => {
     await refused(page, () => upload(server, page, { class: 'selfie_video', step: 0, nonce: step.nonce, captured_at: step.closes_at + 10 }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
     // An empty step is not step 0, and no frame is taken before its step opens.
     await refused(page, () => upload(server, page, { class: 'selfie_video', step: '', nonce: step.nonce, captured_at: step.opens_at + 10 }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
-    expect(Date.now()).toBeLessThan(step.opens_at);
-    const early = await upload(server, page, { class: 'selfie_video', step: 0, nonce: step.nonce, captured_at: step.opens_at + 10 }, jpegBytes(), 'image/jpeg');
+    // Asked of a fresh challenge's last step, which opens 5.5 s or more after its issue: one request's margin, however loaded
+    // the machine (the rule itself, on its clock, is src/hosted-flow/liveness-challenge.test.ts).
+    const fresh = (await pageCall(server, page, 'POST', 'challenge')).body;
+    const last = fresh.steps.length - 1;
+    const early = await upload(server, page, { class: 'selfie_video', step: last, nonce: fresh.steps[last].nonce, captured_at: fresh.steps[last].opens_at + 10 }, jpegBytes(), 'image/jpeg');
     expect(early.status).toBe(400);
     expect(early.body.error.message).toMatch(/has not opened yet/);
   });
@@ -153,10 +156,12 @@ describe('uploads', () => {
     const sentAt = Date.now();
     // The page claims a time later in the window; the frame arrived near its start.
     const r = await upload(server, page, { class: 'selfie_video', step: 0, nonce: step.nonce, captured_at: step.opens_at + 1_900 }, jpegBytes(), 'image/jpeg');
+    const answeredAt = Date.now();
     expect(r.status).toBe(201);
     const row = await db.query(`SELECT details FROM artifacts WHERE id = $1`, [r.body.id]);
-    expect(row.rows[0].details.captured_at).toBeGreaterThanOrEqual(sentAt - 50);
-    expect(row.rows[0].details.captured_at).toBeLessThan(sentAt + 1_000);
+    // Stamped between sending and the answer, whatever the page claimed (an order: a loaded machine only widens it).
+    expect(row.rows[0].details.captured_at).toBeGreaterThanOrEqual(sentAt);
+    expect(row.rows[0].details.captured_at).toBeLessThanOrEqual(answeredAt);
     expect(row.rows[0].details.client_captured_at).toBe(step.opens_at + 1_900);
   });
 
@@ -278,7 +283,7 @@ describe('a live session through the API', () => {
     // The ciphertext went with them: the rows name no blob and the files are gone.
     const named = await db.query(`SELECT count(blob_key)::int AS n FROM artifacts WHERE session_id = $1`, [s.id]);
     expect(named.rows[0].n).toBe(0);
-    await eventually(async () => (blobKeys.some((k) => fs.existsSync(blobFile(server.env.DATA_DIR!, k))) ? undefined : true), 10_000, 100);
+    await eventually(async () => (blobKeys.some((k) => fs.existsSync(blobFile(server.env.DATA_DIR!, k))) ? undefined : true), 60_000, 100);
   });
 });
 
@@ -310,7 +315,7 @@ describe('a test session through the API', () => {
     } else {
       expect(done.result.checks.find((c: { name: string }) => c.name === 'face_match')).toMatchObject({ status: 'fail', score: 0.12 });
     }
-  }, 60_000);
+  });
 
   it('cancel withdraws the session, after which nothing is taken (409)', async () => {
     const s = await createSession(acme.test_api_key, { tier: 'T1' });
@@ -434,35 +439,44 @@ describe('the higher tiers’ steps through the API', () => {
 });
 
 describe('slow uploads', () => {
-  /** An upload whose body trickles in (100 bytes every 500 ms) until the server answers; resolves with the answer. */
-  function trickle(page: PageSession): { answer: Promise<{ status: number; body: any }>; stop: () => void } {
+  /**
+   * An upload whose body comes in slowly until the server answers; resolves with the answer. `below` the minimum rate:
+   * 100 bytes every 500 ms. `above` it: 64 KiB at once, then 16 KiB every 500 ms (32 KiB/s against 16), so the server
+   * never cuts it while the test runs, even with its timer firing at half its rate on a loaded machine.
+   */
+  function trickle(page: PageSession, rate: 'below' | 'above' = 'below'): { answer: Promise<{ status: number; body: any }>; answered: () => boolean; stop: () => void } {
     const u = new URL(`${server.url}/v1/hosted/sessions/${page.id}/artifacts?class=id_document_image&side=data_page`);
     let timer: NodeJS.Timeout | undefined;
     let request: ReturnType<typeof nodeHttp.request> | undefined;
+    let done = false;
+    const [head, step, length] = rate === 'below' ? [100, 100, 200_000] : [64 * 1024, 16 * 1024, 8 * MIB];
     const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
-      request = nodeHttp.request(u, { method: 'POST', headers: { authorization: `Bearer ${page.credential}`, 'content-type': 'image/jpeg', 'content-length': String(200_000) } }, (res) => {
+      request = nodeHttp.request(u, { method: 'POST', headers: { authorization: `Bearer ${page.credential}`, 'content-type': 'image/jpeg', 'content-length': String(length) } }, (res) => {
         clearInterval(timer);
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
       });
       request.on('error', (e) => (timer ? resolve({ status: 0, body: String(e) }) : reject(e)));
-      request.write(jpegBytes(1024, 7).subarray(0, 100));
-      timer = setInterval(() => request!.write(Buffer.alloc(100, 1)), 500);
-    });
-    return { answer, stop: () => (clearInterval(timer), request?.destroy()) };
+      const jpeg = jpegBytes(1024, 7);
+      request.write(Buffer.concat([jpeg.subarray(0, 100), Buffer.alloc(head - 100, 1)]));
+      timer = setInterval(() => request!.write(Buffer.alloc(step, 1)), 500);
+    }).finally(() => (done = true));
+    return { answer, answered: () => done, stop: () => (clearInterval(timer), request?.destroy()) };
   }
 
   it('cuts an upload that stays below 16 KiB/s after 10 s with 408 upload_too_slow, and stores nothing', async () => {
     const page = await openPage(server, await createSession(acme.live_api_key));
     await pageCall(server, page, 'POST', 'start');
-    const started = Date.now();
     const { answer } = trickle(page);
     const r = await answer;
     expect(r.status).toBe(408);
     expect(r.body.error.code).toBe('upload_too_slow');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(9_500);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // Cut by the server's own clock once the grace was over, never before (the deadline itself runs on jest's clock in
+    // src/vault/minimum-rate.test.ts): no stopwatch here, which a loaded machine would stretch.
+    const [, kib, seconds] = /cut: (\d+) KiB in (\d+) s/.exec(r.body.error.message) ?? [];
+    expect(Number(seconds)).toBeGreaterThanOrEqual(10);
+    expect(Number(kib) * 1024).toBeLessThan(16 * 1024 * Number(seconds));
     expect(await artifactCount(page.id)).toBe(0);
   });
 
@@ -475,15 +489,16 @@ describe('slow uploads', () => {
         return p;
       }),
     );
-    const trickles = pages.flatMap((p) => [trickle(p), trickle(p)]);
+    // Above the minimum rate, so the server never cuts them: they hold their slots for as long as the test needs,
+    // and "not behind them" is an order of answers, not a stopwatch a loaded machine would stretch.
+    const trickles = pages.flatMap((p) => [trickle(p, 'above'), trickle(p, 'above')]);
     try {
-      await new Promise((r) => setTimeout(r, 1_000)); // every slow body has started
+      await new Promise((r) => setTimeout(r, 1_000)); // the slow bodies have started (had one not, the test would be easier, never flaky)
       const page = await openPage(server, await createSession(acme.live_api_key));
       await pageCall(server, page, 'POST', 'start');
-      const t = Date.now();
       const r = await upload(server, page, { class: 'selfie_image' }, jpegBytes(4096, 9), 'image/jpeg');
       expect(r.status).toBe(201);
-      expect(Date.now() - t).toBeLessThan(5_000); // not behind the slow ones (they are cut only at 10 s)
+      expect(trickles.filter((t) => t.answered())).toHaveLength(0); // stored while all sixteen slow ones were still in flight
     } finally {
       for (const s of trickles) s.stop();
     }

@@ -149,9 +149,9 @@ describe('the hosted flow in Chromium', () => {
       await check('8-liveness-step');
     }
     if (tier === 'T4' || tier === 'T5') return; // their own steps follow (the tests below)
-    await f.getByRole('heading', { name: 'We are checking your documents' }).waitFor({ timeout: 30_000 });
+    await f.getByRole('heading', { name: 'We are checking your documents' }).waitFor({ timeout: 60_000 });
     await check('9-processing');
-    await f.getByRole('heading', { name: 'Thank you' }).waitFor({ timeout: 30_000 });
+    await f.getByRole('heading', { name: 'Thank you' }).waitFor({ timeout: 60_000 });
     await check('10-done');
   }
 
@@ -171,7 +171,7 @@ describe('the hosted flow in Chromium', () => {
     await completeFlow(page, photographAndCheck(page));
     await page.getByText('A person will review your verification').waitFor();
     await page.getByRole('link', { name: 'Return to Acme Bank' }).press('Enter');
-    await page.waitForURL((u) => u.origin === site.origin && u.pathname === '/done', { timeout: 15_000 });
+    await page.waitForURL((u) => u.origin === site.origin && u.pathname === '/done', { timeout: 60_000 });
     const landed = new URL(page.url());
     expect(landed.searchParams.get('session_id')).toBe(s.id);
     expect(landed.searchParams.get('status')).toBe('manual_review');
@@ -183,7 +183,7 @@ describe('the hosted flow in Chromium', () => {
     expect(sent.length).toBeGreaterThanOrEqual(2 + 2 * 5); // document, selfie, >= 5 frames per step
     expect(errors).toEqual([]);
     await context.close();
-  }, 180_000);
+  });
 
   it('iframe mode: the parent on an allowed origin receives completed; a page on another origin cannot frame it', async () => {
     const s = await session(acme.live_api_key);
@@ -194,7 +194,7 @@ describe('the hosted flow in Chromium', () => {
     await completeFlow(frame!, async (name) => {
       if (name === '1-consent') await page.screenshot({ path: path.join(SHOTS, 'hosted-iframe.png') });
     });
-    await page.waitForFunction(() => (window as any).received.some((m: any) => m.type === 'completed'), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (window as any).received.some((m: any) => m.type === 'completed'), undefined, { timeout: 60_000 });
     const received = await page.evaluate(() => (window as any).received);
     expect(received[0]).toMatchObject({ source: 'identity-verification', version: 1, type: 'ready', session_id: s.id });
     expect(received.at(-1)).toMatchObject({ type: 'completed', session_id: s.id, status: 'manual_review' });
@@ -210,7 +210,7 @@ describe('the hosted flow in Chromium', () => {
     expect(blocked.some((t) => t.includes('frame-ancestors'))).toBe(true);
     expect(await outsider.evaluate(() => (window as any).received)).toEqual([]);
     await context.close();
-  }, 180_000);
+  });
 
   /**
    * Opens a fresh test session's page with `open` and presses `label`; the choice must come before the
@@ -250,7 +250,7 @@ describe('the hosted flow in Chromium', () => {
     expect(read.body.metadata.test_outcome).toBe('declined');
     expect(read.body.result.checks.find((c: { name: string }) => c.name === 'face_match')).toMatchObject({ status: 'fail', score: 0.12 });
     await close();
-  }, 240_000);
+  });
 
   it('a test session\'s page (D22): says it is a test, axe-clean at 360 px and desktop, and each of Approved, Declined and Needs review chosen there is the session\'s outcome and webhook', async () => {
     const t = await call(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/test-page'), events: ['verification.completed', 'verification.failed', 'verification.manual_review'] } });
@@ -286,7 +286,7 @@ describe('the hosted flow in Chromium', () => {
       expect(JSON.parse(hook.body)).toMatchObject({ type: event, data: { session_id: s.id, status } });
       await close();
     }
-  }, 300_000);
+  });
 
   it('a live T1 session on a phone completes in redirect mode; without engines every check is an error and it goes to manual_review; its evidence URLs return the bytes captured, and stop after 15 minutes and after a purge', async () => {
     const s = await session(acme.live_api_key, { tier: 'T1' });
@@ -335,7 +335,7 @@ describe('the hosted flow in Chromium', () => {
       expect(gone.status).toBe(410);
       expect(((await gone.json()) as any).error.code).toBe('gone');
     }
-  }, 120_000);
+  });
 
   it('without a camera (framed without allow="camera") the page says so and offers the same session on another device, by link and QR code', async () => {
     const s = await session(acme.live_api_key);
@@ -364,7 +364,7 @@ describe('the hosted flow in Chromium', () => {
     await other.getByRole('heading', { name: 'Agree to share your photos and identity document' }).waitFor();
     expect(await other.evaluate(() => JSON.parse(document.getElementById('hosted-config')!.textContent!).session_id)).toBe(s.id);
     await Promise.all([context.close(), phone.close()]);
-  }, 60_000);
+  });
 
   it('speaks German when the session asks for de-DE', async () => {
     const s = await session(acme.live_api_key, { locale: 'de-DE' });
@@ -379,7 +379,7 @@ describe('the hosted flow in Chromium', () => {
     await page.getByRole('heading', { name: 'Welches Dokument verwenden Sie?' }).waitFor();
     await axe(page, 'de-choose-document');
     await context.close();
-  }, 60_000);
+  });
 
   /** A page's requests to any origin but the service's, to show the T5 secret goes nowhere else. */
   function foreignRequests(page: Page): string[] {
@@ -398,7 +398,7 @@ describe('the hosted flow in Chromium', () => {
     await completeFlow(page, async () => {}, 'T4');
     const press = (name: string) => page.getByRole('button', { name }).press('Enter');
 
-    await page.getByRole('heading', { name: 'Enter your name and date of birth as printed on your document' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Enter your name and date of birth as printed on your document' }).waitFor({ timeout: 60_000 });
     await expect(page.getByText('machine-readable lines').count()).resolves.toBe(1);
     await press('Continue');
     await page.getByRole('alert').waitFor();
@@ -429,7 +429,7 @@ describe('the hosted flow in Chromium', () => {
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('lei');
     await page.getByLabel('Legal Entity Identifier (LEI)').fill('5493001KJTIIGC8Y1R12');
     await press('Continue');
-    await page.getByRole('heading', { name: /We are checking your documents|Thank you/ }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: /We are checking your documents|Thank you/ }).waitFor({ timeout: 60_000 });
     await context.close();
 
     const db = await dbClient(server);
@@ -444,7 +444,7 @@ describe('the hosted flow in Chromium', () => {
     }
     const read = await call(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.live_api_key });
     expect(['processing', 'manual_review']).toContain(read.body.status);
-  }, 120_000);
+  });
 
   it('T5: after the web steps the page hands over to the mobile app with a deep link and a QR code of it carrying a working client_secret, sent to no other origin', async () => {
     const s = await session(acme.live_api_key, { tier: 'T5' });
@@ -454,7 +454,7 @@ describe('the hosted flow in Chromium', () => {
     const handoff = page.waitForResponse((r) => r.url().endsWith('/app-handoff') && r.status() === 200);
     await page.goto(s.hosted_url);
     await completeFlow(page, async () => {}, 'T5');
-    await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 60_000 });
     const { link, qr_svg } = (await (await handoff).json()) as { link: string; qr_svg: string };
     const href = (await page.getByRole('link', { name: 'Open the app' }).getAttribute('href'))!;
     expect(href).toBe(link);
@@ -479,8 +479,8 @@ describe('the hosted flow in Chromium', () => {
     // The web steps count as submitted: a reload while the chip is awaited shows the handoff again, not the end.
     const again = page.waitForResponse((r) => r.url().endsWith('/app-handoff') && r.status() === 200);
     await page.reload();
-    await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Read your passport chip in the app' }).waitFor({ timeout: 60_000 });
     expect(((await (await again).json()) as { link: string }).link).not.toBe(link); // a fresh app secret
     await context.close();
-  }, 120_000);
+  });
 });

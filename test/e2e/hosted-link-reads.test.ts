@@ -96,7 +96,7 @@ describe('the hosted URL on reads (D21)', () => {
     const c = await http(server, 'POST', `/v1/verify/sessions/${cancelled.id}/cancel`, { key: tenant.live_api_key });
     expect([c.status, c.body.status, c.body.hosted_url]).toEqual([200, 'withdrawn', null]);
     expect((await read(cancelled.id, tenant.live_api_key)).body.hosted_url).toBeNull();
-  }, 90_000);
+  });
 
   it('is never given to a client_secret or a user token', async () => {
     const s = await create(tenant.live_api_key);
@@ -112,5 +112,5 @@ describe('the hosted URL on reads (D21)', () => {
     expect(gqlByUser.text).not.toContain('/hosted/');
     const mine = await http(server, 'GET', '/v1/me/verifications', { key: user });
     expect(mine.text).not.toContain('/hosted/');
-  }, 60_000);
+  });
 });

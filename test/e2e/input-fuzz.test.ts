@@ -410,7 +410,7 @@ beforeAll(async () => {
     await crawl(server.url, new CookieJar(), ['/console/sign-in', '/account', '/account/sign-in'], '/'),
   ];
   console.log(`input fuzz: page forms ${surfaces.map((s) => s.forms.length).join('/')}, pages ${surfaces.map((s) => s.pages.length).join('/')}`);
-}, 240_000);
+});
 
 afterAll(async () => {
   await server?.stop();
@@ -466,7 +466,7 @@ it(`answers ${REQUESTS} malformed requests with no 5xx, no internal_error and no
     const serverErrors = [...errorLines.filter((l) => [...failed].some((id) => l.includes(id))).slice(0, 10), ...[...kinds.values()].slice(0, 10)];
     throw new Error(`input fuzz seed ${SEED}: ${failures.length} failures (replay with FUZZ_SEED=${SEED})\n${failures.slice(0, 25).join('\n')}\nserver errors:\n${serverErrors.join('\n')}`);
   }
-}, 300_000);
+});
 
 it('leaves the same server reading, writing and deciding sessions', async () => {
   // A tenant of its own: the console's forms may have revoked the fuzz tenant's keys.
@@ -483,4 +483,4 @@ it('leaves the same server reading, writing and deciding sessions', async () => 
   expect(server.proc.exitCode).toBeNull();
   // Nothing the fuzz sent ended the embedded database's process (src/db/embedded-database-keeper.ts would have started it again).
   expect(server.logs.join('')).not.toContain('embedded database lost');
-}, 120_000);
+});

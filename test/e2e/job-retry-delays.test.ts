@@ -23,7 +23,7 @@ describe('retries wait', () => {
     // Webhook caps scaled to 3 s for the first retry (60 s x 0.05).
     server = await startOidcServer({ JOB_RETRY_SCALE: String(JOB_RETRY_SCALE), WEBHOOK_RETRY_SCALE: '0.05' });
     tenant = await createOidcTenant(server);
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();
@@ -53,7 +53,7 @@ describe('retries wait', () => {
     // Delivered: no third call.
     await new Promise((r) => setTimeout(r, 1_000));
     expect(receiver.at('/dsr')).toHaveLength(2);
-  }, 120_000);
+  });
 
   it("waits before a failing webhook's next attempt at least until the time its attempt log scheduled", async () => {
     receiver.on('/hook', (n) => (n === 1 ? { status: 500, body: 'boom' } : { status: 204 }));
@@ -64,14 +64,14 @@ describe('retries wait', () => {
     expect(session.status).toBe(201);
 
     const [first, second] = await eventually(async () => (receiver.at('/hook').length >= 2 ? receiver.at('/hook') : undefined), 90_000, 50);
-    const log = await graphql(server, 'query($e: ID) { webhookAttempts(endpointId: $e) { attempt startedAt nextRetryAt } }', { e: endpoint.body.id }, tenant.test_api_key);
-    const attempt1 = (log.body.data.webhookAttempts as { attempt: number; startedAt: string; nextRetryAt: string | null }[]).find((a) => a.attempt === 1)!;
+    const log = await graphql(server, 'query($e: ID) { webhookAttempts(endpointId: $e) { attempt startedAt durationMs nextRetryAt } }', { e: endpoint.body.id }, tenant.test_api_key);
+    const attempt1 = (log.body.data.webhookAttempts as { attempt: number; startedAt: string; durationMs: number; nextRetryAt: string | null }[]).find((a) => a.attempt === 1)!;
     expect(attempt1.nextRetryAt).not.toBeNull();
-    const scheduledDelayMs = Date.parse(attempt1.nextRetryAt!) - Date.parse(attempt1.startedAt);
-    expect(scheduledDelayMs).toBeGreaterThanOrEqual(0);
-    expect(scheduledDelayMs).toBeLessThanOrEqual(3_000 + 10_000); // the scaled cap, plus the 10 s an attempt may take
+    // Scheduled from the attempt's answer on (the delay itself, at most the scaled cap, is src/webhooks/retry.schedule.test.ts's:
+    // here it would be read through the time a loaded machine takes to record the attempt).
+    expect(Date.parse(attempt1.nextRetryAt!)).toBeGreaterThanOrEqual(Date.parse(attempt1.startedAt) + attempt1.durationMs);
     // It came when its log said, not at the next poll.
     expect(second.at).toBeGreaterThanOrEqual(Date.parse(attempt1.nextRetryAt!));
     expect(first.at).toBeLessThan(Date.parse(attempt1.nextRetryAt!));
-  }, 150_000);
+  });
 });

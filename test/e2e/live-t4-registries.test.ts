@@ -1,7 +1,7 @@
 import { dbClient, openPage, pageCall } from '../helpers/hosted-client';
 import { captureAndSubmit, checkOf, decided, passportFields, passportPhoto } from '../helpers/live-session';
 import { startRegistryServer, type RegistryServer } from '../helpers/registry-server';
-import { createTenant, http, startServer, testEnv, type Tenant, type TestServer, ENGINES_OFF } from '../helpers/test-server';
+import { createTenant, http, loggedLine, startServer, testEnv, type Tenant, type TestServer, ENGINES_OFF } from '../helpers/test-server';
 import { expectToMatchContract } from '../helpers/openapi-contract';
 
 /**
@@ -54,7 +54,7 @@ it('waits in the job queue while a registry answers 429, then decides from its r
   const s = await t4(acme.live_api_key, { legal_name: 'Shell plc', lei: '21380068P1DRHMJ8KU70' });
   expect(reg.hits.gleif.length - before).toBeGreaterThanOrEqual(3); // two 429s, then the record
   expect(checkOf(s, 'lei_registry')).toMatchObject({ status: 'pass', verdict: 'pass' });
-  expect(await server.settledLogs()).toContain('checks wait for room'); // logged seconds before the decision, but written up to 200 ms late
+  await loggedLine(server, 'checks wait for room'); // logged seconds before the decision, but written up to 200 ms late (later on a loaded machine)
 });
 
 it('passes the LEI and the UK company number of an active company, skips the registries not asked, and keeps every answer as evidence', async () => {

@@ -25,7 +25,7 @@ beforeAll(async () => {
   await createUser(server, ada);
   atAcme = (await signInThroughPages(server, acme, ada, undefined, { resource: true, scope: 'openid account account:write' })).tokens.access_token!;
   atGlobex = (await signInThroughPages(server, globex, ada, undefined, { resource: true, scope: 'openid email profile account' })).tokens.access_token!;
-}, 300_000);
+});
 afterAll(async () => {
   await server?.stop();
 });

@@ -10,7 +10,7 @@ let withPort: TestServer;
 
 beforeAll(async () => {
   [withToken, withPort] = await Promise.all([startServer(testEnv({ METRICS_TOKEN: TOKEN })), startServer(testEnv({ METRICS_PORT: '0' }))]);
-}, 360_000); // two embedded databases starting on a loaded 2-core machine
+}); // two embedded databases starting on a loaded 2-core machine
 afterAll(async () => {
   await Promise.all([withToken?.stop(), withPort?.stop()]);
 });

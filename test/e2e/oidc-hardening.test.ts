@@ -16,7 +16,7 @@ describe('OIDC and account-page hardening', () => {
   beforeAll(async () => {
     server = await startOidcServer();
     tenant = await createOidcTenant(server);
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });
@@ -125,7 +125,7 @@ describe('OIDC and account-page hardening', () => {
     const logs = await eventually(async () => {
       const all = await server.settledLogs();
       return /client aborted the request/.test(all) ? all : undefined;
-    }, 15_000);
+    });
     const lines = logs.split('\n').filter((l) => l.includes('aborted'));
     expect(lines.some((l) => /"level":30/.test(l) && /artifacts/.test(l))).toBe(true);
     expect(logs).not.toMatch(/unhandled error/);

@@ -27,7 +27,7 @@ describe('malformed input to the console, the account portal and the sign-in pag
     const created = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1', metadata: { test_outcome: 'review' } } });
     caseId = created.body.id;
     await eventually(async () => ((await statusOf(caseId)) === 'manual_review' ? true : undefined), 60_000);
-  }, 240_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });

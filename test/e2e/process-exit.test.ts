@@ -38,7 +38,7 @@ async function exitsAfterParentDied(): Promise<boolean> {
   parent.kill('SIGKILL');
   await new Promise((r) => parent.once('exit', r));
   process.kill(pid, 'SIGTERM'); // before the log's 200 ms flush has written to the dead pipe
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 60_000; // a hang bound only: a loaded machine may take seconds to run the exit
   while (processAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const exited = !processAlive(pid);
   if (!exited) process.kill(pid, 'SIGKILL');
@@ -47,4 +47,4 @@ async function exitsAfterParentDied(): Promise<boolean> {
 
 it('exits when the log cannot be written because the parent reading stdout died', async () => {
   expect(await exitsAfterParentDied()).toBe(true);
-}, 20_000);
+});

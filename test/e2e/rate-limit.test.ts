@@ -333,6 +333,6 @@ describe('per-tenant overrides', () => {
     expect(wrong.body.errors[0].extensions.code).toBe('unauthorized');
     const asOperator = await http(server, 'POST', '/graphql', { json: { query: mutation, variables: { t: tenant.tenant_id } }, headers: { 'service-admin-key': ADMIN_API_KEY } });
     expect(asOperator.body.data.setRateLimitOverride).toEqual({ tenantId: tenant.tenant_id, bucket: 'verify_create', limit: 600 });
-    await eventually(async () => (limitOf(await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: createBody })) === 600 ? true : undefined), 5_000, 100);
+    await eventually(async () => (limitOf(await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: createBody })) === 600 ? true : undefined), 60_000, 100);
   });
 });

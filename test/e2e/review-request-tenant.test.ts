@@ -39,7 +39,7 @@ describe('a review request reaches the tenant', () => {
     admin = await createConsoleMember(server, acme.tenant_id, 'admin');
     reviewer = await createConsoleMember(server, acme.tenant_id, 'reviewer');
     ana = await signedInUser(server, acme, { email: anaEmail });
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await db?.end();
@@ -96,7 +96,7 @@ describe('a review request reaches the tenant', () => {
     const back = await browse(jar, await passInteraction(jar, first.location!, `${server.url}/account/callback`, anaEmail, 'correct horse battery'));
     const portal = await browse(jar, back.location!);
     expect(portal.html).toContain('Changed: declined');
-  }, 240_000);
+  });
 
   it('the tenant may keep the decision from the case page: the request is settled upheld, the session unchanged, the user told', async () => {
     const id = await boundSession(server, db, acme, ana, { metadata: { test_outcome: 'declined' } });
@@ -115,7 +115,7 @@ describe('a review request reaches the tenant', () => {
     await eventually(async () => ((await mailTo(anaEmail)).some((m) => m.text.includes('The decision stands')) ? true : undefined), 60_000);
     const audit = await db.query(`SELECT detail FROM audit_log WHERE subject_id = $1 AND action = 'session.review_upheld'`, [id]);
     expect(audit.rows).toEqual([{ detail: expect.objectContaining({ member_id: reviewer.memberId }) }]);
-  }, 240_000);
+  });
 
   it('mails the user when their export is ready to download', async () => {
     const r = await http(server, 'POST', '/v1/me/data-export', { key: ana.accessToken });
@@ -127,5 +127,5 @@ describe('a review request reaches the tenant', () => {
     expect(mail.text).toContain(`/account/exports/${r.body.id}`);
     const job = await http(server, 'GET', '/v1/me/requests', { key: ana.accessToken });
     expect(job.body.data.find((j: { id: string }) => j.id === r.body.id)).toMatchObject({ status: 'completed' });
-  }, 180_000);
+  });
 });

@@ -87,7 +87,7 @@ beforeAll(async () => {
   const r = await createSession(empty, emptyTenant.test_api_key, { flow_id: 'default', tier: 'T3', metadata: { test_identity: { full_name: 'Eric Badege' } } });
   expect(r.status).toBe(201);
   emptySessionId = r.body.id;
-}, 90_000);
+});
 
 afterAll(async () => {
   await Promise.all([server?.stop(), empty?.stop(), receiver?.close()]);

@@ -22,7 +22,7 @@ describe("a user's service_verification counts live sessions only", () => {
     globex = await createOidcTenant(server, 'Globex Bank');
     await createUser(server, lin);
     sub = (await signInThroughPages(server, acme, lin, undefined, { scope: 'openid' })).tokens.claims().sub;
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });
@@ -38,7 +38,7 @@ describe("a user's service_verification counts live sessions only", () => {
     const done = await eventually(async () => {
       const r = await http(server, 'GET', `/v1/verify/sessions/${created.body.id}`, { key: acme.test_api_key });
       return r.body.status === 'success' ? r.body : undefined;
-    }, 40_000);
+    });
     // The tenant's own record is complete: bound to the user, with the badges it asked for.
     expect(done).toMatchObject({ livemode: false, user_sub: sub, result: { achieved_tier: 'T2' } });
     expect(done.result.badges.length).toBeGreaterThan(0);
@@ -50,7 +50,7 @@ describe("a user's service_verification counts live sessions only", () => {
     const me = await http(server, 'GET', '/v1/me', { key: await userAccessToken(server, acme, lin) });
     expect(me.status).toBe(200);
     expect(me.body.service_verification).toEqual(NONE);
-  }, 90_000);
+  });
 
   it('updates it when a bound live session succeeds, and a later test-mode success does not raise it', async () => {
     const holder = { surname: 'ERIKSSON', givenNames: 'ANNA MARIA', dateOfBirth: '1986-05-02', nationality: 'SWE', documentNumber: 'SE7730142' };
@@ -63,5 +63,5 @@ describe("a user's service_verification counts live sessions only", () => {
 
     await testModeSuccess(); // T2 with liveness, in test mode
     expect(await claimSeenByGlobex()).toEqual(claim);
-  }, 300_000);
+  });
 });

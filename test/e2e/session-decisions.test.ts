@@ -38,7 +38,7 @@ describe('session decisions (D16)', () => {
     // Live endpoints must be https; the test-mode endpoint shows the re-sent event.
     const hook = await http(server, 'POST', '/v1/verify/webhooks', { key: acme.test_api_key, json: { url: receiver.url('/test'), events: ['verification.completed', 'verification.failed', 'verification.manual_review'] } });
     expect(hook.status).toBe(201);
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();
@@ -74,7 +74,7 @@ describe('session decisions (D16)', () => {
     expect(after[1]).toEqual(won.body);
     const session = (await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: acme.test_api_key })).body;
     expect(session.status).toBe(won.body.to_status);
-  }, 60_000);
+  });
 
   it('refuses what a reviewer may not do, with the error body: bad input 400, no scope 403, the other tenant 404, the wrong state 409', async () => {
     const created = await create(acme.test_api_key, { tier: 'T2', metadata: { test_outcome: 'review' } });
@@ -103,7 +103,7 @@ describe('session decisions (D16)', () => {
     expect(approved.status).toBe(201);
     const again = await decide(id, acme.test_api_key, { decision: 'decline', reason: 'second thoughts' });
     expect(again.status).toBe(409);
-  }, 60_000);
+  });
 
   it('reverses a decided session: the outcome flips, the event is sent again, and a reverse naming a stale decision is 409', async () => {
     const created = await create(acme.test_api_key, { tier: 'T2' });
@@ -131,7 +131,7 @@ describe('session decisions (D16)', () => {
     expect(back.body).toMatchObject({ from_status: 'failed', to_status: 'success' });
     const history = (await decisions(id, acme.test_api_key)).body.data;
     expect(history.map((d: { decision: string }) => d.decision)).toEqual(['approve', 'reverse', 'reverse']);
-  }, 60_000);
+  });
 
   it('takes the user’s verified claim with a reversal of a live success, and reads the history through GraphQL', async () => {
     const lin = testEmail('lin.decisions');
@@ -161,5 +161,5 @@ describe('session decisions (D16)', () => {
       session: { status: 'FAILED', result: { badges: [] }, decisions: [{ decision: 'APPROVE', source: 'AUTOMATED' }, { decision: 'REVERSE', source: 'HUMAN' }] },
     });
     expect(await claim()).toEqual({ badges: [], tier: null, verified_at: null });
-  }, 300_000);
+  });
 });

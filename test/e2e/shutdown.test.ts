@@ -118,7 +118,7 @@ it('exits by its own deadline after SIGTERM when its parent died, with slow uplo
   const { client } = await RawGraphQLWs.connect(server.url, RawGraphQLWs.bearer(tenant.test_api_key));
   cleanups.push(() => client.close());
   client.subscribe('subscription { sessionStatusChanged { id status } }');
-  await eventually(async () => (receiver.at('/held').length >= 1 ? true : undefined), 30_000, 100);
+  await eventually(async () => (receiver.at('/held').length >= 1 ? true : undefined), 60_000, 100);
 
   process.kill(server.parentPid, 'SIGKILL'); // the harness dies: nobody reads the server's stdout any more
   await new Promise((r) => setTimeout(r, 2000)); // the uploads go on, and the server logs to a dead pipe
@@ -129,7 +129,7 @@ it('exits by its own deadline after SIGTERM when its parent died, with slow uplo
   await startUnderParent(env);
   const [held, redelivered] = await eventually(async () => (receiver.at('/held').length >= 2 ? receiver.at('/held') : undefined), 60_000, 200);
   expect(redelivered.headers['service-event-id']).toBe(held.headers['service-event-id']);
-}, 300_000);
+});
 
 // `npm run worker` beside an API instance needs a database both reach: the embedded one belongs to one process.
 const withRealPostgres = process.env.DATABASE_URL ? it : it.skip;
@@ -144,7 +144,7 @@ withRealPostgres('stops `npm run worker` by its own deadline after SIGTERM when 
   expect((await call(api, 'POST', '/v1/verify/webhooks', { key: tenant.test_api_key, json: { url: receiver.url('/held-by-worker'), events: ['verification.completed'] } })).status).toBe(201);
   receiver.on('/held-by-worker', (n) => (n === 1 ? { status: 200, hold: true } : { status: 200 }));
   expect((await call(api, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } })).status).toBe(201);
-  await eventually(async () => (receiver.at('/held-by-worker').length >= 1 ? true : undefined), 30_000, 100);
+  await eventually(async () => (receiver.at('/held-by-worker').length >= 1 ? true : undefined), 60_000, 100);
 
   process.kill(worker.parentPid, 'SIGKILL');
   await new Promise((r) => setTimeout(r, 1000));

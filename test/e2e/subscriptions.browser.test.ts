@@ -32,13 +32,14 @@ describe('examples/session-status.html in Chromium', () => {
     page.on('requestfailed', (req) => failures.push(req.url()));
     page.on('pageerror', (err) => failures.push(err.message));
     await page.goto(`${server.url}/examples/session-status.html#client_secret=${encodeURIComponent(r.body.client_secret)}`);
-    await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'live', undefined, { timeout: 10_000 });
-    await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'success', undefined, { timeout: 20_000 });
-    await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'finished', undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'live', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'success', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById('connection')?.textContent === 'finished', undefined, { timeout: 60_000 });
     const history = await page.$$eval('#history li', (lis) => lis.map((li) => li.textContent));
-    // Every status in order; on a loaded machine the page may connect after `created`, then it starts at the current one.
+    // Every status in order; on a loaded machine the page may connect after `created` (or `in_progress`: the test clock's
+    // steps are 3 s apart), then it starts at the current one. At least one change arrived live after it connected.
     const all = ['created', 'in_progress', 'processing', 'success'];
-    expect(history.length).toBeGreaterThanOrEqual(3);
+    expect(history.length).toBeGreaterThanOrEqual(2);
     expect(history).toEqual(all.slice(all.length - history.length));
     expect(await page.textContent('#decision')).toBe('Decision: approved (T2)');
     expect(failures).toEqual([]);

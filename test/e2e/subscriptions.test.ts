@@ -65,8 +65,12 @@ describe('sessionStatusChanged(id)', () => {
     const s = await createSession(acme.test_api_key);
     const ws = await connected(s.client_secret);
     const sub = ws.subscribe(BY_ID, { id: s.id });
-    await sub.waitForComplete(20_000);
-    expect(statuses(sub)).toEqual(['CREATED', 'IN_PROGRESS', 'PROCESSING', 'SUCCESS']);
+    await sub.waitForComplete();
+    // The status at subscription first, then every later one in order. Subscribed within the 2 s before the test clock's
+    // first step, that is all four; a loaded machine may take longer to connect, and then starts at the current one.
+    const all = ['CREATED', 'IN_PROGRESS', 'PROCESSING', 'SUCCESS'];
+    expect(statuses(sub).length).toBeGreaterThanOrEqual(2);
+    expect(statuses(sub)).toEqual(all.slice(all.length - statuses(sub).length));
     const last = sub.data.at(-1).sessionStatusChanged;
     expect(last).toMatchObject({ id: s.id, tier: 'T1', livemode: false, result: { decision: 'APPROVED', achievedTier: 'T1' } });
     expect(new Date(last.completedAt).toISOString()).toBe(last.completedAt);

@@ -69,7 +69,7 @@ describe('a test session and its hosted page (D22)', () => {
     // Its page says so, and takes nothing more.
     expect((await pageCall(server, page, 'GET', '')).body).toMatchObject({ status: 'failed', test_outcome: 'declined' });
     expect((await upload(server, page, { class: 'selfie_image' }, jpegBytes(), 'image/jpeg')).status).toBe(409);
-  }, 90_000);
+  });
 
   it('a page still capturing does not hold it back either', async () => {
     const s = await create(acme.test_api_key);
@@ -77,7 +77,7 @@ describe('a test session and its hosted page (D22)', () => {
     await pageCall(server, page, 'POST', 'start');
     await upload(server, page, { class: 'id_document_image', side: 'data_page' }, jpegBytes(), 'image/jpeg');
     expect(await webhookOf(s.id)).toMatchObject({ type: 'verification.completed', data: { session_id: s.id, status: 'success' } });
-  }, 90_000);
+  });
 
   it.each([
     ['approved', 'verification.completed', 'success', 'approved'],
@@ -106,7 +106,7 @@ describe('a test session and its hosted page (D22)', () => {
     expect([late.status, late.body.error?.code]).toEqual([409, 'invalid_state']);
     const read = await http(server, 'GET', `/v1/verify/sessions/${s.id}`, { key: acme.test_api_key });
     expect([read.body.status, read.body.metadata.test_outcome]).toEqual(['success', undefined]);
-  }, 90_000);
+  });
 
   it('a live session takes no test outcome (400), and its page is not the test page', async () => {
     const s = await create(acme.live_api_key);

@@ -19,7 +19,7 @@ describe('user text input on /v1/me', () => {
     db = await dbClient(server);
     tenant = await createOidcTenant(server);
     user = await signedInUser(server, tenant, { email: testEmail('texts') });
-  }, 120_000);
+  });
   afterAll(async () => {
     await db?.end();
     await server?.stop();
@@ -48,5 +48,5 @@ describe('user text input on /v1/me', () => {
     }
     const cases = await http(server, 'GET', `/v1/me/verifications/${id}/review`, { key: user.tenantAccessToken });
     expect(cases.body.data).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -50,7 +50,7 @@ describe('scoped user tokens (D20)', () => {
     userId = (await createUser(server, email)).user_id;
     acmeSession = await boundSession(server, db, acme, { userId });
     globexSession = await boundSession(server, db, globex, { userId });
-  }, 120_000);
+  });
   afterAll(async () => {
     await db?.end();
     await server?.stop();
@@ -158,7 +158,7 @@ describe('scoped user tokens (D20)', () => {
     // What needs no recent sign-in still works with the same token.
     expect((await http(server, 'GET', '/v1/me/requests', { key: token })).status).toBe(200);
     expect((await http(server, 'GET', '/v1/me', { key: token })).body.state).toBe('active');
-  }, 60_000);
+  });
 
   it.each([
     ['en-US', ['See your account at Acme', 'Change your profile, and ask for a human review of a verification you did with Acme']],

@@ -90,7 +90,7 @@ it('refuses bytes that are not the declared type with 415 and its error body, as
   const r = await upload(server, page, { class: 'selfie_image' }, Buffer.alloc(3 * 1024 * 1024, 1), 'image/jpeg');
   expect(r.status).toBe(415);
   expect(r.body.error.code).toBe('unsupported_media_type');
-  await eventually(async () => ((await objectKeys()).length === before.length ? true : undefined), 10_000);
+  await eventually(async () => ((await objectKeys()).length === before.length ? true : undefined));
   const rows = await db.query('SELECT count(*)::int AS n FROM artifacts WHERE session_id = $1', [page.id]);
   expect(rows.rows[0].n).toBe(0);
 });

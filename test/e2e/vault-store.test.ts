@@ -48,7 +48,7 @@ describe('the filesystem vault (the default store)', () => {
     server = await startServer(testEnv(ENGINES_OFF));
     acme = await createTenant(server, 'vault-fs');
     db = quiet(await dbClient(server));
-  }, 120_000);
+  });
   afterAll(async () => {
     await db?.end().catch(() => undefined);
     await server?.stop();
@@ -87,7 +87,7 @@ describe('the filesystem vault (the default store)', () => {
     const after = await db.query(`SELECT count(*)::int AS n FROM artifacts WHERE session_id = $1 AND (blob_key IS NOT NULL OR purged_at IS NULL)`, [id]);
     expect(after.rows[0].n).toBe(0);
     expect((await download(server, urls[0])).status).toBe(410);
-  }, 180_000);
+  });
 
   it('stores nothing when an upload is refused: no row and no file', async () => {
     const s = (await http(server, 'POST', '/v1/verify/sessions', { key: acme.live_api_key, json: { flow_id: 'default', tier: 'T1' } })).body;
@@ -102,7 +102,7 @@ describe('the filesystem vault (the default store)', () => {
     expect((await upload(server, page, { class: 'selfie_image' }, jpegBytes(50_000, 2), 'image/jpeg')).status).toBe(400);
     expect(files()).toBe(before + 1);
     expect(fs.readdirSync(path.join(server.env.DATA_DIR!, 'vault', 'tmp'))).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe('vault migrate', () => {
@@ -149,5 +149,5 @@ describe('vault migrate', () => {
     // A second run finds nothing left to move.
     const again = await cli(server.env, ['vault', 'migrate', '--to', 'fs', '--json']);
     expect(again.json).toMatchObject({ moved: 0, skipped: 0 });
-  }, 240_000);
+  });
 });

@@ -1,6 +1,6 @@
 import { verifyServiceSignature } from '../../src/index';
 import { createTenant, eventually, http, startServer, TestServer, testEnv } from '../helpers/test-server';
-import { WebhookReceiver } from '../helpers/webhook-receiver';
+import { onReceipt, WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
  * Durability of delivery: a server killed with SIGKILL in the middle of an attempt loses nothing,
@@ -34,15 +34,15 @@ it('delivers an event again after the server is killed with SIGKILL mid-delivery
   receiver.on('/crash', (n) => (n === 1 ? { status: 200, hold: true } : { status: 200 }));
   expect((await http(first, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } })).status).toBe(201);
 
-  await eventually(async () => (receiver.at('/crash').length >= 1 ? true : undefined), 25_000, 100);
+  await eventually(async () => (receiver.at('/crash').length >= 1 ? true : undefined), 60_000, 100);
   await first.kill9();
 
   const second = await startServer(env);
   servers.push(second);
-  const [held, redelivered] = await eventually(async () => (receiver.at('/crash').length >= 2 ? receiver.at('/crash') : undefined), 30_000, 200);
+  const [held, redelivered] = await eventually(async () => (receiver.at('/crash').length >= 2 ? receiver.at('/crash') : undefined), 60_000, 200);
   expect(header(redelivered.headers, 'service-event-id')).toBe(header(held.headers, 'service-event-id'));
   expect(redelivered.body).toBe(held.body);
-  expect(verifyServiceSignature(redelivered.body, header(redelivered.headers, 'service-signature'), reg.body.signing_secret)).toBe(true);
+  expect(verifyServiceSignature(redelivered.body, header(redelivered.headers, 'service-signature'), reg.body.signing_secret, onReceipt(redelivered))).toBe(true);
 
   const log = await eventually(async () => {
     const r = await http(second, 'POST', '/graphql', {
@@ -53,7 +53,7 @@ it('delivers an event again after the server is killed with SIGKILL mid-delivery
   });
   expect(log).toEqual([{ attempt: 1, succeeded: true, statusCode: 200 }]);
   await second.stop();
-}, 180_000); // two server starts on an embedded database; on a loaded 2-core CI machine a start alone can take 20 s
+}); // two server starts on an embedded database; on a loaded 2-core CI machine a start alone can take 20 s
 
 const withRealPostgres = process.env.DATABASE_URL ? it : it.skip;
 if (!process.env.DATABASE_URL) {
@@ -75,7 +75,7 @@ withRealPostgres('sends each attempt once when two instances share one database'
     const via = i % 2 ? a : b;
     expect((await http(via, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } })).status).toBe(201);
   }
-  await eventually(async () => (receiver.at('/two').length >= N ? true : undefined), 40_000, 200);
+  await eventually(async () => (receiver.at('/two').length >= N ? true : undefined), 60_000, 200);
   await new Promise((r) => setTimeout(r, 2_000)); // room for a duplicate to show up
   const ids = receiver.at('/two').map((r) => header(r.headers, 'service-event-id'));
   expect(ids).toHaveLength(N);

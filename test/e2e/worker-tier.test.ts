@@ -56,7 +56,7 @@ describe('one API instance and two workers on one database', () => {
     // The workers get the API's environment (its DATA_DIR or DATABASE_URL, its JOB_SCHEMA), one engine thread each on 2 cores.
     const workerEnv = { ...api.env, CHECK_WORKERS: '1', NODE_EXTRA_CA_CERTS: path.join(TLS_DIR, 'localhost.crt') };
     workers = await Promise.all([startWorker(workerEnv), startWorker(workerEnv)]);
-  }, 360_000);
+  });
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await api?.stop();
@@ -95,7 +95,7 @@ describe('one API instance and two workers on one database', () => {
     // A worker writes its log lines up to 200 ms after logging them (src/logger.ts buffers them), later on a
     // loaded machine: the last decision's line may still be on its way when its webhook has already arrived.
     const decidedBy = () => workers.map((w) => w.decided().filter((id) => ids.includes(id)));
-    await eventually(async () => (ids.every((id) => decidedBy().some((d) => d.includes(id))) ? true : undefined), 30_000).catch(() => undefined);
+    await eventually(async () => (ids.every((id) => decidedBy().some((d) => d.includes(id))) ? true : undefined)).catch(() => undefined);
     const byWorker = decidedBy();
     expect([...byWorker[0], ...byWorker[1]].sort()).toEqual([...ids].sort());
     expect(byWorker[0].length).toBeGreaterThan(0);
@@ -103,7 +103,7 @@ describe('one API instance and two workers on one database', () => {
     const apiLog = await api.settledLogs();
     expect(apiLog).not.toContain('checks decided');
     expect(apiLog).not.toContain('check engines loaded');
-  }, 400_000);
+  });
 });
 
 describe('CHECK_WORKERS=0 where jobs run', () => {

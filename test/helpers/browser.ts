@@ -23,11 +23,29 @@ async function chromiumToLaunch(): Promise<{ executablePath: string; env?: Recor
  */
 export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   const { executablePath, env } = await chromiumToLaunch();
-  return chromium.launch({
+  const browser = await chromium.launch({
     ...options,
     executablePath,
     headless: true,
     args: [...BASE_ARGS, ...(options.args ?? [])],
     env: env ? { ...process.env, ...env, ...options.env } : options.env,
   });
+  // Every wait of a page is for an event (a heading, a URL): its ceiling only bounds a hang, and Playwright's 30 s
+  // default is one a loaded 2-core machine can reach while the server decides a session (issue 47).
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = async (o) => {
+    const context = await newContext(o);
+    context.setDefaultTimeout(BROWSER_WAIT_CEILING_MS);
+    return context;
+  };
+  browser.newPage = async (o) => {
+    const page = await newPage(o);
+    page.setDefaultTimeout(BROWSER_WAIT_CEILING_MS);
+    return page;
+  };
+  return browser;
 }
+
+/** How long a page waits for an element, a navigation or a function before the test fails: a hang bound only. */
+export const BROWSER_WAIT_CEILING_MS = 60_000;

@@ -104,7 +104,7 @@ export async function startServer(env: NodeJS.ProcessEnv = testEnv()): Promise<T
       // Not left running: a server that never said it listens would outlive the test run.
       proc.kill('SIGKILL');
       reject(new Error(`server did not start:\n${logs.join('')}`));
-    }, 180_000); // a start on a loaded 2-core machine has taken 75 s
+    }, 480_000); // a start on a loaded 2-core machine has taken 75 s, and over 120 s at load 40 (below the tests' 600 s ceiling)
     readline.createInterface({ input: proc.stdout! }).on('line', (line) => {
       logs.push(line);
       try {
@@ -148,7 +148,7 @@ export async function startServer(env: NodeJS.ProcessEnv = testEnv()): Promise<T
 /** Runs the CLI with the server's environment (through the socket when embedded) and parses its --json output. */
 export function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; json: Record<string, unknown> | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { env, timeout: 300_000 } /* a hang bound only: a CLI start at load 40 takes tens of seconds */, (err, stdout, stderr) => {
       let json: Record<string, unknown> | null = null;
       try {
         json = JSON.parse(stdout) as Record<string, unknown>;
@@ -202,6 +202,16 @@ export async function graphql(
   key?: string,
 ): Promise<HttpResult> {
   return http(server, 'POST', '/graphql', { key, json: { query, variables } });
+}
+
+/**
+ * The first log line of `server` that contains `match` (or matches it), once it has been written. A server writes its
+ * log lines up to 200 ms after logging them (src/logger.ts), later on a loaded machine: a test waits for the line
+ * itself, with a ceiling that only bounds a hang, instead of reading the log after a fixed pause.
+ */
+export async function loggedLine(server: Pick<TestServer, 'logs'>, match: string | RegExp, ceilingMs = 60_000): Promise<string> {
+  const found = () => server.logs.join('\n').split('\n').find((l) => (typeof match === 'string' ? l.includes(match) : match.test(l)));
+  return eventually(async () => found(), ceilingMs, 100);
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */

@@ -2,6 +2,11 @@ import http from 'node:http';
 
 export type Received = { path: string; headers: http.IncomingHttpHeaders; body: string; at: number };
 export type Reply = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number; hold?: boolean };
+/**
+ * verifyServiceSignature's clock set to when the request arrived, as a receiver checks it: the tolerance then bounds
+ * the sender's clock, not how long after the delivery a loaded test machine reads it.
+ */
+export const onReceipt = (r: Pick<Received, 'at'>): { nowSeconds: number } => ({ nowSeconds: Math.floor(r.at / 1000) });
 /** Decides the reply to the n-th request (1-based) on one path. */
 export type Behaviour = (n: number, req: Received) => Reply;
 

@@ -20,7 +20,7 @@ export type WorkerProcess = {
  * Starts `node dist/app/worker.js` as `npm run worker` starts it, with `env` only, and waits for its
  * `worker started` line (the engines are loaded by then).
  */
-export async function startWorker(env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<WorkerProcess> {
+export async function startWorker(env: NodeJS.ProcessEnv, timeoutMs = 480_000): Promise<WorkerProcess> {
   const proc = spawn(process.execPath, [WORKER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const killOnExit = () => proc.kill('SIGKILL');
   process.once('exit', killOnExit);

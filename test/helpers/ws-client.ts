@@ -59,7 +59,7 @@ export class RawGraphQLWs {
   }
 
   /** Resolves when `check` holds, re-checked on every message; rejects after `timeoutMs`. */
-  waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  waitFor(check: () => boolean, timeoutMs = 60_000): Promise<void> {
     if (check()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -115,15 +115,15 @@ export class Subscription {
     return this.mine().some((m) => m.type === 'complete');
   }
 
-  waitForData(n: number, timeoutMs = 20_000): Promise<void> {
+  waitForData(n: number, timeoutMs = 60_000): Promise<void> {
     return this.client.waitFor(() => this.data.length >= n, timeoutMs);
   }
 
-  waitForComplete(timeoutMs = 20_000): Promise<void> {
+  waitForComplete(timeoutMs = 60_000): Promise<void> {
     return this.client.waitFor(() => this.completed, timeoutMs);
   }
 
-  waitForError(timeoutMs = 20_000): Promise<void> {
+  waitForError(timeoutMs = 60_000): Promise<void> {
     return this.client.waitFor(() => this.errors.length > 0, timeoutMs);
   }
 

@@ -27,7 +27,7 @@ describe('the typed TypeScript client', () => {
     server = await startOidcServer();
     acme = await createOidcTenant(server, 'Acme Client');
     client = new IdvClient({ apiKey: acme.test_api_key, baseUrl: server.url });
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await receiver?.close();
@@ -118,7 +118,7 @@ describe('the typed TypeScript client', () => {
 
       // Approving again is refused by the lifecycle (D3): a typed 409.
       await expect(client.sessions.decide(created.id, { decision: 'approve', reason: 'again, by mistake' })).rejects.toMatchObject({ status: 409, code: 'invalid_state' });
-    }, 60_000);
+    });
   });
 
   describe('webhooks', () => {
@@ -128,7 +128,7 @@ describe('the typed TypeScript client', () => {
       expect(endpoint.signing_secret).toMatch(/^whsec_/);
 
       const session = await client.sessions.create({ flow_id: 'default', tier: 'T1', metadata: { test_outcome: 'approved' } });
-      const delivery = await eventually(async () => receiver.at('/client-hooks').find((d) => JSON.parse(d.body).data?.session_id === session.id), 40_000);
+      const delivery = await eventually(async () => receiver.at('/client-hooks').find((d) => JSON.parse(d.body).data?.session_id === session.id));
       const header = String(delivery.headers['service-signature']);
 
       expect(verifySignature(delivery.body, header, endpoint.signing_secret)).toBe(true);
@@ -145,7 +145,7 @@ describe('the typed TypeScript client', () => {
 
       const replayed = await client.webhooks.replay(endpoint.id, { event_ids: [event.id] });
       expect(replayed).toEqual({ queued: 1 });
-    }, 60_000);
+    });
 
     it('lists endpoints without their secrets and deletes one; deleting it again is a typed 404', async () => {
       const a = await client.webhooks.create({ url: receiver.url('/list-a'), events: ['verification.failed'] });
@@ -203,7 +203,7 @@ describe('the typed TypeScript client', () => {
       const first = await importer.sessions.get(results[0].session_id!);
       expect(first).toMatchObject({ reference_id: 'bulk-1', tier: 'T1' });
       expect((await importer.sessions.list({ reference_id: 'bulk-2' })).data.map((x) => x.id)).toEqual([results[1].session_id]);
-    }, 90_000);
+    });
 
     it('imports NDJSON text with its own line numbers, and reports an unknown import as a typed 404', async () => {
       const importer = new IdvClient({ apiKey: (await createTenant(server, 'bulk-ndjson')).test_api_key, baseUrl: server.url });
@@ -219,7 +219,7 @@ describe('the typed TypeScript client', () => {
       await expect(importer.bulkImports.get('bimp_0000000000000000000000')).rejects.toMatchObject({ status: 404, code: 'not_found' });
       const missing = importer.bulkImports.results('bimp_0000000000000000000000');
       await expect(missing.next()).rejects.toMatchObject({ status: 404, code: 'not_found' });
-    }, 90_000);
+    });
   });
 
   describe('retention and delegated requests', () => {
@@ -241,7 +241,7 @@ describe('the typed TypeScript client', () => {
       expect(job).toMatchObject({ object: 'dsr_job', status: 'awaiting_confirmation', delegated: true, purpose: 'access' });
       expect(job.callback_signing_secret).toEqual(expect.any(String));
       await expect(client.dataRights.initiateDelegatedRequest({ user_sub: 'not-a-subject', purpose: 'access', callback_url: receiver.url('/dsr') })).rejects.toMatchObject({ status: 404, code: 'not_found' });
-    }, 60_000);
+    });
   });
 
   describe('flows', () => {
@@ -296,7 +296,7 @@ describe('the typed TypeScript client', () => {
       const retryAfter = Number(answers[2].retryAfter);
       expect(retryAfter).toBeGreaterThan(0);
       expect(waits).toEqual([retryAfter * 1000]);
-    }, 60_000);
+    });
 
     it('throws IdvRateLimitError with the bucket and retry-after once its retries are spent, or at once when retry-after is too long', async () => {
       await setLimit(1);
@@ -312,7 +312,7 @@ describe('the typed TypeScript client', () => {
       }
       expect(slept).toBe(0);
       await setLimit(null);
-    }, 60_000);
+    });
 
     /** A TCP proxy in front of the server that drops the first `drop` connections it accepts, unanswered. */
     async function flakyProxy(drop: number): Promise<{ url: string; accepted: () => number; close: () => Promise<void> }> {

@@ -13,17 +13,19 @@ describe('reading the synthetic passport (ICAO specimen DG1, BSI DG2, P-256 SOD)
     const chip = new SimulatedChip({ files: syntheticFiles(), mrz: SYNTHETIC.mrz });
     const link = simulatedLink(chip);
     const progress: ReadProgress[] = [];
-    const started = Date.now();
+    // The link's time is modelled (simulatedLink); the reader's own is its CPU, which a loaded machine does not stretch
+    // the way it does the wall clock (issue 47).
+    const cpu = process.cpuUsage();
     const read = await readPassport(link, { mrz: SYNTHETIC.mrz, random, onProgress: (p) => progress.push(p) });
-    const wallMs = Date.now() - started;
+    const { user, system } = process.cpuUsage(cpu);
+    const cpuMs = (user + system) / 1000;
     expect(read.sod).toEqual(SYNTHETIC.sod);
     expect(read.dataGroups.get(1)).toEqual(SYNTHETIC.dg1);
     expect(read.dataGroups.get(2)).toEqual(SYNTHETIC.dg2);
     expect([...read.dataGroups.keys()]).toEqual([1, 2]);
     expect(read.stats.extendedLength).toBe(true);
     expect(goalApdus(read.stats)).toBeLessThanOrEqual(12);
-    expect(wallMs).toBeLessThan(2000);
-    expect(link.elapsedMs()).toBeLessThan(2000);
+    expect(cpuMs + link.elapsedMs()).toBeLessThan(2000);
     // Progress per file, with bytes, ending at each file's size.
     const last = (file: string) => progress.filter((p) => p.file === file).at(-1);
     expect(last('DG2')).toEqual({ file: 'DG2', bytesRead: SYNTHETIC.dg2.length, totalBytes: SYNTHETIC.dg2.length });

@@ -9,7 +9,8 @@ const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'ut
 const image = { bytes: Buffer.from('not-really-a-jpeg'), contentType: 'image/jpeg' };
 const now = new Date('2026-11-23T00:00:00Z');
 
-type Reply = { status?: number; body: string; delayMs?: number };
+/** `hold`: never answered (until the suite ends), so only the client's own timeout can end the call. */
+type Reply = { status?: number; body: string; hold?: boolean };
 
 /** A local stand-in for the AWS JSON endpoints: answers by `X-Amz-Target` with the reply the test set. */
 describe('AWS adapters against AWS-documented responses served locally', () => {
@@ -17,6 +18,9 @@ describe('AWS adapters against AWS-documented responses served locally', () => {
   const seen: { target: string; body: Record<string, unknown> }[] = [];
   let server: http.Server;
   let providers: ReturnType<typeof createAwsProviders>;
+  /** The same adapters with a short timeout, for the one test of it: the others wait as long as a loaded machine needs. */
+  let impatient: ReturnType<typeof createAwsProviders>;
+  const held: http.ServerResponse[] = [];
   const saved = { ...process.env };
 
   beforeAll(async () => {
@@ -31,17 +35,20 @@ describe('AWS adapters against AWS-documented responses served locally', () => {
           res.writeHead(reply.status ?? 200, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': 'test' });
           res.end(reply.body);
         };
-        if (reply.delayMs) setTimeout(send, reply.delayMs).unref();
+        if (reply.hold) held.push(res);
         else send();
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', AWS_EC2_METADATA_DISABLED: 'true' });
     const { port } = server.address() as AddressInfo;
-    providers = createAwsProviders({ region: 'eu-west-1', endpoint: `http://127.0.0.1:${port}`, timeoutMs: 1500 });
+    providers = createAwsProviders({ region: 'eu-west-1', endpoint: `http://127.0.0.1:${port}`, timeoutMs: 60_000 });
+    impatient = createAwsProviders({ region: 'eu-west-1', endpoint: `http://127.0.0.1:${port}`, timeoutMs: 1500 });
   });
   afterAll(async () => {
     providers.close();
+    impatient.close();
+    for (const res of held) res.destroy();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
     process.env = saved;
@@ -69,8 +76,8 @@ describe('AWS adapters against AWS-documented responses served locally', () => {
     const bad = await providers.faceMatcher.match({ document: image, selfie: image });
     expect(bad.verdict).toBe('error');
     expect(bad.reason).toMatch(/InvalidImageFormatException/);
-    replies.set('RekognitionService.CompareFaces', { body: fixture('compare-faces.match.json'), delayMs: 4000 });
-    const slow = await providers.faceMatcher.match({ document: image, selfie: image });
+    replies.set('RekognitionService.CompareFaces', { body: fixture('compare-faces.match.json'), hold: true });
+    const slow = await impatient.faceMatcher.match({ document: image, selfie: image });
     expect(slow).toMatchObject({ verdict: 'error', reason: 'rekognition-compare-faces did not answer within 1500 ms.' });
   });
 

@@ -31,7 +31,7 @@ describe('migration 1764200000000: sanctions hits get their list reference', () 
     sessions = new SessionService(database.dataSource, database.sql, { sendJobs: async () => undefined }, NO_END_USERS, quietEffects());
     const tenant = await new TenantService(database.dataSource).create('hit-references');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
-  }, 120_000);
+  });
   afterAll(async () => {
     await database?.close();
   });
