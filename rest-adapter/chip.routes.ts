@@ -22,7 +22,8 @@ export const CHIP_ROUTES: readonly RouteRecord[] = [
         sod: z.unknown().meta({ type: 'string', description: 'The Document Security Object, base64' }),
         data_groups: z.unknown().meta({ type: 'object', additionalProperties: { type: 'string' }, description: 'Data groups by number ("1", "2", ...), base64; DG1 is required' }),
       })
-      .strict(),
+      .strict()
+      .meta({ id: 'ChipSubmission' }),
     responses: { 200: { description: 'The session, its chip check done', schema: { component: 'Session' } } },
     errors: ['BadRequest', 'NotFound', 'Conflict', 'UnsupportedMediaType', 'PayloadTooLarge'],
     doc: { operationId: 'submitChip', tags: ['sessions'], summary: "Submit the passport chip's data (the session's client_secret)" },

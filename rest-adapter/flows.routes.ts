@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { FlowEntity } from '../entities/flow.entity';
 import { DomainError } from '../src/errors';
 import type { FlowEditor, UpdateFlowCommand } from '../src/flows/flow.service';
-import { assertAcceptableInput } from '../src/validation/input-limits';
 import type { TenantKeyActor } from '../src/auth/actor';
 import { defineRoute, tenantKeyOf, type RouteRecord } from './route-record';
 
@@ -36,12 +35,12 @@ const flowFields = z
     redirect_url: z.string().nullish().meta({ description: 'http(s) URL the page returns to; null removes it' }),
     allowed_origins: z.array(z.string()).optional(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'FlowPatch' });
 type FlowFields = z.infer<typeof flowFields>;
 
 /** A body as FlowService's command: only the fields given, null kept where it clears (the logo, the redirect). */
 function command(body: FlowFields): UpdateFlowCommand {
-  assertAcceptableInput(body); // the limits of every argument, named as the body names them
   const cmd: UpdateFlowCommand = {
     name: body.name,
     maxTier: body.max_tier,
@@ -64,7 +63,7 @@ export const FLOW_ROUTES: readonly RouteRecord[] = [
     path: '/v1/developer/flows',
     guard: MANAGE,
     bucket: 'default',
-    responses: { 200: { description: "The tenant's flows, the default first", schema: { component: 'FlowList' } } },
+    responses: { 200: { description: "The tenant's flows, the default first", schema: { listOf: 'Flow' } } },
     doc: { operationId: 'listFlows', tags: TAGS, summary: 'List flows' },
     handler: async ({ ctx, services }) => ({ status: 200, body: { object: 'list', data: (await services.flows.list(tenantKeyOf(ctx).tenantId)).map(present) } }),
   }),

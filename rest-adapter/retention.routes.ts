@@ -25,7 +25,8 @@ const patchBody = z
     selfie_video_days: days('selfie_video_days'),
     id_document_years: days('id_document_years'),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'RetentionPatch' });
 
 /** Tenant retention and the regulated per-session extension (docs/retention-and-audit.md): each record calls one RetentionService use case. */
 export const RETENTION_ROUTES: readonly RouteRecord[] = [
@@ -56,7 +57,9 @@ export const RETENTION_ROUTES: readonly RouteRecord[] = [
     guard: { kind: 'tenant_key', scope: 'sessions:write', owns: 'session' },
     bucket: 'default',
     body: z.object({ id_document_years: z.int().min(1).max(MAX_EXTENDED_ID_DOCUMENT_YEARS), reason: z.string().trim().min(1).max(500) }).strict(),
-    responses: { 201: { description: 'The extension', schema: { component: 'RetentionExtension' } } },
+    responses: { 201: { description: 'The extension', schema: z
+          .object({ id: z.string().regex(/^rext_[A-Za-z0-9]{24}$/), session_id: z.string(), id_document_years: z.int(), retain_until: z.iso.datetime(), artifacts: z.int().min(0), created_at: z.iso.datetime() })
+          .strict() } },
     errors: ['BadRequest', 'NotFound', 'UnsupportedMediaType'],
     doc: { operationId: 'extendSessionRetention', tags: TAGS, summary: "Keep a session's ID documents longer (regulated tenants)" },
     handler: async ({ req, body, ctx, services }) => {

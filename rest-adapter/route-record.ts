@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Guard, RoutePolicy } from '../src/auth/authorization-policy';
 import type { TenantKeyActor } from '../src/auth/actor';
 import { DomainError } from '../src/errors';
+import { assertAcceptableInput } from '../src/validation/input-limits';
 import type { BucketName } from '../src/rate-limit/buckets';
 import { jsonBody } from '../http/json-body';
 import type { V1Services } from './v1-services';
@@ -10,8 +11,8 @@ import { restRoute, type AuthenticatedContext, type RestResult } from './rest-ro
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** One documented answer of a route: its description, and the JSON body's schema (zod, or a shared component of openapi.base.yaml by name). */
-export type RouteResponse = { description: string; schema?: z.ZodType | { component: string } };
+/** One documented answer of a route: its description, and the JSON body's schema (zod, a shared component of openapi/base.yaml by name, or a list of one). */
+export type RouteResponse = { description: string; schema?: z.ZodType | { component: string } | { listOf: string } };
 
 /** What a handler gets: the request's parsed parts, the authenticated context, and the services the records call. */
 export type RouteInput<B, Q> = { req: Request; body: B; query: Q; ctx: AuthenticatedContext; services: V1Services };
@@ -19,7 +20,7 @@ export type RouteInput<B, Q> = { req: Request; body: B; query: Q; ctx: Authentic
 /**
  * One /v1 route, said once (issue 45): the router mounts it (mountRoutes), the authorization policy
  * and the rate-limit check read its guard and bucket (rest-adapter/v1-routes.ts), and the `paths` of
- * openapi.yaml are generated from it (scripts/openapi-emit.ts). Adding a route is adding a record and
+ * openapi.yaml are generated from it (rest-adapter/openapi-document.ts, `npm run openapi:emit`). Adding a route is adding a record and
  * the service call its handler makes.
  */
 export type RouteRecord<B = unknown, Q = unknown> = {
@@ -32,8 +33,8 @@ export type RouteRecord<B = unknown, Q = unknown> = {
   body?: z.ZodType<B>;
   /** The query string, validated before the handler runs. */
   query?: z.ZodType<Q>;
-  /** A path parameter's documented form (a pattern); a value outside it is the handler's 404. */
-  params?: Record<string, z.ZodString>;
+  /** A path parameter's documented form (a pattern, or a shared parameter of openapi/base.yaml); a value outside it is the handler's 404. */
+  params?: Record<string, z.ZodString | { component: string }>;
   responses: Record<number, RouteResponse>;
   /** The error answers besides the guard's (401, 403, 429 follow from the guard and the bucket), by shared response name. */
   errors?: readonly ('BadRequest' | 'NotFound' | 'Conflict' | 'UnsupportedMediaType' | 'PayloadTooLarge' | 'Unprocessable')[];
@@ -65,12 +66,16 @@ export function mountRoutes(router: Router, records: readonly RouteRecord[], ser
       restRoute(async (req, ctx) => {
         const body = r.body ? parsed(r.body, req.body, 'The request body') : undefined;
         const query = r.query ? parsed(r.query, req.query, 'The query string') : undefined;
+        // The limits every argument meets on both surfaces (src/validation/input-limits.ts), named as the request names it.
+        assertAcceptableInput({ ...req.params, ...asFields(body), ...asFields(query) });
         return r.handler({ req, body, query, ctx, services });
       }),
     );
     router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path, ...handlers);
   }
 }
+
+const asFields = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 /** `value` by `schema`, or the /v1 400 naming the first field at fault (`field: why`, as the services name theirs). */
 function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {

@@ -13,7 +13,6 @@ import { presentSession, type SessionBodyExtras } from './session.presenter';
 import type { V1Services } from './v1-services';
 
 const key = (scope: 'sessions:read' | 'sessions:write' | 'sessions:review', owns: 'session' | null = null) => ({ kind: 'tenant_key' as const, scope, owns });
-const sessionId = z.string().regex(SESSION_ID_PATTERN);
 const tier = z.enum(TIERS);
 const TAGS = ['sessions'] as const;
 
@@ -41,21 +40,23 @@ const createBody = z
     metadata: z.record(z.string(), z.unknown()).nullish(),
     user_sub: z.string().nullish(),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'CreateSessionRequest', description: 'Either the definition shape (flow_id and tier required) or the quickstart shape (tiers).' });
 
 const listQuery = z
   .object({
-    limit: z.string().regex(/^(?:[1-9]\d?|100)$/, 'must be an integer from 1 to 100').optional(),
-    after: z.string().optional(),
+    limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Sessions per page (default 20).' }),
+    after: z.string().optional().meta({ description: 'The `next_cursor` of the previous page.' }),
     status: z.enum(SESSION_STATUSES).optional(),
     reference_id: z.string().optional(),
   })
   .strict();
 
-const reviewBody = z.object({ decision: z.enum(['approve', 'reject']), reason: z.string(), reviewer_id: z.string().nullish() }).strict();
+const reviewBody = z.object({ decision: z.enum(['approve', 'reject']), reason: z.string(), reviewer_id: z.string().nullish() }).strict().meta({ id: 'ManualReviewRequest' });
 const decideBody = z
   .object({ decision: z.enum(['approve', 'decline', 'reverse']), reason: z.string(), reviewer_id: z.string().nullish(), reverses: z.string().nullish() })
-  .strict();
+  .strict()
+  .meta({ id: 'DecisionRequest' });
 
 const session = { component: 'Session' };
 
@@ -67,7 +68,7 @@ export const SESSION_ROUTES: readonly RouteRecord[] = [
     guard: key('sessions:write'),
     bucket: 'verify_create',
     body: createBody,
-    responses: { 201: { description: 'Created; the answer alone carries the client_secret', schema: session } },
+    responses: { 201: { description: 'Created; the answer alone carries the client_secret', schema: { component: 'CreatedSession' } } },
     errors: ['BadRequest', 'UnsupportedMediaType', 'PayloadTooLarge'],
     doc: { operationId: 'createSession', tags: TAGS, summary: 'Create a verification session' },
     handler: async ({ body, ctx, services }) => {
@@ -88,7 +89,7 @@ export const SESSION_ROUTES: readonly RouteRecord[] = [
     errors: ['BadRequest'],
     doc: { operationId: 'listSessions', tags: TAGS, summary: 'List sessions' },
     handler: async ({ query: q, ctx, services }) => {
-      const query = { first: q.limit === undefined ? 20 : Number(q.limit), after: q.after ?? null, status: q.status ?? null, referenceId: q.reference_id ?? null };
+      const query = { first: q.limit ?? 20, after: q.after ?? null, status: q.status ?? null, referenceId: q.reference_id ?? null };
       assertAcceptableInput(query);
       const actor = tenantKeyOf(ctx);
       const page = await services.sessions.list(actor, query);
@@ -102,7 +103,7 @@ export const SESSION_ROUTES: readonly RouteRecord[] = [
     path: '/v1/verify/sessions/:id/cancel',
     guard: key('sessions:write', 'session'),
     bucket: 'default',
-    params: { id: sessionId },
+    params: { id: { component: 'SessionId' } },
     responses: { 200: { description: 'The cancelled session', schema: session } },
     errors: ['NotFound', 'Conflict'],
     doc: { operationId: 'cancelSession', tags: TAGS, summary: 'Cancel a session' },
@@ -117,7 +118,7 @@ export const SESSION_ROUTES: readonly RouteRecord[] = [
     path: '/v1/verify/sessions/:id',
     guard: { kind: 'tenant_key_or_client_secret', scope: 'sessions:read', owns: 'session' },
     bucket: 'verify_read',
-    params: { id: sessionId },
+    params: { id: { component: 'SessionId' } },
     responses: { 200: { description: 'The session', schema: session } },
     errors: ['NotFound'],
     doc: { operationId: 'getSession', tags: TAGS, summary: 'Read a session' },
@@ -132,7 +133,7 @@ export const SESSION_ROUTES: readonly RouteRecord[] = [
     path: '/v1/verify/manual-review/:id',
     guard: key('sessions:review', 'session'),
     bucket: 'default',
-    params: { id: sessionId },
+    params: { id: { component: 'SessionId' } },
     body: reviewBody,
     responses: { 200: { description: 'The decided session', schema: session } },
     errors: ['BadRequest', 'NotFound', 'Conflict', 'UnsupportedMediaType'],
@@ -152,8 +153,8 @@ export const SESSION_ROUTES: readonly RouteRecord[] = [
     path: '/v1/verify/sessions/:id/decisions',
     guard: key('sessions:read', 'session'),
     bucket: 'verify_read',
-    params: { id: sessionId },
-    responses: { 200: { description: 'The decision history, oldest first', schema: { component: 'DecisionList' } } },
+    params: { id: { component: 'SessionId' } },
+    responses: { 200: { description: 'The decision history, oldest first', schema: { listOf: 'SessionDecision' } } },
     errors: ['NotFound'],
     doc: { operationId: 'listSessionDecisions', tags: TAGS, summary: "A session's decision history" },
     handler: async ({ req, ctx, services }) => {
@@ -167,9 +168,9 @@ export const SESSION_ROUTES: readonly RouteRecord[] = [
     path: '/v1/verify/sessions/:id/decisions',
     guard: key('sessions:review', 'session'),
     bucket: 'verify_admin',
-    params: { id: sessionId },
+    params: { id: { component: 'SessionId' } },
     body: decideBody,
-    responses: { 201: { description: 'The decision', schema: { component: 'Decision' } } },
+    responses: { 201: { description: 'The decision', schema: { component: 'SessionDecision' } } },
     errors: ['BadRequest', 'NotFound', 'Conflict', 'UnsupportedMediaType'],
     doc: { operationId: 'decideSession', tags: TAGS, summary: 'Decide a session (approve, decline, reverse)' },
     handler: async ({ req, body, ctx, services }) => {
