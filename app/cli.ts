@@ -140,6 +140,7 @@ async function run(argv: string[]): Promise<unknown> {
       environment: { type: 'string' },
       kind: { type: 'string' },
       pem: { type: 'string' },
+      vical: { type: 'string' },
       fingerprint: { type: 'string' },
       'api-key': { type: 'string' },
       'forward-to': { type: 'string' },

@@ -1,6 +1,6 @@
 import { DigitalIdService } from '../src/digital-id/digital-id.service';
 import { DigitalIdTrustStore } from '../src/digital-id/digital-id-trust.store';
-import { httpStatusListFetcher } from '../src/digital-id/status-list-fetcher';
+import { httpCrlFetcher, httpStatusListCwtFetcher, httpStatusListFetcher } from '../src/digital-id/status-list-fetcher';
 import type { GraphQLSchema } from 'graphql';
 import { DataSource } from 'typeorm';
 import { buildGraphQLSchema } from '../schema/build-schema';
@@ -266,7 +266,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const flows = new FlowService(db, audit);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, undefined, metrics);
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
-  const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher());
+  const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher(), httpCrlFetcher(), httpStatusListCwtFetcher());
   // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check,
   // and never in an instance that runs no jobs: its sessions are decided by `npm run worker` processes.
   const checkProviders = measuredCheckProviders(createLiveCheckProviders(config.checks, logger, { runsChecks: config.workerEnabled }), config.checks.engines, metrics);

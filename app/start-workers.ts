@@ -44,7 +44,10 @@ export async function startWorkers(
   const testMode = new TestModeAdvanceJob(deps.db, deps.sessions, deps.sanctions?.screening, async (sessionId) => (await captures.tierDetails(sessionId)).business);
   await jobs.work<TestModeAdvanceData>(TEST_MODE_JOB, (data) => testMode.run(data), { batchSize: 5, localConcurrency: 2 });
   const runChecks = deps.runChecks;
-  if (runChecks) await jobs.work<RunChecksData>(RUN_CHECKS_JOB, (data) => runChecks.run(data), { batchSize: 2, localConcurrency: 2 });
+  // One session per fetch, four in flight per process: a fetched batch runs one job after another, so a batch
+  // of two kept the second session waiting for the first's whole run while a worker could have started it, and
+  // a session submitted while both were busy waited for a poll. The engines bound the CPU (their own queue).
+  if (runChecks) await jobs.work<RunChecksData>(RUN_CHECKS_JOB, (data) => runChecks.run(data), { batchSize: 1, localConcurrency: 4 });
   await jobs.work(EXPIRE_SESSIONS_JOB, async () => {
     while ((await deps.sessions.expireDue()) > 0) {
       /* keep going until no session is overdue */

@@ -20,6 +20,7 @@ const present = (f: FlowEntity) => ({
   locale: f.locale,
   redirect_url: f.redirectUrl,
   allowed_origins: f.allowedOrigins ?? [],
+  digital_id: f.digitalIdEnabled,
   created_at: f.createdAt.toISOString(),
 });
 
@@ -34,6 +35,7 @@ const flowFields = z
     locale: z.string().optional(),
     redirect_url: z.string().nullish().meta({ description: 'http(s) URL the page returns to; null removes it' }),
     allowed_origins: z.array(z.string()).optional(),
+    digital_id: z.boolean().optional().meta({ description: 'Whether the hosted page offers "Use a digital ID"; false hides it and refuses the page\'s digital-ID requests.' }),
   })
   .strict()
   .meta({ id: 'FlowPatch' });
@@ -50,6 +52,7 @@ function command(body: FlowFields): UpdateFlowCommand {
     locale: body.locale,
     redirectUrl: body.redirect_url,
     allowedOrigins: body.allowed_origins,
+    digitalIdEnabled: body.digital_id,
   };
   return Object.fromEntries(Object.entries(cmd).filter(([, v]) => v !== undefined)) as UpdateFlowCommand;
 }

@@ -20,6 +20,8 @@ export class Flow {
   @Field(() => String, { nullable: true }) redirectUrl: string | null;
   @Field(() => [String], { description: 'Origins that may frame the hosted page and receive its postMessage events. Live sessions honour https (and loopback) origins only.' })
   allowedOrigins: string[];
+  @Field({ description: 'Whether the hosted page offers "Use a digital ID" (a mobile driving licence or EU PID from a wallet, D24). On unless switched off.' })
+  digitalIdEnabled: boolean;
   @Field() createdAt: Date;
 }
 
@@ -34,6 +36,7 @@ export class UpdateFlowInput {
   @Field({ nullable: true, description: 'Default locale of new sessions (the page ships en-US and de-DE).' }) locale?: string;
   @Field(() => String, { nullable: true, description: 'http(s) URL the page returns to; null removes it.' }) redirectUrl?: string | null;
   @Field(() => [String], { nullable: true, description: 'Bare origins such as https://shop.example (at most 20); [] clears them.' }) allowedOrigins?: string[];
+  @Field({ nullable: true, description: 'Whether the hosted page offers "Use a digital ID" (true or false).' }) digitalIdEnabled?: boolean;
 }
 
 @InputType({ description: "A new flow: the default flow's branding and origins, then these fields." })
@@ -53,6 +56,7 @@ const toFlow = (f: FlowEntity): Flow => ({
   locale: f.locale,
   redirectUrl: f.redirectUrl,
   allowedOrigins: f.allowedOrigins ?? [],
+  digitalIdEnabled: f.digitalIdEnabled,
   createdAt: f.createdAt,
 });
 
@@ -77,7 +81,7 @@ export class FlowResolver {
     return toFlow(await this.service.create(actor.tenantId, nullsAbsent(input), { livemode: actor.livemode, who: { key_id: actor.keyId } }));
   }
 
-  @Mutation(() => Flow, { description: 'Changes a flow\'s name, max_tier, branding and embedding origins; flowId "default" names the default flow.' })
+  @Mutation(() => Flow, { description: 'Changes a flow\'s name, max_tier, branding, embedding origins and whether it offers digital IDs; flowId "default" names the default flow.' })
   async updateFlow(@Arg('flowId', () => ID) flowId: string, @Arg('input', () => UpdateFlowInput) input: UpdateFlowInput, @Ctx() ctx: RequestContext): Promise<Flow> {
     const actor = requireTenantKey(ctx.actor, SCOPE);
     return toFlow(await this.service.update(actor.tenantId, flowId, nullsAbsent(input), { livemode: actor.livemode, who: { key_id: actor.keyId } }));

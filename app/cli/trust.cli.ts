@@ -8,6 +8,9 @@ export const TRUST_COMMANDS = ['trust add', 'trust list', 'trust remove'];
 export const TRUST_USAGE = `  trust add --environment test|live --kind iaca|sd-jwt-vc-issuer --pem <file> [--json]
                                               trust the CA certificates of a PEM file for digital IDs
                                               (D24): IACA roots for mdoc, issuer roots for SD-JWT VC
+  trust add --environment test|live --vical <file> --anchor <vical-root.pem> [--json]
+                                              trust the IACAs of a VICAL (AAMVA Digital Trust Service),
+                                              after verifying its signature and signer against the anchor
   trust list [--environment test|live] [--json]
                                               the roots each environment trusts (test mode always
                                               includes the project's test IACA; live never does)
@@ -21,6 +24,11 @@ export async function trustCommand(command: string, db: DataSource, values: Valu
   try {
     switch (command) {
       case 'trust add': {
+        if (typeof values.vical === 'string') {
+          if (values.pem !== undefined || values.kind !== undefined) throw new DomainError('invalid_request', '--vical cannot be combined with --pem or --kind (a VICAL lists IACAs)');
+          const read = await store.addVical(environmentOf(need('environment')), readBytes('vical', values.vical), readPem(need('anchor'), 'anchor'), new Date());
+          return { vical: { provider: read.provider, issue_id: read.issueId }, added: read.added.map(present) };
+        }
         const roots = await store.addPem(environmentOf(need('environment')), kindOf(need('kind')), readPem(need('pem')));
         return { added: roots.map(present) };
       }
@@ -52,11 +60,15 @@ function kindOf(value: string): TrustRootKind {
   throw new DomainError('invalid_request', '--kind is iaca or sd-jwt-vc-issuer');
 }
 
-function readPem(file: string): string {
+function readPem(file: string, option = 'pem'): string {
+  return readBytes(option, file).toString('utf8');
+}
+
+function readBytes(option: string, file: string): Buffer {
   try {
-    return readFileSync(file, 'utf8');
+    return readFileSync(file);
   } catch (error) {
-    throw new DomainError('invalid_request', `--pem: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new DomainError('invalid_request', `--${option}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
 }
 

@@ -129,7 +129,7 @@ export function heldoutJobs(now: Date, sizes?: { clean: number; degraded: number
  * seconds of one core, and a run with the same EVAL_NOW draws the same documents. Keyed by everything that
  * makes the photo, so a changed generator renders anew.
  */
-async function cachedPhoto(job: Omit<MrzEvalJob, 'photo'>, photo: MrzEvalJob['photo']): Promise<{ bytes: Buffer; contentType: string }> {
+export async function cachedPhoto(job: Omit<MrzEvalJob, 'photo'>, photo: MrzEvalJob['photo']): Promise<{ bytes: Buffer; contentType: string }> {
   const dir = process.env.EVAL_PHOTO_CACHE;
   if (!dir) return photo();
   const key = createHash('sha256').update(JSON.stringify({ job, generator: GENERATOR_VERSION })).digest('hex').slice(0, 32);

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { TrustedIssuerKey } from './sd-jwt-vc-verifier';
+import { readVical, VicalError } from './vical';
 
 export type TrustEnvironment = 'test' | 'live';
 export type TrustRootKind = 'iaca' | 'sd_jwt_vc_issuer';
@@ -55,7 +56,27 @@ export class DigitalIdTrustStore {
 
   /** Adds every certificate of a PEM bundle; all must be CA certificates. All or nothing. */
   async addPem(environment: TrustEnvironment, kind: TrustRootKind, pem: string): Promise<TrustRoot[]> {
-    const certificates = parsePemBundle(pem);
+    return this.addCertificates(environment, kind, parsePemBundle(pem), 'pem');
+  }
+
+  /**
+   * Adds the IACAs a VICAL lists, once its signature verifies and its signer chains to one of the
+   * anchors (the VICAL provider's root, given as PEM). All or nothing, like a PEM bundle.
+   */
+  async addVical(environment: TrustEnvironment, vical: Uint8Array, anchorPem: string, now: Date): Promise<{ provider: string; issueId: number | null; added: TrustRoot[] }> {
+    const anchors = parsePemBundle(anchorPem);
+    let read;
+    try {
+      read = readVical(vical, anchors, now);
+    } catch (error) {
+      if (error instanceof VicalError) throw new TrustStoreInputError(error.message);
+      throw error;
+    }
+    const added = await this.addCertificates(environment, 'iaca', read.iacas.map((i) => i.certificate), 'vical');
+    return { provider: read.provider, issueId: read.issueId, added };
+  }
+
+  private async addCertificates(environment: TrustEnvironment, kind: TrustRootKind, certificates: X509Certificate[], source: 'pem' | 'vical'): Promise<TrustRoot[]> {
     for (const certificate of certificates) {
       if (!certificate.ca) throw new TrustStoreInputError(`"${oneLine(certificate.subject)}" is not a CA certificate`);
       if (environment === 'live' && certificate.fingerprint256 === this.testIaca.fingerprint256) {
@@ -65,11 +86,11 @@ export class DigitalIdTrustStore {
     const added: TrustRoot[] = [];
     await this.db.transaction(async (manager) => {
       for (const certificate of certificates) {
-        const root = toRoot(environment, kind, certificate, 'pem');
+        const root = toRoot(environment, kind, certificate, source);
         await manager.query(
           `INSERT INTO digital_id_trust_roots (environment, kind, fingerprint_sha256, der, subject, not_before, not_after, source)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-          [environment, kind, root.fingerprintSha256, certificate.raw, root.subject, root.notBefore, root.notAfter, 'pem'],
+          [environment, kind, root.fingerprintSha256, certificate.raw, root.subject, root.notBefore, root.notAfter, source],
         );
         added.push(root);
       }

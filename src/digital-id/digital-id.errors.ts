@@ -30,15 +30,17 @@ export type DigitalIdFailureReason =
   | 'key_binding_invalid'
   | 'nonce_mismatch'
   | 'audience_mismatch'
-  // Status list.
+  // Status list, and the issuer's certificate revocation list.
   | 'credential_revoked'
-  | 'status_unavailable';
+  | 'status_unavailable'
+  | 'issuer_certificate_revoked'
+  | 'revocation_unavailable';
 
 /**
- * `error` rather than `fail`: the service could not finish the check (a status list it cannot fetch).
- * Everything else is the credential's fault and fails the check.
+ * `error` rather than `fail`: the service could not finish the check (a status list or a CRL it cannot fetch
+ * or trust). Everything else is the credential's fault and fails the check.
  */
-export const ERROR_REASONS: ReadonlySet<DigitalIdFailureReason> = new Set(['status_unavailable']);
+export const ERROR_REASONS: ReadonlySet<DigitalIdFailureReason> = new Set(['status_unavailable', 'revocation_unavailable']);
 
 export class DigitalIdVerificationError extends Error {
   constructor(

@@ -1,4 +1,6 @@
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
+import type { CrlFetcher } from './crl-check';
+import type { StatusListCwtFetcher } from './mdoc-status';
 import type { DataSource } from 'typeorm';
 import { FlowEntity, type SessionEntity } from '../../entities';
 import { DomainError } from '../errors';
@@ -52,6 +54,8 @@ export class DigitalIdService {
     private readonly publicBaseUrl: string,
     private readonly logger: Logger,
     private readonly fetchStatusList: (uri: string) => Promise<string>,
+    private readonly fetchCrl: CrlFetcher,
+    private readonly fetchStatusListCwt: StatusListCwtFetcher,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.requests = new DigitalIdRequestRepository(db);
@@ -152,6 +156,8 @@ export class DigitalIdService {
         trust,
         now: at,
         fetchStatusList: this.fetchStatusList,
+        fetchCrl: this.fetchCrl,
+        fetchStatusListCwt: this.fetchStatusListCwt,
       });
     } catch (err) {
       if (!(err instanceof DigitalIdVerificationError)) {

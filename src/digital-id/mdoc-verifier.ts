@@ -1,4 +1,6 @@
 import type { JsonWebKey, X509Certificate } from 'node:crypto';
+import { checkMsoStatus, type StatusListCwtFetcher } from './mdoc-status';
+import { checkSignerNotRevoked, type CrlFetcher } from './crl-check';
 import { DateOnly, DeviceSignedDocument, parseDeviceResponse, Verifier, type MDoc, type MdocContext } from '@animo-id/mdoc';
 import { DigitalIdVerificationError } from './digital-id.errors';
 import { nodeMdocContext } from './node-mdoc-context';
@@ -17,6 +19,10 @@ export interface MdocVerificationInput {
   readonly now: Date;
   /** What the request asked for; a document or element outside it is refused. */
   readonly requested: readonly RequestedCredential[];
+  /** Fetches the CRL the IACA names; without it a named CRL makes the check an error (crl-check.ts). */
+  readonly fetchCrl?: CrlFetcher;
+  /** Fetches the status list token (CWT) an MSO names; without it a named status makes the check an error (mdoc-status.ts). */
+  readonly fetchStatusListCwt?: StatusListCwtFetcher;
 }
 
 /**
@@ -44,13 +50,14 @@ export async function verifyMdocPresentation(input: MdocVerificationInput): Prom
   const context = nodeMdocContext({ now: input.now, requiredSignerEku: MDL_DOCUMENT_SIGNER_EKU });
   const chain = issuerAuth.certificateChain;
   if (!chain?.length) throw new DigitalIdVerificationError('issuer_certificate_invalid', 'IssuerAuth carries no x5chain');
-  const { signer } = validateCertificateChain({
+  const { signer, anchor } = validateCertificateChain({
     chain,
     trustedRoots: input.trustedRoots,
     now: input.now,
     requiredSignerEku: MDL_DOCUMENT_SIGNER_EKU,
   });
   verified.push('issuer_chain');
+  if (await checkSignerNotRevoked({ signer, anchor, now: input.now, fetchCrl: input.fetchCrl })) verified.push('issuer_not_revoked');
 
   const signatureValid = issuerAuth.algName
     ? await context.cose.sign1.verify({ sign1: issuerAuth, jwk: signer.publicKey.export({ format: 'jwk' }) as never })
@@ -62,6 +69,7 @@ export async function verifyMdocPresentation(input: MdocVerificationInput): Prom
 
   checkValidity(mso.validityInfo, signer, input.now);
   verified.push('validity');
+  if (await checkMsoStatus({ mso: mso as unknown as Record<string, unknown>, signer, trustedRoots: input.trustedRoots, now: input.now, fetch: input.fetchStatusListCwt })) verified.push('status');
 
   const claims = await checkDigestsAndScope(document, request, context, country);
   verified.push('digests', 'requested_elements_only');

@@ -35,6 +35,10 @@ const fetchStatusList = async (uri: string) => {
   if (!token) throw new Error('not found');
   return token;
 };
+const fetchStatusListCwt = async (uri: string) => {
+  if (uri === `${wallet.statusList.uri}#cwt` && wallet.statusList.cwt) return wallet.statusList.cwt;
+  throw new Error('not found');
+};
 
 /** Runs one request/answer round on a channel and returns the verifier's verdict. */
 async function round(channel: 'dc_api' | 'cross_device', credential: CredentialProfile['id'], misbehave?: Misbehaviour, tier = 1): Promise<string> {
@@ -43,7 +47,7 @@ async function round(channel: 'dc_api' | 'cross_device', credential: CredentialP
   if (channel === 'dc_api') {
     const request = dcApiRequest({ tier, nonce });
     const answer = await wallet.answerDcApi(request.data as unknown as WalletRequest, ORIGIN, { credential, misbehave });
-    input = { vpToken: answer.data.vp_token, tier, nonce, channel: { kind: 'dc_api', origin: ORIGIN }, trust, now: new Date(), fetchStatusList };
+    input = { vpToken: answer.data.vp_token, tier, nonce, channel: { kind: 'dc_api', origin: ORIGIN }, trust, now: new Date(), fetchStatusList, fetchStatusListCwt };
   } else {
     const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     const publicJwk = { ...key.publicKey.export({ format: 'jwk' }), kid: 'session-key' };
@@ -59,6 +63,7 @@ async function round(channel: 'dc_api' | 'cross_device', credential: CredentialP
       trust,
       now: new Date(),
       fetchStatusList,
+      fetchStatusListCwt,
     };
   }
   try {
@@ -75,8 +80,8 @@ const EXPECTED: Record<Misbehaviour, { mdoc: string | null; sdJwt: string }> = {
   expired: { mdoc: 'credential_expired', sdJwt: 'credential_expired' },
   untrusted_issuer: { mdoc: 'untrusted_issuer', sdJwt: 'untrusted_issuer' },
   other_transcript: { mdoc: 'device_auth_invalid', sdJwt: 'audience_mismatch' },
-  // mdoc revocation needs the MSO status extension, not built by the mdoc library yet: SD-JWT VC only.
-  revoked: { mdoc: null, sdJwt: 'credential_revoked' },
+  // mdoc: the MSO names a Token Status List (CWT) entry the wallet's issuer set.
+  revoked: { mdoc: 'credential_revoked', sdJwt: 'credential_revoked' },
   element_not_requested: { mdoc: 'element_not_requested', sdJwt: 'element_not_requested' },
 };
 
@@ -115,6 +120,19 @@ describe('the simulated wallet against the verifier', () => {
       verifyWalletAnswer({ vpToken: answer.data.vp_token, tier: 1, nonce, channel: { kind: 'dc_api', origin: ORIGIN }, trust, now: new Date(), fetchStatusList: failing }),
     ).rejects.toMatchObject({ reason: 'status_unavailable' });
     wallet.statusList.token = saved;
+  });
+
+  it('makes an mdoc status list it cannot fetch, or one not signed by the issuer, an error, not a pass', async () => {
+    const nonce = 'n-2';
+    const request = dcApiRequest({ tier: 1, nonce });
+    const answer = await wallet.answerDcApi(request.data as unknown as WalletRequest, ORIGIN, { credential: 'mdl', misbehave: 'revoked' });
+    const input = { vpToken: answer.data.vp_token, tier: 1, nonce, channel: { kind: 'dc_api' as const, origin: ORIGIN }, trust, now: new Date() };
+    await expect(verifyWalletAnswer({ ...input, fetchStatusListCwt: async () => Promise.reject(new Error('offline')) })).rejects.toMatchObject({ reason: 'status_unavailable' });
+    await expect(verifyWalletAnswer(input)).rejects.toMatchObject({ reason: 'status_unavailable' });
+    // The list's bytes changed after signing: its signature fails, so the entry is never read.
+    const forged = Buffer.from(wallet.statusList.cwt!);
+    forged[forged.length - 70] ^= 0x01;
+    await expect(verifyWalletAnswer({ ...input, fetchStatusListCwt: async () => forged })).rejects.toMatchObject({ reason: 'status_unavailable' });
   });
 
   it('asks T3 for nationality and T1 not', async () => {

@@ -1,3 +1,5 @@
+import type { CrlFetcher } from './crl-check';
+import type { StatusListCwtFetcher } from './mdoc-status';
 import { DigitalIdVerificationError } from './digital-id.errors';
 import { verifyMdocPresentation } from './mdoc-verifier';
 import { CREDENTIAL_PROFILES, requestedCredentialsForTier, type CredentialProfile } from './requested-claims';
@@ -20,6 +22,10 @@ export interface WalletAnswerInput {
   readonly trust: { readonly iacaRoots: readonly Uint8Array[]; readonly sdJwtVcRoots: readonly Uint8Array[]; readonly issuerKeys: readonly TrustedIssuerKey[] };
   readonly now: Date;
   readonly fetchStatusList?: (uri: string) => Promise<string>;
+  /** Fetches the CRL an IACA names (mdoc document signers); absent, a named CRL makes the check an error. */
+  readonly fetchCrl?: CrlFetcher;
+  /** Fetches an mdoc's status list token (CWT); absent, an MSO naming a status makes the check an error. */
+  readonly fetchStatusListCwt?: StatusListCwtFetcher;
 }
 
 export interface VerifiedAnswer {
@@ -50,7 +56,7 @@ export async function verifyWalletAnswer(input: WalletAnswerInput): Promise<Veri
             jwkThumbprint: input.channel.encryptionJwkThumbprint,
           });
     const deviceResponse = base64UrlBytes(presentation);
-    const result = await verifyMdocPresentation({ ...common, trustedRoots: input.trust.iacaRoots, deviceResponse, sessionTranscriptBytes: transcript });
+    const result = await verifyMdocPresentation({ ...common, trustedRoots: input.trust.iacaRoots, deviceResponse, sessionTranscriptBytes: transcript, fetchCrl: input.fetchCrl, fetchStatusListCwt: input.fetchStatusListCwt });
     if (result.credentialType !== profile.credentialType) {
       throw new DigitalIdVerificationError('unexpected_doctype', 'the presentation is not the credential its query id names');
     }

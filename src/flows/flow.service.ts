@@ -188,7 +188,10 @@ export class FlowService {
       if (cmd.allowedOrigins.length > MAX_ALLOWED_ORIGINS) throw invalid(`allowed_origins holds at most ${MAX_ALLOWED_ORIGINS} origins`);
       flow.allowedOrigins = [...new Set(cmd.allowedOrigins.map((o) => parseOrigin(textOf('allowed_origins', o, MAX_URL_LENGTH))))];
     }
-    if (cmd.digitalIdEnabled !== undefined) flow.digitalIdEnabled = cmd.digitalIdEnabled;
+    if (cmd.digitalIdEnabled !== undefined) {
+      if (typeof cmd.digitalIdEnabled !== 'boolean') throw invalid('digital_id must be true or false');
+      flow.digitalIdEnabled = cmd.digitalIdEnabled;
+    }
   }
 }
 

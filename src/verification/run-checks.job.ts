@@ -62,6 +62,9 @@ export class RunChecksJob {
   async run({ sessionId }: RunChecksData): Promise<void> {
     const s = await this.db.getRepository(SessionEntity).findOneBy({ id: sessionId });
     if (!s || s.status !== 'processing') return;
+    const started = performance.now();
+    // When the session was submitted (its move to processing), so the log tells the queue's wait from the run.
+    const waitedMs = s.updatedAt ? Math.max(0, Date.now() - new Date(s.updatedAt).getTime()) : undefined;
     const tier = s.tier as Tier;
     // T5 decides the captures and the chip together (T5DecisionGate); without the chip there is nothing to decide yet.
     if (tier === 'T5' && !hasChip(s)) return;
@@ -107,7 +110,7 @@ export class RunChecksJob {
     };
     await this.storeDerived(s, 'decision_signals', Buffer.from(JSON.stringify({ checks: result.checks, signals: result.signals, decision: result.decision })));
     await this.sessions.advance(s.id, decided.status, () => ({ result }), { within: automatedDecision(result, s.livemode ? LIVE_POLICY_VERSION : TEST_MODE_POLICY_VERSION) });
-    this.logger.info({ sessionId: s.id, status: decided.status }, 'checks decided');
+    this.logger.info({ sessionId: s.id, status: decided.status, waitedMs, ms: Math.round(performance.now() - started) }, 'checks decided');
   }
 
   private async runCaptureChecks(

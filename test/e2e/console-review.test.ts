@@ -351,6 +351,18 @@ describe('console review', () => {
     const flow = await post(admin, '/console/settings/flows', { form_token: token, name: 'Onboarding DE', max_tier: 'T2', display_name: 'Acme DE', primary_color: '#004488', locale: 'de-DE', logo_url: '', redirect_url: '' });
     expect(flow.status).toBe(303);
     expect(await (await get(viewer, '/console/settings')).text()).toContain('Onboarding DE');
+    // The flow editor's digital-ID choice (D24): on by default, switched off here, honoured by the API's view of the flow.
+    expect(page).toMatch(/id="flow-new-digital_id-on" name="digital_id" value="on" checked/);
+    const counter = await post(admin, '/console/settings/flows', { form_token: token, name: 'Counter only', max_tier: 'T1', display_name: 'Acme', primary_color: '#004488', locale: 'en-US', logo_url: '', redirect_url: '', digital_id: 'off' });
+    expect(counter.status).toBe(303);
+    const listed = (await http(server, 'GET', '/v1/developer/flows', { key: acme.test_api_key })).body.data as { id: string; name: string; digital_id: boolean }[];
+    const counterFlow = listed.find((f) => f.name === 'Counter only')!;
+    expect(counterFlow.digital_id).toBe(false);
+    expect(listed.find((f) => f.name === 'Onboarding DE')!.digital_id).toBe(true);
+    expect(await (await get(admin, '/console/settings')).text()).toMatch(new RegExp(`id="flow-${counterFlow.id}-digital_id-off" name="digital_id" value="off" checked`));
+    const switchedOn = await post(admin, `/console/settings/flows/${counterFlow.id}`, { form_token: token, name: 'Counter only', max_tier: 'T1', digital_id: 'on' });
+    expect(switchedOn.status).toBe(303);
+    expect((await http(server, 'GET', `/v1/developer/flows/${counterFlow.id}`, { key: acme.test_api_key })).body.digital_id).toBe(true);
 
     const tooLong = await post(admin, '/console/settings/retention', { form_token: token, mode: 'test', biometric_template_days: '9999' });
     expect(tooLong.status).toBe(400);

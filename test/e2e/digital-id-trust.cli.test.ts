@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { cli, testEnv } from '../helpers/test-server';
 import { freshCertificateAuthority, issueSigner, projectTestIaca } from '../helpers/test-pki';
+import { buildVical } from '../helpers/vical-builder';
 
 /**
  * `trust add|list|remove` (D24, docs/digital-ids.md "Trust setup"). The roots are the operator's, one set for
@@ -65,5 +66,51 @@ describe('trust CLI', () => {
     const empty = await cli(env, ['trust', 'add', '--environment', 'test', '--kind', 'iaca', '--pem', file('empty.pem', 'nothing here'), '--json']);
     expect(empty.json).toMatchObject({ error: { code: 'invalid_request', message: 'no PEM certificate found' } });
     expect((await list('test')).map((r) => r.fingerprint_sha256)).not.toContain(leafCertificate.fingerprint256.replaceAll(':', '').toLowerCase());
+  });
+
+  it('loads the IACAs of a VICAL whose signature verifies against the given VICAL root, and nothing of one that does not', async () => {
+    const vicalRoot = freshCertificateAuthority('Test VICAL Root');
+    const iacas = [freshCertificateAuthority('State A IACA'), freshCertificateAuthority('State B IACA')];
+    const fingerprints = iacas.map((ca) => new X509Certificate(ca.certificatePem).fingerprint256.replaceAll(':', '').toLowerCase());
+    const anchor = file('vical-root.pem', vicalRoot.certificatePem);
+    const vicalFile = (name: string, bytes: Uint8Array) => {
+      writeFileSync(path.join(dir, name), bytes);
+      return path.join(dir, name);
+    };
+    const ours = async () => (await list('live')).filter((r) => fingerprints.includes(r.fingerprint_sha256));
+
+    // Refused, and nothing added: a VICAL signed under another root, one changed after signing, a file that is no VICAL.
+    const otherRoot = vicalFile('other.vical', buildVical({ signerCa: freshCertificateAuthority('Someone Else'), iacas }));
+    const untrusted = await cli(env, ['trust', 'add', '--environment', 'live', '--vical', otherRoot, '--anchor', anchor, '--json']);
+    expect(untrusted.json).toMatchObject({ error: { code: 'invalid_request', message: expect.stringMatching(/^the VICAL signer is not trusted/) } });
+    const tampered = vicalFile('tampered.vical', buildVical({ signerCa: vicalRoot, iacas, tamper: true }));
+    expect((await cli(env, ['trust', 'add', '--environment', 'live', '--vical', tampered, '--anchor', anchor, '--json'])).json).toMatchObject({
+      error: { code: 'invalid_request', message: 'the VICAL signature does not verify' },
+    });
+    const garbage = vicalFile('garbage.vical', Buffer.from('not cbor at all'));
+    expect((await cli(env, ['trust', 'add', '--environment', 'live', '--vical', garbage, '--anchor', anchor, '--json'])).json).toMatchObject({ error: { code: 'invalid_request' } });
+    const mixed = await cli(env, ['trust', 'add', '--environment', 'live', '--vical', garbage, '--kind', 'iaca', '--anchor', anchor, '--json']);
+    expect(mixed.json).toMatchObject({ error: { code: 'invalid_request' } });
+    const noAnchor = await cli(env, ['trust', 'add', '--environment', 'live', '--vical', garbage, '--json']);
+    expect(noAnchor.code).not.toBe(0);
+    expect(await ours()).toEqual([]);
+
+    const good = vicalFile('good.vical', buildVical({ signerCa: vicalRoot, iacas, provider: 'Test Digital Trust Service' }));
+    const loaded = await cli(env, ['trust', 'add', '--environment', 'live', '--vical', good, '--anchor', anchor, '--json']);
+    expect(loaded.code).toBe(0);
+    expect(loaded.json).toMatchObject({ vical: { provider: 'Test Digital Trust Service', issue_id: 7 } });
+    expect((await ours()).map((r) => [r.kind, r.source, r.fingerprint_sha256]).sort()).toEqual(fingerprints.map((f) => ['iaca', 'vical', f]).sort());
+    // The VICAL's signer root is the anchor of the list, not an issuer: it is not trusted for credentials.
+    const rootFingerprint = new X509Certificate(vicalRoot.certificatePem).fingerprint256.replaceAll(':', '').toLowerCase();
+    expect((await list('live')).map((r) => r.fingerprint_sha256)).not.toContain(rootFingerprint);
+    for (const f of fingerprints) await cli(env, ['trust', 'remove', '--environment', 'live', '--fingerprint', f, '--json']);
+  });
+
+  it('never loads the project test IACA into live mode from a VICAL either', async () => {
+    const vicalRoot = freshCertificateAuthority('Test VICAL Root');
+    const vical = path.join(dir, 'with-test-iaca.vical');
+    writeFileSync(vical, buildVical({ signerCa: vicalRoot, iacas: [projectTestIaca()] }));
+    const refused = await cli(env, ['trust', 'add', '--environment', 'live', '--vical', vical, '--anchor', file('root2.pem', vicalRoot.certificatePem), '--json']);
+    expect(refused.json).toMatchObject({ error: { code: 'invalid_request', message: 'the project test IACA is never trusted in live mode' } });
   });
 });

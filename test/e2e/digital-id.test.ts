@@ -6,7 +6,7 @@ import { openPage, pageCall, upload, type PageSession } from '../helpers/hosted-
 import { checkOf, decided } from '../helpers/live-session';
 import { SimulatedWallet, type AnswerOptions, type WalletPerson } from '../helpers/simulated-wallet';
 import { freshCertificateAuthority } from '../helpers/test-pki';
-import { cli, createTenant, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
+import { cli, createTenant, graphql, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
 
 /**
  * D24 through the started server: a hosted session's digital-ID step on the cross-device channel, the
@@ -159,6 +159,37 @@ describe('the digital-ID step, cross device', () => {
       Array.from({ length: 5 }, () => testIacaWallet.answerOpenid4vpLink(request.body.cross_device.link, { credential: 'mdl', rebase }).then((r) => r.status, (e: Error) => String(e))),
     );
     expect(answers.filter((a) => a === 200)).toHaveLength(1);
+  });
+
+  it('is a flow setting the /v1 flow routes and GraphQL edit, on by default, and the page honours it per flow', async () => {
+    const key = acme.test_api_key;
+    const created = await http(server, 'POST', '/v1/developer/flows', { key, json: { name: 'No wallets', digital_id: false } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'No wallets', digital_id: false });
+    expect((await http(server, 'GET', '/v1/developer/flows/default', { key })).body.digital_id).toBe(true);
+    // A session of that flow is not offered a digital ID, and its page cannot ask for one; the default flow's is.
+    const off = await http(server, 'POST', '/v1/verify/sessions', { key, json: { flow_id: created.body.id, tier: 'T1' } });
+    const offPage = await openPage(server, off.body);
+    await pageCall(server, offPage, 'POST', 'start');
+    expect((await pageCall(server, offPage, 'GET', '')).body.digital_id).toEqual({ offered: false, latest: null });
+    expect((await pageCall(server, offPage, 'POST', 'digital-id/requests')).body.error.code).toBe('invalid_request');
+    expect((await pageCall(server, await startedSession(key), 'GET', '')).body.digital_id.offered).toBe(true);
+
+    // GraphQL switches it back on; the next session of the flow is offered it.
+    const on = await graphql(server, 'mutation($id: ID!) { updateFlow(flowId: $id, input: { digitalIdEnabled: true }) { id digitalIdEnabled } }', { id: created.body.id }, key);
+    expect(on.body.data.updateFlow).toEqual({ id: created.body.id, digitalIdEnabled: true });
+    const again = await http(server, 'POST', '/v1/verify/sessions', { key, json: { flow_id: created.body.id, tier: 'T1' } });
+    const againPage = await openPage(server, again.body);
+    await pageCall(server, againPage, 'POST', 'start');
+    expect((await pageCall(server, againPage, 'GET', '')).body.digital_id.offered).toBe(true);
+
+    // Anything but a boolean is refused by name, and changes nothing.
+    for (const value of ['off', 0, null, ['true']]) {
+      const bad = await http(server, 'PATCH', `/v1/developer/flows/${created.body.id}`, { key, json: { digital_id: value } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('digital_id') });
+    }
+    expect((await http(server, 'GET', `/v1/developer/flows/${created.body.id}`, { key })).body.digital_id).toBe(true);
   });
 
   it('is not offered when the flow switches it off', async () => {

@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, type JsonWebKey } from 'node:crypto';
-import { DateOnly, DeviceRequest, DeviceResponse, Document, MDoc } from '@animo-id/mdoc';
+import { deflateSync } from 'node:zlib';
+import { cborDecode, cborEncode, DataItem, DateOnly, DeviceRequest, DeviceResponse, Document, IssuerSignedDocument, MDoc } from '@animo-id/mdoc';
 import { createHeaderAndPayload, StatusList } from '@sd-jwt/jwt-status-list';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
 import { encryptEcdhEsJwe } from '../../src/digital-id/ecdh-es-jwe';
@@ -35,6 +36,8 @@ export interface WalletPerson {
   readonly expiry_date: string;
   readonly issuing_country: string;
   readonly nationality: string;
+  /** Held in the credential and never asked for (no tier requests it): a test can look for it where nothing may keep it. */
+  readonly resident_address?: string;
 }
 
 /** What the request told the wallet, read from the request object or the DC API request data. */
@@ -58,6 +61,8 @@ export interface AnswerOptions {
 export interface StatusListPublication {
   readonly uri: string;
   token: string | null;
+  /** The mdoc's list: a Token Status List as CWT (COSE_Sign1), which the revoked mdoc's MSO names (`uri#cwt`). */
+  cwt?: Uint8Array | null;
 }
 
 export class SimulatedWallet {
@@ -75,6 +80,11 @@ export class SimulatedWallet {
   ) {
     this.trustedDocumentSigner = issueSigner(iaca, 'mdoc_document_signer');
     this.trustedPidIssuer = issueSigner(iaca, 'sd_jwt_vc_issuer');
+  }
+
+  /** The mdoc document signer's certificate (DER), for a test that revokes it on its IACA's CRL. */
+  get documentSignerCertificate(): Uint8Array {
+    return this.trustedDocumentSigner.certificateDer;
   }
 
   /** Same device: the object `navigator.credentials.get` resolves with (`DigitalCredential.data`). */
@@ -150,13 +160,14 @@ export class SimulatedWallet {
         ? { signed: new Date(now.getTime() - 1000), validFrom: new Date(now.getTime() - 1000), validUntil: new Date(now.getTime() - 500) }
         : { signed: now, validFrom: now, validUntil: new Date(now.getTime() + 30 * 86_400_000) };
     const values = Object.fromEntries(Object.entries(profile.elements).map(([claim, element]) => [element, this.mdocValue(claim as DocumentClaim)]));
-    values.resident_address = 'Teststraat 1, Utopia';
-    const document = await new Document(profile.credentialType, ctx)
+    values.resident_address = this.person.resident_address ?? 'Teststraat 1, Utopia';
+    let document = await new Document(profile.credentialType, ctx)
       .addIssuerNameSpace(profile.namespace!, values)
       .useDigestAlgorithm('SHA-256')
       .addValidityInfo(validity)
       .addDeviceKeyInfo({ deviceKey: this.deviceKey.publicKey.export({ format: 'jwk' }) as never })
       .sign({ issuerPrivateKey: signer.privateJwk as never, issuerCertificate: signer.certificateDer, alg: 'ES256' }, ctx);
+    if (misbehave === 'revoked') document = await this.withMsoStatus(document, signer, 3, ctx);
 
     const nameSpaces = new Map([[profile.namespace!, new Map(disclosed.map((element) => [element, true]))]]);
     const deviceRequest = DeviceRequest.from('1.0', [{ itemsRequestData: { docType: profile.credentialType, nameSpaces } }]);
@@ -185,7 +196,7 @@ export class SimulatedWallet {
     });
     const nowSeconds = Math.floor(Date.now() / 1000);
     const claims = Object.fromEntries(Object.entries(profile.elements).map(([claim, element]) => [element, this.sdJwtValue(claim as DocumentClaim)]));
-    claims.resident_address = 'Teststraat 1, Utopia';
+    claims.resident_address = this.person.resident_address ?? 'Teststraat 1, Utopia';
     const payload: Record<string, unknown> = {
       iss: 'https://wallet-issuer.test.invalid',
       iat: nowSeconds - 60,
@@ -206,6 +217,42 @@ export class SimulatedWallet {
     let presentation = await sdjwt.present(credential, frame as never, { kb: { payload: { iat: nowSeconds, aud: audience, nonce } } });
     if (misbehave === 'tampered_element') presentation = tamperDisclosure(presentation, profile.elements.family_name);
     return presentation;
+  }
+
+  /**
+   * The document re-signed with an MSO that names a status list entry (ISO/IEC 18013-5 2nd edition, IETF
+   * Token Status List: `status: { status_list: { idx, uri } }`), and the list published as a CWT with that
+   * entry set. The library's Document builder has no status, so its MSO is decoded, given one and signed again
+   * with the library's own IssuerAuth.
+   */
+  private async withMsoStatus(document: IssuerSignedDocument, signer: IssuerCredentials, idx: number, ctx: ReturnType<typeof nodeMdocContext>): Promise<IssuerSignedDocument> {
+    const uri = `${this.statusList.uri}#cwt`;
+    const old = document.issuerSigned.issuerAuth;
+    const decoded = cborDecode(old.payload) as DataItem<Map<string, unknown>>;
+    const mso = new Map(decoded.data);
+    mso.set('status', new Map([['status_list', new Map<string, unknown>([['idx', idx], ['uri', uri]])]]));
+    const IssuerAuthClass = old.constructor as unknown as { create(p: unknown, u: unknown, payload: Uint8Array): typeof old };
+    const issuerAuth = IssuerAuthClass.create(old.protectedHeaders, old.unprotectedHeaders, cborEncode(DataItem.fromData(mso)));
+    issuerAuth.signature = await ctx.cose.sign1.sign({ sign1: issuerAuth, jwk: signer.privateJwk as never });
+    this.statusList.cwt = this.statusListCwt(signer, uri, idx);
+    return new IssuerSignedDocument(document.docType, { issuerAuth, nameSpaces: document.issuerSigned.nameSpaces });
+  }
+
+  /** A Token Status List as CWT: 1 bit per entry, `revokedIndex` set, signed by the issuer with its certificate in x5chain. */
+  private statusListCwt(signer: IssuerCredentials, uri: string, revokedIndex: number): Uint8Array {
+    const bits = Buffer.alloc(2);
+    bits[revokedIndex >> 3] |= 1 << (revokedIndex & 7);
+    const claims = new Map<number, unknown>([
+      [2, uri],
+      [6, Math.floor(Date.now() / 1000)],
+      [65533, new Map<string, unknown>([['bits', 1], ['lst', deflateSync(bits)]])],
+    ]);
+    const Sign1 = (cborDecode(Buffer.from('d28443a10126a104420102420304420506', 'hex')) as object).constructor as unknown as {
+      create(p: Map<number, unknown>, u: Map<number, unknown>, payload: Uint8Array): { getRawSigningData(): { data: Uint8Array }; signature: Uint8Array };
+    };
+    const sign1 = Sign1.create(new Map<number, unknown>([[1, -7], [16, 'application/statuslist+cwt']]), new Map<number, unknown>([[33, signer.certificateDer]]), cborEncode(claims));
+    sign1.signature = sign('sha256', sign1.getRawSigningData().data, { key: createPrivateKey({ key: signer.privateJwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' });
+    return new Uint8Array(cborEncode(sign1));
   }
 
   /** A Token Status List (1 bit per entry) with `revokedIndex` set, signed by the issuer with its x5c. */

@@ -78,3 +78,42 @@ function withOpenssl<T>(work: (openssl: (...args: string[]) => Buffer, at: (file
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A CA whose certificate names `crlUri` in its CRL distribution points (an IACA that keeps a CRL, ISO/IEC 18013-5 Annex B). */
+export function certificateAuthorityWithCrl(crlUri: string, commonName = 'CRL Test IACA'): CertificateAuthority {
+  return withOpenssl((openssl, at) => {
+    openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key');
+    openssl('req', '-x509', '-new', '-key', 'ca.key', '-subj', `/C=UT/O=Nobody/CN=${commonName}`, '-days', '3650', '-sha256',
+      '-addext', 'basicConstraints=critical,CA:TRUE,pathlen:0', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+      '-addext', `crlDistributionPoints=URI:${crlUri}`, '-out', 'ca.pem');
+    return { certificatePem: readFileSync(at('ca.pem'), 'utf8'), keyPem: readFileSync(at('ca.key'), 'utf8') };
+  });
+}
+
+/**
+ * A CRL (DER) signed by `ca` listing `revoked` (certificates it issued), valid from an hour ago for
+ * `hours` (negative: already past its nextUpdate). Made with `openssl ca -gencrl` over a hand-written index.
+ */
+export function issueCrl(ca: CertificateAuthority, revoked: readonly Uint8Array[], hours = 24): Uint8Array {
+  return withOpenssl((openssl, at) => {
+    writeFileSync(at('ca.pem'), ca.certificatePem);
+    writeFileSync(at('ca.key'), ca.keyPem);
+    const stamp = (d: Date) => d.toISOString().replace(/[-:T]/g, '').slice(2, 14) + 'Z';
+    const lines = revoked.map((der) => {
+      const c = new X509Certificate(Buffer.from(der));
+      return `R\t${stamp(new Date(c.validTo))}\t${stamp(new Date(Date.now() - 60_000))}\t${c.serialNumber}\tunknown\t/CN=revoked`;
+    });
+    writeFileSync(at('index.txt'), lines.map((l) => `${l}\n`).join(''));
+    writeFileSync(at('crlnumber'), '01\n');
+    writeFileSync(
+      at('ca.cnf'),
+      `[ca]\ndefault_ca = test\n[test]\ndatabase = ${at('index.txt')}\ncrlnumber = ${at('crlnumber')}\ndefault_md = sha256\ncertificate = ${at('ca.pem')}\nprivate_key = ${at('ca.key')}\n`,
+    );
+    const end = new Date(Date.now() + hours * 3_600_000);
+    const start = new Date(Date.now() - 3_600_000);
+    const gentime = (d: Date) => d.toISOString().replace(/[-:T]/g, '').slice(0, 14) + 'Z';
+    openssl('ca', '-config', 'ca.cnf', '-gencrl', '-crl_lastupdate', gentime(start), '-crl_nextupdate', gentime(hours < 0 ? new Date(start.getTime() + 60_000) : end), '-out', 'crl.pem');
+    openssl('crl', '-in', 'crl.pem', '-outform', 'DER', '-out', 'crl.der');
+    return new Uint8Array(readFileSync(at('crl.der')));
+  });
+}

@@ -43,7 +43,15 @@ ${input(`${prefix}-display_name`, 'display_name', rm.flowDisplayName, f.displayN
 ${input(`${prefix}-logo_url`, 'logo_url', `${rm.flowLogoUrl} (${rm.optional})`, f.logoUrl ?? '', { type: 'url' })}
 ${input(`${prefix}-primary_color`, 'primary_color', rm.flowColor, f.primaryColor ?? '#1f6feb')}
 ${input(`${prefix}-locale`, 'locale', rm.flowLocale, f.locale ?? p.locale)}
-${input(`${prefix}-redirect_url`, 'redirect_url', `${rm.flowRedirect} (${rm.optional})`, f.redirectUrl ?? '', { type: 'url' })}`;
+${input(`${prefix}-redirect_url`, 'redirect_url', `${rm.flowRedirect} (${rm.optional})`, f.redirectUrl ?? '', { type: 'url' })}
+${onOff(`${prefix}-digital_id`, 'digital_id', rm.flowDigitalId, rm.flowDigitalIdHint, f.digitalIdEnabled ?? true, p)}`;
+}
+
+/** An on/off choice as two radios (the review section's pattern), with its hint. */
+function onOff(id: string, name: string, legend: string, hint: string, on: boolean, p: ReviewPage): string {
+  const radio = (value: 'on' | 'off', checked: boolean) =>
+    `<div class="radio"><input class="radio__input" type="radio" id="${id}-${value}" name="${name}" value="${value}"${checked ? ' checked' : ''}><label class="radio__label" for="${id}-${value}">${esc(value === 'on' ? p.rm.on : p.rm.off)}</label></div>`;
+  return `<fieldset class="fieldset" aria-describedby="${id}-hint"><legend class="label">${esc(legend)}</legend><p class="hint" id="${id}-hint">${esc(hint)}</p>${radio('on', on)}${radio('off', !on)}</fieldset>`;
 }
 
 /**
@@ -140,7 +148,7 @@ export function settingsPage(p: ReviewPage, v: SettingsView): PageContent {
 
   const flows = `${v.flows
     .map((f) => {
-      const facts = `<dl class="summary">${summaryRow(rm.flowMaxTier, esc(f.maxTier))}${summaryRow(rm.flowLocale, esc(f.locale))}${summaryRow(rm.flowDisplayName, esc(f.displayName))}${summaryRow(rm.flowRedirect, esc(f.redirectUrl ?? ''))}</dl>`;
+      const facts = `<dl class="summary">${summaryRow(rm.flowMaxTier, esc(f.maxTier))}${summaryRow(rm.flowLocale, esc(f.locale))}${summaryRow(rm.flowDisplayName, esc(f.displayName))}${summaryRow(rm.flowRedirect, esc(f.redirectUrl ?? ''))}${summaryRow(rm.flowDigitalId, esc(f.digitalIdEnabled ? rm.on : rm.off))}</dl>`;
       return `<h3>${esc(f.name)} <span class="hint">${esc(f.id)}</span></h3>${t ? postForm(`${SETTINGS_PATH}/flows/${encodeURIComponent(f.id)}`, t, flowFields(p, `flow-${f.id}`, f), fill(rm.flowSave, { name: f.name })) : facts}`;
     })
     .join('')}${t ? `<h3>${esc(rm.flowCreate)}</h3>${postForm(`${SETTINGS_PATH}/flows`, t, flowFields(p, 'flow-new', { maxTier: 'T2' }), rm.flowCreate)}` : ''}`;

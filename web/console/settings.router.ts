@@ -115,6 +115,8 @@ export function settingsRoutes(router: Router, d: { gate: ConsoleGate; settings:
     primaryColor: text(req.body?.primary_color) || undefined,
     locale: text(req.body?.locale) || undefined,
     redirectUrl: text(req.body?.redirect_url) || null,
+    // Absent (a form from before the choice existed) leaves the flow as it is.
+    digitalIdEnabled: text(req.body?.digital_id) === 'on' ? true : text(req.body?.digital_id) === 'off' ? false : undefined,
   });
   change('/settings/flows', async (req, res) => {
     await d.settings.createFlow(editorOf(res), flowCommand(req));

@@ -160,4 +160,16 @@ describe('MrzDocumentReader combining independent readings', () => {
     expect(r.mrz?.fields).toEqual(card);
     expect(r.details?.readings).toBe(5);
   });
+
+  it('sends to review, never passes, a zone whose check digits hold only if an O that every reading read is a zero (OCR-B draws them alike)', async () => {
+    const column = truth[0].indexOf('XG4021K87') + 3;
+    const o = swap(truth, 0, column, 'O');
+    const r = await new MrzDocumentReader(scriptedOcr([o], o)).read({ images: [image], now });
+    expect(r.verdict).toBe('review');
+    expect(r.reason).toBe(
+      `Every check digit would hold if the letter O at character ${column + 1} of line 1 (documentNumber) were a zero: the two are drawn almost alike in OCR-B, so no reading can tell them apart; a person should compare the characters with the document.`,
+    );
+    expect(r.mrz?.fields.documentNumber).toBe(card.documentNumber);
+    expect(r.details?.zeroOrO).toEqual([{ line: 0, column, field: 'documentNumber', read: 'O' }]);
+  });
 });

@@ -99,41 +99,62 @@ export class MrzDocumentReader implements DocumentReader {
         if (likeness >= 0.6) break probe;
       }
     }
-    const readings: ZoneReading[] = [];
-    const nameLines: LineReading[] = [];
-    const confidences: number[] = [];
-    let consensus: MrzConsensus = { kind: 'none' };
-    let nameVariants: Generator<StripVariant> | undefined;
-    const zoneReadings = function* () {
-      yield* probed;
-      for (const variant of variants) yield { variant, reads: undefined };
-    };
-    for (const { variant, reads: done } of zoneReadings()) {
-      const reads = done ?? (await read(variant));
-      readings.push({ text: reads.map((r) => r.text).join('\n'), lines: reads.every((r) => r.lines) ? reads.flatMap((r) => r.lines!) : undefined });
-      confidences.push(reads.reduce((s, r) => s + r.confidence, 0) / reads.length);
-      consensus = combineReadings(readings, nameLines);
-      if (settledZone(consensus)) break;
-      if (consensus.kind !== 'verified' || consensus.conflicts.length > 0 || readings.length < 2) continue;
-      const { format } = consensus;
-      nameVariants ??= nameLineVariants(located, nameLineIndex(format));
-      for (const nameVariant of nameVariants) {
-        const [r] = await read(nameVariant);
-        const longest = (r.lines ?? r.text.split('\n').map((text) => ({ text, confidences: [...text].map(() => 1) }))).sort((a, b) => b.text.length - a.text.length)[0];
-        const shaped = longest && shapeLine(longest, format, nameLineIndex(format));
-        if (!shaped) continue;
-        nameLines.push(shaped);
+    // Every reading of one zone, until they settle it (or `limit` zone readings).
+    const readZone = async (zone: LocatedMrz, done: typeof probed, more: Generator<StripVariant>, limit = Infinity) => {
+      const readings: ZoneReading[] = [];
+      const nameLines: LineReading[] = [];
+      const confidences: number[] = [];
+      let consensus: MrzConsensus = { kind: 'none' };
+      let nameVariants: Generator<StripVariant> | undefined;
+      const zoneReadings = function* () {
+        yield* done;
+        for (const variant of more) yield { variant, reads: undefined };
+      };
+      for (const { variant, reads: already } of zoneReadings()) {
+        if (readings.length >= limit) break;
+        const reads = already ?? (await read(variant));
+        readings.push({ text: reads.map((r) => r.text).join('\n'), lines: reads.every((r) => r.lines) ? reads.flatMap((r) => r.lines!) : undefined });
+        confidences.push(reads.reduce((s, r) => s + r.confidence, 0) / reads.length);
         consensus = combineReadings(readings, nameLines);
-        if (settledZone(consensus) || consensus.kind !== 'verified') break;
+        if (settledZone(consensus)) break;
+        if (consensus.kind !== 'verified' || consensus.conflicts.length > 0 || readings.length < 2) continue;
+        const { format } = consensus;
+        nameVariants ??= nameLineVariants(zone, nameLineIndex(format));
+        for (const nameVariant of nameVariants) {
+          const [r] = await read(nameVariant);
+          const longest = (r.lines ?? r.text.split('\n').map((text) => ({ text, confidences: [...text].map(() => 1) }))).sort((a, b) => b.text.length - a.text.length)[0];
+          const shaped = longest && shapeLine(longest, format, nameLineIndex(format));
+          if (!shaped) continue;
+          nameLines.push(shaped);
+          consensus = combineReadings(readings, nameLines);
+          if (settledZone(consensus) || consensus.kind !== 'verified') break;
+        }
+        if (settledZone(consensus)) break;
       }
-      if (settledZone(consensus)) break;
-    }
+      return { readings, nameLines, confidences, consensus };
+    };
+    let zoneRead = await readZone(located, probed, variants);
+    let widened = false;
+    // No combination of readings holds its check digits: the zone may be cut short (glare or a shadow
+    // fading its fillers at one end, so the lines measured fewer characters than a format has). The zone
+    // widened to each longer format's length is read too (its first four preprocessings), and kept if its
+    // check digits hold.
+    if (zoneRead.consensus.kind !== 'verified' && !(zoneRead.consensus.kind === 'unverified' && zoneRead.consensus.zeroOrO))
+      for (const wider of located.wider?.() ?? []) {
+        const again = await readZone(wider, [], stripVariants(wider), 4);
+        if (again.consensus.kind === 'verified') {
+          [zoneRead, located, widened] = [again, wider, true];
+          break;
+        }
+      }
+    const { readings, nameLines, confidences, consensus } = zoneRead;
     const confidence = confidences.reduce((s, c) => s + c, 0) / confidences.length;
     const verified = consensus.kind === 'verified' ? consensus : undefined;
     const details = {
       image: index,
       skewDegrees: located.skewDegrees,
       ...(zonesProbed > 1 ? { zonesProbed } : {}),
+      ...(widened ? { widened } : {}),
       ocrConfidence: Math.round(confidence * 1000) / 1000,
       readings: readings.length,
       ...(nameLines.length ? { nameLineReadings: nameLines.length } : {}),
@@ -158,6 +179,16 @@ export class MrzDocumentReader implements DocumentReader {
       const failing = parseMrz(verified.lines).result.details.filter((d) => !d.valid);
       if (failing.length > 0 && failing.every((d) => !/check digit|date/i.test(d.label)))
         reading = { ...reading, verdict: 'review', reason: `Every check digit holds, but ${failedFields(parseMrz(verified.lines).result).join('; ')} could not be read with certainty; a person should compare the fields with the document.` };
+    }
+    if (reading.verdict === 'fail' && consensus.kind === 'unverified' && consensus.zeroOrO) {
+      // The check digits hold if an O is a zero (or a zero an O) where OCR-B draws the two alike: no
+      // reading can tell, so a person compares the characters with the document; never a pass.
+      const { zeroOrO } = consensus;
+      const judged = judgeMrzText(zeroOrO.lines.join('\n'), now, model, { ...details, zeroOrO: zeroOrO.positions });
+      if (judged.verdict === 'pass') {
+        const where = zeroOrO.positions.map((p) => `the ${p.read === 'O' ? 'letter O' : 'zero'} at character ${p.column + 1} of line ${p.line + 1} (${p.field}) were a ${p.read === 'O' ? 'zero' : 'letter O'}`).join(' and ');
+        reading = { ...judged, verdict: 'review', reason: `Every check digit would hold if ${where}: the two are drawn almost alike in OCR-B, so no reading can tell them apart; a person should compare the characters with the document.` };
+      }
     }
     return { ...reading, rank: reading.verdict === 'pass' ? 6 : reading.verdict === 'review' ? 5 : reading.mrz ? (reading.reason.includes('expired') ? 4 : 3) : 2 };
   }

@@ -14,6 +14,8 @@ export type LocatedMrz = {
   lineCount: number;
   /** Each MRZ line's rows in the strip, top to bottom, with half a line of margin above and below. */
   lineRows: { top: number; height: number }[];
+  /** The same zone cut wider, to each longer format's length from its left edge (when the lines' pitch is known). */
+  wider?: () => LocatedMrz[];
 };
 
 /**
@@ -198,7 +200,7 @@ export function locateMrz(image: Canvas | import('@napi-rs/canvas').Image): Loca
 }
 
 /** The zone of `group` (bottom line first) cut from the deskewed image, with margins, edge bars painted out and scaled for the OCR. */
-export function cropZone(straight: Canvas, group: TextLine[], skew: number, expectedWidth?: number): LocatedMrz {
+export function cropZone(straight: Canvas, group: TextLine[], skew: number, expectedWidth?: number, fromLeft = false): LocatedMrz {
   const top = Math.min(...group.map((l) => l.top));
   const bottom = Math.max(...group.map((l) => l.bottom));
   // A line's extent can run into noise or the document's edge beside it, never inwards: every line of the
@@ -213,8 +215,10 @@ export function cropZone(straight: Canvas, group: TextLine[], skew: number, expe
   let right = group.length === 3 ? median(rights) : Math.max(...rights.filter((x) => x <= Math.min(...rights) + lh));
   if (expectedWidth && expectedWidth > right - left) {
     const missing = expectedWidth - (right - left);
-    left = Math.max(0, left - missing / 2);
-    right = Math.min(straight.width - 1, right + missing / 2);
+    // From the left edge (a line starts with its document code; fillers fade at the end), or half on each side.
+    const grow = fromLeft ? Math.min(missing, straight.width - 1 - right) : missing / 2;
+    right = Math.min(straight.width - 1, right + grow);
+    left = Math.max(0, left - (missing - grow));
   }
   const lineHeight = (bottom - top) / group.length;
   const padY = lineHeight * 0.6;

@@ -1,6 +1,6 @@
 import { buildMrz, randomFields, seededRandom } from '../../../bench/checks/mrz-lines';
 import type { MrzFormat } from '../check-providers';
-import { combineReadings } from './mrz-readings';
+import { combineReadings, zeroOrOChoice } from './mrz-readings';
 import { normaliseMrzLines } from './mrz-text';
 
 const now = new Date('2026-11-23T12:00:00Z');
@@ -148,5 +148,23 @@ describe('normaliseMrzLines', () => {
     const truth = zone('TD3', 12);
     const odd = 'X' + truth[0].slice(1);
     expect(normaliseMrzLines([odd, truth[1]].join('\n'))?.lines[0]).toBe(odd);
+  });
+});
+
+describe('zeroOrOChoice (O and 0 drawn alike in OCR-B)', () => {
+  const td3 = ['P<ESPHAEMAELAEINEN<STROEM<<LEIF<ERIK<<<<<<<<', 'HP30VEC9E9ESP7711112M3602047EA407DJ5A526A<12'];
+  it('names the one O of the document number that, read as a zero, makes every check digit hold; never as a verified zone', () => {
+    const read = misread(td3, 1, 3, 'O');
+    const c = combineReadings([read.join('\n'), read.join('\n')]);
+    expect(c.kind).toBe('unverified');
+    expect(c).toMatchObject({ zeroOrO: { lines: td3, positions: [{ line: 1, column: 3, read: 'O', field: 'documentNumber' }] } });
+    expect(zeroOrOChoice([read], 0)?.lines).toEqual(td3);
+  });
+
+  it('offers nothing when the check digits fail for another reason, or when no O or 0 can be swapped', () => {
+    const wrongDigit = misread(misread(td3, 1, 3, 'O'), 1, 9, '4');
+    expect(zeroOrOChoice([wrongDigit], 0)).toBeUndefined();
+    const noLookAlike = misread(td3, 1, 1, 'Q');
+    expect(zeroOrOChoice([noLookAlike], 0)).toBeUndefined();
   });
 });

@@ -29,8 +29,19 @@ export type MrzConsensus =
       nameReadings: { line: string; readings: number }[];
       conflicts: string[];
     }
-  | { kind: 'unverified'; format: MrzFormat; lines: string[] }
+  | { kind: 'unverified'; format: MrzFormat; lines: string[]; zeroOrO?: ZeroOrO }
   | { kind: 'none' };
+
+/**
+ * Check digits that hold only if some `O` read in an alphanumeric field (a document number, optional data)
+ * is a zero, or some `0` a letter O: in the OCR-B builds documents are printed in the two are drawn almost
+ * alike (the same width, the zero at most a few per cent taller), so the OCR's choice between them is no
+ * evidence, and a person reading the document could not tell them apart either. Only the one assignment of
+ * the ambiguous positions on which every check digit holds is kept, and only when exactly one does; it is
+ * never a pass (`lines` is what the check digits say, `positions` the characters read otherwise), since a
+ * misread elsewhere in the field can be made to hold by such a change 1 time in 10.
+ */
+export type ZeroOrO = { lines: string[]; positions: { line: number; column: number; read: string; field: string }[] };
 
 /** The line holding the names: the first of TD2 and TD3, the third of TD1. */
 export const nameLineIndex = (format: MrzFormat) => (format === 'TD1' ? 2 : 0);
@@ -114,5 +125,40 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
   for (const chosen of product(candidates, 256)) if (digitsHold(parseMrz(assemble(chosen, anyName)).lines)) return settle(chosen);
   const validDigits = (lines: string[]) => parseMrz(lines).result.details.filter((d) => d.valid).length;
   const best = [...zones].sort((a, b) => Number(b.every(known)) - Number(a.every(known)) || validDigits(b) - validDigits(a))[0];
-  return { kind: 'unverified', format, lines: best };
+  const zeroOrO = zeroOrOChoice(product(candidates, 64).map((chosen) => assemble(chosen, anyName)), nameIndex);
+  return { kind: 'unverified', format, lines: best, ...(zeroOrO ? { zeroOrO } : {}) };
+}
+
+/** Fields whose characters may be letters or digits, so neither O nor 0 is corrected by the parser. */
+const ALPHANUMERIC = new Set(['documentNumber', 'personalNumber', 'optional1', 'optional2', 'optional']);
+
+/**
+ * `ZeroOrO` over the combinations of lines read: each `O`/`0` of an alphanumeric field of a check-digit line
+ * (at most 4 per combination) taken both ways; kept when exactly one resulting zone (over every
+ * combination) has every check digit hold.
+ */
+export function zeroOrOChoice(zones: string[][], nameIndex: number): ZeroOrO | undefined {
+  const holding = new Map<string, ZeroOrO>();
+  for (const zone of zones) {
+    if (zone.some((l) => l.includes(UNKNOWN))) continue;
+    const { result } = parseMrz(zone);
+    const spots: { line: number; column: number; field: string }[] = [];
+    for (const d of result.details) {
+      if (!d.field || !ALPHANUMERIC.has(d.field)) continue;
+      const range = d.ranges?.[0];
+      if (!range || range.line === nameIndex) continue;
+      for (let c = range.start; c < range.end; c++) if (zone[range.line][c] === 'O' || zone[range.line][c] === '0') spots.push({ line: range.line, column: c, field: d.field });
+    }
+    if (spots.length === 0 || spots.length > 4) continue;
+    for (let mask = 1; mask < 1 << spots.length; mask++) {
+      const lines = zone.map((l) => l.split(''));
+      const changed = spots.filter((_, i) => mask & (1 << i));
+      for (const p of changed) lines[p.line][p.column] = zone[p.line][p.column] === 'O' ? '0' : 'O';
+      const parsed = parseMrz(lines.map((l) => l.join('')));
+      if (!parsed.result.details.every((d) => d.valid || d.line === nameIndex)) continue;
+      // Keyed by the lines as the parser corrects them (a G read in a date is a 6): one zone read two ways.
+      holding.set(parsed.lines.join('\n'), { lines: parsed.lines, positions: changed.map((p) => ({ ...p, read: zone[p.line][p.column] })) });
+    }
+  }
+  return holding.size === 1 ? [...holding.values()][0] : undefined;
 }

@@ -3,6 +3,7 @@ import { boxBlur, darkMask, flattened, greyOf, rotateCanvas, toCanvas } from './
 
 /** Wider than a stroke of the MRZ at the analysis width (characters ~15-25 px high), narrower than a shadow's edge. */
 const FLATTEN_RADIUS = 6;
+import { componentLines, stackedGroups } from './mrz-component-lines';
 import { cropZone, mrzGroup, skewCandidates, textLines, WORK_WIDTH, type LocatedMrz, type TextLine } from './mrz-locator';
 
 /** Characters per line of each format (ICAO 9303): TD1 30 (3 lines), TD2 36 and TD3 44 (2 lines). */
@@ -92,7 +93,26 @@ export function lineGroups(lines: TextLine[]): TextLine[][] {
   return groups;
 }
 
-const sameGroup = (a: TextLine[], b: TextLine[]) => a.length === b.length && a.every((l, i) => l.top === b[i].top && l.bottom === b[i].bottom);
+/**
+ * The zone, able to give itself cut wider: to each format's line length for its number of lines (30 for
+ * three, 36 and 44 for two) that is at least 3 characters longer than the lines measured, from the left edge.
+ */
+function withWider(zone: LocatedMrz, straight: Canvas, group: TextLine[], angle: number, pitch: number): LocatedMrz {
+  if (!pitch) return zone;
+  const width = Math.max(...group.map((l) => l.right - l.left));
+  const lengths = LINE_CHARS.filter((f) => f.lines === group.length && f.chars * pitch >= width + 3 * pitch).map((f) => f.chars);
+  return lengths.length ? { ...zone, wider: () => lengths.map((chars) => cropZone(straight, group, angle, chars * pitch, true)) } : zone;
+}
+
+/** Two groups of as many lines on the same rows and columns (within a third of a line height): one zone found twice. */
+const similarZone = (a: TextLine[], b: TextLine[]) => {
+  if (a.length !== b.length) return false;
+  const tol = (l: TextLine) => Math.max(2, (l.bottom - l.top + 1) / 3);
+  return a.every((l, i) => {
+    const t = tol(l);
+    return Math.abs(l.top - b[i].top) <= t && Math.abs(l.bottom - b[i].bottom) <= t && Math.abs(l.left - b[i].left) <= 3 * t && Math.abs(l.right - b[i].right) <= 3 * t;
+  });
+};
 
 /**
  * The zones worth reading, best first, at most `limit`: the locator's own choice (mrz-locator.ts, the lowest
@@ -122,13 +142,22 @@ export function mrzZoneCandidates(image: Canvas | Image, limit = 4): (() => Loca
     };
     if (own) {
       const width = widthOf(own);
-      first = () => cropZone(straight, own, angle, width);
+      const pitch = zoneMeasure(m2, straight.width, own).pitch;
+      first = () => withWider(cropZone(straight, own, angle, width), straight, own, angle, pitch);
     }
-    for (const group of lineGroups(lines)) {
-      if (own && sameGroup(group, own)) continue;
+    const seen: TextLine[][] = own ? [own] : [];
+    const add = (group: TextLine[]) => {
+      // A zone found both as bands of rows and as chains of glyphs is read once; a band that does not
+      // measure like an MRZ (print beside it merged into its rows) does not hide the chains on its rows.
+      if (seen.some((g) => similarZone(g, group))) return;
       const m = zoneMeasure(m2, straight.width, group);
-      if (m.score > 0) scored.push({ score: m.score + (n === 0 ? 0.05 : 0), make: () => cropZone(straight, group, angle, m.misfit < 0.12 ? m.chars * m.pitch : undefined) });
-    }
+      if (m.score > 0) seen.push(group);
+      if (m.score > 0) scored.push({ score: m.score + (n === 0 ? 0.05 : 0), make: () => withWider(cropZone(straight, group, angle, m.misfit < 0.12 ? m.chars * m.pitch : undefined), straight, group, angle, m.pitch) });
+    };
+    for (const group of lineGroups(lines)) add(group);
+    // The same lines found as chains of glyphs: print beside the document (a newspaper, a form) that shares
+    // the zone's rows merges bands of rows, not chains (mrz-component-lines.ts).
+    for (const group of stackedGroups(componentLines(m2, straight.width, straight.height))) add(group);
   }
   scored.sort((a, b) => b.score - a.score);
   // Cropped only when the reader probes them: most photos need the first.

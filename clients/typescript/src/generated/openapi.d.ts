@@ -1860,6 +1860,8 @@ export interface components {
             locale: string;
             redirect_url: string | null;
             allowed_origins: string[];
+            /** @description Whether the hosted page offers "Use a digital ID" (a mobile driving licence or EU PID from a wallet, docs/digital-ids.md). On unless switched off. */
+            digital_id: boolean;
             /** Format: date-time */
             created_at: string;
         };
@@ -2149,6 +2151,8 @@ export interface components {
             /** @description http(s) URL the page returns to; null removes it */
             redirect_url?: string | null;
             allowed_origins?: string[];
+            /** @description Whether the hosted page offers "Use a digital ID"; false hides it and refuses the page's digital-ID requests. */
+            digital_id?: boolean;
         };
         CreateWebhookRequest: {
             url: string;

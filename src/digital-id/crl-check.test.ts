@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SimulatedWallet, type WalletRequest } from '../../test/helpers/simulated-wallet';
+import { certificateAuthorityWithCrl, issueCrl, pemToDer, type CertificateAuthority } from '../../test/helpers/test-pki';
+import { dcApiRequest } from './openid4vp-request';
+import { httpCrlFetcher } from './status-list-fetcher';
+import { verifyWalletAnswer } from './wallet-answer.verifier';
+
+/**
+ * CRL checking of the mdoc document signer where its IACA names a CRL distribution point: the CRL is served
+ * by a local HTTP server and fetched by the service's own fetcher. A listed signer fails, an unreachable,
+ * forged or out-of-date CRL is an error (never a pass), a clean current CRL passes and says so.
+ */
+const ORIGIN = 'https://verify.example.test';
+let served: { status: number; body: Uint8Array } = { status: 404, body: new Uint8Array() };
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  server = http.createServer((_req, res) => {
+    res.writeHead(served.status, { 'content-type': 'application/pkix-crl' });
+    res.end(Buffer.from(served.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const person = { family_name: 'Mustermann', given_name: 'Erika', birth_date: '1984-08-12', portrait: new Uint8Array(randomBytes(64)), document_number: 'T22000129', expiry_date: '2031-01-01', issuing_country: 'UT', nationality: 'DE' };
+
+async function verdict(iaca: CertificateAuthority, wallet: SimulatedWallet, fetchCrl = httpCrlFetcher(2_000)): Promise<string> {
+  const nonce = randomBytes(16).toString('base64url');
+  const request = dcApiRequest({ tier: 1, nonce });
+  const answer = await wallet.answerDcApi(request.data as unknown as WalletRequest, ORIGIN, { credential: 'mdl' });
+  const trust = { iacaRoots: [pemToDer(iaca.certificatePem)], sdJwtVcRoots: [], issuerKeys: [] };
+  try {
+    const { result } = await verifyWalletAnswer({ vpToken: answer.data.vp_token, tier: 1, nonce, channel: { kind: 'dc_api', origin: ORIGIN }, trust, now: new Date(), fetchCrl });
+    return `verified ${result.verified.join(',')}`;
+  } catch (error) {
+    return (error as { reason?: string }).reason ?? String(error);
+  }
+}
+
+describe('the document signer against its IACA CRL', () => {
+  it('passes with a current CRL that does not list it, fails when listed, and is an error when the CRL cannot be had or trusted', async () => {
+    const iaca = certificateAuthorityWithCrl(`${base}/iaca.crl`);
+    const wallet = new SimulatedWallet(person, undefined, iaca);
+
+    served = { status: 200, body: issueCrl(iaca, []) };
+    expect(await verdict(iaca, wallet)).toMatch(/^verified doctype,issuer_chain,issuer_not_revoked,issuer_signature/);
+
+    served = { status: 200, body: issueCrl(iaca, [wallet.documentSignerCertificate]) };
+    expect(await verdict(iaca, wallet)).toBe('issuer_certificate_revoked');
+
+    served = { status: 503, body: new Uint8Array() };
+    expect(await verdict(iaca, wallet)).toBe('revocation_unavailable');
+    served = { status: 200, body: new Uint8Array(randomBytes(200)) };
+    expect(await verdict(iaca, wallet)).toBe('revocation_unavailable');
+    // Signed by another CA under the same name, and one past its nextUpdate.
+    const impostor = certificateAuthorityWithCrl(`${base}/iaca.crl`);
+    served = { status: 200, body: issueCrl(impostor, []) };
+    expect(await verdict(iaca, wallet)).toBe('revocation_unavailable');
+    served = { status: 200, body: issueCrl(iaca, [], -1) };
+    expect(await verdict(iaca, wallet)).toBe('revocation_unavailable');
+    // Offline (no fetcher, or nothing listening): an error, not a pass.
+    expect(await verdict(iaca, wallet, async () => Promise.reject(new Error('offline')))).toBe('revocation_unavailable');
+  }, 60_000);
+});
