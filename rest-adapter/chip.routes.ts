@@ -15,6 +15,7 @@ export const CHIP_ROUTES: readonly RouteRecord[] = [
     path: '/v1/verify/sessions/:id/chip',
     guard: { kind: 'client_secret', owns: 'session' },
     bucket: 'default',
+    bodyLimits: false,
     // The values ChipSubmissionService decodes and judges, with codes of their own (data_group_not_allowed,
     // payload_too_large) naming the field; here only the field names, the types as documentation.
     body: z

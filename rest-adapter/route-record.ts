@@ -33,6 +33,8 @@ export type RouteRecord<B = unknown, Q = unknown> = {
   body?: z.ZodType<B>;
   /** The query string, validated before the handler runs. */
   query?: z.ZodType<Q>;
+  /** false: the body's values are not held to the argument limits of src/validation/input-limits.ts (the chip's base64 data groups, which its decoder limits by bytes). */
+  bodyLimits?: false;
   /** A path parameter's documented form (a pattern, or a shared parameter of openapi/base.yaml); a value outside it is the handler's 404. */
   params?: Record<string, z.ZodString | { component: string }>;
   responses: Record<number, RouteResponse>;
@@ -67,7 +69,7 @@ export function mountRoutes(router: Router, records: readonly RouteRecord[], ser
         const body = r.body ? parsed(r.body, req.body, 'The request body') : undefined;
         const query = r.query ? parsed(r.query, req.query, 'The query string') : undefined;
         // The limits every argument meets on both surfaces (src/validation/input-limits.ts), named as the request names it.
-        assertAcceptableInput({ ...req.params, ...asFields(body), ...asFields(query) });
+        assertAcceptableInput({ ...req.params, ...(r.bodyLimits === false ? {} : asFields(body)), ...asFields(query) });
         return r.handler({ req, body, query, ctx, services });
       }),
     );
