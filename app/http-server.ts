@@ -6,14 +6,11 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { NextFunction, Request, Response } from 'express';
-import { sessionsRouter } from '../rest-adapter/sessions.router';
 import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRouter } from '../rest-adapter/gateway-proxy.router';
-import { webhooksRouter } from '../rest-adapter/webhooks.router';
-import { chipRouter } from '../rest-adapter/chip.router';
-import { retentionRouter } from '../rest-adapter/retention.router';
-import { flowsRouter } from '../rest-adapter/flows.router';
 import { bulkImportRouter } from '../rest-adapter/bulk-import.router';
-import { RestOperations } from '../rest-adapter/operations';
+import { mountRoutes } from '../rest-adapter/route-record';
+import { bucketDisagreements, policyOf, ROUTE_POLICY_TABLE, V1_ROUTES } from '../rest-adapter/v1-routes';
+import { DecisionHistory } from '../src/sessions/decision-history';
 import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
 import { jitExecutionGateway } from '../schema/jit-executor';
 import { attachSubscriptionServer, type SubscriptionServer } from '../subscriptions/subscription-server';
@@ -53,7 +50,6 @@ import { healthRoutes } from '../http/health.routes';
 import { livenessOf } from './liveness-of';
 import { requestMetrics } from '../http/request-metrics.middleware';
 import { refuseWrongCredential, tenantRouteGate } from '../http/policy-gate.middleware';
-import { policyOf } from '../src/auth/authorization-policy';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -196,17 +192,21 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   const v1 = express.Router();
   v1.use(authenticated);
   if (meter) v1.use(meterV1(meter));
-  v1.use(tenantRouteGate()); // a wrong credential first, then the route's policy
+  v1.use(tenantRouteGate(ROUTE_POLICY_TABLE)); // a wrong credential first, then the route's policy
   meRouter({ userTokens: c.accounts.userTokens, me: c.accounts.me }, v1);
   dataRightsRouter({ exports: c.dataRights.exports, exportKey: c.dataRights.exportKey, delegated: c.dataRights.delegated, dsrJobs: c.dsrJobs }, v1);
   meDataRightsRouter(c.userRights, v1);
-  const restOperations = new RestOperations(c.operations);
-  // Routes go straight onto /v1 rather than into nested routers: one router level less on every call.
-  sessionsRouter({ sessions: c.sessions, hostedLink: c.hostedLink, evidence: c.evidence, ops: restOperations }, v1);
-  webhooksRouter(restOperations, v1);
-  chipRouter({ sessions: c.sessions, chip: c.chip }, v1);
-  retentionRouter(restOperations, v1);
-  flowsRouter(restOperations, v1);
+  // The route records (rest-adapter/v1-routes.ts), straight onto /v1 rather than into nested routers: one router level less on every call.
+  mountRoutes(v1, V1_ROUTES, {
+    sessions: c.sessions,
+    hostedLink: c.hostedLink,
+    evidence: c.evidence,
+    decisions: new DecisionHistory(c.db),
+    chip: c.chip,
+    webhooks: c.webhooks,
+    retention: c.retention,
+    flows: c.flows,
+  });
   bulkImportRouter(c.bulkImports, (id) => c.links.url(id), v1);
   gatewayProxyRouter({ upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors }, v1);
   v1.use((req, res) => {
@@ -243,7 +243,10 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     sendError(res, 'internal_error', 'Internal server error');
   });
 
-  // The authorization policy names every route (src/auth/authorization-policy.ts): a route without a row stops the start.
+  // The authorization policy names every route (the records' rows, src/auth/authorization-policy.ts's others): a route without a row stops the start,
+  // and so does a record whose bucket is not the one the meter charges.
+  const misbucketed = bucketDisagreements();
+  if (misbucketed.length > 0) throw new Error(`route records whose bucket disagrees with src/rate-limit/buckets.ts: ${misbucketed.join('; ')}`);
   const routes = inventoryRoutes(app);
   const unpolicied = routes.filter((r) => !policyOf(r.method, r.path));
   if (unpolicied.length > 0) throw new Error(`routes without an authorization policy in src/auth/authorization-policy.ts: ${unpolicied.map((r) => `${r.method} ${r.path}`).join(', ')}`);

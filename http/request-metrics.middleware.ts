@@ -1,7 +1,7 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import { match } from 'path-to-regexp';
 import type { PrometheusMetrics } from '../src/metrics/prometheus-metrics';
-import { ALL_ROUTE_POLICY } from '../src/auth/authorization-policy';
+import { NON_RECORD_ROUTE_POLICY } from '../src/auth/authorization-policy';
 import { inventoryRoutes } from './route-inventory';
 
 /** The label of a request outside every mounted surface: raw paths never become label values (unbounded, and they carry ids). */
@@ -33,7 +33,7 @@ export function requestMetrics(app: Express, metrics: Pick<PrometheusMetrics, 'h
     const routes = inventoryRoutes(app);
     // A surface mounted as middleware (GraphQL behind its body parser and authentication) is no
     // endpoint of the inventory, but the authorization policy names its mount path.
-    const allPaths = [...routes, ...ALL_ROUTE_POLICY].filter((r) => r.method === 'ALL' && r.path !== '/').map((r) => r.path);
+    const allPaths = [...routes, ...NON_RECORD_ROUTE_POLICY].filter((r) => r.method === 'ALL' && r.path !== '/').map((r) => r.path);
     const mounts = [...new Set(allPaths)].sort((a, b) => b.length - a.length);
     const byMount = new Map<string, Template[]>();
     for (const r of routes.filter((x) => x.method !== 'ALL')) {

@@ -1,5 +1,5 @@
 import express from 'express';
-import { policyOf } from '../src/auth/authorization-policy';
+import { policyOf } from '../rest-adapter/v1-routes';
 import { inventoryRoutes } from './route-inventory';
 
 describe('route inventory', () => {

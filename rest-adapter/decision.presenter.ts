@@ -1,36 +1,22 @@
-/** The GraphQL selection of DecisionFields, as `execute` returns it. */
-export type DecisionData = {
-  id: string;
-  sessionId: string;
-  decision: string;
-  source: string;
-  reason: string | null;
-  reviewerId: string | null;
-  requestedBy: string | null;
-  fromStatus: string;
-  toStatus: string;
-  policyVersion: string | null;
-  checks: { name: string; status: string; score: number | null; reason: string | null }[] | null;
-  decidedAt: Date | string;
-};
+import type { SessionDecision } from '../src/sessions/decision-history';
 
-/** GraphQL SessionDecision -> the D16 shape: snake_case, lower-case enum values; automated decisions add the policy version and the checks it read. */
-export function presentDecision(d: DecisionData): Record<string, unknown> {
+/** A decision-history entry in the D16 shape; automated decisions add the policy version and the checks it read. */
+export function presentDecision(d: SessionDecision): Record<string, unknown> {
   const body: Record<string, unknown> = {
     id: d.id,
-    session_id: d.sessionId,
-    decision: d.decision.toLowerCase(),
+    session_id: d.session_id,
+    decision: d.decision,
     reason: d.reason,
-    reviewer_id: d.reviewerId,
-    source: d.source.toLowerCase(),
-    from_status: d.fromStatus.toLowerCase(),
-    to_status: d.toStatus.toLowerCase(),
-    decided_at: typeof d.decidedAt === 'string' ? d.decidedAt : d.decidedAt.toISOString(),
+    reviewer_id: d.reviewer_id,
+    source: d.source,
+    from_status: d.from_status,
+    to_status: d.to_status,
+    decided_at: d.decided_at,
   };
-  if (d.requestedBy) body.requested_by = d.requestedBy;
-  if (d.source.toLowerCase() === 'automated') {
-    body.policy_version = d.policyVersion;
-    body.checks = (d.checks ?? []).map((c) => ({ name: c.name, status: c.status.toLowerCase(), ...(c.score !== null ? { score: c.score } : {}), ...(c.reason !== null ? { reason: c.reason } : {}) }));
+  if (d.requested_by) body.requested_by = d.requested_by;
+  if (d.source === 'automated') {
+    body.policy_version = d.policy_version;
+    body.checks = (d.checks ?? []).map((c) => ({ name: c.name, status: c.status, ...(c.score != null ? { score: c.score } : {}), ...(c.reason != null ? { reason: c.reason } : {}) }));
   }
   return body;
 }

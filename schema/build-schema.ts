@@ -42,8 +42,8 @@ export function buildGraphQLSchema(container: ResolverInstances, pubSub: PubSub 
 
 /**
  * Every root field checks its arguments against the input limits (src/validation/input-limits.ts)
- * before its resolver runs. Subscriptions run these same fields, and the REST routes either run
- * these operations or check the same arguments themselves (rest-adapter/sessions.router.ts), so each
+ * before its resolver runs. Subscriptions run these same fields, and every REST route record checks
+ * its path parameters, body and query against the same limits (mountRoutes in rest-adapter/route-record.ts), so each
  * transport gives the same answer to the same bad value.
  */
 function withInputLimits(schema: GraphQLSchema): GraphQLSchema {

@@ -6,8 +6,7 @@ const MAX_COMPILED = 1000;
 
 /**
  * The one place operations are compiled with graphql-jit, and the one cache of compiled operations:
- * Apollo's executor (jit-executor.ts) and the REST adapter's fixed operations
- * (rest-adapter/operations.ts) both run what this returns. A compiled operation runs its resolvers
+ * Apollo's executor (jit-executor.ts) runs what this returns. A compiled operation runs its resolvers
  * without walking the document again, which was the largest share of a read's CPU beyond the
  * resolvers themselves.
  */

@@ -29,8 +29,7 @@ export class SessionDecisionResolver {
     const { session, decision } = await this.sessions.decide(actor, id, input);
     // A tenant key's decline is never held (the second-reviewer rule refuses it instead): a decision was made.
     if (!decision) throw new Error('A tenant key decision was held for a second reviewer');
-    const evidence = this.evidence;
-    return { decision: toSessionDecision(decision), session: toSession(session, { evidence: evidence ? (ids) => evidence.urlsFor(ids) : undefined }) };
+    return { decision: toSessionDecision(decision), session: toSession(session, { evidence: this.evidence?.signerFor(actor) }) };
   }
 }
 

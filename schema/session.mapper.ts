@@ -1,9 +1,10 @@
 import type { SanctionsHit as SanctionsHitDocument, SessionResult } from '../entities/session-result.document';
 import type { SessionView } from '../src/sessions/session-status-event';
+import type { EvidenceSigner } from '../src/vault/evidence-access.service';
 import { Result, SanctionsHit, Session } from './session.type';
 
-/** Signs evidence links for the result's artifacts; given only for reads with a tenant key. */
-export type EvidenceSigner = (artifactIds: readonly string[] | undefined) => string[];
+/** Signs evidence links for the result's artifacts; EvidenceAccessService.signerFor gives one for tenant-key reads only. */
+export type { EvidenceSigner };
 
 /**
  * What only some answers carry: the client secret (the create answer only, issue #25 finding 4), the

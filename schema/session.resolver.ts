@@ -6,7 +6,7 @@ import type { HostedLink } from '../src/hosted-flow/hosted-link';
 import { encodeCursor, SessionService } from '../src/sessions/session.service';
 import { CreateSessionInput, ReviewSessionInput, SessionsArgs } from './session.inputs';
 import type { EvidenceAccessService } from '../src/vault/evidence-access.service';
-import { EvidenceSigner, SessionExtras, toSession } from './session.mapper';
+import { SessionExtras, toSession } from './session.mapper';
 import { SessionConnection } from './session-connection.type';
 import { Session } from './session.type';
 
@@ -19,15 +19,9 @@ export class SessionResolver {
     private readonly evidence?: EvidenceAccessService,
   ) {}
 
-  /** Evidence links go to tenant keys only, never to a browser's client_secret. */
-  private signerFor(ctx: RequestContext): EvidenceSigner | undefined {
-    const evidence = this.evidence;
-    return ctx.actor?.kind === 'tenant_key' && evidence ? (ids) => evidence.urlsFor(ids) : undefined;
-  }
-
   /** A read's extras: evidence links, and the open session's hosted URL (D21), both for tenant keys only. */
   private readExtras(ctx: RequestContext, s: { id: string; status: string }): SessionExtras {
-    return { evidence: this.signerFor(ctx), hostedUrl: this.hostedLink.forRead(ctx.actor, s) };
+    return { evidence: this.evidence?.signerFor(ctx.actor), hostedUrl: this.hostedLink.forRead(ctx.actor, s) };
   }
 
   @Query(() => Session, { nullable: true, description: 'One session, or null when it does not exist for this credential.' })

@@ -1,5 +1,6 @@
 import type { Actor } from './actor';
-import { ALL_ROUTE_POLICY, answerOf, CREDENTIAL_KINDS, refusalOfTenantRoute, routePolicyOfRequest } from './authorization-policy';
+import { answerOf, CREDENTIAL_KINDS, refusalOfTenantRoute } from './authorization-policy';
+import { ALL_ROUTE_POLICY, routePolicyOfRequest } from '../../rest-adapter/v1-routes';
 
 const key = (scopes: string[]): Actor => ({ kind: 'tenant_key', tenantId: 'ten_a', keyId: 'k', livemode: false, scopes: scopes as never });
 const user: Actor = { kind: 'end_user', userId: 'usr_1', clientId: 'oc_test_a', tenantId: 'ten_a', sub: 'pairwise-sub', livemode: false, scopes: ['account'], grantId: 'g', authTime: null };

@@ -10,7 +10,8 @@ import { USER_CAPABILITIES, type UserCapability } from './user-token.policy';
  * (http/route-inventory.ts), docs/security.md is generated from it (`npm run docs:security`), and
  * test/e2e/authorization-matrix.test.ts asserts every cell against a running server.
  *
- * Adding a route is adding one line to ROUTE_POLICY (the path as the router declares it).
+ * A route record (rest-adapter/route-record.ts) carries its own row; a route that is not a record (pages,
+ * the OpenID Provider, the gateway, signed links) has one line in NON_RECORD_V1_POLICY or OUTSIDE_V1_POLICY.
  */
 
 /** What the route takes as its credential; each kind answers every credential by `answerOf` below. */
@@ -39,29 +40,11 @@ const user = (capability: UserCapability, owns?: 'session'): Guard => ({ kind: '
 const page: Guard = { kind: 'page_credential' };
 const own = (credential: string): Guard => ({ kind: 'own_credential', credential });
 
-export const ROUTE_POLICY: readonly RoutePolicy[] = [
-  // Verification sessions (D3, D6, D13, D16)
-  { method: 'POST', path: '/v1/verify/sessions', guard: key('sessions:write') },
-  { method: 'GET', path: '/v1/verify/sessions', guard: key('sessions:read') },
-  { method: 'POST', path: '/v1/verify/sessions/:id/cancel', guard: key('sessions:write', 'session') },
-  { method: 'GET', path: '/v1/verify/sessions/:id', guard: { kind: 'tenant_key_or_client_secret', scope: 'sessions:read', owns: 'session' } },
-  { method: 'POST', path: '/v1/verify/manual-review/:id', guard: key('sessions:review', 'session') },
-  { method: 'GET', path: '/v1/verify/sessions/:id/decisions', guard: key('sessions:read', 'session') },
-  { method: 'POST', path: '/v1/verify/sessions/:id/decisions', guard: key('sessions:review', 'session') },
-  { method: 'POST', path: '/v1/verify/sessions/:id/chip', guard: { kind: 'client_secret', owns: 'session' } },
-  { method: 'POST', path: '/v1/verify/sessions/:id/retention', guard: key('sessions:write', 'session') },
-  { method: 'GET', path: '/v1/developer/tenants/:tenantId/retention', guard: key('retention:manage', 'tenant') },
-  { method: 'PATCH', path: '/v1/developer/tenants/:tenantId/retention', guard: key('retention:manage', 'tenant') },
-  // Flows (D2): the tenant's own, in both modes, as the console manages them
-  { method: 'GET', path: '/v1/developer/flows', guard: key('flows:manage') },
-  { method: 'POST', path: '/v1/developer/flows', guard: key('flows:manage') },
-  { method: 'GET', path: '/v1/developer/flows/:id', guard: key('flows:manage', 'flow') },
-  { method: 'PATCH', path: '/v1/developer/flows/:id', guard: key('flows:manage', 'flow') },
-  // Webhooks (D7)
-  { method: 'POST', path: '/v1/verify/webhooks', guard: key('webhooks:manage') },
-  { method: 'GET', path: '/v1/developer/webhooks', guard: key('webhooks:manage') },
-  { method: 'DELETE', path: '/v1/developer/webhooks/:id', guard: key('webhooks:manage', 'webhook') },
-  { method: 'POST', path: '/v1/developer/webhooks/:id/replay', guard: key('webhooks:manage', 'webhook') },
+/**
+ * The /v1 routes that are not route records (rest-adapter/route-record.ts): the records' own rows come
+ * from the records (rest-adapter/v1-routes.ts), which join these in routePolicyTable.
+ */
+export const NON_RECORD_V1_POLICY: readonly RoutePolicy[] = [
   // Bulk import (D17): the results carry hosted links, which only a key that may create sessions sees
   { method: 'POST', path: '/v1/admin/bulk-import', guard: key('sessions:write') },
   { method: 'GET', path: '/v1/admin/bulk-import/:id', guard: key('sessions:write', 'bulk_import') },
@@ -142,17 +125,47 @@ export const OUTSIDE_V1_POLICY: readonly RoutePolicy[] = [
   { method: 'ALL', path: '/', guard: { kind: 'no_route', underV1: false } },
 ];
 
-/** Every row: the /v1 API and the rest. */
-export const ALL_ROUTE_POLICY: readonly RoutePolicy[] = [...ROUTE_POLICY, ...OUTSIDE_V1_POLICY];
+/** Every row that no route record declares: the prefixes mounted with `use` are all here. */
+export const NON_RECORD_ROUTE_POLICY: readonly RoutePolicy[] = [...NON_RECORD_V1_POLICY, ...OUTSIDE_V1_POLICY];
 
+/** The whole table and its lookups, once the route records' rows are known (rest-adapter/v1-routes.ts builds it). */
+export type RoutePolicyTable = {
+  /** Every /v1 row: the records' and the others. */
+  v1: readonly RoutePolicy[];
+  /** Every row: /v1 and the rest. */
+  all: readonly RoutePolicy[];
+  /** The policy row of a route as the router declares it, or undefined. */
+  policyOf(method: string, path: string): RoutePolicy | undefined;
+  /** The policy row of a /v1 request (method and full path), or undefined when no route serves it. HEAD is GET's. */
+  ofRequest(method: string, path: string): RoutePolicy | undefined;
+};
 
-/** The policy row of a route as the router declares it, or undefined. */
-export function policyOf(method: string, path: string): RoutePolicy | undefined {
-  const row = ALL_ROUTE_POLICY.find((p) => p.method === method && p.path === path);
-  if (row) return row;
-  if (path === ACCOUNT_PAGES_PATH || path.startsWith(`${ACCOUNT_PAGES_PATH}/`)) return { method, path, guard: own('the account pages\' sign-in cookie') };
-  if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`)) return { method, path, guard: own("the console's sign-in cookie, the member's role and second factor (web/console/console-guard.ts)") };
-  return undefined;
+const compile = (path: string): RegExp => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[a-z]+/gi, '[^/]+')}/?$`, 'i');
+/** A prefix mounted with `use` (the gateway's): the path itself and everything below it. */
+const compilePrefix = (path: string): RegExp => new RegExp(`^${path.replace(/[.]/g, '\\.')}(/.*)?$`, 'i');
+
+/** The table of `recordRows` (the route records') and the rows here; a path declared twice stops the start. */
+export function routePolicyTable(recordRows: readonly RoutePolicy[]): RoutePolicyTable {
+  const v1 = [...recordRows, ...NON_RECORD_V1_POLICY];
+  const all = [...v1, ...OUTSIDE_V1_POLICY];
+  const twice = all.map((r) => `${r.method} ${r.path}`).filter((k, i, keys) => keys.indexOf(k) !== i);
+  if (twice.length) throw new Error(`routes declared twice in the authorization policy: ${twice.join(', ')}`);
+  const compiled = v1.filter((r) => r.method !== 'ALL' || r.guard.kind === 'gateway').map((r) => ({ ...r, pattern: r.method === 'ALL' ? compilePrefix(r.path) : compile(r.path) }));
+  return {
+    v1,
+    all,
+    policyOf(method, path) {
+      const row = all.find((p) => p.method === method && p.path === path);
+      if (row) return row;
+      if (path === ACCOUNT_PAGES_PATH || path.startsWith(`${ACCOUNT_PAGES_PATH}/`)) return { method, path, guard: own('the account pages\' sign-in cookie') };
+      if (path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`)) return { method, path, guard: own("the console's sign-in cookie, the member's role and second factor (web/console/console-guard.ts)") };
+      return undefined;
+    },
+    ofRequest(method, path) {
+      const m = method === 'HEAD' ? 'GET' : method;
+      return compiled.find((r) => (r.method === m || r.method === 'ALL') && r.pattern.test(path));
+    },
+  };
 }
 
 /** Every kind of credential the matrix tries (issue 25 item 3). The fixtures are those of a tenant A, in test mode. */
@@ -289,10 +302,10 @@ function userTokenAnswer(guard: Extract<Guard, { kind: 'user_token' }>, credenti
 }
 
 /**
- * The /v1/me routes and what each needs, from ROUTE_POLICY (paths relative to /v1): the /v1/me gate
+ * The /v1/me routes and what each needs, from NON_RECORD_V1_POLICY (paths relative to /v1): the /v1/me gate
  * (rest-adapter/me.router.ts) reads this before any route runs. A path under /v1/me that is not here is 404.
  */
-export const ME_ROUTE_POLICY: readonly { method: string; path: string; capability: UserCapability }[] = ROUTE_POLICY.flatMap((r) =>
+export const ME_ROUTE_POLICY: readonly { method: string; path: string; capability: UserCapability }[] = NON_RECORD_V1_POLICY.flatMap((r) =>
   r.guard.kind === 'user_token' ? [{ method: r.method, path: r.path.replace(/^\/v1/, ''), capability: r.guard.capability }] : [],
 );
 
@@ -303,20 +316,6 @@ const compiledMeRoutes = ME_ROUTE_POLICY.map((p) => ({ ...p, pattern: new RegExp
 export function capabilityOfMeRoute(method: string, path: string): UserCapability | null {
   const m = method === 'HEAD' ? 'GET' : method;
   return compiledMeRoutes.find((p) => p.method === m && p.pattern.test(path))?.capability ?? null;
-}
-
-const compile = (path: string): RegExp => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[a-z]+/gi, '[^/]+')}/?$`, 'i');
-/** A prefix mounted with `use` (the gateway's): the path itself and everything below it. */
-const compilePrefix = (path: string): RegExp => new RegExp(`^${path.replace(/[.]/g, '\\.')}(/.*)?$`, 'i');
-const compiledRoutes = ROUTE_POLICY.filter((r) => r.method !== 'ALL' || r.guard.kind === 'gateway').map((r) => ({
-  ...r,
-  pattern: r.method === 'ALL' ? compilePrefix(r.path) : compile(r.path),
-}));
-
-/** The policy row of a /v1 request (method and full path), or undefined when no route serves it. HEAD is GET's. */
-export function routePolicyOfRequest(method: string, path: string): RoutePolicy | undefined {
-  const m = method === 'HEAD' ? 'GET' : method;
-  return compiledRoutes.find((r) => (r.method === m || r.method === 'ALL') && r.pattern.test(path));
 }
 
 /**

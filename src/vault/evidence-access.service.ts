@@ -5,6 +5,10 @@ import { EVIDENCE_CLASSES } from './artifact-classes';
 import type { SignedLinks } from '../links/signed-links';
 import type { EvidenceVault } from './evidence-vault';
 import { systemClock, type Clock } from '../clock';
+import type { Actor } from '../auth/actor';
+
+/** Signs links to a session's artifacts, for a read that may carry them. */
+export type EvidenceSigner = (artifactIds: readonly string[] | undefined) => string[];
 
 /** An opened artifact: its clear bytes stream from the store (`sizeBytes` long), decrypted on the way. */
 export type OpenedEvidence = { contentType: string; body: Readable; sizeBytes: number; sha256: string };
@@ -49,6 +53,15 @@ export class EvidenceAccessService {
   /** Fresh links for a tenant-key read; a client_secret read never calls this. */
   urlsFor(artifactIds: readonly string[] | undefined): string[] {
     return (artifactIds ?? []).map((id) => this.links.url(id));
+  }
+
+  /**
+   * Who gets evidence links with a session read: tenant keys only, never a browser's client_secret,
+   * a page credential or a user token. The signer for `actor`, or undefined (the read carries none).
+   * Both surfaces ask here (rest-adapter/sessions.routes.ts, schema/session.resolver.ts).
+   */
+  signerFor(actor: Pick<Actor, 'kind'> | null | undefined): EvidenceSigner | undefined {
+    return actor?.kind === 'tenant_key' ? (ids) => this.urlsFor(ids) : undefined;
   }
 
   /**

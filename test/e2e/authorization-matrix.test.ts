@@ -1,7 +1,8 @@
 import nodeHttp from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from 'pg';
-import { answerOf, CREDENTIAL_KINDS, policyOf, ROUTE_POLICY, type Answer, type CredentialKind } from '../../src/auth/authorization-policy';
+import { answerOf, CREDENTIAL_KINDS, type Answer, type CredentialKind } from '../../src/auth/authorization-policy';
+import { policyOf, ROUTE_POLICY } from '../../rest-adapter/v1-routes';
 import { dbClient, openPage } from '../helpers/hosted-client';
 import { createOidcTenant, createUser, portalAccessToken, signInThroughPages, startOidcServer, testEmail, userAccessToken, TENANT_ACCOUNT_SCOPE, type OidcTenant } from '../helpers/oidc-login';
 import { cli, http, loggedLine, type HttpResult, type TestServer } from '../helpers/test-server';

@@ -33,6 +33,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/verify/sessions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a session
+         * @description Withdraws a session that has not reached a terminal status (`created`, `in_progress`, `processing` or
+         *     `manual_review` -> `withdrawn`); its hosted link stops working and `verification.*` subscribers see the change.
+         *     A terminal session is 409 `invalid_state`; another tenant's or mode's session is 404. Needs `sessions:write`.
+         *     No request body.
+         */
+        post: operations["cancelSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/verify/sessions/{id}": {
         parameters: {
             query?: never;
@@ -53,7 +76,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/verify/sessions/{id}/cancel": {
+    "/v1/verify/manual-review/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -63,13 +86,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel a session
-         * @description Withdraws a session that has not reached a terminal status (`created`, `in_progress`, `processing` or
-         *     `manual_review` -> `withdrawn`); its hosted link stops working and `verification.*` subscribers see the change.
-         *     A terminal session is 409 `invalid_state`; another tenant's or mode's session is 404. Needs `sessions:write`.
-         *     No request body.
+         * Approve or reject a session in manual_review
+         * @description The admin override for a session in `manual_review`; needs a key with the `sessions:review` scope.
+         *     `approve` moves the session to `success` (decision `approved`), `reject` to `failed` (decision `declined`).
+         *     While the tenant has a second reviewer confirm every decline (set in the console), `reject` is refused with
+         *     409 `invalid_state` and nothing is stored.
          */
-        post: operations["cancelSession"];
+        post: operations["reviewSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -110,29 +133,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/verify/manual-review/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Decide a session in manual review
-         * @description The admin override for a session in `manual_review`; needs a key with the `sessions:review` scope.
-         *     `approve` moves the session to `success` (decision `approved`), `reject` to `failed` (decision `declined`).
-         *     While the tenant has a second reviewer confirm every decline (set in the console), `reject` is refused with
-         *     409 `invalid_state` and nothing is stored.
-         */
-        post: operations["reviewSession"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/verify/sessions/{id}/chip": {
         parameters: {
             query?: never;
@@ -143,7 +143,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit ePassport chip data (T5)
+         * Submit the passport chip's data (the session's client_secret)
          * @description Called by the tenant's mobile app (web browsers cannot read NFC chips) with what it read from the passport chip:
          *     EF.SOD and the data groups, each base64 of the file's bytes as read (outer tag included). Authenticated by the
          *     session's `client_secret` only; a tenant key is refused with 403 `insufficient_scope`, and another session's
@@ -178,6 +178,113 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/tenants/{tenant_id}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the tenant's retention
+         * @description The policy in force for the key's mode (test and live have their own). `updated_at` is null
+         *     while the spec's defaults apply. Needs `retention:manage`. See docs/retention-and-audit.md.
+         */
+        get: operations["getRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the tenant's retention
+         * @description A partial update: give one or more fields, each an integer within its range. A value out of
+         *     range, not an integer, null, or an unknown field is a 400 whose message starts with the
+         *     field's name. Tightening applies to new artifacts at once and to stored artifacts of
+         *     sessions not yet completed within 24 hours (the nightly pass); loosening applies to future
+         *     uploads only. 0 days: purged when the session completes. Audited.
+         */
+        patch: operations["updateRetention"];
+        trace?: never;
+    };
+    "/v1/verify/sessions/{id}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep a session's ID documents longer (regulated tenants)
+         * @description Regulated tenants only (an operator sets the flag): the session's ID document images, MRZ
+         *     text and decision are kept for `id_document_years` (1-10) from when each was stored. Other
+         *     tenants get 403 `not_regulated`. The reason is kept with the extension; the audit log holds
+         *     its SHA-256. Needs `sessions:write`.
+         */
+        post: operations["extendSessionRetention"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List flows
+         * @description Every flow of the key's tenant, the default first. Flows belong to the tenant, not to a mode:
+         *     a test key and a live key see the same ones. Needs `flows:manage`. See docs/api-behaviour.md, "Flows".
+         */
+        get: operations["listFlows"];
+        put?: never;
+        /**
+         * Create a flow
+         * @description A new flow of the key's tenant: the default flow's branding and allowed origins, then the fields
+         *     given. `name` is required. Each value is judged as the console's Flows form judges it (one service
+         *     for both): a bad one is 400 `invalid_request` whose message starts with the field's name, and nothing
+         *     is stored. Needs `flows:manage`.
+         */
+        post: operations["createFlow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/flows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a flow ("default" names the default flow)
+         * @description Needs `flows:manage`.
+         */
+        get: operations["getFlow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a flow
+         * @description A partial update: give one or more fields. `logo_url` and `redirect_url` take null to remove them;
+         *     `allowed_origins` replaces the list (`[]` clears it). Each value is judged as the console's Flows form
+         *     judges it: a bad one is 400 `invalid_request` whose message starts with the field's name, and nothing
+         *     changes. Needs `flows:manage`.
+         */
+        patch: operations["updateFlow"];
         trace?: never;
     };
     "/v1/verify/webhooks": {
@@ -256,120 +363,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send events again to one endpoint
+         * Send events again to an endpoint
          * @description Re-sends to endpoint `{id}` the events named by `event_ids`, or those created in the
          *     `since`/`until` window (`since` inclusive, `until` exclusive, default now) that the endpoint
          *     receives. Each replay is a new delivery, signed afresh, with the same `Service-Event-Id`.
          *     At most 10,000 events per call. Needs `webhooks:manage`; another tenant's endpoint is a 404.
          */
         post: operations["replayWebhookEvents"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/developer/flows": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The tenant's flows
-         * @description Every flow of the key's tenant, the default first. Flows belong to the tenant, not to a mode:
-         *     a test key and a live key see the same ones. Needs `flows:manage`. See docs/api-behaviour.md, "Flows".
-         */
-        get: operations["listFlows"];
-        put?: never;
-        /**
-         * Create a flow
-         * @description A new flow of the key's tenant: the default flow's branding and allowed origins, then the fields
-         *     given. `name` is required. Each value is judged as the console's Flows form judges it (one service
-         *     for both): a bad one is 400 `invalid_request` whose message starts with the field's name, and nothing
-         *     is stored. Needs `flows:manage`.
-         */
-        post: operations["createFlow"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/developer/flows/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One flow
-         * @description Needs `flows:manage`.
-         */
-        get: operations["getFlow"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Change a flow's name, max_tier, branding or allowed origins
-         * @description A partial update: give one or more fields. `logo_url` and `redirect_url` take null to remove them;
-         *     `allowed_origins` replaces the list (`[]` clears it). Each value is judged as the console's Flows form
-         *     judges it: a bad one is 400 `invalid_request` whose message starts with the field's name, and nothing
-         *     changes. Needs `flows:manage`.
-         */
-        patch: operations["updateFlow"];
-        trace?: never;
-    };
-    "/v1/developer/tenants/{tenant_id}/retention": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The tenant's retention in the key's mode
-         * @description The policy in force for the key's mode (test and live have their own). `updated_at` is null
-         *     while the spec's defaults apply. Needs `retention:manage`. See docs/retention-and-audit.md.
-         */
-        get: operations["getRetention"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Change some of the tenant's retention settings
-         * @description A partial update: give one or more fields, each an integer within its range. A value out of
-         *     range, not an integer, null, or an unknown field is a 400 whose message starts with the
-         *     field's name. Tightening applies to new artifacts at once and to stored artifacts of
-         *     sessions not yet completed within 24 hours (the nightly pass); loosening applies to future
-         *     uploads only. 0 days: purged when the session completes. Audited.
-         */
-        patch: operations["updateRetention"];
-        trace?: never;
-    };
-    "/v1/verify/sessions/{id}/retention": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Keep one session's ID documents longer (regulated tenants)
-         * @description Regulated tenants only (an operator sets the flag): the session's ID document images, MRZ
-         *     text and decision are kept for `id_document_years` (1-10) from when each was stored. Other
-         *     tenants get 403 `not_regulated`. The reason is kept with the extension; the audit log holds
-         *     its SHA-256. Needs `sessions:write`.
-         */
-        post: operations["extendSessionRetention"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1447,38 +1447,6 @@ export interface components {
         Tier: "T0" | "T1" | "T2" | "T3" | "T4" | "T5" | "T6";
         /** @enum {string} */
         SessionStatus: "created" | "in_progress" | "processing" | "success" | "failed" | "manual_review" | "expired" | "withdrawn";
-        /** @description Either the definition shape (flow_id and tier required) or the quickstart shape (tiers). */
-        CreateSessionRequest: {
-            /** @description A flow template id, or `default`. */
-            flow_id?: string;
-            tier?: components["schemas"]["Tier"];
-            reference_id?: string;
-            /**
-             * Format: uri
-             * @description Where the last page sends the user back. https; in test mode also http on localhost, 127.0.0.1 or [::1]. Anything else (javascript:, http to another host, any http in live mode) is a 400 `invalid_request`.
-             */
-            redirect_url?: string;
-            /** @default en-US */
-            locale: string;
-            /** @description Free-form. At most 50 keys counted at every level, keys of at most 64 characters, nested at most 5 levels, at most 16 KiB as JSON; strings hold no NUL or unpaired surrogate. */
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /** @description Quickstart shape; the highest label is used. */
-            tiers?: components["schemas"]["Tier"][];
-            /** @description Quickstart shape for reference_id. */
-            reference?: string;
-            /** @description Binds the session to a user, by this tenant's subject (`sub`) of a user who signed in to it; an unknown subject is 400. */
-            user_sub?: string;
-        } | unknown | unknown;
-        DecisionRequest: {
-            /** @enum {string} */
-            decision: "approve" | "decline" | "reverse";
-            reason: string;
-            reviewer_id?: string;
-            /** @description For `reverse`, the id of the decision being reversed (optimistic concurrency). */
-            reverses?: string;
-        };
         SessionDecision: {
             id: string;
             session_id: string;
@@ -1510,12 +1478,6 @@ export interface components {
             }[];
             /** Format: date-time */
             decided_at: string;
-        };
-        ManualReviewRequest: {
-            /** @enum {string} */
-            decision: "approve" | "reject";
-            reason: string;
-            reviewer_id?: string;
         };
         Session: {
             id: string;
@@ -1564,26 +1526,6 @@ export interface components {
             /** @description T3 and T4 only. */
             sanctions_hits?: components["schemas"]["SanctionsHit"][];
             chip?: components["schemas"]["ChipResult"];
-        };
-        /**
-         * @example {
-         *       "sod": "d4IGojCCBp4GCSqGSIb3DQEHAqCCBo8wggaLAgEDMQ8wDQYJYIZIAWUDBAIBBQAw...",
-         *       "data_groups": {
-         *         "1": "YVtfH1hQPFVUT0VSSUtTU09OPDxBTk5BPE1BUklBPDw8PDw8PDw8PDw8PDw8PDw8...",
-         *         "2": "dYI6tX9hgjqwAgEBf2CCOqih..."
-         *       }
-         *     }
-         */
-        ChipSubmission: {
-            /** @description EF.SOD as read from the chip (the 0x77 wrapper included), standard base64. */
-            sod: string;
-            /** @description Data group files by number ("1" to "16"), each standard base64 of the file as read. DG1 (the MRZ) is required. */
-            data_groups: {
-                /** @description DG1, the MRZ. */
-                1: string;
-            } & {
-                [key: string]: string;
-            };
         };
         ChipVerdict: {
             /** @enum {string} */
@@ -1699,14 +1641,6 @@ export interface components {
                 detail: string;
             }[];
         };
-        CreateWebhookRequest: {
-            /**
-             * Format: uri
-             * @description Every address its host resolves to must be public unicast (no loopback, private, link-local, 6to4, IPv4-compatible or other special-purpose range) in every mode; live mode needs https.
-             */
-            url: string;
-            events: ("verification.completed" | "verification.failed" | "verification.manual_review")[];
-        };
         SessionList: {
             /** @enum {string} */
             object: "list";
@@ -1741,20 +1675,6 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             livemode?: boolean;
-        };
-        /** @description Either event_ids, or a since/until window. */
-        ReplayRequest: {
-            event_ids?: string[];
-            /**
-             * Format: date-time
-             * @description From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
-             */
-            since?: string;
-            /**
-             * Format: date-time
-             * @description From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z.
-             */
-            until?: string;
         };
         /**
          * @description The body of every webhook delivery (docs/api-behaviour.md, "Webhooks and events"). Verify the signature over the raw bytes
@@ -1945,27 +1865,6 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        FlowPatch: {
-            name?: string;
-            /**
-             * @description The highest tier a session of this flow may ask for.
-             * @enum {string}
-             */
-            max_tier?: "T0" | "T1" | "T2" | "T3" | "T4" | "T5";
-            /** @description Shown at the top of the hosted page. */
-            display_name?: string;
-            /** @description An https URL; null removes the logo. */
-            logo_url?: string | null;
-            primary_color?: string;
-            /** @description A BCP 47 tag such as de-DE (the page ships en-US and de-DE). */
-            locale?: string;
-            /** @description An http(s) URL; null removes it. */
-            redirect_url?: string | null;
-            /** @description Bare origins (`https://shop.example`, no path) that may frame the hosted page and receive its events; live sessions honour https and loopback ones only. */
-            allowed_origins?: string[];
-            /** @description Whether the hosted page offers "Use a digital ID"; false hides it and refuses the page's digital-ID requests. */
-            digital_id?: boolean;
-        };
         Retention: {
             tenant_id: string;
             livemode: boolean;
@@ -1975,14 +1874,6 @@ export interface components {
             id_document_years: number;
             /** Format: date-time */
             updated_at: string | null;
-        };
-        RetentionPatch: {
-            /** @description Liveness and face-match templates (0 = purged when the session completes) */
-            biometric_template_days?: number;
-            selfie_image_days?: number;
-            selfie_video_days?: number;
-            /** @description ID document images, MRZ text, decision and signals */
-            id_document_years?: number;
         };
         ErrorBody: {
             error: {
@@ -2205,6 +2096,74 @@ export interface components {
              */
             action?: "restrict" | "lift";
         };
+        /** @description Either the definition shape (flow_id and tier required) or the quickstart shape (tiers). */
+        CreateSessionRequest: {
+            flow_id?: string;
+            /** @enum {string} */
+            tier?: "T0" | "T1" | "T2" | "T3" | "T4" | "T5" | "T6";
+            /** @description The quickstart shape: its highest tier is the tier. */
+            tiers?: ("T0" | "T1" | "T2" | "T3" | "T4" | "T5" | "T6")[];
+            reference_id?: string | null;
+            /** @description The quickstart shape: reference_id. */
+            reference?: string | null;
+            redirect_url?: string | null;
+            locale?: string | null;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            user_sub?: string | null;
+        };
+        ManualReviewRequest: {
+            /** @enum {string} */
+            decision: "approve" | "reject";
+            reason: string;
+            reviewer_id?: string | null;
+        };
+        DecisionRequest: {
+            /** @enum {string} */
+            decision: "approve" | "decline" | "reverse";
+            reason: string;
+            reviewer_id?: string | null;
+            reverses?: string | null;
+        };
+        ChipSubmission: {
+            /** @description The Document Security Object, base64 */
+            sod: string;
+            /** @description Data groups by number ("1", "2", ...), base64; DG1 is required */
+            data_groups: {
+                [key: string]: string;
+            };
+        };
+        RetentionPatch: {
+            biometric_template_days?: number;
+            selfie_image_days?: number;
+            selfie_video_days?: number;
+            id_document_years?: number;
+        };
+        FlowPatch: {
+            name?: string;
+            max_tier?: string;
+            display_name?: string;
+            /** @description https URL of the logo; null removes it */
+            logo_url?: string | null;
+            primary_color?: string;
+            locale?: string;
+            /** @description http(s) URL the page returns to; null removes it */
+            redirect_url?: string | null;
+            allowed_origins?: string[];
+            /** @description Whether the hosted page offers "Use a digital ID"; false hides it and refuses the page's digital-ID requests. */
+            digital_id?: boolean;
+        };
+        CreateWebhookRequest: {
+            url: string;
+            events: string[];
+        };
+        /** @description Either event_ids or a since/until window. */
+        ReplayRequest: {
+            event_ids?: string[] | null;
+            since?: string | null;
+            until?: string | null;
+        };
     };
     responses: {
         /**
@@ -2405,10 +2364,11 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
+                /** @description Sessions per page (default 20). */
                 limit?: number;
                 /** @description The `next_cursor` of the previous page. */
                 after?: string;
-                status?: components["schemas"]["SessionStatus"];
+                status?: "created" | "in_progress" | "processing" | "success" | "failed" | "manual_review" | "expired" | "withdrawn";
                 reference_id?: string;
             };
             header?: never;
@@ -2417,7 +2377,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of sessions */
+            /** @description A page of sessions, newest first */
             200: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2449,7 +2409,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description Created; the answer alone carries the client_secret */
             201: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2467,6 +2427,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    cancelSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled session */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2497,11 +2488,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["UserRestricted"];
             429: components["responses"]["TooManyRequests"];
         };
     };
-    cancelSession: {
+    reviewSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -2510,9 +2500,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManualReviewRequest"];
+            };
+        };
         responses: {
-            /** @description The withdrawn session */
+            /** @description The decided session */
             200: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2525,10 +2519,12 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2543,7 +2539,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The history */
+            /** @description The decision history, oldest first */
             200: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2581,7 +2577,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The decision, as written into the history */
+            /** @description The decision */
             201: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2599,45 +2595,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    reviewSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["SessionId"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ManualReviewRequest"];
-            };
-        };
-        responses: {
-            /** @description The decided session */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Session"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -2647,7 +2604,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["parameters"]["SessionId"];
+                id: string;
             };
             cookie?: never;
         };
@@ -2657,7 +2614,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The session, `in_progress` (waiting for the hosted page's captures) or `processing` (being decided), with `result.chip` */
+            /** @description The session, its chip check done */
             200: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2676,6 +2633,254 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calling key's own tenant; any other id is a 404. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's retention in the key's mode */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Retention"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calling key's own tenant; any other id is a 404. */
+                tenant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetentionPatch"];
+            };
+        };
+        responses: {
+            /** @description The retention as changed */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Retention"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    extendSessionRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id_document_years: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The extension */
+            201: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        session_id: string;
+                        id_document_years: number;
+                        /** Format: date-time */
+                        retain_until: string;
+                        artifacts: number;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listFlows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's flows, the default first */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["Flow"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowPatch"];
+            };
+        };
+        responses: {
+            /** @description The new flow */
+            201: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A flow of the key's tenant (`flow_...`), or `default` for its default flow; another tenant's flow is a 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateFlow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A flow of the key's tenant (`flow_...`), or `default` for its default flow; another tenant's flow is a 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FlowPatch"];
+            };
+        };
+        responses: {
+            /** @description The flow as changed */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Flow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -2693,7 +2898,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint, with its signing secret (shown once) */
+            /** @description Registered; the answer alone carries the signing secret */
             201: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2709,7 +2914,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -2768,7 +2972,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        /** @enum {string} */
+                        /** @constant */
                         object: "webhook_endpoint";
                         /** @constant */
                         deleted: true;
@@ -2796,7 +3000,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The number of deliveries queued */
+            /** @description Queued */
             202: {
                 headers: {
                     "request-id": components["headers"]["RequestId"];
@@ -2816,259 +3020,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listFlows: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The flows */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "list";
-                        data: components["schemas"]["Flow"][];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    createFlow: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FlowPatch"] & unknown;
-            };
-        };
-        responses: {
-            /** @description The flow created */
-            201: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Flow"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getFlow: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A flow of the key's tenant (`flow_...`), or `default` for its default flow; another tenant's flow is a 404. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The flow */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Flow"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    updateFlow: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A flow of the key's tenant (`flow_...`), or `default` for its default flow; another tenant's flow is a 404. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FlowPatch"] & unknown;
-            };
-        };
-        responses: {
-            /** @description The flow after the change */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Flow"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getRetention: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The calling key's own tenant; any other id is a 404. */
-                tenant_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The retention record */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Retention"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    updateRetention: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The calling key's own tenant; any other id is a 404. */
-                tenant_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RetentionPatch"];
-            };
-        };
-        responses: {
-            /** @description The retention record after the change */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Retention"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    extendSessionRetention: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["SessionId"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    id_document_years: number;
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The extension */
-            201: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
-                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
-                    "ratelimit-reset": components["headers"]["RateLimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        session_id: string;
-                        id_document_years: number;
-                        /** Format: date-time */
-                        retain_until: string;
-                        artifacts: number;
-                        /** Format: date-time */
-                        created_at: string;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -3908,6 +3859,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: uri */
+                        issuer: string;
+                        /** Format: uri */
+                        authorization_endpoint: string;
+                        /** Format: uri */
+                        token_endpoint: string;
+                        /** Format: uri */
+                        jwks_uri: string;
+                    } & {
                         [key: string]: unknown;
                     };
                 };

@@ -1,0 +1,90 @@
+import type { Request, RequestHandler, Router } from 'express';
+import { z } from 'zod';
+import type { Guard, RoutePolicy } from '../src/auth/authorization-policy';
+import type { TenantKeyActor } from '../src/auth/actor';
+import { DomainError } from '../src/errors';
+import { assertAcceptableInput } from '../src/validation/input-limits';
+import type { BucketName } from '../src/rate-limit/buckets';
+import { jsonBody } from '../http/json-body';
+import type { V1Services } from './v1-services';
+import { restRoute, type AuthenticatedContext, type RestResult } from './rest-route';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One documented answer of a route: its description, and the JSON body's schema (zod, a shared component of openapi/base.yaml by name, or a list of one). */
+export type RouteResponse = { description: string; schema?: z.ZodType | { component: string } | { listOf: string } };
+
+/** What a handler gets: the request's parsed parts, the authenticated context, and the services the records call. */
+export type RouteInput<B, Q> = { req: Request; body: B; query: Q; ctx: AuthenticatedContext; services: V1Services };
+
+/**
+ * One /v1 route, said once (issue 45): the router mounts it (mountRoutes), the authorization policy
+ * and the rate-limit check read its guard and bucket (rest-adapter/v1-routes.ts), and the `paths` of
+ * openapi.yaml are generated from it (rest-adapter/openapi-document.ts, `npm run openapi:emit`). Adding a route is adding a record and
+ * the service call its handler makes.
+ */
+export type RouteRecord<B = unknown, Q = unknown> = {
+  method: HttpMethod;
+  /** The full path as express declares it: `/v1/verify/sessions/:id`. */
+  path: string;
+  guard: Guard;
+  bucket: BucketName;
+  /** The JSON body, validated before the handler runs; a route without one reads no body. */
+  body?: z.ZodType<B>;
+  /** The query string, validated before the handler runs. */
+  query?: z.ZodType<Q>;
+  /** false: the body's values are not held to the argument limits of src/validation/input-limits.ts (the chip's base64 data groups, which its decoder limits by bytes). */
+  bodyLimits?: false;
+  /** A path parameter's documented form (a pattern, or a shared parameter of openapi/base.yaml); a value outside it is the handler's 404. */
+  params?: Record<string, z.ZodString | { component: string }>;
+  responses: Record<number, RouteResponse>;
+  /** The error answers besides the guard's (401, 403, 429 follow from the guard and the bucket), by shared response name. */
+  errors?: readonly ('BadRequest' | 'NotFound' | 'Conflict' | 'UnsupportedMediaType' | 'PayloadTooLarge' | 'Unprocessable')[];
+  doc: { operationId: string; tags: readonly string[]; summary: string; description?: string };
+  handler: (input: RouteInput<B, Q>) => Promise<RestResult>;
+};
+
+/** A record, its body and query types inferred from its schemas. */
+export const defineRoute = <B = undefined, Q = undefined>(r: RouteRecord<B, Q>): RouteRecord => r as RouteRecord;
+
+/**
+ * The actor of a tenant-key route. The gate (http/policy-gate.middleware.ts) has checked the kind and the
+ * scope from the record's guard before the handler runs; this only narrows the type.
+ */
+export function tenantKeyOf(ctx: AuthenticatedContext): TenantKeyActor {
+  if (ctx.actor.kind !== 'tenant_key') throw new DomainError('insufficient_scope', 'This operation needs a tenant API key');
+  return ctx.actor;
+}
+
+/** The policy row of a record: what the authorization table says of it. */
+export const policyRowOf = (r: RouteRecord): RoutePolicy => ({ method: r.method, path: r.path, guard: r.guard });
+
+/** Every record onto `router` (mounted at /v1): the JSON body parser where the record reads a body, its schemas, then its handler. */
+export function mountRoutes(router: Router, records: readonly RouteRecord[], services: V1Services): void {
+  for (const r of records) {
+    const path = r.path.replace(/^\/v1/, '');
+    const handlers: RequestHandler[] = r.body ? [jsonBody] : [];
+    handlers.push(
+      restRoute(async (req, ctx) => {
+        const body = r.body ? parsed(r.body, req.body, 'The request body') : undefined;
+        const query = r.query ? parsed(r.query, req.query, 'The query string') : undefined;
+        // The limits every argument meets on both surfaces (src/validation/input-limits.ts), named as the request names it.
+        assertAcceptableInput({ ...req.params, ...(r.bodyLimits === false ? {} : asFields(body)), ...asFields(query) });
+        return r.handler({ req, body, query, ctx, services });
+      }),
+    );
+    router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path, ...handlers);
+  }
+}
+
+const asFields = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** `value` by `schema`, or the /v1 400 naming the first field at fault (`field: why`, as the services name theirs). */
+function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const [issue] = result.error.issues;
+  if (issue.code === 'unrecognized_keys') throw new DomainError('invalid_request', `${issue.keys.join(', ')}: unknown field${issue.keys.length > 1 ? 's' : ''}`);
+  if (issue.path.length === 0) throw new DomainError('invalid_request', `${what} must be a JSON object`);
+  throw new DomainError('invalid_request', `${issue.path.join('.')}: ${issue.message}`);
+}

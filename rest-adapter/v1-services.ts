@@ -1,0 +1,21 @@
+import type { ChipSubmissionService } from '../src/chip/chip-submission.service';
+import type { FlowService } from '../src/flows/flow.service';
+import type { HostedLink } from '../src/hosted-flow/hosted-link';
+import type { RetentionService } from '../src/retention/retention.service';
+import type { DecisionHistory } from '../src/sessions/decision-history';
+import type { SessionService } from '../src/sessions/session.service';
+import type { EvidenceAccessService } from '../src/vault/evidence-access.service';
+import type { WebhookService } from '../src/webhooks/webhook.service';
+
+/** The services the /v1 route records call: every record's handler is one call into one of these. */
+export type V1Services = {
+  sessions: SessionService;
+  /** The hosted page's link: in the create answer, and in a tenant key's reads while the session is open (D21). */
+  hostedLink: HostedLink;
+  evidence: Pick<EvidenceAccessService, 'signerFor'>;
+  decisions: DecisionHistory;
+  chip: ChipSubmissionService;
+  webhooks: WebhookService;
+  retention: RetentionService;
+  flows: FlowService;
+};
