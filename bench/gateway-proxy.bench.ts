@@ -21,38 +21,18 @@ import readline from 'node:readline';
 import autocannon from 'autocannon';
 import { testEnv } from '../test/helpers/test-server';
 import { cliJson, median, startProcess } from './bench-support';
+import { childOf, cpuSeconds } from './process-cpu';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const CLOCK_TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
 
 type Procs = { server: number; database: number | null; upstream: number };
 type Cpu = { server: number; database: number; upstream: number; loadGenerator: number };
 type Run = { name: string; rps: number; p50: number; p99: number; requests: number; bad: number; cpuUsPerRequest: Cpu };
 
-/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number | null): number {
-  if (pid === null) return 0;
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND; // utime, stime
-}
-
 function cpuNow(p: Procs): Cpu {
   const self = process.cpuUsage();
   return { server: cpuSeconds(p.server), database: cpuSeconds(p.database), upstream: cpuSeconds(p.upstream), loadGenerator: (self.user + self.system) / 1e6 };
-}
-
-/** The embedded database is the server's child process; null on a PostgreSQL server. */
-function childOf(pid: number): number | null {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid) return Number(entry);
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return null;
 }
 
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;

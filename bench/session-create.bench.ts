@@ -19,32 +19,11 @@ import autocannon from 'autocannon';
 import { Client, type ClientConfig } from 'pg';
 import { testEnv } from '../test/helpers/test-server';
 import { cliJson, DEFAULT_DATABASE_URL, median, startProcess, type Started } from './bench-support';
+import { childOf, cpuSeconds } from './process-cpu';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const STORES = (process.env.BENCH_STORES ?? 'pg,embedded').split(',');
-const CLOCK_TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
-
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return 0; // ended meanwhile
-  }
-}
-
-function childOf(pid: number): number | null {
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === pid) return Number(entry);
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return null;
-}
 
 /** The processes whose CPU a case is charged: the HTTP process and the database's. */
 type Target = { name: string; url: string; headers: Record<string, string>; pid: number; databasePids: () => Promise<number[]> };

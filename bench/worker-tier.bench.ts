@@ -5,6 +5,7 @@ import { openPage, pageCall, upload, type PageSession } from '../test/helpers/ho
 import { passportFields, passportPhoto } from '../test/helpers/live-session';
 import { createTenant, http, startServer, testEnv, type TestServer } from '../test/helpers/test-server';
 import { startWorker, type WorkerProcess } from '../test/helpers/worker-process';
+import { cpuSeconds } from './process-cpu';
 
 /**
  * npm run bench:worker-tier — live T1 sessions decided per second by one process (the default: the API,
@@ -22,21 +23,9 @@ import { startWorker, type WorkerProcess } from '../test/helpers/worker-process'
  */
 const SESSIONS = Number(process.env.WORKER_BENCH_SESSIONS ?? 16);
 const THREADS = process.env.WORKER_BENCH_THREADS ?? '1';
-const CLK_TCK = 100; // Linux's USER_HZ
 const HOLDER = { surname: 'ERIKSSON', givenNames: 'ANNA MARIA', dateOfBirth: '1986-05-02', nationality: 'SWE', documentNumber: 'SE7730142' };
 
 const progress = (what: string) => console.error(`[bench:worker-tier ${new Date().toISOString().slice(11, 19)}] ${what}`);
-
-/** CPU seconds (user + system, all threads) a process has used so far; 0 once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-  } catch {
-    return 0;
-  }
-}
 
 /** Peak resident memory of a process so far (VmHWM), in MB; 0 once it is gone. */
 function peakRssMb(pid: number): number {

@@ -22,6 +22,7 @@ import { randomDegradation } from './synthetic-document';
 import { buildMrz, randomFields, seededRandom } from './mrz-lines';
 import { captureAndSubmit, checkOf, decided, passportPhoto } from '../../test/helpers/live-session';
 import { createTenant, startServer, testEnv, type TestServer } from '../../test/helpers/test-server';
+import { cpuSeconds } from '../process-cpu';
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -32,13 +33,6 @@ const quantile = (xs: number[], q: number) => {
 function peakRssMb(server: TestServer): number {
   const status = fs.readFileSync(`/proc/${server.proc.pid}/status`, 'utf8');
   return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-}
-
-/** CPU seconds (user + system, every thread) a process has used, from /proc/<pid>/stat (USER_HZ 100). */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Submits `sessions` sessions, `atOnce` in flight, and returns each one's submit-to-decision time (ms). */
