@@ -273,7 +273,9 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher(), httpCrlFetcher(), httpStatusListCwtFetcher());
   // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check,
   // and never in an instance that runs no jobs: its sessions are decided by `npm run worker` processes.
-  const checkProviders = measuredCheckProviders(createLiveCheckProviders(config.checks, logger, { runsChecks: config.workerEnabled }), config.checks.engines, metrics);
+  // A jobs-tier worker (WORKER_QUEUES=jobs) takes no check jobs, so it loads no engine either.
+  const runsChecks = config.workerEnabled && config.workerQueues !== 'jobs';
+  const checkProviders = measuredCheckProviders(createLiveCheckProviders(config.checks, logger, { runsChecks }), config.checks.engines, metrics);
   const businessRegistries = createBusinessRegistries(config.registries, logger);
   const cscaTrustStore = new PostgresCscaTrustStore(db);
   const chip = new ChipSubmissionService(sessions, cscaTrustStore, vault, new T5DecisionGate(new HostedCaptureRepository(db)), jobs);
@@ -349,7 +351,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       vault,
       dataRights,
       userRights,
-    });
+    }, config.workerQueues);
   }
 
   return {
@@ -397,7 +399,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     bulkImports,
     webhookEvents: new WebhookEventFeed(db),
     metrics,
-    readiness: new Readiness(readinessChecks({ db, embedded: database.keeper, jobs, engines: config.workerEnabled ? checkProviders : null }), (check, o) =>
+    readiness: new Readiness(readinessChecks({ db, embedded: database.keeper, jobs, engines: runsChecks ? checkProviders : null }), (check, o) =>
       o.code === 'ready' ? logger.info({ check }, 'readiness: ready') : logger.warn({ check, code: o.code, err: o.cause instanceof Error ? o.cause.message : o.cause }, 'readiness: not ready')),
     close: async () => {
       accounts.mail.close();

@@ -10,6 +10,8 @@ import { sessionJobs } from '../src/sessions/session.jobs';
 import { vaultJobs } from '../src/vault/vault.jobs';
 import { verificationJobs } from '../src/verification/verification.jobs';
 import { webhookJobs } from '../src/webhooks/webhook.jobs';
+import { RUN_CHECKS_JOB } from '../src/sessions/session-queues';
+import type { WorkerQueues } from '../src/config';
 
 type PartsOf<L> = L extends readonly JobDefinition<infer P>[] ? P : never;
 
@@ -59,9 +61,15 @@ export async function startJobs<P>(jobs: JobQueue, definitions: readonly JobDefi
   }
 }
 
-/** Every registered worker (WORKER_ENABLED). */
-export function startWorkers(jobs: JobQueue, parts: WorkerParts): Promise<void> {
-  return startJobs(jobs, JOB_DEFINITIONS, parts);
+/** The registered queues a process works under WORKER_QUEUES: the checks, everything else, or all. */
+export function definitionsFor(queues: WorkerQueues): readonly JobDefinition<WorkerParts>[] {
+  if (queues === 'all') return JOB_DEFINITIONS;
+  return JOB_DEFINITIONS.filter((d) => (d.queue === RUN_CHECKS_JOB) === (queues === 'checks'));
+}
+
+/** The registered workers this process runs (WORKER_ENABLED, WORKER_QUEUES). */
+export function startWorkers(jobs: JobQueue, parts: WorkerParts, queues: WorkerQueues = 'all'): Promise<void> {
+  return startJobs(jobs, definitionsFor(queues), parts);
 }
 
 function work(jobs: JobQueue, queue: string, w: JobWorker): Promise<void> {

@@ -52,6 +52,12 @@ const ConfigSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /**
+   * Which job queues a process that runs jobs takes (docs/operations.md, "Workers"): `all`; `checks`, only the
+   * sessions' checks (the check-worker tier, `dist/app/check-worker.js`); `jobs`, every queue but the checks
+   * (no engines, so CHECK_WORKERS=0 is allowed).
+   */
+  WORKER_QUEUES: z.enum(['all', 'checks', 'jobs']).default('all'),
   /** Express `trust proxy` setting: hop count or comma-separated addresses/subnets. Unset trusts no proxy. */
   TRUST_PROXY: z.string().optional(),
   /** GET /metrics on the main port behind `Authorization: Bearer <token>` (docs/operations.md, "Metrics"); unset (and no METRICS_PORT): /metrics is 404. */
@@ -233,6 +239,9 @@ const ConfigSchema = z.object({
 /** Every environment variable the service reads itself (the deployment files are checked against it: test/deploy). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(ConfigSchema.shape);
 
+/** WORKER_QUEUES: the split of a worker's queues between the jobs tier and the check-worker tier. */
+export type WorkerQueues = 'all' | 'checks' | 'jobs';
+
 export type Config = {
   port: number;
   host: string;
@@ -245,6 +254,8 @@ export type Config = {
   publicBaseUrl: string;
   logLevel: z.infer<typeof ConfigSchema>['LOG_LEVEL'];
   workerEnabled: boolean;
+  /** The queues this process works when workerEnabled (WORKER_QUEUES). */
+  workerQueues: WorkerQueues;
   trustProxy: string | undefined;
   /** Where GET /metrics is served (docs/operations.md, "Metrics"). */
   metrics: { token: string | undefined; port: number | undefined };
@@ -313,8 +324,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const c = parsed.data;
   // A process that runs jobs runs the check jobs, and they need engines to run on (docs/operations.md, "Workers").
-  if (c.CHECK_WORKERS === 0 && c.WORKER_ENABLED) {
-    throw new ConfigError('Invalid configuration: CHECK_WORKERS: 0 (no check engines) is only allowed where no jobs run: set WORKER_ENABLED=false, and run the checks in `npm run worker` processes');
+  if (c.CHECK_WORKERS === 0 && c.WORKER_ENABLED && c.WORKER_QUEUES !== 'jobs') {
+    throw new ConfigError('Invalid configuration: CHECK_WORKERS: 0 (no check engines) is only allowed where no check jobs run: set WORKER_ENABLED=false or WORKER_QUEUES=jobs, and run the checks in worker processes');
   }
   if (c.VAULT_STORE === 's3' && !c.VAULT_S3_BUCKET) throw new ConfigError('Invalid configuration: VAULT_S3_BUCKET: required when VAULT_STORE is s3');
   const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
@@ -334,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl,
     logLevel: c.LOG_LEVEL,
     workerEnabled: c.WORKER_ENABLED,
+    workerQueues: c.WORKER_QUEUES,
     trustProxy: c.TRUST_PROXY,
     metrics: { token: c.METRICS_TOKEN, port: c.METRICS_PORT },
     jobPollSeconds: c.JOB_POLL_SECONDS,

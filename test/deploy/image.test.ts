@@ -71,7 +71,7 @@ describeImage('the container image (Containerfile)', () => {
   });
 
   it('holds the three roles\' entrypoints, the check engines\' thread and models, and Node 22', () => {
-    for (const f of ['dist/app/main.js', 'dist/app/worker.js', 'dist/app/cli.js', 'dist/app/healthcheck.js', 'dist/src/checks/check.worker.js', 'assets/ocr/mrz.traineddata', 'node_modules/@vladmandic/human/models/faceres.json', 'openapi.yaml']) {
+    for (const f of ['dist/app/main.js', 'dist/app/worker.js', 'dist/app/check-worker.js', 'dist/app/cli.js', 'dist/app/healthcheck.js', 'dist/src/checks/check.worker.js', 'assets/ocr/mrz.traineddata', 'node_modules/@vladmandic/human/models/faceres.json', 'openapi.yaml']) {
       expect(fs.existsSync(path.join(root, 'app', f))).toBe(true);
     }
     expect(execFileSync(path.join(root, 'usr', 'local', 'bin', 'node'), ['--version']).toString()).toMatch(/^v22\./);

@@ -53,12 +53,17 @@ describe('deploy/kubernetes', () => {
     expect(results.find((r) => r.kind === 'Deployment')?.error).toMatch(/replicas/);
   });
 
-  it('the three roles run one image by command: gateway, worker, the migration job', () => {
+  it('the roles run one image by command: gateway, jobs worker, check worker, the migration job', () => {
     expect(container(deployment('ivs-gateway')).args).toEqual(['dist/app/main.js']);
     expect(container(deployment('ivs-worker')).args).toEqual(['dist/app/worker.js']);
+    expect(container(deployment('ivs-check-worker')).args).toEqual(['dist/app/check-worker.js']);
+    // The jobs tier takes every queue but the checks and loads no engine; the check workers run the engines.
+    const envOf = (name: string) => Object.fromEntries(container(deployment(name)).env.map((e: Obj) => [e.name, e.value]));
+    expect(envOf('ivs-worker')).toMatchObject({ WORKER_QUEUES: 'jobs', CHECK_WORKERS: '0' });
+    expect(Number(envOf('ivs-check-worker').CHECK_WORKERS)).toBeGreaterThan(0);
     const job = byKind('Job')[0];
     expect(job.spec.template.spec.containers[0].args).toEqual(['dist/app/cli.js', 'migrate', '--json']);
-    const images = new Set([deployment('ivs-gateway'), deployment('ivs-worker'), job].map((o) => container(o).image));
+    const images = new Set([deployment('ivs-gateway'), deployment('ivs-worker'), deployment('ivs-check-worker'), job].map((o) => container(o).image));
     expect([...images]).toEqual(['identity-verification']);
     // The Deployments only check the schema; the Job runs the migrations.
     expect(byKind('ConfigMap')[0].data.MIGRATIONS).toBe('skip');
@@ -67,7 +72,7 @@ describe('deploy/kubernetes', () => {
     expect(gatewayEnv).toMatchObject({ WORKER_ENABLED: 'false', CHECK_WORKERS: '0' });
   });
 
-  it.each(['ivs-gateway', 'ivs-worker'])('%s: readiness /readyz, liveness /healthz, requests and limits, non-root, a grace period over the shutdown', (name) => {
+  it.each(['ivs-gateway', 'ivs-worker', 'ivs-check-worker'])('%s: readiness /readyz, liveness /healthz, requests and limits, non-root, a grace period over the shutdown', (name) => {
     const d = deployment(name);
     const c = container(d);
     expect(c.readinessProbe.httpGet.path).toBe('/readyz');
@@ -89,8 +94,13 @@ describe('deploy/kubernetes', () => {
     const hpa = (name: string) => byKind('HorizontalPodAutoscaler').find((h) => h.spec.scaleTargetRef.name === name)!;
     expect(hpa('ivs-gateway').spec.metrics).toEqual([expect.objectContaining({ type: 'Resource', resource: expect.objectContaining({ name: 'cpu' }) })]);
     const exported = fs.readFileSync(path.join(ROOT, 'src', 'metrics', 'prometheus-metrics.ts'), 'utf8');
-    const names = hpa('ivs-worker').spec.metrics.map((m: Obj) => m.external.metric.name as string);
+    const names = hpa('ivs-check-worker').spec.metrics.map((m: Obj) => m.external.metric.name as string);
     expect(names).toEqual(['ivs_job_queue_depth', 'ivs_job_queue_oldest_age_seconds']);
+    // The check workers count the run-checks queue; the jobs tier every queue but it.
+    expect(hpa('ivs-check-worker').spec.metrics.map((m: Obj) => m.external.metric.selector)).toEqual([{ matchLabels: { queue: 'run-checks' } }, { matchLabels: { queue: 'run-checks' } }]);
+    expect(hpa('ivs-worker').spec.metrics).toEqual([
+      expect.objectContaining({ external: expect.objectContaining({ metric: { name: 'ivs_job_queue_oldest_age_seconds', selector: { matchExpressions: [{ key: 'queue', operator: 'NotIn', values: ['run-checks'] }] } } }) }),
+    ]);
     for (const n of names) expect(exported).toContain(`\${PREFIX}${n.replace(/^ivs_/, '')}`);
   });
 
@@ -101,7 +111,7 @@ describe('deploy/kubernetes', () => {
     const secretLooking = Object.keys(config).filter((k) => SECRET_NAMES.test(k) && !/^(PUBLIC|STAGING)_BASE_URL$/.test(k));
     expect(secretLooking).toEqual([]);
     expect(Object.keys(secret)).toEqual(expect.arrayContaining(['DATABASE_URL', 'DATABASE_MIGRATION_URL', 'REDIS_URL', 'VAULT_MASTER_KEY', 'WEBHOOK_SECRET_KEY', 'USER_DATA_KEY', 'AUDIT_SIGNING_KEY']));
-    const envNames = [...Object.keys(config), ...Object.keys(secret), ...[deployment('ivs-gateway'), deployment('ivs-worker'), byKind('Job')[0]].flatMap((o) => container(o).env.map((e: Obj) => e.name as string))];
+    const envNames = [...Object.keys(config), ...Object.keys(secret), ...[deployment('ivs-gateway'), deployment('ivs-worker'), deployment('ivs-check-worker'), byKind('Job')[0]].flatMap((o) => container(o).env.map((e: Obj) => e.name as string))];
     const unknown = envNames.filter((n) => !CONFIG_VARIABLES.includes(n) && !/^AWS_(ACCESS_KEY_ID|SECRET_ACCESS_KEY)$/.test(n));
     expect(unknown).toEqual([]);
   });
@@ -111,20 +121,22 @@ describe('deploy/compose/compose.yaml', () => {
   const compose = parse(fs.readFileSync(path.join(ROOT, 'deploy', 'compose', 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, Obj> };
   const s = compose.services;
 
-  it('two gateways, one worker, PostgreSQL, Redis and an S3 store; migrations once, by a one-shot service', () => {
-    expect(Object.keys(s).sort()).toEqual(['api-1', 'api-2', 'bucket', 'migrate', 'minio', 'postgres', 'redis', 'worker']);
+  it('two gateways, one worker, one check worker, PostgreSQL, Redis and an S3 store; migrations once, by a one-shot service', () => {
+    expect(Object.keys(s).sort()).toEqual(['api-1', 'api-2', 'bucket', 'check-worker', 'migrate', 'minio', 'postgres', 'redis', 'worker']);
     expect(s.migrate.command).toEqual(['dist/app/cli.js', 'migrate', '--json']);
-    for (const name of ['api-1', 'api-2', 'worker']) {
+    for (const name of ['api-1', 'api-2', 'worker', 'check-worker']) {
       expect(s[name].environment.MIGRATIONS).toBe('skip');
       expect(s[name].depends_on.migrate).toEqual({ condition: 'service_completed_successfully' });
     }
     for (const name of ['api-1', 'api-2']) expect(s[name].environment).toMatchObject({ WORKER_ENABLED: 'false', CHECK_WORKERS: '0' });
     expect(s.worker.command).toEqual(['dist/app/worker.js']);
+    expect(s.worker.environment).toMatchObject({ WORKER_QUEUES: 'jobs', CHECK_WORKERS: '0' });
+    expect(s['check-worker'].command).toEqual(['dist/app/check-worker.js']);
     expect(s['api-1'].ports).not.toEqual(s['api-2'].ports);
   });
 
   it('sets only variables the service reads', () => {
-    const names = ['api-1', 'api-2', 'worker', 'migrate'].flatMap((n) => Object.keys(s[n].environment));
+    const names = ['api-1', 'api-2', 'worker', 'check-worker', 'migrate'].flatMap((n) => Object.keys(s[n].environment));
     expect(names.filter((n) => !CONFIG_VARIABLES.includes(n) && !/^AWS_(ACCESS_KEY_ID|SECRET_ACCESS_KEY)$/.test(n))).toEqual([]);
   });
 });

@@ -4,6 +4,8 @@ import readline from 'node:readline';
 import { ROOT } from './test-server';
 
 const WORKER = path.join(ROOT, 'dist', 'app', 'worker.js');
+/** The check-worker tier's command (WORKER_QUEUES=checks). */
+export const CHECK_WORKER = path.join(ROOT, 'dist', 'app', 'check-worker.js');
 
 export type WorkerProcess = {
   pid: number;
@@ -20,8 +22,8 @@ export type WorkerProcess = {
  * Starts `node dist/app/worker.js` as `npm run worker` starts it, with `env` only, and waits for its
  * `worker started` line (the engines are loaded by then).
  */
-export async function startWorker(env: NodeJS.ProcessEnv, timeoutMs = 480_000): Promise<WorkerProcess> {
-  const proc = spawn(process.execPath, [WORKER], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startWorker(env: NodeJS.ProcessEnv, timeoutMs = 480_000, script = WORKER): Promise<WorkerProcess> {
+  const proc = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const killOnExit = () => proc.kill('SIGKILL');
   process.once('exit', killOnExit);
   const logs: string[] = [];
