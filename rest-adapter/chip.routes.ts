@@ -17,14 +17,16 @@ export const CHIP_ROUTES: readonly RouteRecord[] = [
     bucket: 'default',
     bodyLimits: false,
     // The values ChipSubmissionService decodes and judges, with codes of their own (data_group_not_allowed,
-    // payload_too_large) naming the field; here only the field names, the types as documentation.
+    // payload_too_large) naming the field; here only the field names, the types and `required` as
+    // documentation. Their absence is the service's 400 too, after it has found the session the
+    // client_secret's own: another session's secret is a 404 whatever the body (D6).
     body: z
       .object({
-        sod: z.unknown().meta({ type: 'string', description: 'The Document Security Object, base64' }),
-        data_groups: z.unknown().meta({ type: 'object', additionalProperties: { type: 'string' }, description: 'Data groups by number ("1", "2", ...), base64; DG1 is required' }),
+        sod: z.unknown().optional().meta({ type: 'string', description: 'The Document Security Object, base64' }),
+        data_groups: z.unknown().optional().meta({ type: 'object', additionalProperties: { type: 'string' }, description: 'Data groups by number ("1", "2", ...), base64; DG1 is required' }),
       })
       .strict()
-      .meta({ id: 'ChipSubmission' }),
+      .meta({ id: 'ChipSubmission', required: ['sod', 'data_groups'] }),
     responses: { 200: { description: 'The session, its chip check done', schema: { component: 'Session' } } },
     errors: ['BadRequest', 'NotFound', 'Conflict', 'UnsupportedMediaType', 'PayloadTooLarge'],
     doc: { operationId: 'submitChip', tags: ['sessions'], summary: "Submit the passport chip's data (the session's client_secret)" },
