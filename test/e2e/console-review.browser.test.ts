@@ -130,7 +130,7 @@ describe('the console review pages in Chromium', () => {
     await a.page.goto(`${server.url}/console/settings`);
     await a.page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await check(a.page, 'settings', 'console-settings.png');
-    await a.page.getByRole('radio', { name: 'On' }).check();
+    await a.page.getByRole('region', { name: 'Review' }).getByRole('radio', { name: 'On' }).check();
     await a.page.getByRole('button', { name: 'Save' }).first().click();
     await a.page.getByText('Saved.').waitFor();
     await a.context.close();
