@@ -145,7 +145,16 @@ export function portalRoutes(router: Router, d: PortalDeps): void {
         if (!who) return;
         if (!d.session.checkFormToken(who, `portal:${name}`, req.body?.form_token)) return void res.redirect(303, ACCOUNT_PAGES_PATH);
         if (!authorized(req, res, who, action.capability, ACCOUNT_PAGES_PATH)) return;
-        await action.run(d.rights, who.userId);
+        try {
+          await action.run(d.rights, who.userId);
+        } catch (err) {
+          if (!(err instanceof DomainError && err.code === 'not_found')) throw err;
+          // The account was erased between the check above and the action (another tab, the same form sent
+          // twice): as for any account that is gone, this sign-in ends and the browser is sent to sign in.
+          d.session.signOut(res);
+          d.session.signInThen(res, { returnTo: ACCOUNT_PAGES_PATH, locale: pageOf(req).locale });
+          return;
+        }
         done(res, action.notice);
       }),
     );
