@@ -2,23 +2,28 @@
 const MAX_BYTES = 1_000_000;
 
 /**
+ * GET `uri` on one of `protocols`, within `timeoutMs` and `maxBytes`, no redirect: the bytes, or a throw that
+ * the verifiers turn into an error check (a list or CRL the service cannot read is never a pass).
+ */
+async function fetchCapped(uri: string, o: { what: string; accept: string; protocols: readonly string[]; timeoutMs: number; maxBytes: number }): Promise<Uint8Array> {
+  const url = new URL(uri);
+  if (!o.protocols.includes(url.protocol)) throw new Error(`${o.what} URIs must be ${o.protocols.map((p) => p.slice(0, -1)).join(' or ')}`);
+  const response = await fetch(url, { headers: { accept: o.accept }, redirect: 'error', signal: AbortSignal.timeout(o.timeoutMs) });
+  if (!response.ok) throw new Error(`${o.what} answered ${response.status}`);
+  if (Number(response.headers.get('content-length') ?? 0) > o.maxBytes) throw new Error(`${o.what} too large`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.length > o.maxBytes) throw new Error(`${o.what} too large`);
+  return bytes;
+}
+
+/**
  * Fetches a Token Status List by its URI (https only, a few seconds, a size cap). Any failure throws, and
  * the SD-JWT VC verifier turns that into `status_unavailable`: a list the service cannot read is an
  * error, never a pass. The URI comes from the credential, inside the issuer's signature, so only a trusted
  * issuer chooses where the service connects.
  */
 export function httpStatusListFetcher(timeoutMs = 5_000): (uri: string) => Promise<string> {
-  return async (uri) => {
-    const url = new URL(uri);
-    if (url.protocol !== 'https:') throw new Error('status list URIs must be https');
-    const response = await fetch(url, { headers: { accept: 'application/statuslist+jwt' }, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok) throw new Error(`status list answered ${response.status}`);
-    const length = Number(response.headers.get('content-length') ?? 0);
-    if (length > MAX_BYTES) throw new Error('status list too large');
-    const text = await response.text();
-    if (text.length > MAX_BYTES) throw new Error('status list too large');
-    return text;
-  };
+  return async (uri) => new TextDecoder().decode(await fetchCapped(uri, { what: 'status list', accept: 'application/statuslist+jwt', protocols: ['https:'], timeoutMs, maxBytes: MAX_BYTES }));
 }
 
 /**
@@ -27,28 +32,10 @@ export function httpStatusListFetcher(timeoutMs = 5_000): (uri: string) => Promi
  * turns that into `revocation_unavailable`: the check is an error, never a pass.
  */
 export function httpCrlFetcher(timeoutMs = 5_000, maxBytes = 10_000_000): (uri: string) => Promise<Uint8Array> {
-  return async (uri) => {
-    const url = new URL(uri);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('CRL URIs must be http(s)');
-    const response = await fetch(url, { headers: { accept: 'application/pkix-crl' }, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok) throw new Error(`CRL answered ${response.status}`);
-    if (Number(response.headers.get('content-length') ?? 0) > maxBytes) throw new Error('CRL too large');
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.length > maxBytes) throw new Error('CRL too large');
-    return bytes;
-  };
+  return (uri) => fetchCapped(uri, { what: 'CRL', accept: 'application/pkix-crl', protocols: ['https:', 'http:'], timeoutMs, maxBytes });
 }
 
 /** Fetches an mdoc's Token Status List as CWT (https only, like the JWT lists), as bytes. */
 export function httpStatusListCwtFetcher(timeoutMs = 5_000): (uri: string) => Promise<Uint8Array> {
-  return async (uri) => {
-    const url = new URL(uri);
-    if (url.protocol !== 'https:') throw new Error('status list URIs must be https');
-    const response = await fetch(url, { headers: { accept: 'application/statuslist+cwt' }, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok) throw new Error(`status list answered ${response.status}`);
-    if (Number(response.headers.get('content-length') ?? 0) > MAX_BYTES) throw new Error('status list too large');
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.length > MAX_BYTES) throw new Error('status list too large');
-    return bytes;
-  };
+  return (uri) => fetchCapped(uri, { what: 'status list', accept: 'application/statuslist+cwt', protocols: ['https:'], timeoutMs, maxBytes: MAX_BYTES });
 }
