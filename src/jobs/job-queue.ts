@@ -103,29 +103,22 @@ export class JobQueue {
    * for one job): a transaction that commits many state changes queues their jobs in one round trip.
    */
   async sendMany<T extends object>(name: string, items: T[], opts: Omit<SendOptions, 'singletonKey'> = {}): Promise<void> {
-    if (items.length === 0) return;
-    await this.ensureQueue(name);
-    const { within, ...jobOptions } = opts;
-    const options = pgBossJobOptions(jobOptions, this.retryScale);
-    await this.boss.insert(
-      name,
-      items.map((data) => ({ data, ...options, ...(opts.startAfter ? { startAfter: opts.startAfter.toISOString() } : {}) })),
-      dbOf(within),
-    );
+    const { startAfter, ...rest } = opts;
+    await this.sendJobs(name, items.map((data) => ({ data, startAfter })), rest);
   }
 
   /**
    * Jobs of one queue, each with its own start time and singleton key, in one INSERT (pg-boss `insert`):
    * a session's three test-mode steps, or a batch's, cost the creating transaction one round trip.
    */
-  async sendJobs<T extends object>(name: string, jobs: { data: T; startAfter: Date; singletonKey?: string }[], opts: Omit<SendOptions, 'singletonKey' | 'startAfter'> = {}): Promise<void> {
+  async sendJobs<T extends object>(name: string, jobs: { data: T; startAfter?: Date; singletonKey?: string }[], opts: Omit<SendOptions, 'singletonKey' | 'startAfter'> = {}): Promise<void> {
     if (jobs.length === 0) return;
     await this.ensureQueue(name);
     const { within, ...jobOptions } = opts;
     const options = pgBossJobOptions(jobOptions, this.retryScale);
     await this.boss.insert(
       name,
-      jobs.map((j) => ({ data: j.data, ...options, startAfter: j.startAfter.toISOString(), ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}) })),
+      jobs.map((j) => ({ data: j.data, ...options, ...(j.startAfter ? { startAfter: j.startAfter.toISOString() } : {}), ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}) })),
       dbOf(within),
     );
   }
