@@ -40,6 +40,7 @@ function pgBossJobOptions(opts: Omit<SendOptions, 'within'>, scale: number): PgB
  */
 export class JobQueue {
   private readonly created = new Set<string>();
+  private readonly insertCtes = new Map<string, string[] | null>();
 
   private constructor(
     private readonly boss: PgBoss,
@@ -145,7 +146,12 @@ export class JobQueue {
       jobs.map((j) => ({ data: j.data, ...pgBossJobOptions({}, this.retryScale), ...(j.startAfter ? { startAfter: j.startAfter.toISOString() } : {}), ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}) })),
       { db: recorder, returnId: true },
     );
-    return captured ? asCommonTableExpressions(captured) : null;
+    if (!captured) return null;
+    const { text, values } = captured as { text: string; values: unknown[] };
+    // pg-boss writes the same text for every insert into a queue: split it once.
+    let ctes = this.insertCtes.get(text);
+    if (ctes === undefined) this.insertCtes.set(text, (ctes = asCommonTableExpressions({ text, values })?.ctes ?? null));
+    return ctes ? { ctes, values } : null;
   }
 
   /** Runs the jobs of a fetched batch one after another (`workBatch` hands over the whole batch). */

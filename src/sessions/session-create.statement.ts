@@ -18,6 +18,7 @@ const DIVISION_BY_ZERO = '22012';
  */
 export class SessionCreateStatement {
   private readonly columns: { property: string; column: string; type: string }[];
+  private readonly texts = new Map<string, string>();
 
   constructor(
     db: DataSource,
@@ -32,27 +33,19 @@ export class SessionCreateStatement {
    * `flowVersion` (nothing was written). `jobs`: pg-boss's insert of the clock's jobs (JobQueue.insertStatement), or null.
    */
   async write(session: SessionEntity, events: OutboxEventEntity[], flowVersion: string, jobs: JobInsertStatement | null): Promise<OutboxEventEntity[] | null> {
-    const values: unknown[] = [...(jobs?.values ?? [])];
-    const param = (v: unknown, type: string): string => {
-      values.push(v);
-      return `$${values.length}::${type}`;
-    };
     const row = session as unknown as Record<string, unknown>;
-    const sessionValues = this.columns.map((c) => {
-      const v = row[c.property] ?? null;
-      return param(c.type === 'jsonb' && v !== null ? JSON.stringify(v) : v, c.type);
-    });
-    const flowCheck = `(SELECT 1 / count(*) FROM flows WHERE id = ${param(session.flowId, 'text')} AND tenant_id = ${param(session.tenantId, 'text')} AND xmin = ${param(flowVersion, 'text')}::xid) = 1`;
-    const outbox = param(JSON.stringify(events.map((e) => ({ event_id: e.eventId, type: e.type, tenant_id: e.tenantId, livemode: e.livemode, session_id: e.sessionId, payload: e.payload, created_at: e.createdAt }))), 'text');
-    const text = `WITH ${[
-      ...(jobs?.ctes ?? []),
-      `new_session AS (INSERT INTO sessions (${this.columns.map((c) => c.column).join(', ')}) SELECT ${sessionValues.join(', ')} WHERE ${flowCheck} RETURNING id)`,
-    ].join(',\n')}
-INSERT INTO outbox_events (event_id, type, tenant_id, livemode, session_id, payload, created_at)
-SELECT e.event_id, e.type, e.tenant_id, e.livemode, new_session.id, e.payload, e.created_at
-  FROM json_to_recordset(${outbox}::json) AS e(event_id text, type text, tenant_id text, livemode boolean, session_id text, payload jsonb, created_at timestamptz)
-  JOIN new_session ON new_session.id = e.session_id
-RETURNING event_id, seq::text AS seq${jobs ? ', (SELECT count(*) FROM jobs_sent) AS jobs' : ''}`;
+    const values: unknown[] = [
+      ...(jobs?.values ?? []),
+      ...this.columns.map((c) => {
+        const v = row[c.property] ?? null;
+        return c.type === 'jsonb' && v !== null ? JSON.stringify(v) : v;
+      }),
+      session.flowId,
+      session.tenantId,
+      flowVersion,
+      JSON.stringify(events.map((e) => ({ event_id: e.eventId, type: e.type, tenant_id: e.tenantId, livemode: e.livemode, session_id: e.sessionId, payload: e.payload, created_at: e.createdAt }))),
+    ];
+    const text = this.textFor(jobs);
     let rows: { event_id: string; seq: string }[];
     try {
       rows = await this.sql.rows(jobs ? 'session-create-with-jobs' : 'session-create', text, values);
@@ -62,5 +55,28 @@ RETURNING event_id, seq::text AS seq${jobs ? ', (SELECT count(*) FROM jobs_sent)
     }
     const seqOf = new Map(rows.map((r) => [r.event_id, r.seq]));
     return events.map((e) => Object.assign(e, { seq: seqOf.get(e.eventId)! }));
+  }
+
+  /** The statement's text, the same for every creation with the same job expressions: built once. */
+  private textFor(jobs: JobInsertStatement | null): string {
+    const key = jobs?.ctes.join(',\n') ?? '';
+    let text = this.texts.get(key);
+    if (text !== undefined) return text;
+    let n = jobs?.values.length ?? 0;
+    const param = (type: string): string => `$${++n}::${type}`;
+    const sessionValues = this.columns.map((c) => param(c.type));
+    const flowCheck = `(SELECT 1 / count(*) FROM flows WHERE id = ${param('text')} AND tenant_id = ${param('text')} AND xmin = ${param('text')}::xid) = 1`;
+    const outbox = param('text');
+    text = `WITH ${[
+      ...(jobs?.ctes ?? []),
+      `new_session AS (INSERT INTO sessions (${this.columns.map((c) => c.column).join(', ')}) SELECT ${sessionValues.join(', ')} WHERE ${flowCheck} RETURNING id)`,
+    ].join(',\n')}
+INSERT INTO outbox_events (event_id, type, tenant_id, livemode, session_id, payload, created_at)
+SELECT e.event_id, e.type, e.tenant_id, e.livemode, new_session.id, e.payload, e.created_at
+  FROM json_to_recordset(${outbox}::json) AS e(event_id text, type text, tenant_id text, livemode boolean, session_id text, payload jsonb, created_at timestamptz)
+  JOIN new_session ON new_session.id = e.session_id
+RETURNING event_id, seq::text AS seq${jobs ? ', (SELECT count(*) FROM jobs_sent) AS jobs' : ''}`;
+    this.texts.set(key, text);
+    return text;
   }
 }
