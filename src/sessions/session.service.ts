@@ -2,7 +2,7 @@ import { TEST_MODE_JOB } from './session-queues';
 import { assertReturnUrl } from '../validation/return-url';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { FlowEntity, OutboxEventEntity, SessionEntity } from '../../entities';
+import { OutboxEventEntity, SessionEntity } from '../../entities';
 import { Actor, TenantKeyActor, TenantScope } from '../auth/actor';
 import { newClientSecret } from '../auth/secrets';
 import { DomainError, notFound } from '../errors';
