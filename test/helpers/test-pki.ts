@@ -117,3 +117,28 @@ export function issueCrl(ca: CertificateAuthority, revoked: readonly Uint8Array[
     return new Uint8Array(readFileSync(at('crl.der')));
   });
 }
+
+export interface VerifierCredentials {
+  /** PEM of the verifier's certificate, then its CA's: what DIGITAL_ID_VERIFIER_CERTIFICATE holds. */
+  readonly chainPem: string;
+  readonly keyPem: string;
+  readonly certificatePem: string;
+}
+
+/**
+ * A verifier (relying party) certificate under `ca` for signed OpenID4VP requests: an end-entity P-256
+ * certificate with `dnsName` as its subjectAltName (the `x509_san_dns:` client identifier), valid for `days`.
+ */
+export function issueVerifierCertificate(ca: CertificateAuthority, dnsName: string, days = 365): VerifierCredentials {
+  return withOpenssl((openssl, at) => {
+    writeFileSync(at('ca.pem'), ca.certificatePem);
+    writeFileSync(at('ca.key'), ca.keyPem);
+    writeFileSync(at('verifier.ext'), ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', `subjectAltName=DNS:${dnsName}`, 'subjectKeyIdentifier=hash', 'authorityKeyIdentifier=keyid'].join('\n') + '\n');
+    openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'verifier.key');
+    openssl('pkcs8', '-topk8', '-nocrypt', '-in', 'verifier.key', '-out', 'verifier.pk8');
+    openssl('req', '-new', '-key', 'verifier.key', '-subj', `/C=UT/O=Test Verifier/CN=${dnsName}`, '-out', 'verifier.csr');
+    openssl('x509', '-req', '-in', 'verifier.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', String(days), '-sha256', '-extfile', 'verifier.ext', '-out', 'verifier.pem');
+    const certificatePem = readFileSync(at('verifier.pem'), 'utf8');
+    return { certificatePem, chainPem: certificatePem + ca.certificatePem, keyPem: readFileSync(at('verifier.pk8'), 'utf8') };
+  });
+}
