@@ -1,8 +1,12 @@
 import { createPrivateKey, sign } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { openPage, pageCall, type PageSession } from '../helpers/hosted-client';
+import { expectToMatchContract } from '../helpers/openapi-contract';
 import { SimulatedWallet, type WalletPerson } from '../helpers/simulated-wallet';
 import { freshCertificateAuthority, issueVerifierCertificate } from '../helpers/test-pki';
-import { createTenant, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
+import { cli, createTenant, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
 import { RequestRefused } from '../helpers/wallet-request-check';
 
 /**
@@ -31,7 +35,9 @@ const verifierCa = freshCertificateAuthority('Test Reader CA');
 const verifier = issueVerifierCertificate(verifierCa, HOST);
 let server: TestServer;
 let acme: Tenant;
-const wallet = new SimulatedWallet(person);
+// Live sessions (a test session moves on by its own clock within seconds), so the wallet's issuers chain to an operator root.
+const operatorCa = freshCertificateAuthority('Operator IACA');
+const wallet = new SimulatedWallet(person, undefined, operatorCa);
 wallet.trustedVerifierRoots.push(verifierCa.certificatePem);
 
 beforeAll(async () => {
@@ -48,6 +54,12 @@ beforeAll(async () => {
     }),
   );
   acme = await createTenant(server);
+  const pem = path.join(mkdtempSync(path.join(tmpdir(), 'digital-id-signed-')), 'operator.pem');
+  writeFileSync(pem, operatorCa.certificatePem);
+  for (const kind of ['iaca', 'sd-jwt-vc-issuer']) {
+    const added = await cli(server.env, ['trust', 'add', '--environment', 'live', '--kind', kind, '--pem', pem, '--json']);
+    if (added.code !== 0) throw new Error(`trust add: ${added.stderr} ${added.stdout}`);
+  }
 });
 
 afterAll(async () => {
@@ -60,11 +72,12 @@ const rebase = (url: string) => {
 };
 
 async function requestOfNewSession(): Promise<{ page: PageSession; request: any }> {
-  const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { flow_id: 'default', tier: 'T1' } });
+  const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.live_api_key, json: { flow_id: 'default', tier: 'T1' } });
   const page = await openPage(server, created.body);
   expect((await pageCall(server, page, 'POST', 'start')).status).toBe(200);
   const request = await pageCall(server, page, 'POST', 'digital-id/requests');
   expect(request.status).toBe(201);
+  expectToMatchContract('POST', '/v1/hosted/sessions/{id}/digital-id/requests', request);
   return { page, request: request.body };
 }
 
@@ -165,6 +178,7 @@ describe('signed requests, same device (Digital Credentials API)', () => {
     expect(answer.protocol).toBe('openid4vp-v1-signed');
     const sent = await http(server, 'POST', `/v1/hosted/sessions/${page.id}/digital-id/requests/${request.id}/response`, { headers: { authorization: `Bearer ${page.credential}` }, json: answer });
     expect(sent.body).toEqual({ request_id: request.id, status: 'verified', reason: null });
+    expectToMatchContract('POST', '/v1/hosted/sessions/{id}/digital-id/requests/{requestId}/response', sent);
   });
 
   it('the wallet refuses a signed request on a page of another origin, or altered on its way', async () => {
