@@ -80,9 +80,16 @@ export class SimulatedWallet {
     readonly statusList: StatusListPublication = { uri: 'https://status.invalid/list/1', token: null },
     /** The CA its issuers chain to: the project's test IACA unless a test trusts another (live mode never trusts that one). */
     iaca: CertificateAuthority = projectTestIaca(),
+    /** Issuers of the test's own making (an issuer under an intermediate CA, with CRLs), instead of ones straight under `iaca`. */
+    issuers: { documentSigner?: IssuerCredentials; pidIssuer?: IssuerCredentials } = {},
   ) {
-    this.trustedDocumentSigner = issueSigner(iaca, 'mdoc_document_signer');
-    this.trustedPidIssuer = issueSigner(iaca, 'sd_jwt_vc_issuer');
+    this.trustedDocumentSigner = issuers.documentSigner ?? issueSigner(iaca, 'mdoc_document_signer');
+    this.trustedPidIssuer = issuers.pidIssuer ?? issueSigner(iaca, 'sd_jwt_vc_issuer');
+  }
+
+  /** The SD-JWT VC issuer's certificate (DER), for a test that revokes it. */
+  get pidIssuerCertificate(): Uint8Array {
+    return this.trustedPidIssuer.certificateDer;
   }
 
   /** The mdoc document signer's certificate (DER), for a test that revokes it on its IACA's CRL. */

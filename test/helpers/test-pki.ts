@@ -50,11 +50,13 @@ export function freshCertificateAuthority(commonName = 'Unknown Test IACA'): Cer
  * A signer under `ca`: an mdoc document signer (EKU id-mdl-kp-mdlDS) or an SD-JWT VC issuer, valid from
  * now for `days`.
  */
-export function issueSigner(ca: CertificateAuthority, kind: 'mdoc_document_signer' | 'sd_jwt_vc_issuer', days = 365): IssuerCredentials {
+export function issueSigner(ca: CertificateAuthority, kind: 'mdoc_document_signer' | 'sd_jwt_vc_issuer', days = 365, crlUri?: string): IssuerCredentials {
   return withOpenssl((openssl, at) => {
     writeFileSync(at('ca.pem'), ca.certificatePem);
     writeFileSync(at('ca.key'), ca.keyPem);
     const extensions = ['keyUsage=critical,digitalSignature', 'subjectKeyIdentifier=hash', 'authorityKeyIdentifier=keyid'];
+    // Where its issuer publishes this certificate's revocation (RFC 5280 4.2.1.13).
+    if (crlUri) extensions.push(`crlDistributionPoints=URI:${crlUri}`);
     if (kind === 'mdoc_document_signer') extensions.push('extendedKeyUsage=critical,1.0.18013.5.1.2');
     writeFileSync(at('signer.ext'), extensions.join('\n') + '\n');
     openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'signer.key');
@@ -140,5 +142,21 @@ export function issueVerifierCertificate(ca: CertificateAuthority, dnsName: stri
     openssl('x509', '-req', '-in', 'verifier.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', String(days), '-sha256', '-extfile', 'verifier.ext', '-out', 'verifier.pem');
     const certificatePem = readFileSync(at('verifier.pem'), 'utf8');
     return { certificatePem, chainPem: certificatePem + ca.certificatePem, keyPem: readFileSync(at('verifier.pk8'), 'utf8') };
+  });
+}
+
+/**
+ * An intermediate CA under `ca` (a PID provider's issuing CA under its root, say), its own revocation
+ * published at `crlUri` (its CRL distribution point, on the CRL `ca` issues).
+ */
+export function issueIntermediateCa(ca: CertificateAuthority, crlUri: string, commonName = 'Test Intermediate CA'): CertificateAuthority {
+  return withOpenssl((openssl, at) => {
+    writeFileSync(at('ca.pem'), ca.certificatePem);
+    writeFileSync(at('ca.key'), ca.keyPem);
+    writeFileSync(at('sub.ext'), ['basicConstraints=critical,CA:TRUE,pathlen:0', 'keyUsage=critical,keyCertSign,cRLSign', `crlDistributionPoints=URI:${crlUri}`, 'subjectKeyIdentifier=hash', 'authorityKeyIdentifier=keyid'].join('\n') + '\n');
+    openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'sub.key');
+    openssl('req', '-new', '-key', 'sub.key', '-subj', `/C=UT/O=Test Wallet Issuer/CN=${commonName}`, '-out', 'sub.csr');
+    openssl('x509', '-req', '-in', 'sub.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1825', '-sha256', '-extfile', 'sub.ext', '-out', 'sub.pem');
+    return { certificatePem: readFileSync(at('sub.pem'), 'utf8'), keyPem: readFileSync(at('sub.key'), 'utf8') };
   });
 }
