@@ -15,7 +15,7 @@
 #   WORK_DIR       default: /tmp/mrz-train
 #   DOCUMENTS      training documents (2-3 lines each, 2 images per line), default 700; seed TRAIN_SEED
 #   EVAL_DOCUMENTS held-back documents for lstmeval, default 60; seed EVAL_SEED
-#   ITERATIONS     lstmtraining --max_iterations, default 3000
+#   ITERATIONS     lstmtraining --max_iterations, default 5600
 #   LEARNING_RATE  default 0.002 (tesstrain's rate for a new network)
 #   NET_SPEC       default a small network: [1,32,0,1 Ct3,3,16 Mp3,3 Lfys32 Lbx64 O1c40] (40 = the unicharset)
 set -eu
@@ -26,7 +26,7 @@ DOCUMENTS=${DOCUMENTS:-700}
 EVAL_DOCUMENTS=${EVAL_DOCUMENTS:-60}
 TRAIN_SEED=${TRAIN_SEED:-20261210}
 EVAL_SEED=${EVAL_SEED:-20261211}
-ITERATIONS=${ITERATIONS:-3000}
+ITERATIONS=${ITERATIONS:-5600}
 LEARNING_RATE=${LEARNING_RATE:-0.002}
 NET_SPEC=${NET_SPEC:-[1,32,0,1 Ct3,3,16 Mp3,3 Lfys32 Lbx64 O1c40]}
 node="$here/node_modules/.bin/node"
@@ -55,12 +55,15 @@ lstmtraining \
   --target_error_rate 0.005 \
   --debug_interval 0 2>&1 | tee "$WORK_DIR/out/training.log" | grep -E 'At iteration|Finished|best' || true
 
-lstmtraining --stop_training \
+# As integers ("fast"), as the shipped model: tesseract.js's core has no float dot product and aborts on a
+# float model ("missing function: ...DotProductSSE...").
+lstmtraining --stop_training --convert_to_int \
   --continue_from "$WORK_DIR/out/mrz_checkpoint" \
   --traineddata "$WORK_DIR/base/mrz.traineddata" \
   --model_output "$WORK_DIR/mrz.traineddata"
 
 # Character and word error on the held-back lines, before and after.
+cd "$WORK_DIR"
 echo "base model:"; lstmeval --model "$WORK_DIR/base/mrz.traineddata" --eval_listfile "$WORK_DIR/lines-eval.list" 2>&1 | tail -1
 echo "fine-tuned:"; lstmeval --model "$WORK_DIR/mrz.traineddata" --eval_listfile "$WORK_DIR/lines-eval.list" 2>&1 | tail -1
 sha256sum "$WORK_DIR/mrz.traineddata"
