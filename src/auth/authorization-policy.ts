@@ -45,26 +45,6 @@ const own = (credential: string): Guard => ({ kind: 'own_credential', credential
  * from the records (rest-adapter/v1-routes.ts), which join these in routePolicyTable.
  */
 export const NON_RECORD_V1_POLICY: readonly RoutePolicy[] = [
-  // Bulk import (D17): the results carry hosted links, which only a key that may create sessions sees
-  { method: 'POST', path: '/v1/admin/bulk-import', guard: key('sessions:write') },
-  { method: 'GET', path: '/v1/admin/bulk-import/:id', guard: key('sessions:write', 'bulk_import') },
-  { method: 'GET', path: '/v1/admin/bulk-import/:id/results', guard: key('sessions:write', 'bulk_import') },
-  // Delegated data requests (D15)
-  { method: 'POST', path: '/v1/developer/dsr/initiate', guard: key('dsr:manage') },
-  // The end user's own account (D14, D15, D20)
-  { method: 'GET', path: '/v1/me', guard: user('read_account') },
-  { method: 'GET', path: '/v1/me/requests', guard: user('read_account') },
-  { method: 'GET', path: '/v1/me/profile', guard: user('read_account') },
-  { method: 'PATCH', path: '/v1/me/profile', guard: user('write_profile') },
-  { method: 'GET', path: '/v1/me/verifications/:id/review', guard: user('read_account', 'session') },
-  { method: 'POST', path: '/v1/me/verifications/:id/review', guard: user('request_review', 'session') },
-  { method: 'POST', path: '/v1/me/data-export', guard: user('export') },
-  { method: 'POST', path: '/v1/me/delete', guard: user('erasure') },
-  { method: 'POST', path: '/v1/me/restrict', guard: user('restriction') },
-  { method: 'DELETE', path: '/v1/me/restrict', guard: user('restriction') },
-  { method: 'POST', path: '/v1/me/object', guard: user('objection') },
-  { method: 'DELETE', path: '/v1/me/biometrics', guard: user('biometric_purge') },
-  { method: 'POST', path: '/v1/me/requests/:id/confirm', guard: user('confirm_delegated_request') },
   // The hosted page's API (D11)
   { method: 'POST', path: '/v1/hosted/sessions/:id/credentials', guard: own("the hosted URL's token, in the body") },
   { method: 'GET', path: '/v1/hosted/sessions/:id', guard: page },
