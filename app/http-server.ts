@@ -191,7 +191,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   v1.use(authenticated);
   if (meter) v1.use(meterV1(meter));
   v1.use(tenantRouteGate(ROUTE_POLICY_TABLE)); // a wrong credential first, then the route's policy
-  v1.use(ME_PATHS, meGate(c.accounts.userTokens)); // the end user's token and what the route needs, before the /v1/me records
+  v1.use(ME_PATHS, meGate(c.accounts.userTokens, ROUTE_POLICY_TABLE)); // the end user's token and what the route needs, before the /v1/me records
   // The route records (rest-adapter/v1-routes.ts), straight onto /v1 rather than into nested routers: one router level less on every call.
   mountRoutes(v1, V1_ROUTES, {
     sessions: c.sessions,
