@@ -35,8 +35,6 @@ export type Guard =
 
 export type RoutePolicy = { method: string; path: string; guard: Guard };
 
-const key = (scope: Scope, owns: 'session' | 'webhook' | 'tenant' | 'bulk_import' | 'flow' | null = null): Guard => ({ kind: 'tenant_key', scope, owns });
-const user = (capability: UserCapability, owns?: 'session'): Guard => ({ kind: 'user_token', capability, ...(owns ? { owns } : {}) });
 const page: Guard = { kind: 'page_credential' };
 const own = (credential: string): Guard => ({ kind: 'own_credential', credential });
 
