@@ -1,6 +1,7 @@
 import { DigitalIdService } from '../src/digital-id/digital-id.service';
 import { DigitalIdTrustStore } from '../src/digital-id/digital-id-trust.store';
 import { httpCrlFetcher, httpStatusListCwtFetcher, httpStatusListFetcher } from '../src/digital-id/status-list-fetcher';
+import { VerifierSigningKey } from '../src/digital-id/verifier-signing-key';
 import type { GraphQLSchema } from 'graphql';
 import { DataSource } from 'typeorm';
 import { buildGraphQLSchema } from '../schema/build-schema';
@@ -270,7 +271,10 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const flows = new FlowService(db, audit);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, { metrics });
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);
-  const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher(), httpCrlFetcher(), httpStatusListCwtFetcher());
+  const verifierSigning = config.digitalId.verifierSigning ? VerifierSigningKey.load(config.digitalId.verifierSigning, config.publicBaseUrl) : null;
+  if (verifierSigning) logger.info({ clientId: verifierSigning.clientId }, 'digital ID requests are signed with the verifier certificate');
+  else logger.info('digital ID requests are unsigned: no verifier key configured (DIGITAL_ID_VERIFIER_KEY, DIGITAL_ID_VERIFIER_CERTIFICATE)');
+  const digitalIds = new DigitalIdService(db, vault, new DigitalIdTrustStore(db), config.publicBaseUrl, logger, httpStatusListFetcher(), httpCrlFetcher(), httpStatusListCwtFetcher(), verifierSigning);
   // The one place the live engines are chosen (docs/checks.md); the offline models load on the first live check,
   // and never in an instance that runs no jobs: its sessions are decided by `npm run worker` processes.
   // A jobs-tier worker (WORKER_QUEUES=jobs) takes no check jobs, so it loads no engine either.

@@ -8,6 +8,7 @@ import { GLEIF_DEFAULT_URL } from './registries/gleif.registry';
 import { REGISTRY_URL_OFF, type RegistriesConfig } from './registries/registries';
 import { SEC_DEFAULT_URL } from './registries/sec-edgar.registry';
 import { CHECK_ENGINE_CHOICES, type ChecksConfig } from './checks/checks-config';
+import { CLIENT_ID_PREFIXES, VerifierSigningKey, VerifierSigningKeyError, type ClientIdPrefix, type VerifierSigningConfig } from './digital-id/verifier-signing-key';
 
 /** An empty variable counts as unset, as shells and .env files produce them. */
 const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
@@ -234,6 +235,15 @@ const ConfigSchema = z.object({
   ABR_GUID: optionalString,
   /** A registry call without a whole answer within this many seconds makes its check `error`. */
   REGISTRY_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(5),
+  /**
+   * The verifier key that signs OpenID4VP requests (docs/digital-ids.md, "Signed requests"): PEM of an EC
+   * private key (P-256/384/521), or its base64. Unset (with DIGITAL_ID_VERIFIER_CERTIFICATE): requests are unsigned.
+   */
+  DIGITAL_ID_VERIFIER_KEY: optionalString,
+  /** The verifier key's certificate chain, leaf first, PEM or its base64; set with DIGITAL_ID_VERIFIER_KEY. */
+  DIGITAL_ID_VERIFIER_CERTIFICATE: optionalString,
+  /** The client identifier prefix the certificate binds (OpenID4VP 1.0 5.9.3): `x509_san_dns` (PUBLIC_BASE_URL's host among its DNS names) or `x509_hash`. */
+  DIGITAL_ID_VERIFIER_CLIENT_ID_PREFIX: blankAsUnset(z.enum(CLIENT_ID_PREFIXES as [ClientIdPrefix, ...ClientIdPrefix[]]).default('x509_san_dns')),
 });
 
 /** Every environment variable the service reads itself (the deployment files are checked against it: test/deploy). */
@@ -281,6 +291,8 @@ export type Config = {
   examplesEnabled: boolean;
   sanctions: { urls: Partial<Record<'ofac' | 'eu' | 'uk' | 'un' | 'au', string>>; refreshCron: string; retrySeconds: number; fetchTimeoutMs: number; maxDownloadBytes: number; pollMs: number };
   checks: ChecksConfig;
+  /** D24: the key and certificate that sign OpenID4VP requests; null: requests are unsigned. */
+  digitalId: { verifierSigning: VerifierSigningConfig | null };
   /** The T4 business registries (docs/checks.md, "Business registries"). */
   registries: RegistriesConfig;
   dataRights: { socialUpstreamUrl: string | undefined; socialUpstreamToken: string | undefined; socialTimeoutMs: number; proxyTimeoutMs: number; exportDir: string };
@@ -315,6 +327,22 @@ export type S3BlobStoreConfig = {
 
 export class ConfigError extends Error {}
 
+/** Both or neither of the key and its certificate; when both, they are checked now rather than at the first wallet. */
+function digitalIdVerifierSigning(c: z.infer<typeof ConfigSchema>, publicBaseUrl: string): VerifierSigningConfig | null {
+  const key = c.DIGITAL_ID_VERIFIER_KEY;
+  const certificate = c.DIGITAL_ID_VERIFIER_CERTIFICATE;
+  if (!key && !certificate) return null;
+  if (!key || !certificate) throw new ConfigError('Invalid configuration: DIGITAL_ID_VERIFIER_KEY and DIGITAL_ID_VERIFIER_CERTIFICATE: set both or neither');
+  const config = { key, certificate, clientIdPrefix: c.DIGITAL_ID_VERIFIER_CLIENT_ID_PREFIX };
+  try {
+    VerifierSigningKey.load(config, publicBaseUrl);
+  } catch (err) {
+    if (err instanceof VerifierSigningKeyError) throw new ConfigError(`Invalid configuration: ${err.message}`);
+    throw err;
+  }
+  return config;
+}
+
 /** Reads and validates the environment once; a bad value fails fast naming the key. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ConfigSchema.safeParse(env);
@@ -334,7 +362,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (c.ENVIRONMENT === 'production' && stagingEqualsProduction(publicBaseUrl, stagingBaseUrl)) {
     throw new ConfigError(`Invalid configuration: STAGING_BASE_URL: ${STAGING_IS_PRODUCTION} (${new URL(publicBaseUrl).origin}); set STAGING_BASE_URL to the staging server's own URL`);
   }
+  const verifierSigning = digitalIdVerifierSigning(c, publicBaseUrl);
   return {
+    digitalId: { verifierSigning },
     port: c.PORT,
     host: c.HOST,
     dataDir: path.resolve(c.DATA_DIR),

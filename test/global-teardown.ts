@@ -1,8 +1,13 @@
+import fs from 'node:fs';
 import { Client } from 'pg';
-import { jobSchemaPrefixOfThisRun } from './helpers/test-server';
+import { embeddedTemplateDir, jobSchemaPrefixOfThisRun } from './helpers/test-server';
 
-/** Drops the job schemas that this run's test servers created on a shared PostgreSQL (not another run's, still in use). */
+/**
+ * Removes this run's migrated embedded database (test/helpers/test-server.ts migratedDataDir), and drops the job
+ * schemas that this run's test servers created on a shared PostgreSQL (not another run's, still in use).
+ */
 export default async function globalTeardown(): Promise<void> {
+  fs.rmSync(embeddedTemplateDir(), { recursive: true, force: true });
   if (!process.env.DATABASE_URL) return;
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();

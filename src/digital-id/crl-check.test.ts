@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SimulatedWallet, type WalletRequest } from '../../test/helpers/simulated-wallet';
-import { certificateAuthorityWithCrl, issueCrl, pemToDer, type CertificateAuthority } from '../../test/helpers/test-pki';
+import { certificateAuthorityWithCrl, issueCrl, issueIntermediateCa, issueSigner, pemToDer, type CertificateAuthority } from '../../test/helpers/test-pki';
 import { dcApiRequest } from './openid4vp-request';
 import { httpCrlFetcher } from './status-list-fetcher';
 import { verifyWalletAnswer } from './wallet-answer.verifier';
@@ -14,13 +14,16 @@ import { verifyWalletAnswer } from './wallet-answer.verifier';
  */
 const ORIGIN = 'https://verify.example.test';
 let served: { status: number; body: Uint8Array } = { status: 404, body: new Uint8Array() };
+/** CRLs by path, for the chains with an intermediate; any other path answers `served`. */
+const servedByPath = new Map<string, { status: number; body: Uint8Array }>();
 let server: http.Server;
 let base: string;
 
 beforeAll(async () => {
-  server = http.createServer((_req, res) => {
-    res.writeHead(served.status, { 'content-type': 'application/pkix-crl' });
-    res.end(Buffer.from(served.body));
+  server = http.createServer((req, res) => {
+    const answer = servedByPath.get(req.url ?? '') ?? served;
+    res.writeHead(answer.status, { 'content-type': 'application/pkix-crl' });
+    res.end(Buffer.from(answer.body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -29,16 +32,17 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const person = { family_name: 'Mustermann', given_name: 'Erika', birth_date: '1984-08-12', portrait: new Uint8Array(randomBytes(64)), document_number: 'T22000129', expiry_date: '2031-01-01', issuing_country: 'UT', nationality: 'DE' };
 
-async function verdict(iaca: CertificateAuthority, wallet: SimulatedWallet, fetchCrl = httpCrlFetcher(2_000)): Promise<string> {
+async function verdict(iaca: CertificateAuthority, wallet: SimulatedWallet, fetchCrl = httpCrlFetcher(2_000), credential: 'mdl' | 'pid_sd_jwt' = 'mdl'): Promise<string> {
   const nonce = randomBytes(16).toString('base64url');
   const request = dcApiRequest({ tier: 1, nonce });
-  const answer = await wallet.answerDcApi(request.data as unknown as WalletRequest, ORIGIN, { credential: 'mdl' });
-  const trust = { iacaRoots: [pemToDer(iaca.certificatePem)], sdJwtVcRoots: [], issuerKeys: [] };
+  const answer = await wallet.answerDcApi(request.data as unknown as WalletRequest, ORIGIN, { credential });
+  const trust = { iacaRoots: [pemToDer(iaca.certificatePem)], sdJwtVcRoots: [pemToDer(iaca.certificatePem)], issuerKeys: [] };
   try {
     const { result } = await verifyWalletAnswer({ vpToken: answer.data.vp_token, tier: 1, nonce, channel: { kind: 'dc_api', origin: ORIGIN }, trust, now: new Date(), fetchCrl });
     return `verified ${result.verified.join(',')}`;
   } catch (error) {
-    return (error as { reason?: string }).reason ?? String(error);
+    const { reason, detail } = error as { reason?: string; detail?: string };
+    return reason ? `${reason}${credential === 'pid_sd_jwt' ? `: ${detail}` : ''}` : String(error);
   }
 }
 
@@ -65,5 +69,35 @@ describe('the document signer against its IACA CRL', () => {
     expect(await verdict(iaca, wallet)).toBe('revocation_unavailable');
     // Offline (no fetcher, or nothing listening): an error, not a pass.
     expect(await verdict(iaca, wallet, async () => Promise.reject(new Error('offline')))).toBe('revocation_unavailable');
+  }, 60_000);
+});
+
+describe('an SD-JWT VC issuer chain with an intermediate CA, against both CRLs', () => {
+  it('checks the issuer on the intermediate\'s CRL and the intermediate on the root\'s; a listed one fails by name, an unreachable CRL is an error', async () => {
+    const root = certificateAuthorityWithCrl(`${base}/root.crl`, 'PID Provider Root');
+    const intermediate = issueIntermediateCa(root, `${base}/root.crl`, 'PID Provider Issuing CA');
+    const issuer = issueSigner(intermediate, 'sd_jwt_vc_issuer', 365, `${base}/intermediate.crl`);
+    const pidIssuer = { ...issuer, chainDer: [issuer.certificateDer, pemToDer(intermediate.certificatePem)] };
+    const wallet = new SimulatedWallet(person, undefined, root, { pidIssuer });
+    const intermediateDer = pemToDer(intermediate.certificatePem);
+
+    servedByPath.set('/root.crl', { status: 200, body: issueCrl(root, []) });
+    servedByPath.set('/intermediate.crl', { status: 200, body: issueCrl(intermediate, []) });
+    expect(await verdict(root, wallet, undefined, 'pid_sd_jwt')).toMatch(/^verified vct,issuer_chain,issuer_not_revoked,issuer_signature/);
+
+    servedByPath.set('/intermediate.crl', { status: 200, body: issueCrl(intermediate, [wallet.pidIssuerCertificate]) });
+    expect(await verdict(root, wallet, undefined, 'pid_sd_jwt')).toBe("issuer_certificate_revoked: the issuer certificate is on its issuer's CRL");
+
+    servedByPath.set('/intermediate.crl', { status: 200, body: issueCrl(intermediate, []) });
+    servedByPath.set('/root.crl', { status: 200, body: issueCrl(root, [intermediateDer]) });
+    expect(await verdict(root, wallet, undefined, 'pid_sd_jwt')).toMatch(/^issuer_certificate_revoked: the intermediate CA ".*CN=PID Provider Issuing CA" is on its issuer's CRL$/);
+
+    // The root's CRL where the intermediate's should be: not issued by the issuer's CA, so not a pass.
+    servedByPath.set('/root.crl', { status: 200, body: issueCrl(root, []) });
+    servedByPath.set('/intermediate.crl', { status: 200, body: issueCrl(root, []) });
+    expect(await verdict(root, wallet, undefined, 'pid_sd_jwt')).toBe("revocation_unavailable: the issuer certificate: the CRL was not issued by the certificate's issuer");
+    servedByPath.set('/intermediate.crl', { status: 503, body: new Uint8Array() });
+    expect(await verdict(root, wallet, undefined, 'pid_sd_jwt')).toBe('revocation_unavailable: the issuer certificate: the CRL could not be fetched or read');
+    expect(await verdict(root, wallet, async () => Promise.reject(new Error('offline')), 'pid_sd_jwt')).toMatch(/^revocation_unavailable: /);
   }, 60_000);
 });

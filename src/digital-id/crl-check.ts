@@ -17,17 +17,34 @@ const HASH_BY_OID: Record<string, string> = {
 };
 
 /**
- * The document signer is not on its IACA's CRL (ISO/IEC 18013-5 Annex B: an IACA names the CRL it keeps for
- * the certificates it issued in its CRL distribution points). Where the IACA names none there is nothing to
- * check and this answers false. Where it names one, the CRL must be fetched, signed by the IACA, issued by it
+ * No certificate of a validated chain is on its issuer's CRL: the signer (an mdoc document signer or an
+ * SD-JWT VC issuer) and every intermediate CA below the trust anchor. Where a certificate's CRL is published:
+ * its own CRL distribution points (RFC 5280 4.2.1.13) and, when its issuer is the trust anchor, the anchor's
+ * (ISO/IEC 18013-5 Annex B: an IACA names the CRL it keeps for the certificates it issued). A certificate
+ * with no such point has nothing to check; when none of the chain has one this answers false (the step did
+ * not run). Where one is named, a CRL from it must be fetched, issued and signed by the certificate's issuer
  * and current (thisUpdate passed, nextUpdate not): anything less is `revocation_unavailable`, which makes the
- * check an error (a person decides), never a pass. A listed serial is `issuer_certificate_revoked`.
+ * check an error (a person decides), never a pass. A listed serial is `issuer_certificate_revoked`, naming
+ * which certificate.
  */
-export async function checkSignerNotRevoked(input: { signer: X509Certificate; anchor: X509Certificate; now: Date; fetchCrl?: CrlFetcher }): Promise<boolean> {
-  const anchor = AsnConvert.parse(input.anchor.raw, Certificate);
-  const uris = crlUris(anchor);
+export async function checkChainNotRevoked(input: { path: readonly X509Certificate[]; anchor: X509Certificate; now: Date; fetchCrl?: CrlFetcher; signerRole?: string }): Promise<boolean> {
+  let ran = false;
+  for (let i = 0; i < input.path.length; i++) {
+    const certificate = input.path[i];
+    const issuer = i + 1 < input.path.length ? input.path[i + 1] : input.anchor;
+    const issuerIsAnchor = i + 1 === input.path.length;
+    const role = i === 0 ? (input.signerRole ?? 'the signer certificate') : `the intermediate CA "${oneLineName(certificate.subject)}"`;
+    if (await checkOne({ certificate, issuer, issuerIsAnchor, role, now: input.now, fetchCrl: input.fetchCrl })) ran = true;
+  }
+  return ran;
+}
+
+async function checkOne(input: { certificate: X509Certificate; issuer: X509Certificate; issuerIsAnchor: boolean; role: string; now: Date; fetchCrl?: CrlFetcher }): Promise<boolean> {
+  const issuer = AsnConvert.parse(input.issuer.raw, Certificate);
+  const own = crlUris(AsnConvert.parse(input.certificate.raw, Certificate));
+  const uris = [...new Set([...own, ...(input.issuerIsAnchor ? crlUris(issuer) : [])])];
   if (uris.length === 0) return false;
-  if (!input.fetchCrl) throw new DigitalIdVerificationError('revocation_unavailable', 'the IACA names a CRL and no CRL fetcher is configured');
+  if (!input.fetchCrl) throw new DigitalIdVerificationError('revocation_unavailable', `a CRL is named for ${input.role} and no CRL fetcher is configured`);
   let lastProblem = 'no CRL could be read';
   for (const uri of uris) {
     let crl: CertificateList;
@@ -37,18 +54,22 @@ export async function checkSignerNotRevoked(input: { signer: X509Certificate; an
       lastProblem = 'the CRL could not be fetched or read';
       continue;
     }
-    const problem = crlProblem(crl, anchor, input.anchor, input.now);
+    const problem = crlProblem(crl, issuer, input.issuer, input.now);
     if (problem) {
       lastProblem = problem;
       continue;
     }
-    const serial = normaliseSerial(input.signer.serialNumber);
+    const serial = normaliseSerial(input.certificate.serialNumber);
     if ((crl.tbsCertList.revokedCertificates ?? []).some((r) => normaliseSerial(Buffer.from(r.userCertificate).toString('hex')) === serial)) {
-      throw new DigitalIdVerificationError('issuer_certificate_revoked', 'the document signer certificate is on its IACA\'s CRL');
+      throw new DigitalIdVerificationError('issuer_certificate_revoked', `${input.role} is on its issuer's CRL`);
     }
     return true;
   }
-  throw new DigitalIdVerificationError('revocation_unavailable', lastProblem);
+  throw new DigitalIdVerificationError('revocation_unavailable', `${input.role}: ${lastProblem}`);
+}
+
+function oneLineName(name: string): string {
+  return name.split('\n').join(', ');
 }
 
 function crlUris(certificate: Certificate): string[] {
@@ -61,13 +82,13 @@ function crlUris(certificate: Certificate): string[] {
     .filter((uri): uri is string => typeof uri === 'string' && /^https?:\/\//.test(uri));
 }
 
-function crlProblem(crl: CertificateList, anchor: Certificate, anchorX509: X509Certificate, now: Date): string | null {
+function crlProblem(crl: CertificateList, issuer: Certificate, issuerX509: X509Certificate, now: Date): string | null {
   const hash = HASH_BY_OID[crl.signatureAlgorithm.algorithm];
   if (!hash) return 'the CRL is signed with an unsupported algorithm';
-  const issuer = Buffer.from(AsnConvert.serialize(crl.tbsCertList.issuer));
-  if (!issuer.equals(Buffer.from(AsnConvert.serialize(anchor.tbsCertificate.subject)))) return 'the CRL was not issued by the IACA';
+  const crlIssuer = Buffer.from(AsnConvert.serialize(crl.tbsCertList.issuer));
+  if (!crlIssuer.equals(Buffer.from(AsnConvert.serialize(issuer.tbsCertificate.subject)))) return 'the CRL was not issued by the certificate\'s issuer';
   const tbs = Buffer.from(AsnConvert.serialize(crl.tbsCertList));
-  if (!verify(hash, tbs, anchorX509.publicKey, Buffer.from(crl.signature))) return 'the CRL signature does not verify';
+  if (!verify(hash, tbs, issuerX509.publicKey, Buffer.from(crl.signature))) return 'the CRL signature does not verify';
   if (crl.tbsCertList.thisUpdate.getTime().getTime() > now.getTime()) return 'the CRL is not yet valid';
   const next = crl.tbsCertList.nextUpdate?.getTime();
   if (next && next.getTime() <= now.getTime()) return 'the CRL is out of date (past its nextUpdate)';

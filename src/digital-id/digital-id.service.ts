@@ -13,9 +13,10 @@ import { DigitalIdVerificationError, ERROR_REASONS } from './digital-id.errors';
 import { DigitalIdRequestRepository, type DigitalIdChannel, type DigitalIdOutcome, type DigitalIdRequestRow } from './digital-id-request.repository';
 import type { DigitalIdTrustStore } from './digital-id-trust.store';
 import { decryptEcdhEsJwe, JweError } from './ecdh-es-jwe';
-import { crossDeviceRequestObject, dcApiRequest, openid4vpLink, unsignedRequestJwt } from './openid4vp-request';
+import { crossDeviceRequestObject, dcApiRequest, openid4vpLink, SELF_ISSUED_AUDIENCE, signedDcApiRequestObject, unsignedRequestJwt, type DcApiProtocol } from './openid4vp-request';
 import { documentClaimsOf } from './requested-claims';
 import { jwkThumbprint } from './session-transcript';
+import type { VerifierSigningKey } from './verifier-signing-key';
 import { verifyWalletAnswer, type AnswerChannel, type VerifiedAnswer } from './wallet-answer.verifier';
 
 /** How long a request may be answered: a person opening a wallet and consenting, with room to spare. */
@@ -25,8 +26,12 @@ const KEY_CONTEXT = (requestId: string) => `digital-id-request:${requestId}`;
 export interface DigitalIdRequestView {
   readonly id: string;
   readonly expires_at: string;
-  /** Same device: pass to `navigator.credentials.get({ digital: { requests: [dc_api] } })`. */
-  readonly dc_api: { protocol: string; data: Record<string, unknown> };
+  /** Same device: the preferred request, the first of `dc_api_requests`. */
+  readonly dc_api: { protocol: DcApiProtocol; data: Record<string, unknown> };
+  /** Same device: pass to `navigator.credentials.get({ digital: { requests: dc_api_requests } })`; the wallet takes one. */
+  readonly dc_api_requests: ReadonlyArray<{ protocol: DcApiProtocol; data: Record<string, unknown> }>;
+  /** How the requests are signed: the client identifier prefix of the verifier certificate, or `unsigned` (no verifier key configured). */
+  readonly request_signing: 'x509_san_dns' | 'x509_hash' | 'unsigned';
   /** Other device: the `openid4vp://` link for a QR code, and the request it points at. */
   readonly cross_device: { link: string; request_uri: string };
 }
@@ -57,6 +62,8 @@ export class DigitalIdService {
     private readonly fetchStatusList: (uri: string) => Promise<string>,
     private readonly fetchCrl: CrlFetcher,
     private readonly fetchStatusListCwt: StatusListCwtFetcher,
+    /** Signs the requests (docs/digital-ids.md, "Signed requests"); null: requests are unsigned. */
+    private readonly signingKey: VerifierSigningKey | null = null,
     private readonly now: Clock = systemClock,
   ) {
     this.requests = new DigitalIdRequestRepository(db);
@@ -82,10 +89,18 @@ export class DigitalIdService {
     });
     const row = (await this.requests.find(id))!;
     const { clientId, requestUri } = this.endpoints(id);
+    const tier = tierNumber(s.tier as Tier);
+    const unsigned = dcApiRequest({ tier, nonce: row.nonce });
+    // Signed first: a wallet that can check it names the verifier to the person; one that cannot takes the unsigned.
+    const dcApiRequests = this.signingKey
+      ? [{ protocol: 'openid4vp-v1-signed' as const, data: { request: this.signingKey.signRequestObject(signedDcApiRequestObject({ tier, nonce: row.nonce, clientId: this.signingKey.clientId, origin: this.origin(), issuedAt: at, expiresAt: row.expiresAt })) } }, unsigned]
+      : [unsigned];
     return {
       id,
       expires_at: row.expiresAt.toISOString(),
-      dc_api: dcApiRequest({ tier: tierNumber(s.tier as Tier), nonce: row.nonce }),
+      dc_api: dcApiRequests[0],
+      dc_api_requests: dcApiRequests,
+      request_signing: this.signingKey?.clientIdPrefix ?? 'unsigned',
       cross_device: { link: openid4vpLink(clientId, requestUri), request_uri: requestUri },
     };
   }
@@ -94,16 +109,17 @@ export class DigitalIdService {
   async requestObject(id: string): Promise<string> {
     const row = await this.openRequest(id);
     const { clientId, responseUri } = this.endpoints(id);
-    return unsignedRequestJwt(
-      crossDeviceRequestObject({
-        tier: tierNumber(row.tier as Tier),
-        nonce: row.nonce,
-        state: row.state,
-        clientId,
-        responseUri,
-        encryptionJwk: await this.publicKey(row),
-      }),
-    );
+    const requestObject = crossDeviceRequestObject({
+      tier: tierNumber(row.tier as Tier),
+      nonce: row.nonce,
+      state: row.state,
+      clientId,
+      responseUri,
+      encryptionJwk: await this.publicKey(row),
+    });
+    if (!this.signingKey) return unsignedRequestJwt(requestObject);
+    const iat = Math.floor(this.now().getTime() / 1000);
+    return this.signingKey.signRequestObject({ ...requestObject, aud: SELF_ISSUED_AUDIENCE, iat, exp: Math.floor(row.expiresAt.getTime() / 1000) });
   }
 
   /** Cross device: the wallet's `direct_post.jwt` answer at the response endpoint. */
@@ -129,13 +145,18 @@ export class DigitalIdService {
   /** Same device: what `navigator.credentials.get` resolved with, sent by the hosted page of the session. */
   async acceptDcApi(s: SessionEntity, id: string, body: unknown): Promise<DigitalIdStatusView> {
     const answer = (body ?? {}) as { protocol?: unknown; data?: unknown };
-    if (answer.protocol !== 'openid4vp-v1-unsigned' || !answer.data || typeof answer.data !== 'object') {
-      throw new DomainError('invalid_request', 'The answer must be the openid4vp-v1-unsigned response of the Digital Credentials API');
+    const offered: string[] = this.signingKey ? ['openid4vp-v1-signed', 'openid4vp-v1-unsigned'] : ['openid4vp-v1-unsigned'];
+    if (typeof answer.protocol !== 'string' || !offered.includes(answer.protocol) || !answer.data || typeof answer.data !== 'object') {
+      throw new DomainError('invalid_request', `The answer must be the ${offered.join(' or ')} response of the Digital Credentials API`);
     }
     const row = await this.openRequest(id);
     if (row.sessionId !== s.id) throw new DomainError('not_found', 'No such digital ID request');
-    const origin = new URL(this.publicBaseUrl).origin;
-    return this.answer(row, 'dc_api', (answer.data as { vp_token?: unknown }).vp_token, { kind: 'dc_api', origin });
+    // Signed or not, OpenID4VP 1.0 A.4 binds a DC API answer to the page's origin, not to the client_id.
+    return this.answer(row, 'dc_api', (answer.data as { vp_token?: unknown }).vp_token, { kind: 'dc_api', origin: this.origin() });
+  }
+
+  private origin(): string {
+    return new URL(this.publicBaseUrl).origin;
   }
 
   async status(sessionId: string): Promise<DigitalIdStatusView | null> {
@@ -224,7 +245,9 @@ export class DigitalIdService {
 
   private endpoints(id: string): { clientId: string; requestUri: string; responseUri: string } {
     const responseUri = `${this.publicBaseUrl}/v1/digital-id/responses/${id}`;
-    return { clientId: `redirect_uri:${responseUri}`, requestUri: `${this.publicBaseUrl}/v1/digital-id/requests/${id}`, responseUri };
+    // With a verifier key the client identifier is its certificate's; without, the response URI itself.
+    const clientId = this.signingKey?.clientId ?? `redirect_uri:${responseUri}`;
+    return { clientId, requestUri: `${this.publicBaseUrl}/v1/digital-id/requests/${id}`, responseUri };
   }
 }
 

@@ -1,6 +1,6 @@
 import type { JsonWebKey, X509Certificate } from 'node:crypto';
 import { checkMsoStatus, type StatusListCwtFetcher } from './mdoc-status';
-import { checkSignerNotRevoked, type CrlFetcher } from './crl-check';
+import { checkChainNotRevoked, type CrlFetcher } from './crl-check';
 import { DateOnly, DeviceSignedDocument, parseDeviceResponse, Verifier, type MDoc, type MdocContext } from '@animo-id/mdoc';
 import { DigitalIdVerificationError } from './digital-id.errors';
 import { nodeMdocContext } from './node-mdoc-context';
@@ -50,14 +50,14 @@ export async function verifyMdocPresentation(input: MdocVerificationInput): Prom
   const context = nodeMdocContext({ now: input.now, requiredSignerEku: MDL_DOCUMENT_SIGNER_EKU });
   const chain = issuerAuth.certificateChain;
   if (!chain?.length) throw new DigitalIdVerificationError('issuer_certificate_invalid', 'IssuerAuth carries no x5chain');
-  const { signer, anchor } = validateCertificateChain({
+  const { signer, anchor, path } = validateCertificateChain({
     chain,
     trustedRoots: input.trustedRoots,
     now: input.now,
     requiredSignerEku: MDL_DOCUMENT_SIGNER_EKU,
   });
   verified.push('issuer_chain');
-  if (await checkSignerNotRevoked({ signer, anchor, now: input.now, fetchCrl: input.fetchCrl })) verified.push('issuer_not_revoked');
+  if (await checkChainNotRevoked({ path, anchor, now: input.now, fetchCrl: input.fetchCrl, signerRole: 'the document signer certificate' })) verified.push('issuer_not_revoked');
 
   const signatureValid = issuerAuth.algName
     ? await context.cose.sign1.verify({ sign1: issuerAuth, jwk: signer.publicKey.export({ format: 'jwk' }) as never })

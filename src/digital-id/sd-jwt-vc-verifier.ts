@@ -1,6 +1,7 @@
 import { createHash, createPublicKey, verify as verifySignature, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { SDJwt } from '@sd-jwt/core';
 import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
+import { checkChainNotRevoked, type CrlFetcher } from './crl-check';
 import { DigitalIdVerificationError } from './digital-id.errors';
 import type { RequestedCredential, VerifiedDigitalId } from './verified-digital-id';
 import { issuerDisplayName, validateCertificateChain } from './x509-chain';
@@ -25,6 +26,8 @@ export interface SdJwtVcVerificationInput {
   readonly requested: readonly RequestedCredential[];
   /** Fetches a status list token by URI; any throw makes the check an error (status_unavailable). */
   readonly fetchStatusList?: (uri: string) => Promise<string>;
+  /** Fetches the CRLs the x5c chain names; without it a named CRL makes the check an error (crl-check.ts). */
+  readonly fetchCrl?: CrlFetcher;
   /** How old a KB-JWT may be: it is made for this request, so minutes, not days. */
   readonly maxKeyBindingAgeSeconds?: number;
 }
@@ -52,6 +55,7 @@ export async function verifySdJwtVcPresentation(input: SdJwtVcVerificationInput)
 
   const issuer = resolveIssuerKey(header, payload, input);
   verified.push('issuer_chain');
+  if (issuer.chain && (await checkChainNotRevoked({ ...issuer.chain, now: input.now, fetchCrl: input.fetchCrl, signerRole: 'the issuer certificate' }))) verified.push('issuer_not_revoked');
   if (!verifyJws(parts.issuerJwt, String(header.alg), issuer.key)) {
     throw new DigitalIdVerificationError('issuer_signature_invalid', 'the issuer signature does not verify');
   }
@@ -123,17 +127,19 @@ interface ResolvedIssuer {
   readonly key: KeyObject;
   readonly name: string;
   readonly country: string | null;
+  /** The validated x5c chain, whose certificates' CRLs are checked; null for a key held in the trust store. */
+  readonly chain: { path: readonly X509Certificate[]; anchor: X509Certificate } | null;
 }
 
 function resolveIssuerKey(header: Record<string, unknown>, payload: Record<string, unknown>, input: SdJwtVcVerificationInput): ResolvedIssuer {
   if (Array.isArray(header.x5c) && header.x5c.length > 0) {
     const chain = header.x5c.map((entry) => new Uint8Array(Buffer.from(String(entry), 'base64')));
-    const { signer } = validateCertificateChain({ chain, trustedRoots: input.trustedRoots, now: input.now });
-    return { key: signer.publicKey, name: issuerDisplayName(signer), country: countryOf(signer) };
+    const { signer, anchor, path } = validateCertificateChain({ chain, trustedRoots: input.trustedRoots, now: input.now });
+    return { key: signer.publicKey, name: issuerDisplayName(signer), country: countryOf(signer), chain: { path, anchor } };
   }
   const trusted = input.trustedIssuerKeys?.find((candidate) => candidate.issuer === payload.iss);
   if (!trusted) throw new DigitalIdVerificationError('untrusted_issuer', 'the issuer has no x5c and no trusted key');
-  return { key: createPublicKey({ key: trusted.jwk, format: 'jwk' }), name: String(payload.iss), country: null };
+  return { key: createPublicKey({ key: trusted.jwk, format: 'jwk' }), name: String(payload.iss), country: null, chain: null };
 }
 
 function verifyJws(compact: string, alg: string, key: KeyObject): boolean {

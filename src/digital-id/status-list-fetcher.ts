@@ -27,9 +27,10 @@ export function httpStatusListFetcher(timeoutMs = 5_000): (uri: string) => Promi
 }
 
 /**
- * Fetches a CRL (DER) named by a trusted IACA's CRL distribution points: http or https (CRLs are signed and
- * commonly served over plain http), a few seconds, a size cap. Any failure throws, and the mdoc verifier
- * turns that into `revocation_unavailable`: the check is an error, never a pass.
+ * Fetches a CRL (DER) named by a CRL distribution point of a validated chain (an IACA, an intermediate CA, a
+ * document signer or SD-JWT VC issuer certificate): http or https (CRLs are signed and commonly served over
+ * plain http), a few seconds, a size cap. Any failure throws, and the verifiers turn that into
+ * `revocation_unavailable`: the check is an error, never a pass.
  */
 export function httpCrlFetcher(timeoutMs = 5_000, maxBytes = 10_000_000): (uri: string) => Promise<Uint8Array> {
   return (uri) => fetchCapped(uri, { what: 'CRL', accept: 'application/pkix-crl', protocols: ['https:', 'http:'], timeoutMs, maxBytes });

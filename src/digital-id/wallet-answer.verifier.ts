@@ -72,6 +72,7 @@ export async function verifyWalletAnswer(input: WalletAnswerInput): Promise<Veri
     audience,
     trustedIssuerKeys: input.trust.issuerKeys,
     fetchStatusList: input.fetchStatusList,
+    fetchCrl: input.fetchCrl,
   });
   return { profileId: profile.id, result, presentation };
 }

@@ -9,6 +9,8 @@ export const MDL_DOCUMENT_SIGNER_EKU = '1.0.18013.5.1.2';
 export interface ValidatedChain {
   readonly signer: X509Certificate;
   readonly anchor: X509Certificate;
+  /** The validated certificates below the anchor, signer first (intermediates after it). */
+  readonly path: readonly X509Certificate[];
 }
 
 export interface ChainOptions {
@@ -24,7 +26,7 @@ export interface ChainOptions {
  * Validates a signer certificate up to a trust anchor from the store: every link's signature, every
  * certificate's validity at `now`, key usage (the signer signs, the CAs sign certificates) and basic
  * constraints. A root sent inside the chain is never trusted for being there: only the store's roots anchor.
- * CRLs and OCSP are not consulted (docs/digital-ids.md says so).
+ * Revocation is crl-check.ts's, on the returned path; OCSP is not consulted (docs/digital-ids.md says so).
  */
 export function validateCertificateChain(options: ChainOptions): ValidatedChain {
   if (options.chain.length === 0) {
@@ -69,7 +71,7 @@ export function validateCertificateChain(options: ChainOptions): ValidatedChain 
       throw new DigitalIdVerificationError('issuer_certificate_bad_key_usage', 'the signer is not a document signer');
     }
   }
-  return { signer, anchor };
+  return { signer, anchor, path };
 }
 
 function parse(der: Uint8Array): X509Certificate {

@@ -7,7 +7,7 @@ import { launchChromium } from '../helpers/browser';
 import { checkOf, decided } from '../helpers/live-session';
 import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { freePort } from '../helpers/oidc-login';
-import { SimulatedWallet, type AnswerOptions, type WalletRequest } from '../helpers/simulated-wallet';
+import { SimulatedWallet, type AnswerOptions } from '../helpers/simulated-wallet';
 import { freshCertificateAuthority } from '../helpers/test-pki';
 import { cli, createTenant, ENGINES_OFF, http, ROOT, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
 
@@ -73,7 +73,7 @@ async function liveSession(): Promise<{ id: string; hosted_url: string }> {
 /** A browser with the Digital Credentials API whose wallet is the simulated one. */
 async function withDigitalCredentials(page: Page, options: AnswerOptions): Promise<void> {
   await page.exposeFunction('__walletAnswer', async (request: string, origin: string) =>
-    JSON.stringify(await wallet.answerDcApi((JSON.parse(request) as { data: WalletRequest }).data, origin, options)),
+    JSON.stringify(await wallet.answerDigitalCredentialRequest(JSON.parse(request) as { protocol: string; data: Record<string, unknown> }, origin, options)),
   );
   await page.addInitScript(() => {
     const w = window as unknown as { DigitalCredential: unknown; __walletAnswer: (r: string, o: string) => Promise<string> };

@@ -68,6 +68,9 @@ async function crossDeviceAnswer(page: PageSession, wallet: SimulatedWallet, opt
   expect(request.status).toBe(201);
   expect(request.body.cross_device.link).toMatch(/^openid4vp:\/\/\?client_id=redirect_uri%3A/);
   expect(request.body.dc_api.protocol).toBe('openid4vp-v1-unsigned');
+  // No verifier key configured: only the unsigned request is offered, and the view says so.
+  expect(request.body.request_signing).toBe('unsigned');
+  expect(request.body.dc_api_requests).toEqual([request.body.dc_api]);
   const answered = await wallet.answerOpenid4vpLink(request.body.cross_device.link, { ...options, rebase });
   return { status: answered.status, body: await answered.json() };
 }

@@ -140,13 +140,20 @@ describe('uploads', () => {
     await refused(page, () => upload(server, page, { class: 'selfie_video', step: 0, nonce: step.nonce, captured_at: step.closes_at + 10 }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
     // An empty step is not step 0, and no frame is taken before its step opens.
     await refused(page, () => upload(server, page, { class: 'selfie_video', step: '', nonce: step.nonce, captured_at: step.opens_at + 10 }, jpegBytes(), 'image/jpeg'), 400, 'invalid_request');
-    // Asked of a fresh challenge's last step, which opens 5.5 s or more after its issue: one request's margin, however loaded
-    // the machine (the rule itself, on its clock, is src/hosted-flow/liveness-challenge.test.ts).
-    const fresh = (await pageCall(server, page, 'POST', 'challenge')).body;
-    const last = fresh.steps.length - 1;
-    const early = await upload(server, page, { class: 'selfie_video', step: last, nonce: fresh.steps[last].nonce, captured_at: fresh.steps[last].opens_at + 10 }, jpegBytes(), 'image/jpeg');
-    expect(early.status).toBe(400);
-    expect(early.body.error.message).toMatch(/has not opened yet/);
+    // Asked of a fresh challenge's last step, which opens 5.5 s or more after its issue (the rule itself, on its
+    // clock, is src/hosted-flow/liveness-challenge.test.ts). Judged only when the answer came back before the step
+    // opened, so the server must have received it early; a machine so loaded that one request outlasted the lead
+    // asks a new challenge instead of failing (issue 47).
+    let early: Awaited<ReturnType<typeof upload>> | undefined;
+    for (let attempt = 1; attempt <= 5 && !early; attempt++) {
+      const fresh = (await pageCall(server, page, 'POST', 'challenge')).body;
+      const last = fresh.steps[fresh.steps.length - 1];
+      const answer = await upload(server, page, { class: 'selfie_video', step: fresh.steps.length - 1, nonce: last.nonce, captured_at: last.opens_at + 10 }, jpegBytes(), 'image/jpeg');
+      if (Date.now() < last.opens_at) early = answer;
+    }
+    expect(early).toBeDefined();
+    expect(early!.status).toBe(400);
+    expect(early!.body.error.message).toMatch(/has not opened yet/);
   });
 
   it('stamps each liveness frame with the server’s time, not the time the page claims', async () => {

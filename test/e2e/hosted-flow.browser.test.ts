@@ -11,6 +11,7 @@ import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { dbClient } from '../helpers/hosted-client';
 import { EVIDENCE_LINK, SignedLinks } from '../../src/links/signed-links';
 import { qrSvg } from '../../src/hosted-flow/handoff-qr';
+import { holdTestClock } from '../helpers/test-clock';
 import { cli, createTenant, eventually, http as call, ROOT, startServer, Tenant, testEnv, TestServer, ENGINES_OFF } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -215,19 +216,22 @@ describe('the hosted flow in Chromium', () => {
   });
 
   /**
-   * Opens a fresh test session's page with `open` and presses `label`; the choice must come before the
-   * session's clock decides it (10 s), so should a loaded machine make it too late (the page's choice
-   * answered 409), a fresh session is tried: no verdict hangs on the machine's speed.
+   * Opens a fresh test session's page with `open` and presses `label`. The choice must come before the session's
+   * clock decides it (10 s), so the clock is held until the choice is answered, then let go
+   * (test/helpers/test-clock.ts): no verdict hangs on the machine's speed.
    */
   async function choiceOnTestPage(open: (s: { id: string; hosted_url: string }) => Promise<{ page: Page; close: () => Promise<void> }>, label: string, extra: Record<string, unknown> = {}) {
-    for (let attempt = 1; ; attempt++) {
+    for (;;) {
       const s = await session(acme.test_api_key, extra);
+      const clock = await holdTestClock(server, s.id, 'terminal');
+      if (!clock) continue;
       const opened = await open(s);
       await opened.page.getByRole('heading', { name: 'This is a test verification' }).waitFor();
       const answer = opened.page.waitForResponse((r) => r.url().endsWith('/test-outcome'));
       await opened.page.getByRole('button', { name: label }).press('Enter');
-      if ((await answer).status() === 200 || attempt === 3) return { s, ...opened };
-      await opened.close();
+      expect((await answer).status()).toBe(200);
+      await clock.release();
+      return { s, ...opened };
     }
   }
 

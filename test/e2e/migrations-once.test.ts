@@ -7,7 +7,7 @@ import { cli, ENGINES_OFF, http, startServer, testEnv, type TestServer } from '.
  * a fresh schema is the point, and CI's shared PostgreSQL is already migrated.
  */
 describe('MIGRATIONS=skip and cli migrate', () => {
-  const env = testEnv({ ...ENGINES_OFF, WORKER_ENABLED: 'false', CHECK_WORKERS: '0' });
+  const env = testEnv({ ...ENGINES_OFF, WORKER_ENABLED: 'false', CHECK_WORKERS: '0' }, { fresh: true });
   delete env.DATABASE_URL;
   delete env.DATABASE_MIGRATION_URL;
   let server: TestServer | undefined;

@@ -1,6 +1,7 @@
 import { jpegBytes, openPage, pageCall, upload, type PageSession } from '../helpers/hosted-client';
 import { expectToMatchContract } from '../helpers/openapi-contract';
 import { createTenant, eventually, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
+import { holdTestClock } from '../helpers/test-clock';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
@@ -42,16 +43,19 @@ const webhookOf = (sessionId: string) =>
   }, 60_000);
 
 /**
- * A test session's page with a choice made on it. The choice must come before the session's clock
- * decides it (10 s); should a loaded machine make this one too late (409), a fresh session is tried,
- * so the verdict never depends on the machine's speed.
+ * A test session's page with a choice made on it. The choice must come before the session's clock decides it
+ * (10 s), so the clock is held while the page is opened and the choice made, then let go (test/helpers/test-clock.ts):
+ * the verdict never depends on the machine's speed.
  */
 async function chosen(outcome: string, json: Record<string, unknown> = {}): Promise<{ s: Created; page: PageSession; answer: Awaited<ReturnType<typeof choose>> }> {
-  for (let attempt = 1; ; attempt++) {
+  for (;;) {
     const s = await create(acme.test_api_key, json);
+    const clock = await holdTestClock(server, s.id, 'terminal');
+    if (!clock) continue;
     const page = await openPage(server, s);
     const answer = await choose(page, { outcome });
-    if (answer.status !== 409 || attempt === 3) return { s, page, answer };
+    await clock.release();
+    return { s, page, answer };
   }
 }
 

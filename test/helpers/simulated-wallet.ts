@@ -8,6 +8,7 @@ import { nodeMdocContext } from '../../src/digital-id/node-mdoc-context';
 import { CREDENTIAL_PROFILES, type CredentialProfile, type DocumentClaim } from '../../src/digital-id/requested-claims';
 import { jwkThumbprint, sessionTranscriptBytes, type TranscriptChannel } from '../../src/digital-id/session-transcript';
 import { freshCertificateAuthority, issueSigner, projectTestIaca, type CertificateAuthority, type IssuerCredentials } from './test-pki';
+import { checkRequestObject, RequestRefused } from './wallet-request-check';
 
 /**
  * A wallet for tests: it holds an mDL and an EU PID (mdoc and SD-JWT VC) issued under the project's test
@@ -70,6 +71,8 @@ export class SimulatedWallet {
   private readonly trustedDocumentSigner: IssuerCredentials;
   private readonly trustedPidIssuer: IssuerCredentials;
   private untrusted: { documentSigner: IssuerCredentials; pidIssuer: IssuerCredentials } | null = null;
+  /** The verifier roots this wallet trusts for signed requests (PEM): its reader trust list. */
+  readonly trustedVerifierRoots: string[] = [];
 
   constructor(
     readonly person: WalletPerson,
@@ -77,9 +80,16 @@ export class SimulatedWallet {
     readonly statusList: StatusListPublication = { uri: 'https://status.invalid/list/1', token: null },
     /** The CA its issuers chain to: the project's test IACA unless a test trusts another (live mode never trusts that one). */
     iaca: CertificateAuthority = projectTestIaca(),
+    /** Issuers of the test's own making (an issuer under an intermediate CA, with CRLs), instead of ones straight under `iaca`. */
+    issuers: { documentSigner?: IssuerCredentials; pidIssuer?: IssuerCredentials } = {},
   ) {
-    this.trustedDocumentSigner = issueSigner(iaca, 'mdoc_document_signer');
-    this.trustedPidIssuer = issueSigner(iaca, 'sd_jwt_vc_issuer');
+    this.trustedDocumentSigner = issuers.documentSigner ?? issueSigner(iaca, 'mdoc_document_signer');
+    this.trustedPidIssuer = issuers.pidIssuer ?? issueSigner(iaca, 'sd_jwt_vc_issuer');
+  }
+
+  /** The SD-JWT VC issuer's certificate (DER), for a test that revokes it. */
+  get pidIssuerCertificate(): Uint8Array {
+    return this.trustedPidIssuer.certificateDer;
   }
 
   /** The mdoc document signer's certificate (DER), for a test that revokes it on its IACA's CRL. */
@@ -91,6 +101,26 @@ export class SimulatedWallet {
   async answerDcApi(request: WalletRequest, origin: string, options: AnswerOptions): Promise<{ protocol: string; data: { vp_token: Record<string, string[]> } }> {
     const vpToken = await this.vpToken(request, { kind: 'dc_api', origin }, options);
     return { protocol: 'openid4vp-v1-unsigned', data: { vp_token: vpToken } };
+  }
+
+  /**
+   * Same device, one entry of `navigator.credentials.get`'s `digital.requests` as a wallet gets it: a signed
+   * request (`openid4vp-v1-signed`) is checked first (signature, verifier certificate, client_id binding,
+   * `expected_origins`; wallet-request-check.ts) and a failing one refused with RequestRefused; the answer
+   * carries the protocol of the request it answers.
+   */
+  async answerDigitalCredentialRequest(entry: { protocol: string; data: Record<string, unknown> }, origin: string, options: AnswerOptions): Promise<{ protocol: string; data: { vp_token: Record<string, string[]> } }> {
+    let request: WalletRequest;
+    if (entry.protocol === 'openid4vp-v1-signed') {
+      request = checkRequestObject(String(entry.data.request), { trustedVerifierRoots: this.trustedVerifierRoots, origin }) as unknown as WalletRequest;
+    } else if (entry.protocol === 'openid4vp-v1-unsigned') {
+      if ('client_id' in entry.data) throw new RequestRefused('unsigned_request_not_allowed', 'an unsigned DC API request names a client_id');
+      request = entry.data as unknown as WalletRequest;
+    } else {
+      throw new RequestRefused('request_malformed', `protocol ${entry.protocol}`);
+    }
+    const answer = await this.answerDcApi(request, origin, options);
+    return { ...answer, protocol: entry.protocol };
   }
 
   /** Cross device: the `response` form field of a direct_post.jwt answer, a JWE to the request's key. */
@@ -106,14 +136,16 @@ export class SimulatedWallet {
    * Scans the QR: fetches the request by reference, answers it and posts the JWE to the response endpoint.
    * `rebase` maps the service's public URLs to where the test server listens.
    */
-  async answerOpenid4vpLink(link: string, options: AnswerOptions & { rebase?: (url: string) => string }): Promise<Response> {
+  async answerOpenid4vpLink(link: string, options: AnswerOptions & { rebase?: (url: string) => string; intercept?: (requestJwt: string) => string }): Promise<Response> {
     const rebase = options.rebase ?? ((url: string) => url);
     const requestUri = new URL(link).searchParams.get('request_uri');
     if (!requestUri) throw new Error('the link has no request_uri');
     const fetched = await fetch(rebase(requestUri));
     if (!fetched.ok) throw new Error(`request_uri answered ${fetched.status}: ${await fetched.text()}`);
-    const jwt = await fetched.text();
-    const request = JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')) as WalletRequest;
+    // `intercept` stands for whoever sits between the wallet and the verifier and alters the request.
+    const jwt = (options.intercept ?? ((j: string) => j))(await fetched.text());
+    const clientIdFromLink = new URL(link).searchParams.get('client_id') ?? '';
+    const request = checkRequestObject(jwt, { trustedVerifierRoots: this.trustedVerifierRoots, clientIdFromLink }) as unknown as WalletRequest;
     const response = await this.answerDirectPostJwt(request, options);
     return fetch(rebase(request.response_uri!), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ response }).toString() });
   }

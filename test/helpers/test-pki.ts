@@ -50,11 +50,13 @@ export function freshCertificateAuthority(commonName = 'Unknown Test IACA'): Cer
  * A signer under `ca`: an mdoc document signer (EKU id-mdl-kp-mdlDS) or an SD-JWT VC issuer, valid from
  * now for `days`.
  */
-export function issueSigner(ca: CertificateAuthority, kind: 'mdoc_document_signer' | 'sd_jwt_vc_issuer', days = 365): IssuerCredentials {
+export function issueSigner(ca: CertificateAuthority, kind: 'mdoc_document_signer' | 'sd_jwt_vc_issuer', days = 365, crlUri?: string): IssuerCredentials {
   return withOpenssl((openssl, at) => {
     writeFileSync(at('ca.pem'), ca.certificatePem);
     writeFileSync(at('ca.key'), ca.keyPem);
     const extensions = ['keyUsage=critical,digitalSignature', 'subjectKeyIdentifier=hash', 'authorityKeyIdentifier=keyid'];
+    // Where its issuer publishes this certificate's revocation (RFC 5280 4.2.1.13).
+    if (crlUri) extensions.push(`crlDistributionPoints=URI:${crlUri}`);
     if (kind === 'mdoc_document_signer') extensions.push('extendedKeyUsage=critical,1.0.18013.5.1.2');
     writeFileSync(at('signer.ext'), extensions.join('\n') + '\n');
     openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'signer.key');
@@ -115,5 +117,46 @@ export function issueCrl(ca: CertificateAuthority, revoked: readonly Uint8Array[
     openssl('ca', '-config', 'ca.cnf', '-gencrl', '-crl_lastupdate', gentime(start), '-crl_nextupdate', gentime(hours < 0 ? new Date(start.getTime() + 60_000) : end), '-out', 'crl.pem');
     openssl('crl', '-in', 'crl.pem', '-outform', 'DER', '-out', 'crl.der');
     return new Uint8Array(readFileSync(at('crl.der')));
+  });
+}
+
+export interface VerifierCredentials {
+  /** PEM of the verifier's certificate, then its CA's: what DIGITAL_ID_VERIFIER_CERTIFICATE holds. */
+  readonly chainPem: string;
+  readonly keyPem: string;
+  readonly certificatePem: string;
+}
+
+/**
+ * A verifier (relying party) certificate under `ca` for signed OpenID4VP requests: an end-entity P-256
+ * certificate with `dnsName` as its subjectAltName (the `x509_san_dns:` client identifier), valid for `days`.
+ */
+export function issueVerifierCertificate(ca: CertificateAuthority, dnsName: string, days = 365): VerifierCredentials {
+  return withOpenssl((openssl, at) => {
+    writeFileSync(at('ca.pem'), ca.certificatePem);
+    writeFileSync(at('ca.key'), ca.keyPem);
+    writeFileSync(at('verifier.ext'), ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', `subjectAltName=DNS:${dnsName}`, 'subjectKeyIdentifier=hash', 'authorityKeyIdentifier=keyid'].join('\n') + '\n');
+    openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'verifier.key');
+    openssl('pkcs8', '-topk8', '-nocrypt', '-in', 'verifier.key', '-out', 'verifier.pk8');
+    openssl('req', '-new', '-key', 'verifier.key', '-subj', `/C=UT/O=Test Verifier/CN=${dnsName}`, '-out', 'verifier.csr');
+    openssl('x509', '-req', '-in', 'verifier.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', String(days), '-sha256', '-extfile', 'verifier.ext', '-out', 'verifier.pem');
+    const certificatePem = readFileSync(at('verifier.pem'), 'utf8');
+    return { certificatePem, chainPem: certificatePem + ca.certificatePem, keyPem: readFileSync(at('verifier.pk8'), 'utf8') };
+  });
+}
+
+/**
+ * An intermediate CA under `ca` (a PID provider's issuing CA under its root, say), its own revocation
+ * published at `crlUri` (its CRL distribution point, on the CRL `ca` issues).
+ */
+export function issueIntermediateCa(ca: CertificateAuthority, crlUri: string, commonName = 'Test Intermediate CA'): CertificateAuthority {
+  return withOpenssl((openssl, at) => {
+    writeFileSync(at('ca.pem'), ca.certificatePem);
+    writeFileSync(at('ca.key'), ca.keyPem);
+    writeFileSync(at('sub.ext'), ['basicConstraints=critical,CA:TRUE,pathlen:0', 'keyUsage=critical,keyCertSign,cRLSign', `crlDistributionPoints=URI:${crlUri}`, 'subjectKeyIdentifier=hash', 'authorityKeyIdentifier=keyid'].join('\n') + '\n');
+    openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'sub.key');
+    openssl('req', '-new', '-key', 'sub.key', '-subj', `/C=UT/O=Test Wallet Issuer/CN=${commonName}`, '-out', 'sub.csr');
+    openssl('x509', '-req', '-in', 'sub.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1825', '-sha256', '-extfile', 'sub.ext', '-out', 'sub.pem');
+    return { certificatePem: readFileSync(at('sub.pem'), 'utf8'), keyPem: readFileSync(at('sub.key'), 'utf8') };
   });
 }

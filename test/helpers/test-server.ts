@@ -1,4 +1,4 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -59,11 +59,45 @@ export const SANCTIONS_DOWNLOADS_OFF = {
   SANCTIONS_URL_AU: 'off',
 } as const;
 
-export function testEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+/** Where this jest run keeps its migrated embedded database (removed by test/global-teardown.ts). */
+export function embeddedTemplateDir(): string {
+  return path.join(os.tmpdir(), `ivs-template-${process.env.TEST_RUN_ID}`);
+}
+
+/**
+ * A fresh DATA_DIR holding an embedded database already migrated by `cli migrate`, copied from one made once per
+ * jest run (issue 44: creating the cluster and running every migration cost each test server 5-40 s of a start,
+ * mostly waiting on the disk, against 0.2 s for the copy). Each copy is its own database; the server's own first
+ * start (keys, settings) still happens in it. Made by whichever worker asks first; a worker that loses the race to
+ * rename its copy into place uses the winner's.
+ */
+function migratedDataDir(): string {
+  const template = embeddedTemplateDir();
+  if (!fs.existsSync(template)) {
+    const building = fs.mkdtempSync(`${template}-building-`);
+    execFileSync(process.execPath, [CLI, 'migrate'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: building }, stdio: 'ignore', timeout: 480_000 });
+    try {
+      fs.renameSync(building, template);
+    } catch {
+      fs.rmSync(building, { recursive: true, force: true });
+    }
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-'));
+  fs.cpSync(template, dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * `fresh`: an empty DATA_DIR, as a newcomer's first `npm start` finds it (the embedded database is created and
+ * migrated by the server); otherwise, on the embedded database, one already migrated (migratedDataDir).
+ */
+export function testEnv(extra: NodeJS.ProcessEnv = {}, { fresh = false }: { fresh?: boolean } = {}): NodeJS.ProcessEnv {
+  // Only inside a jest run (TEST_RUN_ID): a benchmark's servers start as a newcomer's do, from an empty DATA_DIR.
+  const embedded = !!process.env.TEST_RUN_ID && !process.env.DATABASE_URL && !extra.DATABASE_URL && !extra.DATA_DIR;
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-')),
+    DATA_DIR: embedded && !fresh ? migratedDataDir() : fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-')),
     LOG_LEVEL: 'info',
     PORT: '0',
     HOST: '127.0.0.1',

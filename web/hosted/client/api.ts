@@ -28,6 +28,8 @@ export type DigitalIdRequest = {
   id: string;
   expires_at: string;
   dc_api: { protocol: string; data: Record<string, unknown> };
+  dc_api_requests?: Array<{ protocol: string; data: Record<string, unknown> }>;
+  request_signing?: 'x509_san_dns' | 'x509_hash' | 'unsigned';
   cross_device: { link: string; request_uri: string; qr_svg: string };
 };
 

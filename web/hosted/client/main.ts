@@ -198,7 +198,8 @@ async function useDigitalId(): Promise<void> {
     show(root, progress('document')!, h('h1', {}, t.digitalIdHeading), h('p', { role: 'status' }, t.digitalIdAsking));
     let answer: { protocol: string; data: unknown } | null = null;
     try {
-      answer = await get({ digital: { requests: [request.dc_api] }, mediation: 'required' });
+      // Signed first when the service has a verifier key; the browser and wallet take the one they can.
+      answer = await get({ digital: { requests: request.dc_api_requests ?? [request.dc_api] }, mediation: 'required' });
     } catch {
       answer = null;
     }

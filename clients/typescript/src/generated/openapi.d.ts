@@ -925,8 +925,10 @@ export interface paths {
          * D24, an OpenID4VP request for a digital ID (mDL or EU PID), for the same device and for a wallet on another device
          * @description Builds an OpenID4VP 1.0 request with a DCQL query for the claims the session's tier needs and no
          *     more (docs/digital-ids.md), with a fresh nonce and response-encryption key bound to the session.
-         *     `dc_api` is passed to `navigator.credentials.get({ digital: { requests: [dc_api] } })` and its answer
-         *     sent to the `.../response` route below; `cross_device.link` is the `openid4vp://` link a QR code
+         *     `dc_api_requests` is passed to `navigator.credentials.get({ digital: { requests: dc_api_requests } })`
+         *     and its answer sent to the `.../response` route below: with a verifier key configured the signed
+         *     request (`openid4vp-v1-signed`, a JWS under the verifier certificate) first and the unsigned one after
+         *     it, else the unsigned one alone (`request_signing` says which; docs/digital-ids.md, "Signed requests"); `cross_device.link` is the `openid4vp://` link a QR code
          *     carries, whose wallet answers at `/v1/digital-id/responses/{requestId}`. A request takes one answer
          *     within 10 minutes. Not offered when the flow switches digital IDs off (400).
          */
@@ -963,7 +965,7 @@ export interface paths {
         };
         /**
          * D24, the request object a wallet fetches by reference (request_uri), while the request is open
-         * @description An unsigned JWT (`alg` none; the `redirect_uri:` client identifier prefix forbids signing) holding the OpenID4VP request with `response_mode=direct_post.jwt` and the session's encryption key in `client_metadata.jwks`.
+         * @description A JWT holding the OpenID4VP request with `response_mode=direct_post.jwt` and the session's encryption key in `client_metadata.jwks`. Signed by the verifier key (`typ` oauth-authz-req+jwt, ES256/384/512, the certificate chain in `x5c`, client_id `x509_san_dns:` or `x509_hash:`) when one is configured; else unsigned (`alg` none, client_id `redirect_uri:<response URI>`, a prefix that forbids signing).
          */
         get: operations["getDigitalIdRequestObject"];
         put?: never;
@@ -1710,13 +1712,14 @@ export interface components {
             id: string;
             /** Format: date-time */
             expires_at: string;
-            /** @description One entry of the requests given to navigator.credentials.get (its `digital.requests`) */
-            dc_api: {
-                /** @enum {string} */
-                protocol: "openid4vp-v1-unsigned";
-                /** @description The OpenID4VP request (response_type vp_token, response_mode dc_api, nonce, dcql_query, client_metadata) */
-                data: Record<string, never>;
-            };
+            dc_api: components["schemas"]["DigitalIdDcApiRequest"];
+            /** @description The requests given to navigator.credentials.get (its `digital.requests`): the signed one first when the service signs, then the unsigned one; `dc_api` is the first */
+            dc_api_requests: components["schemas"]["DigitalIdDcApiRequest"][];
+            /**
+             * @description The client identifier prefix of the verifier certificate that signs the requests, or `unsigned` when no verifier key is configured
+             * @enum {string}
+             */
+            request_signing: "x509_san_dns" | "x509_hash" | "unsigned";
             cross_device: {
                 /** @description The `openid4vp://` link a QR code carries (client_id and request_uri) */
                 link: string;
@@ -1724,6 +1727,13 @@ export interface components {
                 /** @description An SVG QR code of `link` */
                 qr_svg: string;
             };
+        };
+        /** @description One entry of the requests given to navigator.credentials.get (its `digital.requests`) */
+        DigitalIdDcApiRequest: {
+            /** @enum {string} */
+            protocol: "openid4vp-v1-signed" | "openid4vp-v1-unsigned";
+            /** @description Unsigned: the OpenID4VP request (response_type vp_token, response_mode dc_api, nonce, dcql_query, client_metadata). Signed: `{ request }`, the same request with client_id and expected_origins as a JWS (typ oauth-authz-req+jwt, x5c) */
+            data: Record<string, never>;
         };
         DigitalIdStatus: {
             request_id: string;
@@ -4159,8 +4169,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @enum {string} */
-                    protocol: "openid4vp-v1-unsigned";
+                    /**
+                     * @description The protocol of the request the wallet answered; `openid4vp-v1-signed` only when the service signs its requests
+                     * @enum {string}
+                     */
+                    protocol: "openid4vp-v1-unsigned" | "openid4vp-v1-signed";
                     /** @description The OpenID4VP response: an object with `vp_token`, which maps the credential query id to a one-element array of the presentation */
                     data: Record<string, never>;
                 };
