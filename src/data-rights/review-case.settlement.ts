@@ -6,6 +6,7 @@ import type { DsrJobService } from './dsr-job.service';
 import { queueDsrMail } from './dsr-mail';
 import type { ReviewCaseDecision } from './review-case';
 import { updateReturning } from './user-state';
+import { SessionReader } from '../sessions/session-reader';
 
 type SettledRow = { id: string; dsr_job_id: string };
 
@@ -49,12 +50,8 @@ export class ReviewCaseSettlement {
     for (const e of events) {
       if (!isDecisionEvent(e)) continue;
       const status = e.payload.status;
-      const rows: { reviewed_at: string | null; reason: string | null }[] = await m.query(
-        `SELECT result->'review'->>'reviewed_at' AS reviewed_at, result->'review'->>'reason' AS reason FROM sessions WHERE id = $1`,
-        [e.sessionId],
-      );
-      const review = rows[0];
-      if (!review?.reviewed_at || Date.parse(review.reviewed_at) !== new Date(e.createdAt).getTime()) continue; // not a person's decision
+      const review = await SessionReader.reviewOf(m, e.sessionId!);
+      if (!review?.reviewedAt || Date.parse(review.reviewedAt) !== new Date(e.createdAt).getTime()) continue; // not a person's decision
       await this.settle(m, e.sessionId!, status === 'success' ? 'approved' : 'declined', review.reason, new Date(e.createdAt));
     }
   }, { wants: isDecisionEvent });
