@@ -1,7 +1,7 @@
 import { DigitalIdService } from '../src/digital-id/digital-id.service';
 import { DigitalIdTrustStore } from '../src/digital-id/digital-id-trust.store';
 import { httpCrlFetcher, httpStatusListCwtFetcher, httpStatusListFetcher } from '../src/digital-id/status-list-fetcher';
-import { VerifierSigningKey } from '../src/digital-id/verifier-signing-key';
+import { VerifierSigningKey } from '../src/crypto/verifier-signing-key';
 import type { GraphQLSchema } from 'graphql';
 import { DataSource } from 'typeorm';
 import { buildGraphQLSchema } from '../schema/build-schema';

@@ -8,7 +8,7 @@ import { GLEIF_DEFAULT_URL } from './registries/gleif.registry';
 import { REGISTRY_URL_OFF, type RegistriesConfig } from './registries/registries';
 import { SEC_DEFAULT_URL } from './registries/sec-edgar.registry';
 import { CHECK_ENGINE_CHOICES, type ChecksConfig } from './checks/checks-config';
-import { CLIENT_ID_PREFIXES, VerifierSigningKey, VerifierSigningKeyError, type ClientIdPrefix, type VerifierSigningConfig } from './digital-id/verifier-signing-key';
+import { CLIENT_ID_PREFIXES, VerifierSigningKey, VerifierSigningKeyError, type ClientIdPrefix, type VerifierSigningConfig } from './crypto/verifier-signing-key';
 
 /** An empty variable counts as unset, as shells and .env files produce them. */
 const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);

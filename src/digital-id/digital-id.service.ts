@@ -16,7 +16,7 @@ import { decryptEcdhEsJwe, JweError } from './ecdh-es-jwe';
 import { crossDeviceRequestObject, dcApiRequest, openid4vpLink, SELF_ISSUED_AUDIENCE, signedDcApiRequestObject, unsignedRequestJwt, type DcApiProtocol } from './openid4vp-request';
 import { documentClaimsOf } from './requested-claims';
 import { jwkThumbprint } from './session-transcript';
-import type { VerifierSigningKey } from './verifier-signing-key';
+import type { VerifierSigningKey } from '../crypto/verifier-signing-key';
 import { verifyWalletAnswer, type AnswerChannel, type VerifiedAnswer } from './wallet-answer.verifier';
 
 /** How long a request may be answered: a person opening a wallet and consenting, with room to spare. */
