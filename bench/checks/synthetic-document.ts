@@ -13,7 +13,7 @@ import { buildMrz } from './mrz-lines';
 const FONT_FILE = path.join(__dirname, '..', '..', '..', 'assets', 'fonts', 'OCRB.otf');
 const FONT_FILE_SRC = path.join(__dirname, '..', '..', 'assets', 'fonts', 'OCRB.otf');
 let fontLoaded = false;
-function ensureFont(): void {
+export function ensureFont(): void {
   if (fontLoaded) return;
   if (!GlobalFonts.registerFromPath(FONT_FILE_SRC, 'OCR-B') && !GlobalFonts.registerFromPath(FONT_FILE, 'OCR-B')) throw new Error('OCR-B font not found in assets/fonts');
   fontLoaded = true;
@@ -25,11 +25,15 @@ export type Degradation = {
   rotateDegrees?: number;
   perspective?: number;
   glare?: boolean;
+  /** The glare band's opacity at its middle (0.55 when not given). */
+  glareAlpha?: number;
   jpegQuality?: number;
   /** A hand's or phone's soft shadow: an edge at this angle (degrees) across the zone, darkening to `shadow.depth`. */
   shadow?: { angle: number; offset: number; depth: number };
   /** A thin print: the zone's strokes thinned by this many pixels of paper drawn over their outline. */
   thinPrint?: number;
+  /** A heavy print: the zone's strokes thickened by this many pixels of ink drawn over their outline. */
+  boldPrint?: number;
   /** Text lines just above the zone, as wide as it or wider (a card back's address, a page's labels). */
   textAbove?: number;
   /** Printed matter on the table around the document (a newspaper, a form). */
@@ -78,6 +82,13 @@ function drawDocument(ctx: SKRSContext2D, fields: MrzFields, lines: string[], w:
   if (look.thinPrint) {
     ctx.strokeStyle = '#f3efe4';
     ctx.lineWidth = look.thinPrint;
+    lines.forEach((line, i) => {
+      for (let c = 0; c < line.length; c++) ctx.strokeText(line[c], w * 0.04 + c * pitch * 0.96, top + (i + 1) * lineGap - pitch * 0.4);
+    });
+  }
+  if (look.boldPrint) {
+    ctx.strokeStyle = '#111';
+    ctx.lineWidth = look.boldPrint;
     lines.forEach((line, i) => {
       for (let c = 0; c < line.length; c++) ctx.strokeText(line[c], w * 0.04 + c * pitch * 0.96, top + (i + 1) * lineGap - pitch * 0.4);
     });
@@ -149,7 +160,7 @@ export async function renderDocument(
     const gx = out.width * (0.2 + rand() * 0.6);
     const g = ctx.createLinearGradient(gx - 90, 0, gx + 90, 0);
     g.addColorStop(0, 'rgba(255,255,255,0)');
-    g.addColorStop(0.5, 'rgba(255,255,255,0.55)');
+    g.addColorStop(0.5, `rgba(255,255,255,${degradation.glareAlpha ?? 0.55})`);
     g.addColorStop(1, 'rgba(255,255,255,0)');
     ctx.fillStyle = g;
     ctx.fillRect(0, 0, out.width, out.height);
