@@ -7,7 +7,6 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { NextFunction, Request, Response } from 'express';
 import { GATEWAY_KEYS_PATH, gatewayKeysRoute, gatewayProxyRouter } from '../rest-adapter/gateway-proxy.router';
-import { bulkImportRouter } from '../rest-adapter/bulk-import.router';
 import { mountRoutes } from '../rest-adapter/route-record';
 import { bucketDisagreements, policyOf, ROUTE_POLICY_TABLE, V1_ROUTES } from '../rest-adapter/v1-routes';
 import { DecisionHistory } from '../src/sessions/decision-history';
@@ -38,9 +37,8 @@ import { oidcRouter } from '../rest-adapter/oidc.router';
 import { interactionRouter } from '../web/accounts/interaction.router';
 import { INTERACTION_PATH, OIDC_MOUNT } from '../src/oidc/oidc-provider';
 import { claimPushedRequest } from '../src/oidc/par-single-use';
-import { meRouter } from '../rest-adapter/me.router';
-import { dataRightsPublicRouter, dataRightsRouter } from '../rest-adapter/data-rights.router';
-import { meDataRightsRouter } from '../rest-adapter/me-data-rights.router';
+import { ME_PATHS, meGate } from '../rest-adapter/me-gate';
+import { dataRightsPublicRouter } from '../rest-adapter/data-rights-public.router';
 import { accountRouter } from '../web/accounts/account.router';
 import { AccountSession } from '../web/accounts/account-session';
 import { ACCOUNT_PAGES_PATH, CONSOLE_PATH } from '../src/oidc/first-party-sign-in';
@@ -193,9 +191,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   v1.use(authenticated);
   if (meter) v1.use(meterV1(meter));
   v1.use(tenantRouteGate(ROUTE_POLICY_TABLE)); // a wrong credential first, then the route's policy
-  meRouter({ userTokens: c.accounts.userTokens, me: c.accounts.me }, v1);
-  dataRightsRouter({ exports: c.dataRights.exports, exportKey: c.dataRights.exportKey, delegated: c.dataRights.delegated, dsrJobs: c.dsrJobs }, v1);
-  meDataRightsRouter(c.userRights, v1);
+  v1.use(ME_PATHS, meGate(c.accounts.userTokens, ROUTE_POLICY_TABLE)); // the end user's token and what the route needs, before the /v1/me records
   // The route records (rest-adapter/v1-routes.ts), straight onto /v1 rather than into nested routers: one router level less on every call.
   mountRoutes(v1, V1_ROUTES, {
     sessions: c.sessions,
@@ -206,8 +202,13 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     webhooks: c.webhooks,
     retention: c.retention,
     flows: c.flows,
+    me: c.accounts.me,
+    userRights: c.userRights,
+    dataRights: c.dataRights,
+    dsrJobs: c.dsrJobs,
+    bulkImports: c.bulkImports,
+    hostedUrl: (id) => c.links.url(id),
   });
-  bulkImportRouter(c.bulkImports, (id) => c.links.url(id), v1);
   gatewayProxyRouter({ upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors }, v1);
   v1.use((req, res) => {
     if (!req.auth.context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');

@@ -31,7 +31,9 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   const port = await freePort();
   const logFile = path.join(os.tmpdir(), `bench-${path.basename(script, '.js')}-${port}.log`);
   const out = fs.openSync(logFile, 'w');
-  const proc = spawn(process.execPath, [path.join(ROOT, 'dist', script)], {
+  // BENCH_NODE_ARGS: node flags for the started processes, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses --cpu-prof).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', script)], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', out, 'inherit'],
   });

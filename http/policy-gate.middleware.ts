@@ -15,7 +15,7 @@ export function refuseWrongCredential(req: Request, res: Response, next: NextFun
  * before anything reads the request: a wrong credential is 401 (as refuseWrongCredential answers it), no
  * credential is 401; a user token, or a client_secret where it is not the credential, or a key without
  * the route's scope, is 403 `insufficient_scope`. So a caller without the right learns nothing from the
- * body's validation. /v1/me has its own gate (rest-adapter/me.router.ts).
+ * body's validation. /v1/me has its own gate (rest-adapter/me-gate.ts).
  */
 export function tenantRouteGate(policy: Pick<RoutePolicyTable, 'ofRequest'>) {
   return (req: Request, res: Response, next: NextFunction) => {

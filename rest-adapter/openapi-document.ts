@@ -1,10 +1,18 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { z } from 'zod';
 import YAML from 'yaml';
-import type { RouteRecord, RouteResponse } from './route-record';
+import { USER_CAPABILITIES } from '../src/auth/user-token.policy';
+import { isRawBody, type RouteRecord, type RouteResponse } from './route-record';
 
-/** What openapi/routes.yaml says of an operation that its record does not: the prose. */
-export type RouteProse = Record<string, { description?: string; parameters?: Record<string, string> }>;
+/**
+ * What openapi/routes.yaml says of an operation that its record does not: the prose, and for a record whose
+ * body its handler reads itself (route-record.ts RawBody) the authored request body, the query parameters
+ * its service judges, and examples of the answers by status.
+ */
+export type RouteProse = Record<
+  string,
+  { description?: string; parameters?: Record<string, string>; requestBody?: unknown; queryParameters?: unknown[]; examples?: Record<string, unknown> }
+>;
 
 const ref = (kind: 'schemas' | 'responses' | 'headers' | 'parameters', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -19,6 +27,7 @@ const ANSWER_HEADERS = {
 const STATUS_OF_ERROR = { BadRequest: 400, NotFound: 404, Conflict: 409, PayloadTooLarge: 413, UnsupportedMediaType: 415, Unprocessable: 422 } as const;
 
 function schemaOf(s: NonNullable<RouteResponse['schema']>) {
+  if ('jsonSchema' in s) return s.jsonSchema;
   if ('component' in s) return ref('schemas', s.component);
   if ('listOf' in s) return { type: 'object' as const, required: ['object', 'data'], properties: { object: { type: 'string' as const, enum: ['list'] }, data: { type: 'array' as const, items: ref('schemas', s.listOf) } } };
   return s;
@@ -31,15 +40,19 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 function operationOf(r: RouteRecord, prose: RouteProse[string] = {}): ZodOpenApiOperationObject {
   const responses: Record<string, ZodOpenApiResponseObject | { $ref: string }> = {};
   for (const [status, answer] of Object.entries(r.responses)) {
-    responses[status] = { description: answer.description, headers: ANSWER_HEADERS, ...(answer.schema ? { content: { 'application/json': { schema: schemaOf(answer.schema) } } } : {}) };
+    const example = prose.examples?.[status];
+    const content = answer.schema ? { [answer.mediaType ?? 'application/json']: { schema: schemaOf(answer.schema), ...(example === undefined ? {} : { example }) } } : undefined;
+    responses[status] = { description: answer.description, headers: ANSWER_HEADERS, ...(content ? { content } : {}) };
   }
   const errors = new Map<number, string>([
     [401, 'Unauthorized'],
-    [403, 'Forbidden'],
+    [403, r.guard.kind === 'user_token' ? 'UserTokenForbidden' : 'Forbidden'],
     [429, 'TooManyRequests'],
   ]);
   for (const e of r.errors ?? []) errors.set(STATUS_OF_ERROR[e], e);
-  for (const [status, name] of [...errors].sort(([a], [b]) => a - b)) responses[String(status)] = ref('responses', name);
+  // A status the record describes itself (a 409 that says which conflict) keeps its own answer.
+  for (const [status, name] of [...errors].sort(([a], [b]) => a - b)) responses[String(status)] ??= ref('responses', name);
+  const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 
   const pathParams = [...r.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => {
     const declared = r.params?.[name];
@@ -47,6 +60,8 @@ function operationOf(r: RouteRecord, prose: RouteProse[string] = {}): ZodOpenApi
     const description = prose.parameters?.[snake(name)];
     return { name: snake(name), in: 'path' as const, required: true, ...(description ? { description } : {}), schema: declared ? z.toJSONSchema(declared) : { type: 'string' as const } };
   });
+  if (isRawBody(r.body) && r.body.read !== 'json_if_any' && !prose.requestBody) throw new Error(`${r.method} ${r.path}: its handler reads the body itself; openapi/routes.yaml authors its requestBody (${r.doc.operationId})`);
+  const parameters = [...pathParams.map(stripSchemaDialect), ...(prose.queryParameters ?? [])];
   return {
     tags: [...r.doc.tags],
     operationId: r.doc.operationId,
@@ -54,10 +69,11 @@ function operationOf(r: RouteRecord, prose: RouteProse[string] = {}): ZodOpenApi
     summary: r.doc.summary,
     ...securityOf(r),
     ...(prose.description ? { description: prose.description } : {}),
-    ...(pathParams.length ? { parameters: pathParams.map(stripSchemaDialect) } : {}),
+    ...(parameters.length ? { parameters } : {}),
     ...(r.query ? { requestParams: { query: r.query as z.ZodObject } } : {}),
-    ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
-    responses,
+    ...(r.body && !isRawBody(r.body) ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+    ...(prose.requestBody ? { requestBody: prose.requestBody } : {}),
+    responses: sorted,
   } as ZodOpenApiOperationObject;
 }
 
@@ -66,7 +82,8 @@ function securityOf(r: RouteRecord): { security?: Record<string, string[]>[] } {
   if (r.guard.kind === 'tenant_key_or_client_secret') return { security: [{ apiKey: [] }, { clientSecret: [] }] };
   if (r.guard.kind === 'client_secret') return { security: [{ clientSecret: [] }] };
   if (r.guard.kind === 'tenant_key') return {};
-  throw new Error(`${r.method} ${r.path}: a route record's guard is a tenant key or a session's client_secret; ${r.guard.kind} routes are not records`);
+  if (r.guard.kind === 'user_token') return { security: [{ userToken: [USER_CAPABILITIES[r.guard.capability].scope] }] };
+  throw new Error(`${r.method} ${r.path}: a route record's guard is a tenant key, a session's client_secret or a user token; ${r.guard.kind} routes are not records`);
 }
 
 /** zod's JSON Schema names its dialect; inside an OpenAPI 3.1 document the document's own applies. */

@@ -11,8 +11,21 @@ import { restRoute, type AuthenticatedContext, type RestResult } from './rest-ro
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** One documented answer of a route: its description, and the JSON body's schema (zod, a shared component of openapi/base.yaml by name, or a list of one). */
-export type RouteResponse = { description: string; schema?: z.ZodType | { component: string } | { listOf: string } };
+/**
+ * One documented answer of a route: its description, and the body's schema (zod, a shared component of
+ * openapi/base.yaml by name, a list of one, or an authored JSON Schema that combines components), as `mediaType` (JSON unless named: the bulk import's NDJSON results).
+ */
+export type RouteResponse = { description: string; schema?: z.ZodType | { component: string } | { listOf: string } | { jsonSchema: Record<string, unknown> }; mediaType?: string };
+
+/**
+ * A body the handler reads itself, for the routes whose body is not one JSON object checked by a schema here:
+ * `json` (parsed, 415 for another type, then read by the service), `json_if_any` (none, or JSON), `stream`
+ * (left unread for the handler to stream: the bulk import's 25 MiB). The document's request body for it is
+ * authored in openapi/routes.yaml (`requestBody`), and the mount holds none of it to the input limits: the
+ * handler's service (or the /v1/me gate) does.
+ */
+export type RawBody = { read: 'json' | 'json_if_any' | 'stream' };
+export const isRawBody = (b: RouteRecord['body']): b is RawBody => typeof b === 'object' && b !== null && 'read' in b;
 
 /** What a handler gets: the request's parsed parts, the authenticated context, and the services the records call. */
 export type RouteInput<B, Q> = { req: Request; body: B; query: Q; ctx: AuthenticatedContext; services: V1Services };
@@ -29,8 +42,8 @@ export type RouteRecord<B = unknown, Q = unknown> = {
   path: string;
   guard: Guard;
   bucket: BucketName;
-  /** The JSON body, validated before the handler runs; a route without one reads no body. */
-  body?: z.ZodType<B>;
+  /** The JSON body, validated before the handler runs, or a body the handler reads itself; a route without one reads no body. */
+  body?: z.ZodType<B> | RawBody;
   /** The query string, validated before the handler runs. */
   query?: z.ZodType<Q>;
   /** false: the body's values are not held to the argument limits of src/validation/input-limits.ts (the chip's base64 data groups, which its decoder limits by bytes). */
@@ -59,23 +72,31 @@ export function tenantKeyOf(ctx: AuthenticatedContext): TenantKeyActor {
 /** The policy row of a record: what the authorization table says of it. */
 export const policyRowOf = (r: RouteRecord): RoutePolicy => ({ method: r.method, path: r.path, guard: r.guard });
 
-/** Every record onto `router` (mounted at /v1): the JSON body parser where the record reads a body, its schemas, then its handler. */
+/** Every record onto `router` (mounted at /v1): the body parser the record's body needs, its schemas, then its handler. */
 export function mountRoutes(router: Router, records: readonly RouteRecord[], services: V1Services): void {
   for (const r of records) {
     const path = r.path.replace(/^\/v1/, '');
-    const handlers: RequestHandler[] = r.body ? [jsonBody] : [];
+    const raw = isRawBody(r.body) ? r.body : null;
+    const handlers: RequestHandler[] = raw ? (BODY_READERS[raw.read] ? [BODY_READERS[raw.read]!] : []) : r.body ? [jsonBody] : [];
     handlers.push(
       restRoute(async (req, ctx) => {
-        const body = r.body ? parsed(r.body, req.body, 'The request body') : undefined;
+        const body = r.body && !raw ? parsed(r.body as z.ZodType, req.body, 'The request body') : undefined;
         const query = r.query ? parsed(r.query, req.query, 'The query string') : undefined;
         // The limits every argument meets on both surfaces (src/validation/input-limits.ts), named as the request names it.
-        assertAcceptableInput({ ...req.params, ...(r.bodyLimits === false ? {} : asFields(body)), ...asFields(query) });
+        // A user's body and query met them at the /v1/me gate (rest-adapter/me-gate.ts); a raw body's service holds its own.
+        if (!raw && r.guard.kind !== 'user_token') assertAcceptableInput({ ...req.params, ...(r.bodyLimits === false ? {} : asFields(body)), ...asFields(query) });
         return r.handler({ req, body, query, ctx, services });
       }),
     );
     router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path, ...handlers);
   }
 }
+
+/** A body that may be absent: no body (or an empty one) is `{}`; a body is JSON like everywhere else. */
+const jsonBodyIfAny: RequestHandler = (req, res, next) => (req.headers['content-length'] === '0' || (!req.headers['content-type'] && !req.headers['transfer-encoding']) ? next() : jsonBody(req, res, next));
+
+/** The parser before the handler of a raw body; a stream is left for the handler. */
+const BODY_READERS: Record<RawBody['read'], RequestHandler | null> = { json: jsonBody, json_if_any: jsonBodyIfAny, stream: null };
 
 const asFields = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 

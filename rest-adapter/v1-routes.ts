@@ -1,22 +1,34 @@
 import { routePolicyTable, type RoutePolicyTable } from '../src/auth/authorization-policy';
 import { bucketForRequest } from '../src/rate-limit/buckets';
+import { BULK_IMPORT_ROUTES } from './bulk-import.routes';
 import { CHIP_ROUTES } from './chip.routes';
+import { DELEGATED_DSR_ROUTES } from './delegated-dsr.routes';
 import { FLOW_ROUTES } from './flows.routes';
+import { ME_ROUTES } from './me.routes';
 import { RETENTION_ROUTES } from './retention.routes';
 import { policyRowOf, type RouteRecord } from './route-record';
 import { SESSION_ROUTES } from './sessions.routes';
 import { WEBHOOK_ROUTES } from './webhooks.routes';
 
 /**
- * Every /v1 JSON route that is a record (rest-adapter/route-record.ts), in mount order. The /v1 routes
- * that are not records, and why: /v1/me and the data-rights routes (user tokens, their own gate in
- * rest-adapter/me.router.ts), bulk import (CSV and NDJSON bodies streamed past the JSON parser), the
- * hosted page's API (the page credential, before /v1's authentication), signed links and public keys
- * (no Authorization header), the OpenID Provider (its own requests), and the gateway's proxy to the
- * social upstream (any path below /v1/social, /v1/profiles, /v1/network). Their rows stay in
- * src/auth/authorization-policy.ts, which the start-up check below reads with the records'.
+ * Every /v1 route that reads a tenant key, a session's client_secret or a user token, as a record
+ * (rest-adapter/route-record.ts), in mount order. The /v1 routes that are not records carry their own
+ * credential or none, and their rows in src/auth/authorization-policy.ts say which: the hosted page's API
+ * (the page credential, before /v1's authentication), signed links and public keys (no Authorization
+ * header), the wallet's digital-ID requests (the request id), the OpenID Provider (its own requests), and the
+ * gateway's proxy to the social upstream (any path below /v1/social, /v1/profiles, /v1/network). A route
+ * that reads a key or a user token and is not a record has no policy row, and the server does not start.
  */
-export const V1_ROUTES: readonly RouteRecord[] = [...SESSION_ROUTES, ...CHIP_ROUTES, ...RETENTION_ROUTES, ...FLOW_ROUTES, ...WEBHOOK_ROUTES];
+export const V1_ROUTES: readonly RouteRecord[] = [
+  ...ME_ROUTES,
+  ...SESSION_ROUTES,
+  ...CHIP_ROUTES,
+  ...RETENTION_ROUTES,
+  ...FLOW_ROUTES,
+  ...WEBHOOK_ROUTES,
+  ...BULK_IMPORT_ROUTES,
+  ...DELEGATED_DSR_ROUTES,
+];
 
 /** The authorization policy of every route the server serves: the records' rows and the others. */
 export const ROUTE_POLICY_TABLE: RoutePolicyTable = routePolicyTable(V1_ROUTES.map(policyRowOf));

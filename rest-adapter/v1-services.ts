@@ -1,4 +1,8 @@
+import type { BulkImportService } from '../src/bulk-import/bulk-import.service';
 import type { ChipSubmissionService } from '../src/chip/chip-submission.service';
+import type { DataRights } from '../src/data-rights/data-rights';
+import type { DataRightsServices } from '../src/data-rights/data-rights.services';
+import type { DsrJobService } from '../src/data-rights/dsr-job.service';
 import type { FlowService } from '../src/flows/flow.service';
 import type { HostedLink } from '../src/hosted-flow/hosted-link';
 import type { RetentionService } from '../src/retention/retention.service';
@@ -6,6 +10,7 @@ import type { DecisionHistory } from '../src/sessions/decision-history';
 import type { SessionService } from '../src/sessions/session.service';
 import type { EvidenceAccessService } from '../src/vault/evidence-access.service';
 import type { WebhookService } from '../src/webhooks/webhook.service';
+import type { MeService } from '../src/users/me.service';
 
 /** The services the /v1 route records call: every record's handler is one call into one of these. */
 export type V1Services = {
@@ -18,4 +23,12 @@ export type V1Services = {
   webhooks: WebhookService;
   retention: RetentionService;
   flows: FlowService;
+  /** The end user's own account and data rights (the /v1/me records). */
+  me: MeService;
+  userRights: DataRightsServices;
+  dataRights: Pick<DataRights, 'exports' | 'delegated'>;
+  dsrJobs: DsrJobService;
+  bulkImports: BulkImportService;
+  /** The hosted link of a session, in the bulk import's results. */
+  hostedUrl: (sessionId: string) => string;
 };

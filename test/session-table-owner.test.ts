@@ -21,21 +21,15 @@ const NOT_MOVED_YET = new Set([
   'src/data-rights/dsr-mail.ts',
   'src/data-rights/export/database-export-sources.ts',
   'src/data-rights/review-case.service.ts',
-  'src/data-rights/review-case.settlement.ts',
-  'src/data-rights/user-access.gate.ts',
   'src/data-rights/user-erasure.service.ts',
-  'src/data-rights/user-obligations.ts',
   'src/data-rights/user-restriction.service.ts',
   'src/digital-id/digital-id-request.repository.ts',
   'src/hosted-flow/hosted-capture.repository.ts',
   'src/retention/retention-reclassifier.ts',
-  'src/retention/retention.service.ts',
   'src/review/review-queue.ts',
   'src/users/me.service.ts',
   'src/users/service-verification.updater.ts',
-  'src/users/user-verifications.service.ts',
   'src/vault/artifact-purger.ts',
-  'src/vault/postgres-artifact-store.ts',
 ]);
 
 function sourceFiles(dir: string, out: string[] = []): string[] {

@@ -6,7 +6,7 @@ import { USER_CAPABILITIES, type UserCapability } from './user-token.policy';
 /**
  * The one authorization policy of the HTTP surface (issue 25, item 3): for every route the server
  * serves, who may call it and what every other credential gets. The /v1/me gate reads it
- * (rest-adapter/me.router.ts), the server refuses to start when a route it serves has no row here
+ * (rest-adapter/me-gate.ts), the server refuses to start when a route it serves has no row here
  * (http/route-inventory.ts), docs/security.md is generated from it (`npm run docs:security`), and
  * test/e2e/authorization-matrix.test.ts asserts every cell against a running server.
  *
@@ -35,8 +35,6 @@ export type Guard =
 
 export type RoutePolicy = { method: string; path: string; guard: Guard };
 
-const key = (scope: Scope, owns: 'session' | 'webhook' | 'tenant' | 'bulk_import' | 'flow' | null = null): Guard => ({ kind: 'tenant_key', scope, owns });
-const user = (capability: UserCapability, owns?: 'session'): Guard => ({ kind: 'user_token', capability, ...(owns ? { owns } : {}) });
 const page: Guard = { kind: 'page_credential' };
 const own = (credential: string): Guard => ({ kind: 'own_credential', credential });
 
@@ -45,26 +43,6 @@ const own = (credential: string): Guard => ({ kind: 'own_credential', credential
  * from the records (rest-adapter/v1-routes.ts), which join these in routePolicyTable.
  */
 export const NON_RECORD_V1_POLICY: readonly RoutePolicy[] = [
-  // Bulk import (D17): the results carry hosted links, which only a key that may create sessions sees
-  { method: 'POST', path: '/v1/admin/bulk-import', guard: key('sessions:write') },
-  { method: 'GET', path: '/v1/admin/bulk-import/:id', guard: key('sessions:write', 'bulk_import') },
-  { method: 'GET', path: '/v1/admin/bulk-import/:id/results', guard: key('sessions:write', 'bulk_import') },
-  // Delegated data requests (D15)
-  { method: 'POST', path: '/v1/developer/dsr/initiate', guard: key('dsr:manage') },
-  // The end user's own account (D14, D15, D20)
-  { method: 'GET', path: '/v1/me', guard: user('read_account') },
-  { method: 'GET', path: '/v1/me/requests', guard: user('read_account') },
-  { method: 'GET', path: '/v1/me/profile', guard: user('read_account') },
-  { method: 'PATCH', path: '/v1/me/profile', guard: user('write_profile') },
-  { method: 'GET', path: '/v1/me/verifications/:id/review', guard: user('read_account', 'session') },
-  { method: 'POST', path: '/v1/me/verifications/:id/review', guard: user('request_review', 'session') },
-  { method: 'POST', path: '/v1/me/data-export', guard: user('export') },
-  { method: 'POST', path: '/v1/me/delete', guard: user('erasure') },
-  { method: 'POST', path: '/v1/me/restrict', guard: user('restriction') },
-  { method: 'DELETE', path: '/v1/me/restrict', guard: user('restriction') },
-  { method: 'POST', path: '/v1/me/object', guard: user('objection') },
-  { method: 'DELETE', path: '/v1/me/biometrics', guard: user('biometric_purge') },
-  { method: 'POST', path: '/v1/me/requests/:id/confirm', guard: user('confirm_delegated_request') },
   // The hosted page's API (D11)
   { method: 'POST', path: '/v1/hosted/sessions/:id/credentials', guard: own("the hosted URL's token, in the body") },
   { method: 'GET', path: '/v1/hosted/sessions/:id', guard: page },
@@ -138,6 +116,13 @@ export type RoutePolicyTable = {
   policyOf(method: string, path: string): RoutePolicy | undefined;
   /** The policy row of a /v1 request (method and full path), or undefined when no route serves it. HEAD is GET's. */
   ofRequest(method: string, path: string): RoutePolicy | undefined;
+  /**
+   * The capability a /v1/me request (path relative to /v1) needs, or null when no such route exists: the /v1/me
+   * gate (rest-adapter/me-gate.ts) reads it before any route runs. HEAD is GET's.
+   */
+  capabilityOfMeRoute(method: string, path: string): UserCapability | null;
+  /** The /v1/me routes and what each needs (paths relative to /v1). */
+  meRoutes: readonly { method: string; path: string; capability: UserCapability }[];
 };
 
 const compile = (path: string): RegExp => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[a-z]+/gi, '[^/]+')}/?$`, 'i');
@@ -151,9 +136,17 @@ export function routePolicyTable(recordRows: readonly RoutePolicy[]): RoutePolic
   const twice = all.map((r) => `${r.method} ${r.path}`).filter((k, i, keys) => keys.indexOf(k) !== i);
   if (twice.length) throw new Error(`routes declared twice in the authorization policy: ${twice.join(', ')}`);
   const compiled = v1.filter((r) => r.method !== 'ALL' || r.guard.kind === 'gateway').map((r) => ({ ...r, pattern: r.method === 'ALL' ? compilePrefix(r.path) : compile(r.path) }));
+  const meRoutes = v1.flatMap((r) => (r.guard.kind === 'user_token' ? [{ method: r.method, path: r.path.replace(/^\/v1/, ''), capability: r.guard.capability }] : []));
+  // As Express matches routes: case-insensitive, an optional trailing slash.
+  const compiledMe = meRoutes.map((p) => ({ ...p, pattern: new RegExp(`^${p.path.replace(/:[a-z]+/gi, '[^/]+')}/?$`, 'i') }));
   return {
     v1,
     all,
+    meRoutes,
+    capabilityOfMeRoute(method, path) {
+      const m = method === 'HEAD' ? 'GET' : method;
+      return compiledMe.find((p) => p.method === m && p.pattern.test(path))?.capability ?? null;
+    },
     policyOf(method, path) {
       const row = all.find((p) => p.method === method && p.path === path);
       if (row) return row;
@@ -299,23 +292,6 @@ function userTokenAnswer(guard: Extract<Guard, { kind: 'user_token' }>, credenti
       // A tenant's token reaches that tenant's slice only: A's verification is not B's to name.
       return credential === 'other_tenant_user' && guard.owns === 'session' ? NOT_FOUND : allowed;
   }
-}
-
-/**
- * The /v1/me routes and what each needs, from NON_RECORD_V1_POLICY (paths relative to /v1): the /v1/me gate
- * (rest-adapter/me.router.ts) reads this before any route runs. A path under /v1/me that is not here is 404.
- */
-export const ME_ROUTE_POLICY: readonly { method: string; path: string; capability: UserCapability }[] = NON_RECORD_V1_POLICY.flatMap((r) =>
-  r.guard.kind === 'user_token' ? [{ method: r.method, path: r.path.replace(/^\/v1/, ''), capability: r.guard.capability }] : [],
-);
-
-// As Express matches routes: case-insensitive, an optional trailing slash.
-const compiledMeRoutes = ME_ROUTE_POLICY.map((p) => ({ ...p, pattern: new RegExp(`^${p.path.replace(/:[a-z]+/gi, '[^/]+')}/?$`, 'i') }));
-
-/** The capability a /v1/me request needs, or null when no such route exists. HEAD is GET's. */
-export function capabilityOfMeRoute(method: string, path: string): UserCapability | null {
-  const m = method === 'HEAD' ? 'GET' : method;
-  return compiledMeRoutes.find((p) => p.method === m && p.pattern.test(path))?.capability ?? null;
 }
 
 /**

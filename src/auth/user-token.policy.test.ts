@@ -1,7 +1,10 @@
 import { FIRST_PARTY_CLIENT_ID } from '../oidc/first-party-sign-in';
 import type { EndUserActor } from './actor';
 import { authorizeUserToken, tenantSliceOf, USER_CAPABILITIES, UserTokenRefusal } from './user-token.policy';
-import { capabilityOfMeRoute, ME_ROUTE_POLICY } from './authorization-policy';
+import { ROUTE_POLICY_TABLE } from '../../rest-adapter/v1-routes';
+
+const ME_ROUTE_POLICY = ROUTE_POLICY_TABLE.meRoutes;
+const capabilityOfMeRoute = (method: string, path: string) => ROUTE_POLICY_TABLE.capabilityOfMeRoute(method, path);
 
 const NOW = 1_800_000_000_000;
 const token = (o: Partial<EndUserActor>): EndUserActor => ({

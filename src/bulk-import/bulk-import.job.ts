@@ -1,5 +1,6 @@
+import type { SessionFlow } from '../sessions/session-flows';
 import type { DataSource } from 'typeorm';
-import type { SessionEntity, FlowEntity } from '../../entities';
+import type { SessionEntity } from '../../entities';
 import type { TenantKeyActor } from '../auth/actor';
 import type { SecretBox } from '../crypto/secret-box';
 import type { JobQueue } from '../jobs/job-queue';
@@ -43,7 +44,7 @@ export class BulkImportJob {
     const [job]: { tenant_id: string; livemode: boolean; status: string }[] = await this.db.query(`SELECT tenant_id, livemode, status FROM bulk_imports WHERE id = $1`, [importId]);
     if (!job) return; // its tenant was deleted meanwhile
     const actor: TenantKeyActor = { kind: 'tenant_key', tenantId: job.tenant_id, keyId: `bulk-import:${importId}`, livemode: job.livemode, scopes: ['sessions:write'] };
-    const flows = new Map<string, Promise<FlowEntity>>();
+    const flows = new Map<string, Promise<SessionFlow>>();
     const until = Date.now() + (this.opts.leaseSeconds * 1000) / 4;
     while (job.status !== 'completed') {
       const pending: PendingRow[] = await this.db.query(
@@ -68,7 +69,7 @@ export class BulkImportJob {
     await this.jobs.send(BULK_IMPORT_JOB, { importId }, { expireInSeconds: this.opts.leaseSeconds, retry: BULK_IMPORT_RETRY });
   }
 
-  private async processBatch(actor: TenantKeyActor, importId: string, pending: PendingRow[], flows: Map<string, Promise<FlowEntity>>): Promise<void> {
+  private async processBatch(actor: TenantKeyActor, importId: string, pending: PendingRow[], flows: Map<string, Promise<SessionFlow>>): Promise<void> {
     const outcomes: Outcome[] = [];
     const commands: { key: number; command: CreateSessionCommand }[] = [];
     for (const row of pending) {

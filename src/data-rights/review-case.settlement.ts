@@ -6,8 +6,13 @@ import type { DsrJobService } from './dsr-job.service';
 import { queueDsrMail } from './dsr-mail';
 import type { ReviewCaseDecision } from './review-case';
 import { updateReturning } from './user-state';
+import { SessionReader } from '../sessions/session-reader';
 
 type SettledRow = { id: string; dsr_job_id: string };
+
+/** A verification event of a session entering success or failed: what may settle its open request. */
+const isDecisionEvent = (e: OutboxEventEntity): boolean =>
+  !!e.sessionId && (e.type === 'verification.completed' || e.type === 'verification.failed') && (e.payload.status === 'success' || e.payload.status === 'failed');
 
 /**
  * Closes a user's open review request (D15, docs/data-rights.md "Review") when the decision is
@@ -41,18 +46,13 @@ export class ReviewCaseSettlement {
    * The SessionService outbox handler: a person's decision on a session (its verification event, with
    * the review the decision wrote into the result at that moment) settles the session's open request.
    */
-  readonly onOutbox: OutboxHandler = async (m: EntityManager, events: OutboxEventEntity[]) => {
+  readonly onOutbox: OutboxHandler = Object.assign(async (m: EntityManager, events: OutboxEventEntity[]) => {
     for (const e of events) {
-      if (!e.sessionId || (e.type !== 'verification.completed' && e.type !== 'verification.failed')) continue;
+      if (!isDecisionEvent(e)) continue;
       const status = e.payload.status;
-      if (status !== 'success' && status !== 'failed') continue;
-      const rows: { reviewed_at: string | null; reason: string | null }[] = await m.query(
-        `SELECT result->'review'->>'reviewed_at' AS reviewed_at, result->'review'->>'reason' AS reason FROM sessions WHERE id = $1`,
-        [e.sessionId],
-      );
-      const review = rows[0];
-      if (!review?.reviewed_at || Date.parse(review.reviewed_at) !== new Date(e.createdAt).getTime()) continue; // not a person's decision
-      await this.settle(m, e.sessionId, status === 'success' ? 'approved' : 'declined', review.reason, new Date(e.createdAt));
+      const review = await SessionReader.reviewOf(m, e.sessionId!);
+      if (!review?.reviewedAt || Date.parse(review.reviewedAt) !== new Date(e.createdAt).getTime()) continue; // not a person's decision
+      await this.settle(m, e.sessionId!, status === 'success' ? 'approved' : 'declined', review.reason, new Date(e.createdAt));
     }
-  };
+  }, { wants: isDecisionEvent });
 }

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { WebhookDispatcher } from '../webhooks/webhook.dispatcher';
+import { SessionReader } from '../sessions/session-reader';
 
 /**
  * A tenant (in one mode) that has verified a user, with its own pairwise subject for them; `active`
@@ -23,14 +24,8 @@ export class UserObligations {
   ) {}
 
   async tenantsOf(userId: string, opts: { within?: EntityManager } = {}): Promise<VerifyingTenant[]> {
-    const q = opts.within ?? this.db;
-    const rows: { tenant_id: string; livemode: boolean; active: boolean }[] = await q.query(
-      `SELECT tenant_id, livemode, bool_or(status IN ('success', 'created', 'in_progress', 'processing', 'manual_review')) AS active
-         FROM sessions WHERE user_id = $1 GROUP BY tenant_id, livemode ORDER BY tenant_id, livemode`,
-      [userId],
-    );
     const out: VerifyingTenant[] = [];
-    for (const r of rows) out.push({ tenantId: r.tenant_id, livemode: r.livemode, active: r.active, userSub: await this.subjectFor(userId, r.tenant_id) });
+    for (const t of await SessionReader.tenantsOfUser(opts.within ?? this.db, userId)) out.push({ ...t, userSub: await this.subjectFor(userId, t.tenantId) });
     return out;
   }
 

@@ -40,6 +40,7 @@ function pgBossJobOptions(opts: Omit<SendOptions, 'within'>, scale: number): PgB
  */
 export class JobQueue {
   private readonly created = new Set<string>();
+  private readonly insertCtes = new Map<string, string[] | null>();
 
   private constructor(
     private readonly boss: PgBoss,
@@ -121,6 +122,36 @@ export class JobQueue {
       jobs.map((j) => ({ data: j.data, ...options, ...(j.startAfter ? { startAfter: j.startAfter.toISOString() } : {}), ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}) })),
       dbOf(within),
     );
+  }
+
+  /**
+   * pg-boss's own INSERT of these jobs (the statement `sendJobs` runs), not run but handed back as
+   * common table expressions, so a caller can send the jobs in the same statement as its own writes
+   * (SessionService.create: the session, its outbox row and its clock in one round trip). pg-boss
+   * writes its statement through the executor it is given; this one keeps the text instead of running it.
+   * The jobs' JSON is `$1`; the last expression is `jobs_sent` (one row per job inserted). Null when
+   * pg-boss's statement is not of a shape known here (another pg-boss version): then use `sendJobs`.
+   */
+  async insertStatement<T extends object>(name: string, jobs: { data: T; startAfter?: Date; singletonKey?: string }[]): Promise<JobInsertStatement | null> {
+    await this.ensureQueue(name);
+    let captured: { text: string; values: unknown[] } | null = null;
+    const recorder = {
+      executeSql: async (text: string, values?: unknown[]) => {
+        captured = { text, values: values ?? [] };
+        return { rows: [] };
+      },
+    };
+    await this.boss.insert(
+      name,
+      jobs.map((j) => ({ data: j.data, ...pgBossJobOptions({}, this.retryScale), ...(j.startAfter ? { startAfter: j.startAfter.toISOString() } : {}), ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}) })),
+      { db: recorder, returnId: true },
+    );
+    if (!captured) return null;
+    const { text, values } = captured as { text: string; values: unknown[] };
+    // pg-boss writes the same text for every insert into a queue: split it once.
+    let ctes = this.insertCtes.get(text);
+    if (ctes === undefined) this.insertCtes.set(text, (ctes = asCommonTableExpressions({ text, values })?.ctes ?? null));
+    return ctes ? { ctes, values } : null;
   }
 
   /** Runs the jobs of a fetched batch one after another (`workBatch` hands over the whole batch). */
@@ -214,6 +245,24 @@ export class JobQueue {
 const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** pg-boss's database seam bound to a TypeORM transaction, so a job commits with that transaction. */
+/** Jobs' INSERT as WITH-clause entries (`ctes`, joined by commas, the last named `jobs_sent`), and its values (`$1` onwards). */
+export type JobInsertStatement = { ctes: string[]; values: unknown[] };
+
+/**
+ * pg-boss's insert statement (returning ids) as WITH-clause entries: a plain `INSERT ... RETURNING id`
+ * becomes `jobs_sent AS (...)`; on a notify queue, `WITH ins AS (...), notified AS (...) SELECT id FROM ins
+ * WHERE ...` keeps its entries and its final SELECT becomes `jobs_sent` (which still evaluates the
+ * NOTIFY). Anything else: null. Exported for its unit test.
+ */
+export function asCommonTableExpressions(s: { text: string; values: unknown[] }): JobInsertStatement | null {
+  if (s.values.length !== 1 || /\$[2-9]/.test(s.text)) return null;
+  const text = s.text.trim();
+  if (/^INSERT\b/i.test(text) && /RETURNING\s+id\s*$/i.test(text)) return { ctes: [`jobs_sent AS (${text})`], values: s.values };
+  const notify = /^WITH\s+([\s\S]*\))\s*(SELECT\s+id\s+FROM\s+ins\s+WHERE[\s\S]*)$/i.exec(text);
+  if (notify) return { ctes: [notify[1], `jobs_sent AS (${notify[2]})`], values: s.values };
+  return null;
+}
+
 function dbOf(within: EntityManager | undefined): { db?: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } } {
   const runner = within?.queryRunner;
   if (!runner) return {};

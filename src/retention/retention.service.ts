@@ -8,6 +8,7 @@ import { randomBase62, SESSION_ID_PATTERN } from '../ids';
 import { parseExtension, parseRetentionPatch, RETENTION_FIELDS } from './retention-policy';
 import { DEFAULT_POLICY, RetentionPolicy } from '../vault/artifact-retention';
 import { systemClock, type Clock } from '../clock';
+import { SessionReader } from '../sessions/session-reader';
 
 /** The record of GET/PATCH /v1/developer/tenants/{tenant_id}/retention. */
 export type RetentionRecord = RetentionPolicy & { tenant_id: string; livemode: boolean; updated_at: string | null };
@@ -91,8 +92,7 @@ export class RetentionService {
     const { years, reason } = parseExtension(body);
     const at = this.now();
     return this.db.transaction(async (m) => {
-      const sessions: { id: string }[] = await m.query(`SELECT id FROM sessions WHERE id = $1 AND tenant_id = $2 AND livemode = $3 FOR UPDATE`, [sessionId, actor.tenantId, actor.livemode]);
-      if (sessions.length === 0) throw notFound();
+      if (!(await SessionReader.lockOfTenant(m, sessionId, actor))) throw notFound();
       const [tenant]: { regulated: boolean }[] = await m.query(`SELECT regulated FROM tenants WHERE id = $1`, [actor.tenantId]);
       if (!tenant?.regulated) throw new DomainError('not_regulated', 'Only regulated tenants may extend a session\'s retention; ask support to mark your tenant regulated');
       const id = `rext_${randomBase62(24)}`;

@@ -52,7 +52,7 @@ describe('retention with an injected clock', () => {
     retention = new RetentionService(db, audit, now);
     vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), { now, retention });
     const purger = new ArtifactPurger(db, store, audit, dispatcher, { now });
-    sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined }, NO_END_USERS, quietEffects(dispatcher.onOutbox, purger.onOutbox), now);
+    sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined, insertStatement: async () => null }, NO_END_USERS, quietEffects(dispatcher.onOutbox, purger.onOutbox), now);
     runs = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit, now);
     links = SignedLinks.withKey(EVIDENCE_LINK, 'https://verify.example', Buffer.from('k'.repeat(48)), now);
     evidence = new EvidenceAccessService(audit, vault, links, async () => null, now);

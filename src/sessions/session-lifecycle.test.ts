@@ -18,7 +18,7 @@ describe('SessionService lifecycle', () => {
 
   beforeAll(async () => {
     database = await openOwnDatabase('lifecycle');
-    sessions = new SessionService(database.dataSource, database.sql, { sendJobs: async (name, jobs) => void sent.push(...jobs.map((j) => ({ name, data: j.data, startAfter: j.startAfter }))) }, NO_END_USERS, quietEffects(), () => now);
+    sessions = new SessionService(database.dataSource, database.sql, { sendJobs: async (name, jobs) => void sent.push(...jobs.map((j) => ({ name, data: j.data, startAfter: j.startAfter }))), insertStatement: async () => null }, NO_END_USERS, quietEffects(), () => now);
     const tenant = await new TenantService(database.dataSource).create('lifecycle');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
   });

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { SessionEntity } from '../../entities';
 import { CoalescingReader } from '../db/coalescing-reader';
 import type { PreparedSql } from '../db/prepared-sql';
@@ -50,7 +50,67 @@ export class SessionReader {
     const s = await this.byId(id);
     return s && canSee(actor, s) ? s : null;
   }
+
+  // The reads below run on the caller's connection: inside its transaction (a row lock that orders the
+  // caller's write, or a read of what the transaction itself wrote), or now, past the coalescing reader.
+
+  /** The user session `id` is bound to (null: unbound or no such session), read now. */
+  static async boundUserOf(q: DataSource | EntityManager, id: string): Promise<string | null> {
+    const rows: { user_id: string | null }[] = await q.query(`SELECT user_id FROM sessions WHERE id = $1`, [id]);
+    return rows[0]?.user_id ?? null;
+  }
+
+  /** Locks session `id` for the rest of `m`'s transaction and gives its status; null when there is none. */
+  static async lockStatus(m: EntityManager, id: string): Promise<string | null> {
+    const rows: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0]?.status ?? null;
+  }
+
+  /** Locks session `id` for the rest of `m`'s transaction when it is the tenant's in that mode; false when it is not. */
+  static async lockOfTenant(m: EntityManager, id: string, scope: { tenantId: string; livemode: boolean }): Promise<boolean> {
+    const rows: { id: string }[] = await m.query(`SELECT id FROM sessions WHERE id = $1 AND tenant_id = $2 AND livemode = $3 FOR UPDATE`, [id, scope.tenantId, scope.livemode]);
+    return rows.length > 0;
+  }
+
+  /** The person's review written into session `id`'s result (by the decision `m`'s transaction made), if any. */
+  static async reviewOf(m: EntityManager, id: string): Promise<{ reviewedAt: string | null; reason: string | null } | null> {
+    const rows: { reviewed_at: string | null; reason: string | null }[] = await m.query(
+      `SELECT result->'review'->>'reviewed_at' AS reviewed_at, result->'review'->>'reason' AS reason FROM sessions WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? { reviewedAt: rows[0].reviewed_at, reason: rows[0].reason } : null;
+  }
+
+  /**
+   * Each tenant and mode with a session bound to `userId`, `active` when one of them stands now or is still
+   * running (the tenants an erasure or purge must tell), in tenant order.
+   */
+  static async tenantsOfUser(q: DataSource | EntityManager, userId: string): Promise<{ tenantId: string; livemode: boolean; active: boolean }[]> {
+    const rows: { tenant_id: string; livemode: boolean; active: boolean }[] = await q.query(
+      `SELECT tenant_id, livemode, bool_or(status IN ('success', 'created', 'in_progress', 'processing', 'manual_review')) AS active
+         FROM sessions WHERE user_id = $1 GROUP BY tenant_id, livemode ORDER BY tenant_id, livemode`,
+      [userId],
+    );
+    return rows.map((r) => ({ tenantId: r.tenant_id, livemode: r.livemode, active: r.active }));
+  }
+
+  /**
+   * The sessions bound to `userId` at every tenant, newest first (`sessionId`: that one only), each with the name
+   * its tenant shows itself by (its flow's display name, else the tenant's).
+   */
+  static async ofUser(q: DataSource | EntityManager, userId: string, only: { sessionId: string } | { limit: number }): Promise<UserSessionRow[]> {
+    const [where, params] = 'sessionId' in only ? ['s.user_id = $1 AND s.id = $2', [userId, only.sessionId]] : ['s.user_id = $1 ORDER BY s.created_at DESC, s.id DESC LIMIT $2', [userId, only.limit]];
+    return q.query(
+      `SELECT s.id, coalesce(nullif(f.display_name, ''), t.name) AS tenant_name, s.status, s.tier, s.livemode, s.created_at, s.completed_at
+         FROM sessions s JOIN flows f ON f.id = s.flow_id JOIN tenants t ON t.id = s.tenant_id
+        WHERE ${where}`,
+      params,
+    );
+  }
 }
+
+/** A session of a user's, as SessionReader.ofUser reads it. */
+export type UserSessionRow = { id: string; tenant_name: string; status: string; tier: string; livemode: boolean; created_at: Date; completed_at: Date | null };
 
 /** What decides whether a credential may see a session. */
 export type SessionOwnership = { id: string; tenantId: string; livemode: boolean };

@@ -2,7 +2,7 @@ import { TEST_MODE_JOB } from './session-queues';
 import { assertReturnUrl } from '../validation/return-url';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { FlowEntity, OutboxEventEntity, SessionEntity } from '../../entities';
+import { OutboxEventEntity, SessionEntity } from '../../entities';
 import { Actor, TenantKeyActor, TenantScope } from '../auth/actor';
 import { newClientSecret } from '../auth/secrets';
 import { DomainError, notFound } from '../errors';
@@ -13,6 +13,8 @@ import type { PreparedSql } from '../db/prepared-sql';
 import { SessionResult } from '../../entities/session-result.document';
 import { checkedHumanDecision, latestDecision, recordDecision, type SessionDecision } from './decision-history';
 import { SessionReader } from './session-reader';
+import { SessionFlows, type SessionFlow } from './session-flows';
+import { SessionCreateStatement } from './session-create.statement';
 import { assertTransition, COMPLETING_STATUSES, SessionStatus } from './session-status';
 import { insertOutboxEvents, outboxEventsForTransition, verificationEventFor } from './session-events';
 import { testOutcomeOf } from './test-mode-outcome';
@@ -56,7 +58,13 @@ export type CommittedEventsListener = (events: OutboxEventEntity[], session: Ses
  * Runs inside the transaction that wrote outbox rows, after the insert: work it queues with `m`
  * (e.g. webhook delivery jobs) commits or rolls back with the state change itself.
  */
-export type OutboxHandler = (m: EntityManager, events: OutboxEventEntity[]) => Promise<void>;
+export type OutboxHandler = ((m: EntityManager, events: OutboxEventEntity[]) => Promise<void>) & {
+  /**
+   * The events it acts on (the filter it runs first); without it, every event. A creation whose
+   * events no handler wants is written in one statement with no transaction around it (`create`).
+   */
+  readonly wants?: (e: OutboxEventEntity) => boolean;
+};
 
 /** Work done under the session's row lock, in the transition's transaction. */
 export type TransitionHooks = {
@@ -129,16 +137,20 @@ export type SessionEffects = {
 export class SessionService {
   /** Sessions by id, coalesced (the read every module that needs a session's row goes through). */
   readonly reader: SessionReader;
+  private readonly flows: SessionFlows;
+  private readonly createStatement: SessionCreateStatement;
 
   constructor(
     private readonly db: DataSource,
     sql: PreparedSql,
-    private readonly jobs: Pick<JobQueue, 'sendJobs'>,
+    private readonly jobs: Pick<JobQueue, 'sendJobs' | 'insertStatement'>,
     private readonly policies: SessionPolicies,
     private readonly effects: SessionEffects,
     private readonly now: Clock = systemClock,
   ) {
     this.reader = new SessionReader(db, sql);
+    this.flows = new SessionFlows(sql);
+    this.createStatement = new SessionCreateStatement(db, sql);
   }
 
   private async userOfSubject(tenantId: string, sub: string): Promise<string> {
@@ -200,6 +212,33 @@ export class SessionService {
   }
 
   async create(actor: TenantKeyActor, cmd: CreateSessionCommand): Promise<{ session: SessionEntity; clientSecret: string }> {
+    const flowId = cmd.flowId ?? 'default';
+    // A remembered flow first; read afresh when the write finds it changed (SessionFlows), or when it
+    // refused the command (a stale flow must not refuse a tier its flow now allows).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const remembered = attempt === 0 ? this.flows.remembered(actor.tenantId, flowId) : undefined;
+      let built: { session: SessionEntity; clientSecret: string };
+      try {
+        built = await this.newSession(actor, cmd, { flows: new Map(remembered ? [[flowId, Promise.resolve(remembered)]] : []) });
+      } catch (err) {
+        if (remembered && err instanceof DomainError) continue;
+        throw err;
+      }
+      const flow = remembered ?? this.flows.remembered(actor.tenantId, flowId)!;
+      const events = outboxEventsForTransition(built.session, null, built.session.createdAt);
+      if (this.effects.outboxHandlers.some((h) => !h.wants || events.some(h.wants))) break; // their work needs a transaction
+      const jobs = testModeJobs([built.session]);
+      const jobStatement = jobs.length ? await this.jobs.insertStatement(TEST_MODE_JOB, jobs) : null;
+      if (jobs.length && !jobStatement) break;
+      const written = await this.createStatement.write(built.session, events, flow.version, jobStatement);
+      if (!written) {
+        this.flows.forget(actor.tenantId, flowId);
+        continue;
+      }
+      this.announce(written, built.session);
+      return built;
+    }
+    // The general path: one transaction, every outbox handler in it (also when the flow kept changing under the statement).
     const built = await this.newSession(actor, cmd);
     const events = await this.db.transaction((m) => this.insertNew(m, [built.session]));
     this.announce(events, built.session);
@@ -217,7 +256,7 @@ export class SessionService {
     actor: TenantKeyActor,
     commands: { key: K; command: CreateSessionCommand }[],
     work: (tx: BulkCreateTransaction<K>) => Promise<T>,
-    opts: { flows?: Map<string, Promise<FlowEntity>>; createdAt?: Date } = {},
+    opts: { flows?: Map<string, Promise<SessionFlow>>; createdAt?: Date } = {},
   ): Promise<T> {
     const built: { key: K; session: SessionEntity }[] = [];
     const refused: { key: K; error: DomainError }[] = [];
@@ -254,7 +293,7 @@ export class SessionService {
   private async newSession(
     actor: TenantKeyActor,
     cmd: CreateSessionCommand,
-    opts: { flows?: Map<string, Promise<FlowEntity>>; createdAt?: Date } = {},
+    opts: { flows?: Map<string, Promise<SessionFlow>>; createdAt?: Date } = {},
   ): Promise<{ session: SessionEntity; clientSecret: string }> {
     if (!isTier(cmd.tier)) throw new DomainError('invalid_request', 'tier must be one of T0..T6');
     if (!AVAILABLE_TIERS.includes(cmd.tier)) throw new DomainError('tier_not_available', `Tier ${cmd.tier} is not available yet`);
@@ -272,7 +311,7 @@ export class SessionService {
     const flowId = cmd.flowId ?? 'default';
     let lookup = opts.flows?.get(flowId);
     if (!lookup) {
-      lookup = this.findFlow(actor.tenantId, flowId);
+      lookup = this.flows.read(actor.tenantId, flowId);
       opts.flows?.set(flowId, lookup);
     }
     const flow = await lookup;
@@ -321,10 +360,7 @@ export class SessionService {
     await insertOutboxEvents(m, rows);
     await this.handleOutbox(m, rows);
     // Every test-mode session's clock steps (D4), all in one INSERT: a single creation's three jobs were three round trips.
-    const jobs = sessions
-      .filter((s) => !s.livemode)
-      .flatMap((s) => TEST_MODE_STEPS.map(({ step, afterMs }) => ({ data: { sessionId: s.id, step }, startAfter: new Date(s.createdAt.getTime() + afterMs), singletonKey: `${s.id}:${step}` })));
-    await this.jobs.sendJobs(TEST_MODE_JOB, jobs, { within: m });
+    await this.jobs.sendJobs(TEST_MODE_JOB, testModeJobs(sessions), { within: m });
     return rows;
   }
 
@@ -677,12 +713,13 @@ export class SessionService {
     this.effects.committed(events, session);
   }
 
-  private async findFlow(tenantId: string, flowId: string): Promise<FlowEntity> {
-    const repo = this.db.getRepository(FlowEntity);
-    const flow = flowId === 'default' ? await repo.findOneBy({ tenantId, isDefault: true }) : await repo.findOneBy({ tenantId, id: flowId });
-    if (!flow) throw new DomainError('invalid_request', `Unknown flow_id: ${flowId}`);
-    return flow;
-  }
+}
+
+/** The test-mode clock's jobs of these sessions (D4): a live session has none. */
+function testModeJobs(sessions: SessionEntity[]): { data: { sessionId: string; step: TestModeStep }; startAfter: Date; singletonKey: string }[] {
+  return sessions
+    .filter((s) => !s.livemode)
+    .flatMap((s) => TEST_MODE_STEPS.map(({ step, afterMs }) => ({ data: { sessionId: s.id, step }, startAfter: new Date(s.createdAt.getTime() + afterMs), singletonKey: `${s.id}:${step}` })));
 }
 
 export function encodeCursor(s: Pick<SessionEntity, 'createdAt' | 'id'>): string {

@@ -10,14 +10,20 @@ import { highestTier, isTier, type Tier } from '../sessions/tiers';
  * disagree. Only live sessions count: a test-mode result is whatever the tenant asked for
  * (docs/api-behaviour.md, test mode), so it never touches the claim other tenants' live clients read (issue #25, finding 3).
  */
-export const updateServiceVerification: OutboxHandler = async (m: EntityManager, events: OutboxEventEntity[]) => {
-  for (const e of events) {
-    if (typeof e.payload.user_sub !== 'string' || !e.sessionId) continue;
-    if (e.type === 'verification.completed') await addSuccess(m, e);
-    // A success reversed (docs/decisions.md D16) or re-decided on review no longer vouches for the user.
-    else if (e.type === 'verification.failed') await recomputeFromSuccesses(m, e.sessionId);
-  }
-};
+const boundResult = (e: OutboxEventEntity): boolean =>
+  typeof e.payload.user_sub === 'string' && !!e.sessionId && (e.type === 'verification.completed' || e.type === 'verification.failed');
+
+export const updateServiceVerification: OutboxHandler = Object.assign(
+  async (m: EntityManager, events: OutboxEventEntity[]) => {
+    for (const e of events) {
+      if (!boundResult(e)) continue;
+      if (e.type === 'verification.completed') await addSuccess(m, e);
+      // A success reversed (docs/decisions.md D16) or re-decided on review no longer vouches for the user.
+      else await recomputeFromSuccesses(m, e.sessionId!);
+    }
+  },
+  { wants: boundResult },
+);
 
 async function addSuccess(m: EntityManager, e: OutboxEventEntity): Promise<void> {
   const rows: { user_id: string; service_verification: ServiceVerification | null }[] = await m.query(

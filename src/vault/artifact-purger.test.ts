@@ -37,7 +37,7 @@ describe('ArtifactPurger', () => {
     const store = new PostgresArtifactStore(db);
     vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), { now: () => now });
     purger = new ArtifactPurger(db, store, new AuditLogService(db, () => now), new WebhookDispatcher(jobs, { expireInSeconds: 15, now: () => now, db }), { now: () => now });
-    sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined }, NO_END_USERS, quietEffects());
+    sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined, insertStatement: async () => null }, NO_END_USERS, quietEffects());
     const tenant = await new TenantService(db).create('purger');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
   });

@@ -48,6 +48,8 @@ export type PurgeEventSink = { enqueueObligations(events: PurgeEvent[], within: 
  * job queued in the transaction otherwise (a caller's, e.g. the one that completes a session). A
  * crash in between leaves blobs no row names, which the orphan sweep deletes (src/vault/blob-reaper.ts).
  */
+const isSessionEnd = (e: OutboxEventEntity): boolean => e.type === SESSION_STATUS_CHANGED && ENDED_STATUSES.includes(String(e.payload.status));
+
 export class ArtifactPurger {
   constructor(
     private readonly db: DataSource,
@@ -139,8 +141,8 @@ export class ArtifactPurger {
    * The session service's outbox handler: when a session ends, its 0-day artifacts go in the same
    * transaction. A session in manual_review keeps them until the review decides.
    */
-  readonly onOutbox = async (m: EntityManager, events: OutboxEventEntity[]): Promise<void> => {
-    const ended = events.filter((e) => e.type === SESSION_STATUS_CHANGED && ENDED_STATUSES.includes(String(e.payload.status))).map((e) => e.sessionId!);
+  readonly onOutbox = Object.assign(async (m: EntityManager, events: OutboxEventEntity[]): Promise<void> => {
+    const ended = events.filter(isSessionEnd).map((e) => e.sessionId!);
     if (ended.length === 0) return;
     const rows: { id: string }[] = await m.query(`SELECT id FROM artifacts WHERE session_id = ANY($1::text[]) AND purge_at_completion AND purged_at IS NULL`, [ended]);
     if (rows.length === 0) return;
@@ -151,7 +153,7 @@ export class ArtifactPurger {
     );
     // The caller's transaction may still roll back: the blobs go in a job that exists only if it commits.
     await this.reaper?.deleteAfterCommit(m, outcome.blobKeys);
-  };
+  }, { wants: isSessionEnd });
 
   /** Purges inside `m`; the blobs the purged rows named are the caller's to delete once `m` commits (`blobKeys`). */
   private async purgeWithin(m: EntityManager, artifactIds: readonly string[], reason: PurgeReason): Promise<PurgeOutcome> {

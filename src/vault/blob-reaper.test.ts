@@ -37,7 +37,7 @@ describe('BlobReaper', () => {
     tmpDir = path.join(dir, 'tmp');
     vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), { blobs });
     reaper = new BlobReaper(store, blobs, null);
-    sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined }, NO_END_USERS, quietEffects());
+    sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined, insertStatement: async () => null }, NO_END_USERS, quietEffects());
     const tenant = await new TenantService(db).create('reaper');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
   });

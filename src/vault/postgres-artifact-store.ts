@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import type { ArtifactClass } from './artifact-classes';
 import type { ArtifactRecord, ArtifactStore, InsertRefusal, PurgedArtifact } from './artifact-store';
+import { SessionReader } from '../sessions/session-reader';
 
 type Row = {
   id: string;
@@ -49,9 +50,9 @@ export class PostgresArtifactStore implements ArtifactStore {
   async insert(a: ArtifactRecord, ciphertext: Buffer | null, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null> {
     return this.db.transaction(async (m) => {
       // The session row lock orders this insert against a concurrent submit and against other uploads of the class.
-      const session: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 FOR UPDATE`, [a.sessionId]);
-      if (session.length === 0) return { refused: 'no_session' } as const;
-      if (!guard.openStatuses.includes(session[0].status)) return { refused: 'session_state', status: session[0].status } as const;
+      const status = await SessionReader.lockStatus(m, a.sessionId);
+      if (status === null) return { refused: 'no_session' } as const;
+      if (!guard.openStatuses.includes(status)) return { refused: 'session_state', status } as const;
       // What the service took from a T5 chip (its portrait is an id_document_image) leaves the page's upload limits alone.
       const [{ n }]: { n: string }[] = await m.query(
         `SELECT count(*) AS n FROM artifacts WHERE session_id = $1 AND class = $2 AND (details->>'source' IS DISTINCT FROM 'chip') = $3`,

@@ -23,6 +23,8 @@ export type ObligationEvent = { tenantId: string; livemode: boolean; type: strin
  * Turns outbox rows into deliveries. It runs inside the transaction that wrote the rows, so a
  * status change, its event and the jobs that will deliver it commit together or not at all.
  */
+const isWebhookEvent = (e: OutboxEventEntity): boolean => isWebhookEventType(e.type);
+
 export class WebhookDispatcher {
   /** The pg-boss queue of delivery attempts. */
   readonly queue = DELIVER_WEBHOOK_JOB;
@@ -80,8 +82,8 @@ export class WebhookDispatcher {
    * The SessionService outbox handler (and that of any later event source). However many events
    * the transaction wrote, their deliveries and first-attempt jobs take one INSERT each.
    */
-  readonly onOutbox = async (m: EntityManager, events: OutboxEventEntity[]): Promise<void> => {
-    const deliverable = events.filter((e) => isWebhookEventType(e.type));
+  readonly onOutbox = Object.assign(async (m: EntityManager, events: OutboxEventEntity[]): Promise<void> => {
+    const deliverable = events.filter(isWebhookEvent);
     if (deliverable.length === 0) return;
     const endpointsByScope = new Map<string, WebhookEndpointEntity[]>();
     const targets: { tenantId: string; eventId: string; endpointIds: string[] }[] = [];
@@ -98,7 +100,7 @@ export class WebhookDispatcher {
       targets.push({ tenantId: e.tenantId, eventId: e.eventId, endpointIds: endpoints.filter((ep) => endpointReceives(ep.events, e.type)).map((ep) => ep.id) });
     }
     await this.enqueueMany(m, targets, false);
-  };
+  }, { wants: isWebhookEvent });
 
   /** New deliveries of each event to its endpoints, each with its first attempt queued now. */
   async enqueueMany(m: EntityManager, targets: { tenantId: string; eventId: string; endpointIds: string[] }[], replay: boolean): Promise<number> {

@@ -28,7 +28,7 @@ describe('migration 1764200000000: sanctions hits get their list reference', () 
 
   beforeAll(async () => {
     database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-unit-')) }, 2);
-    sessions = new SessionService(database.dataSource, database.sql, { sendJobs: async () => undefined }, NO_END_USERS, quietEffects());
+    sessions = new SessionService(database.dataSource, database.sql, { sendJobs: async () => undefined, insertStatement: async () => null }, NO_END_USERS, quietEffects());
     const tenant = await new TenantService(database.dataSource).create('hit-references');
     actor = { kind: 'tenant_key', tenantId: tenant.tenantId, keyId: tenant.liveKey.id, livemode: true, scopes: ALL_SCOPES };
   });

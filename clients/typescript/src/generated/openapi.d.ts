@@ -1,5 +1,203 @@
 // Generated from openapi.yaml by `npm run client:generate` (openapi-typescript). Do not edit: CI fails when it drifts.
 export interface paths {
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in end user's own account, verification and sessions
+         * @description Takes only the end user's JWT access token for the resource `<PUBLIC_BASE_URL>/v1`, issued by the provider at
+         *     `/v1/oidc` (docs/accounts-and-oidc.md), with scope `account`. A tenant's app sees the user's sessions at
+         *     that tenant only; the account portal, at every tenant (D20). A tenant API key is 403 `user_token_required`, a
+         *     token without `account` 403 `insufficient_scope`; a missing, expired, forged, wrong-audience or revoked-grant
+         *     token is 401. Metered per user in `default`.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Two-phase erasure of the signed-in user
+         * @description The account portal's token only (scope `data_rights`) with a sign-in within the last 10 minutes, else 403 `reauthentication_required` (D20). Soft delete at once (sessions withdrawn, biometrics purged within 60 s, tenants told `user.deleted`); the hard purge follows 14 days later (`user.purged`). See docs/data-rights.md.
+         */
+        post: operations["deleteMe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/restrict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restrict processing of the signed-in user
+         * @description Tenants' reads of the user's sessions then answer 409 `user_restricted`; no session can be bound; checks pause. Asking again answers with the same request.
+         */
+        post: operations["restrictMe"];
+        /** Lift the restriction */
+        delete: operations["liftMyRestriction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/object": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Object to a kind of processing */
+        post: operations["objectToProcessing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/biometrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Purge the signed-in user's biometric data within 60 s
+         * @description Templates, selfie images and liveness frames of every session of the user; one `biometric.purged` per verification and artifact class to the tenant; the `liveness` badge goes. No request body.
+         */
+        delete: operations["purgeMyBiometrics"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/verifications/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The review cases of one of your verifications and their status */
+        get: operations["getVerificationReviews"];
+        put?: never;
+        /**
+         * Ask for human review of one of your verification decisions
+         * @description Another user's verification is 404. A second request while a case is open answers with that case.
+         */
+        post: operations["requestVerificationReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's profile, objections and pending changes */
+        get: operations["getMyProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the profile
+         * @description Self-managed fields change at once; verified fields (legal_name, date_of_birth, nationality) become pending changes for review.
+         */
+        patch: operations["updateMyProfile"];
+        trace?: never;
+    };
+    "/v1/me/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's data-subject requests, newest first (an export's link and document key included) */
+        get: operations["listMyRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/data-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export everything about the user as a signed zip (portability); asking again while one is open returns it
+         * @description The account portal's token only (scope `data_rights`) with a sign-in within the last 10 minutes, else 403 `reauthentication_required` (D20). Answers 202 with the job. Its `document_key` (base64) opens the encrypted `documents/*` of the bundle and is shown only here and in `GET /v1/me/requests`; once `completed` the job carries `download_url` (pre-signed, 7 days). docs/data-rights.md, "The export bundle".
+         */
+        post: operations["requestDataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/requests/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a tenant's delegated request: needs both the user's token and the token of the mailed link */
+        post: operations["confirmDelegatedRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/verify/sessions": {
         parameters: {
             query?: never;
@@ -370,6 +568,95 @@ export interface paths {
          *     At most 10,000 events per call. Needs `webhooks:manage`; another tenant's endpoint is a 404.
          */
         post: operations["replayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/bulk-import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 10,000 sessions from one upload
+         * @description Needs a tenant key with `sessions:write`. The body is NDJSON (`application/x-ndjson`, one record per line;
+         *     blank lines are skipped but counted) or JSON `{"records": [...]}` (a record's line is its position, from 1):
+         *     1 to 10,000 records, at most 25 MiB. A record is the body of `POST /v1/verify/sessions` in either shape,
+         *     plus an optional `email`, to which the service mails the session's hosted link. Answers 202 at once; a
+         *     durable job creates the sessions in batches and survives a restart. A record whose `reference_id` already
+         *     names a session of the tenant in this mode (or an earlier record of the file) is a duplicate, not a second
+         *     session; a record that does not parse or is not a valid create body is rejected with its line and reason;
+         *     the others go on. An empty body, a JSON body that does not parse, or more than 10,000 records is a 400.
+         */
+        post: operations["createBulkImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/bulk-import/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a bulk import's progress
+         * @description Needs a tenant key with `sessions:write`. Another tenant's import, or one of the other mode, is not found.
+         */
+        get: operations["getBulkImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/bulk-import/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream one result line per record
+         * @description NDJSON, one BulkImportResult per record in line order, streamed from the database (never built whole). While
+         *     the job runs, records not yet processed have `outcome: pending`. `url` (the hosted link) is given for sessions
+         *     this import created; a duplicate names the session that already carried its `reference_id`.
+         */
+        get: operations["getBulkImportResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/developer/dsr/initiate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tenant asks, for one of its users, for the user's data; the user confirms by mail (sign-in required)
+         * @description Needs a tenant key with the `dsr:manage` scope. `callback_url` follows the webhook address rules (https in live mode, no private or special addresses). Answers 202 `awaiting_confirmation` with `callback_signing_secret`, shown once: the result is POSTed to `callback_url` signed with it like a webhook (`Service-Signature`). Unconfirmed after 7 days the job is `denied` (`not_confirmed`). docs/data-rights.md, "Delegated requests".
+         */
+        post: operations["initiateDelegatedRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -829,30 +1116,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/me": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The signed-in end user's own account, verification and sessions
-         * @description Takes only the end user's JWT access token for the resource `<PUBLIC_BASE_URL>/v1`, issued by the provider at
-         *     `/v1/oidc` (docs/accounts-and-oidc.md), with scope `account`. A tenant's app sees the user's sessions at
-         *     that tenant only; the account portal, at every tenant (D20). A tenant API key is 403 `user_token_required`, a
-         *     token without `account` 403 `insufficient_scope`; a missing, expired, forged, wrong-audience or revoked-grant
-         *     token is 401. Metered per user in `default`.
-         */
-        get: operations["getMe"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/oidc/.well-known/openid-configuration": {
         parameters: {
             query?: never;
@@ -1025,269 +1288,6 @@ export interface paths {
         get: operations["oidcLogout"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/me/delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Two-phase erasure of the signed-in user
-         * @description The account portal's token only (scope `data_rights`) with a sign-in within the last 10 minutes, else 403 `reauthentication_required` (D20). Soft delete at once (sessions withdrawn, biometrics purged within 60 s, tenants told `user.deleted`); the hard purge follows 14 days later (`user.purged`). See docs/data-rights.md.
-         */
-        post: operations["deleteMe"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/me/restrict": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Restrict processing of the signed-in user
-         * @description Tenants' reads of the user's sessions then answer 409 `user_restricted`; no session can be bound; checks pause. Asking again answers with the same request.
-         */
-        post: operations["restrictMe"];
-        /** Lift the restriction */
-        delete: operations["liftMyRestriction"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/me/object": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Object to a kind of processing */
-        post: operations["objectToProcessing"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/me/biometrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Purge the signed-in user's biometric data within 60 s
-         * @description Templates, selfie images and liveness frames of every session of the user; one `biometric.purged` per verification and artifact class to the tenant; the `liveness` badge goes. No request body.
-         */
-        delete: operations["purgeMyBiometrics"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/me/verifications/{id}/review": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The review cases of one of your verifications and their status */
-        get: operations["getVerificationReviews"];
-        put?: never;
-        /**
-         * Ask for human review of one of your verification decisions
-         * @description Another user's verification is 404. A second request while a case is open answers with that case.
-         */
-        post: operations["requestVerificationReview"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/me/profile": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The signed-in user's profile, objections and pending changes */
-        get: operations["getMyProfile"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Change the profile
-         * @description Self-managed fields change at once; verified fields (legal_name, date_of_birth, nationality) become pending changes for review.
-         */
-        patch: operations["updateMyProfile"];
-        trace?: never;
-    };
-    "/v1/me/requests": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The signed-in user's data-subject requests, newest first (an export's link and document key included) */
-        get: operations["listMyRequests"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/me/data-export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Export everything about the user as a signed zip (portability); asking again while one is open returns it
-         * @description The account portal's token only (scope `data_rights`) with a sign-in within the last 10 minutes, else 403 `reauthentication_required` (D20). Answers 202 with the job. Its `document_key` (base64) opens the encrypted `documents/*` of the bundle and is shown only here and in `GET /v1/me/requests`; once `completed` the job carries `download_url` (pre-signed, 7 days). docs/data-rights.md, "The export bundle".
-         */
-        post: operations["requestDataExport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/me/requests/{id}/confirm": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Confirm a tenant's delegated request: needs both the user's token and the token of the mailed link */
-        post: operations["confirmDelegatedRequest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/admin/bulk-import": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create up to 10,000 sessions from one upload
-         * @description Needs a tenant key with `sessions:write`. The body is NDJSON (`application/x-ndjson`, one record per line;
-         *     blank lines are skipped but counted) or JSON `{"records": [...]}` (a record's line is its position, from 1):
-         *     1 to 10,000 records, at most 25 MiB. A record is the body of `POST /v1/verify/sessions` in either shape,
-         *     plus an optional `email`, to which the service mails the session's hosted link. Answers 202 at once; a
-         *     durable job creates the sessions in batches and survives a restart. A record whose `reference_id` already
-         *     names a session of the tenant in this mode (or an earlier record of the file) is a duplicate, not a second
-         *     session; a record that does not parse or is not a valid create body is rejected with its line and reason;
-         *     the others go on. An empty body, a JSON body that does not parse, or more than 10,000 records is a 400.
-         */
-        post: operations["createBulkImport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/admin/bulk-import/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read a bulk import's progress
-         * @description Needs a tenant key with `sessions:write`. Another tenant's import, or one of the other mode, is not found.
-         */
-        get: operations["getBulkImport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/admin/bulk-import/{id}/results": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Stream one result line per record
-         * @description NDJSON, one BulkImportResult per record in line order, streamed from the database (never built whole). While
-         *     the job runs, records not yet processed have `outcome: pending`. `url` (the hosted link) is given for sessions
-         *     this import created; a duplicate names the session that already carried its `reference_id`.
-         */
-        get: operations["getBulkImportResults"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/developer/dsr/initiate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A tenant asks, for one of its users, for the user's data; the user confirms by mail (sign-in required)
-         * @description Needs a tenant key with the `dsr:manage` scope. `callback_url` follows the webhook address rules (https in live mode, no private or special addresses). Answers 202 `awaiting_confirmation` with `callback_signing_secret`, shown once: the result is POSTed to `callback_url` signed with it like a webhook (`Service-Signature`). Unconfirmed after 7 days the job is `denied` (`not_confirmed`). docs/data-rights.md, "Delegated requests".
-         */
-        post: operations["initiateDelegatedRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2371,6 +2371,446 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erasure request (a DSR job, `in_progress` until the hard purge) */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsrJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    restrictMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restriction request (completed) */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsrJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    liftMyRestriction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lifting request (completed; `details.action` is `lift`) */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsrJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    objectToProcessing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    processing: "feed_ranking";
+                };
+            };
+        };
+        responses: {
+            /** @description The objection request */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsrJob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    purgeMyBiometrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The biometric purge request */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsrJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getVerificationReviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cases, newest first */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReviewCase"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    requestVerificationReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The review request and its case */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsrJob"] & {
+                        review_case: components["schemas"]["ReviewCase"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMyProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyProfile"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateMyProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    display_name?: string | null;
+                    handle?: string | null;
+                    public_links?: string[];
+                    bio?: string | null;
+                    legal_name?: string;
+                    /** Format: date */
+                    date_of_birth?: string;
+                    nationality?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The profile with what is pending */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyProfile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listMyRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requests */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: components["schemas"]["DsrJob"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    requestDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request (a DSR job) */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsrJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            /** @description The account is being deleted (`invalid_state`) */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    confirmDelegatedRequest: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request (a DSR job) */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsrJob"];
+                };
+            };
+            /** @description A missing or wrong confirmation token (`invalid_request`) */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["UserTokenForbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Not awaiting confirmation any more (`invalid_state`) */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listSessions: {
         parameters: {
             query?: {
@@ -3031,6 +3471,225 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createBulkImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {"flow_id": "default", "tier": "T1", "reference_id": "cust-1001", "email": "ada@example.com"}
+                 *     {"tiers": ["T2"], "reference": "cust-1002", "locale": "de-DE"}
+                 */
+                "application/x-ndjson": string;
+                /**
+                 * @example {
+                 *       "records": [
+                 *         {
+                 *           "flow_id": "default",
+                 *           "tier": "T1",
+                 *           "reference_id": "cust-1001",
+                 *           "email": "ada@example.com"
+                 *         },
+                 *         {
+                 *           "tiers": [
+                 *             "T2"
+                 *           ],
+                 *           "reference": "cust-1002",
+                 *           "locale": "de-DE"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    records: components["schemas"]["BulkImportRecord"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted; the job runs in the background */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N",
+                     *       "object": "bulk_import",
+                     *       "livemode": false,
+                     *       "status": "queued",
+                     *       "total": 2,
+                     *       "created": 0,
+                     *       "duplicates": 0,
+                     *       "rejected": 0,
+                     *       "created_at": "2026-11-26T18:00:00.000Z",
+                     *       "completed_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkImport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getBulkImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N",
+                     *       "object": "bulk_import",
+                     *       "livemode": false,
+                     *       "status": "completed",
+                     *       "total": 2,
+                     *       "created": 1,
+                     *       "duplicates": 1,
+                     *       "rejected": 0,
+                     *       "created_at": "2026-11-26T18:00:00.000Z",
+                     *       "completed_at": "2026-11-26T18:00:01.250Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkImport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getBulkImportResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
+                id: components["parameters"]["BulkImportId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results, one JSON object per line */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "line": 1,
+                     *       "reference_id": "cust-1001",
+                     *       "outcome": "created",
+                     *       "session_id": "vses_8sKz6wYb1N4Jt0vQ9cXr2LmP",
+                     *       "url": "https://verify.example.com/hosted/vses_8sKz6wYb1N4Jt0vQ9cXr2LmP?token=Yx3"
+                     *     }
+                     */
+                    "application/x-ndjson": components["schemas"]["BulkImportResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    initiateDelegatedRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The tenant's own subject for the user */
+                    user_sub: string;
+                    /** @enum {string} */
+                    purpose: "access";
+                    /** @constant */
+                    delegated_by_tenant: true;
+                    /** Format: uri */
+                    callback_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Waiting for the user */
+            202: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsrJob"] & {
+                        /** @constant */
+                        purpose: "access";
+                        /** Format: uri */
+                        callback_url: string;
+                        callback_signing_secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key lacks `dsr:manage` (`insufficient_scope`) */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["RequestId"];
+                    "ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -3833,29 +4492,6 @@ export interface operations {
             };
         };
     };
-    getMe: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The account */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Me"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
     oidcDiscovery: {
         parameters: {
             query?: never;
@@ -4100,561 +4736,6 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    deleteMe: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The erasure request (a DSR job, `in_progress` until the hard purge) */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DsrJob"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    restrictMe: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The restriction request (completed) */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DsrJob"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    liftMyRestriction: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The lifting request (completed; `details.action` is `lift`) */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DsrJob"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    objectToProcessing: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    processing: "feed_ranking";
-                };
-            };
-        };
-        responses: {
-            /** @description The objection request */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DsrJob"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    purgeMyBiometrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The biometric purge request */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DsrJob"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getVerificationReviews: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["SessionId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The cases, newest first */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["ReviewCase"][];
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    requestVerificationReview: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["SessionId"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The review request and its case */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DsrJob"] & {
-                        review_case: components["schemas"]["ReviewCase"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getMyProfile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The profile */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MyProfile"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    updateMyProfile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    display_name?: string | null;
-                    handle?: string | null;
-                    public_links?: string[];
-                    bio?: string | null;
-                    legal_name?: string;
-                    /** Format: date */
-                    date_of_birth?: string;
-                    nationality?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The profile with what is pending */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MyProfile"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    listMyRequests: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The requests */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["DsrJob"][];
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    requestDataExport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The request (a DSR job) */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DsrJob"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            /** @description The account is being deleted (`invalid_state`) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    confirmDelegatedRequest: {
-        parameters: {
-            query: {
-                token: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The request (a DSR job) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DsrJob"];
-                };
-            };
-            /** @description A missing or wrong confirmation token (`invalid_request`) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["UserTokenForbidden"];
-            404: components["responses"]["NotFound"];
-            /** @description Not awaiting confirmation any more (`invalid_state`) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    createBulkImport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {"flow_id": "default", "tier": "T1", "reference_id": "cust-1001", "email": "ada@example.com"}
-                 *     {"tiers": ["T2"], "reference": "cust-1002", "locale": "de-DE"}
-                 */
-                "application/x-ndjson": string;
-                /**
-                 * @example {
-                 *       "records": [
-                 *         {
-                 *           "flow_id": "default",
-                 *           "tier": "T1",
-                 *           "reference_id": "cust-1001",
-                 *           "email": "ada@example.com"
-                 *         },
-                 *         {
-                 *           "tiers": [
-                 *             "T2"
-                 *           ],
-                 *           "reference": "cust-1002",
-                 *           "locale": "de-DE"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": {
-                    records: components["schemas"]["BulkImportRecord"][];
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted; the job runs in the background */
-            202: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N",
-                     *       "object": "bulk_import",
-                     *       "livemode": false,
-                     *       "status": "queued",
-                     *       "total": 2,
-                     *       "created": 0,
-                     *       "duplicates": 0,
-                     *       "rejected": 0,
-                     *       "created_at": "2026-11-26T18:00:00.000Z",
-                     *       "completed_at": null
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BulkImport"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getBulkImport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
-                id: components["parameters"]["BulkImportId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The import */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N",
-                     *       "object": "bulk_import",
-                     *       "livemode": false,
-                     *       "status": "completed",
-                     *       "total": 2,
-                     *       "created": 1,
-                     *       "duplicates": 1,
-                     *       "rejected": 0,
-                     *       "created_at": "2026-11-26T18:00:00.000Z",
-                     *       "completed_at": "2026-11-26T18:00:01.250Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["BulkImport"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    getBulkImportResults: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @example bimp_4Jt0vQ9cXr2LmP8sKz6wYb1N */
-                id: components["parameters"]["BulkImportId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The results, one JSON object per line */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "line": 1,
-                     *       "reference_id": "cust-1001",
-                     *       "outcome": "created",
-                     *       "session_id": "vses_8sKz6wYb1N4Jt0vQ9cXr2LmP",
-                     *       "url": "https://verify.example.com/hosted/vses_8sKz6wYb1N4Jt0vQ9cXr2LmP?token=Yx3"
-                     *     }
-                     */
-                    "application/x-ndjson": components["schemas"]["BulkImportResult"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-        };
-    };
-    initiateDelegatedRequest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description The tenant's own subject for the user */
-                    user_sub: string;
-                    /** @enum {string} */
-                    purpose: "access";
-                    /** @constant */
-                    delegated_by_tenant: true;
-                    /** Format: uri */
-                    callback_url: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Waiting for the user */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DsrJob"] & {
-                        /** @constant */
-                        purpose: "access";
-                        /** Format: uri */
-                        callback_url: string;
-                        callback_signing_secret: string;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description The key lacks `dsr:manage` (`insufficient_scope`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -1,40 +1,29 @@
-import { Router, type NextFunction, type Request, type Response } from 'express';
-import { capabilityOfMeRoute } from '../src/auth/authorization-policy';
+import type { NextFunction, Request, Response } from 'express';
+import type { RoutePolicyTable } from '../src/auth/authorization-policy';
 import { UserTokenRefusal, type UserTokenPolicy } from '../src/auth/user-token.policy';
-import { endUserOf } from '../src/data-rights/end-user';
 import { DomainError } from '../src/errors';
-import type { MeService } from '../src/users/me.service';
 import { assertAcceptableInput } from '../src/validation/input-limits';
 import { answerDomainError, sendError } from '../http/error-response';
 import { parseJsonIfAny } from '../http/json-body';
-import { restRoute } from './rest-route';
 
-export type MeRouterDeps = { userTokens: UserTokenPolicy; me: MeService };
+/** The paths the gate stands before: /v1/me and everything under it. */
+export const ME_PATHS = ['/me', '/me/{*rest}'];
 
 /**
  * /v1/me and everything under it take only the end user's JWT access token (docs/accounts-and-oidc.md),
- * with what the route needs by the one table of src/auth/authorization-policy.ts (D20): no credential is
+ * with what the route needs by the one policy table (the records' guards, src/auth/authorization-policy.ts, D20): no credential is
  * 401, a tenant key or a session client_secret is 403 `user_token_required`, a token without the
  * scope 403 `insufficient_scope` (with RFC 6750's challenge), a stale sign-in where a recent one is
  * needed 403 `reauthentication_required`. A path the table does not name is 404. A body or query that
  * breaks the input limits (src/validation/input-limits.ts) is 400 `invalid_request`.
- * Routes added under /v1/me after this gate receive an EndUserActor (`endUserOf(ctx)`).
+ * The route records under /v1/me (rest-adapter/me.routes.ts), mounted after this gate, receive an EndUserActor (`endUserOf(ctx)`).
  */
-export function meRouter(d: MeRouterDeps, router: Router = Router()): Router {
-  router.use(['/me', '/me/{*rest}'], meGate(d.userTokens));
-  router.get(
-    '/me',
-    restRoute(async (_req, ctx) => ({ status: 200, body: await d.me.view(endUserOf(ctx)) })),
-  );
-  return router;
-}
-
-function meGate(policy: UserTokenPolicy) {
+export function meGate(policy: UserTokenPolicy, table: Pick<RoutePolicyTable, 'capabilityOfMeRoute'>) {
   return (req: Request, res: Response, next: NextFunction) => {
     const actor = req.auth.context?.actor;
     if (!actor) return sendError(res, 'unauthorized', 'Missing or invalid credential');
     if (actor.kind !== 'end_user') return sendError(res, 'user_token_required', "This endpoint needs the end user's own access token; tenant API keys are refused here");
-    const capability = capabilityOfMeRoute(req.method, req.originalUrl.split('?')[0].replace(/^\/v1/, ''));
+    const capability = table.capabilityOfMeRoute(req.method, req.originalUrl.split('?')[0].replace(/^\/v1/, ''));
     if (!capability) return sendError(res, 'not_found', 'No such route');
     try {
       policy.authorize(actor, capability);
