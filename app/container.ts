@@ -267,7 +267,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const retentionRuns = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit);
   // Evidence links are their own credential: the rule is asked when one is opened, so a restriction or an erasure ends them at once.
   const evidenceLinks = await SignedLinks.load(db, EVIDENCE_LINK, config.publicBaseUrl);
-  const evidence = new EvidenceAccessService(audit, vault, evidenceLinks, (sessionId) => userGate.refusalForSession(sessionId, 'Evidence'));
+  const evidence = new EvidenceAccessService(audit, vault, evidenceLinks, (session) => (session.userId ? userGate.refusalFor(session.userId, 'Evidence') : Promise.resolve(null)));
   const flows = new FlowService(db, audit);
   const hostedFlow = new HostedFlowService(db, sessions, links, await PageCredentials.load(db), vault, jobs, { metrics });
   const keepVerification = new KeepVerificationService(hostedFlow, sessions, flows);

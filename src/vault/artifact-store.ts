@@ -48,6 +48,8 @@ export interface ArtifactStore {
    */
   insert(row: ArtifactRecord, ciphertext: Buffer | null, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null>;
   find(id: string): Promise<ArtifactRecord | null>;
+  /** The row with the user its session is bound to now (null when unbound), read in one query: an evidence open's checks. */
+  findWithSessionUser(id: string): Promise<{ record: ArtifactRecord; sessionUserId: string | null } | null>;
   listBySession(sessionId: string): Promise<ArtifactRecord[]>;
   /** The ciphertext kept in `artifact_blobs` (a row without a blob key). */
   ciphertext(id: string): Promise<Buffer | null>;

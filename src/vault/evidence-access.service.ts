@@ -30,10 +30,11 @@ const consoleSubject = (artifactId: string, signInId: string): string => `consol
 /**
  * The data-rights rule on a session's evidence, asked each time a link is opened: null when it may
  * be read, else the error a tenant's read of the session would get now (`user_restricted`, or
- * `not_found` once its user is deleted). A link handed out before a restriction or an erasure stops
+ * `not_found` once its user is deleted). The session's binding (`userId`) is read with the artifact's row,
+ * in the open's one query. A link handed out before a restriction or an erasure stops
  * working at that moment, not when it expires (issue #25, finding 7).
  */
-export type EvidenceReadGuard = (sessionId: string) => Promise<DomainError | null>;
+export type EvidenceReadGuard = (session: { id: string; userId: string | null }) => Promise<DomainError | null>;
 
 /** Signed evidence links: which artifacts get one, and what opening one does (checks, audit, bytes). */
 export class EvidenceAccessService {
@@ -73,10 +74,11 @@ export class EvidenceAccessService {
   async open(artifactId: string, expires: string | undefined, sig: string | undefined, requestId: string, viewer?: EvidenceViewer): Promise<OpenedEvidence | 'forbidden' | 'gone' | DomainError> {
     if (!/^art_[A-Za-z0-9]{16,}$/.test(artifactId)) return 'forbidden';
     if (this.links.check(viewer ? consoleSubject(artifactId, viewer.signInId) : artifactId, expires, sig) !== 'valid') return 'forbidden';
-    const record = await this.vault.find(artifactId);
-    if (!record || !EVIDENCE_CLASSES.includes(record.class)) return 'forbidden';
+    const found = await this.vault.findWithSessionUser(artifactId);
+    const record = found?.record;
+    if (!found || !record || !EVIDENCE_CLASSES.includes(record.class)) return 'forbidden';
     if (viewer && record.tenantId !== viewer.tenantId) return 'forbidden';
-    const refusal = await this.guard(record.sessionId);
+    const refusal = await this.guard({ id: record.sessionId, userId: found.sessionUserId });
     if (refusal) return refusal;
     const { body } = await this.vault.stream(record);
     try {

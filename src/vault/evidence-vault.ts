@@ -196,6 +196,11 @@ export class EvidenceVault {
     return this.store.find(id);
   }
 
+  /** The row and the user its session is bound to now, in one round trip (an evidence link's open). */
+  findWithSessionUser(id: string): Promise<{ record: ArtifactRecord; sessionUserId: string | null } | null> {
+    return this.store.findWithSessionUser(id);
+  }
+
   list(sessionId: string): Promise<ArtifactRecord[]> {
     return this.store.listBySession(sessionId);
   }

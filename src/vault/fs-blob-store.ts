@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, open as openFd } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,6 +11,8 @@ const BLOB_KEY = /^[0-9a-f]{64}$/;
 /** A temporary file left by a crash mid-write is listed (and swept) under this prefix. */
 const TMP_PREFIX = 'tmp/';
 const TMP_NAME = /^[0-9a-f]{32}$/;
+/** Bytes per read of a blob: fewer, larger reads and socket writes per MiB sent (bench:hosted). */
+const READ_CHUNK = 512 * 1024;
 
 /**
  * The embedded blob store (issue 30): ciphertext files under `dir`, named by their SHA-256 in two
@@ -61,10 +63,11 @@ export class FsBlobStore implements BlobStore {
 
   async get(key: string): Promise<Readable | null> {
     if (!BLOB_KEY.test(key)) return null;
-    const file = await fs.open(this.pathOf(key), 'r').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
-    if (!file) return null;
-    // The open handle keeps a blob purged meanwhile readable to its end, as a file system does.
-    return file.createReadStream({ highWaterMark: 256 * 1024 });
+    const fd = await openForRead(this.pathOf(key));
+    if (fd === null) return null;
+    // The open descriptor keeps a blob purged meanwhile readable to its end, as a file system does. A plain
+    // descriptor, not a FileHandle: its stream reads with fs.read callbacks, not a promise per read (bench:hosted).
+    return createReadStream('', { fd, highWaterMark: READ_CHUNK });
   }
 
   async delete(key: string): Promise<void> {
@@ -94,6 +97,11 @@ export class FsBlobStore implements BlobStore {
   pathOf(key: string): string {
     return path.join(this.blobs, key.slice(0, 2), key.slice(2, 4), key);
   }
+}
+
+/** A blob file's descriptor, or null when it is not there. */
+function openForRead(file: string): Promise<number | null> {
+  return new Promise((resolve, reject) => openFd(file, 'r', (err, fd) => (err ? (err.code === 'ENOENT' ? resolve(null) : reject(err)) : resolve(fd))));
 }
 
 async function entries(dir: string): Promise<string[]> {

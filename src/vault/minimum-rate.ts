@@ -18,15 +18,31 @@ export async function* atMinimumRate<T extends Buffer | string>(
   const started = now();
   let received = 0;
   let pending = false;
+  // One timer for the body, re-armed only when it fires before the deadline (which moves with every
+  // chunk) or after a read was not pending: a timer and a race per 64 KiB chunk cost CPU on every upload.
+  let timer: NodeJS.Timeout | undefined;
+  let cut: (() => void) | null = null;
+  const deadline = () => started + Math.max(opts.graceMs, (received / opts.bytesPerSecond) * 1000);
+  const arm = () => {
+    timer = setTimeout(fire, Math.max(0, deadline() - now()));
+  };
+  const fire = () => {
+    timer = undefined;
+    if (!pending) return; // the reader is busy, not the client: armed again by the next read
+    if (now() >= deadline()) cut?.();
+    else arm();
+  };
   try {
     for (;;) {
-      const deadline = started + Math.max(opts.graceMs, (received / opts.bytesPerSecond) * 1000);
-      let timer: NodeJS.Timeout | undefined;
-      const tooSlow = new Promise<'too_slow'>((resolve) => {
-        timer = setTimeout(() => resolve('too_slow'), Math.max(0, deadline - now()));
-      });
       pending = true;
-      const next = await Promise.race([it.next().finally(() => (pending = false)), tooSlow]).finally(() => clearTimeout(timer));
+      if (!timer) arm();
+      const next = await new Promise<IteratorResult<T> | 'too_slow'>((resolve, reject) => {
+        cut = () => resolve('too_slow');
+        it.next()
+          .finally(() => (pending = false))
+          .then(resolve, reject);
+      });
+      cut = null;
       if (next === 'too_slow') {
         const kib = Math.round(received / 1024);
         throw new DomainError('upload_too_slow', `The upload was cut: ${kib} KiB in ${Math.round((now() - started) / 1000)} s is below the minimum of ${opts.bytesPerSecond / 1024} KiB/s`);
@@ -36,6 +52,7 @@ export async function* atMinimumRate<T extends Buffer | string>(
       yield next.value;
     }
   } finally {
+    clearTimeout(timer);
     // A reader that stops early (a refusal mid-body) hands the source back: a request's iterator then
     // drops its 'readable' listener, without which the rest of the body could not be drained for a
     // clean error answer. With a read still waiting (a client too slow), that return runs once it ends.

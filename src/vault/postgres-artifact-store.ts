@@ -73,6 +73,14 @@ export class PostgresArtifactStore implements ArtifactStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  async findWithSessionUser(id: string): Promise<{ record: ArtifactRecord; sessionUserId: string | null } | null> {
+    const rows: (Row & { session_user_id: string | null })[] = await this.db.query(
+      `SELECT ${COLUMNS.split(', ').map((c) => `a.${c}`).join(', ')}, s.user_id AS session_user_id FROM artifacts a LEFT JOIN sessions s ON s.id = a.session_id WHERE a.id = $1`,
+      [id],
+    );
+    return rows[0] ? { record: toRecord(rows[0]), sessionUserId: rows[0].session_user_id } : null;
+  }
+
   async listBySession(sessionId: string): Promise<ArtifactRecord[]> {
     const rows: Row[] = await this.db.query(`SELECT ${COLUMNS} FROM artifacts WHERE session_id = $1 ORDER BY stored_at, id`, [sessionId]);
     return rows.map(toRecord);
