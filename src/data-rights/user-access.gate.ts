@@ -2,7 +2,6 @@ import type { DataSource } from 'typeorm';
 import type { Actor } from '../auth/actor';
 import { CoalescingReader } from '../db/coalescing-reader';
 import { DomainError, notFound } from '../errors';
-import { SessionReader } from '../sessions/session-reader';
 
 /** An end user's data-rights state (docs/data-rights.md, "User data lifecycle"). */
 export const USER_STATES = ['active', 'restricted', 'soft_deleted', 'purged'] as const;
@@ -55,12 +54,6 @@ export class UserAccessGate {
     if (state === 'restricted') return userRestricted();
     if (state === 'soft_deleted' || state === 'purged') return notFound(what);
     return null;
-  }
-
-  /** `refusalFor` of the user a session is bound to; null for an unbound session (the binding is read now). */
-  async refusalForSession(sessionId: string, what = 'Session'): Promise<DomainError | null> {
-    const userId = await SessionReader.boundUserOf(this.db, sessionId);
-    return userId ? this.refusalFor(userId, what) : null;
   }
 
   /** Refuses work on a user who may not be processed now (binding a session, running checks). */

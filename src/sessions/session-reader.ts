@@ -54,12 +54,6 @@ export class SessionReader {
   // The reads below run on the caller's connection: inside its transaction (a row lock that orders the
   // caller's write, or a read of what the transaction itself wrote), or now, past the coalescing reader.
 
-  /** The user session `id` is bound to (null: unbound or no such session), read now. */
-  static async boundUserOf(q: DataSource | EntityManager, id: string): Promise<string | null> {
-    const rows: { user_id: string | null }[] = await q.query(`SELECT user_id FROM sessions WHERE id = $1`, [id]);
-    return rows[0]?.user_id ?? null;
-  }
-
   /** Locks session `id` for the rest of `m`'s transaction and gives its status; null when there is none. */
   static async lockStatus(m: EntityManager, id: string): Promise<string | null> {
     const rows: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 FOR UPDATE`, [id]);
