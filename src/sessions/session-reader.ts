@@ -54,6 +54,14 @@ export class SessionReader {
   // The reads below run on the caller's connection: inside its transaction (a row lock that orders the
   // caller's write, or a read of what the transaction itself wrote), or now, past the coalescing reader.
 
+  /**
+   * A SQL expression for the user the session `sessionIdSql` is bound to (null: unbound), for a caller's query that
+   * needs the binding beside its own row in one round trip (an evidence open reads its artifact with it).
+   */
+  static boundUserSql(sessionIdSql: string): string {
+    return `(SELECT user_id FROM sessions WHERE id = ${sessionIdSql})`;
+  }
+
   /** Locks session `id` for the rest of `m`'s transaction and gives its status; null when there is none. */
   static async lockStatus(m: EntityManager, id: string): Promise<string | null> {
     const rows: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 FOR UPDATE`, [id]);

@@ -75,7 +75,7 @@ export class PostgresArtifactStore implements ArtifactStore {
 
   async findWithSessionUser(id: string): Promise<{ record: ArtifactRecord; sessionUserId: string | null } | null> {
     const rows: (Row & { session_user_id: string | null })[] = await this.db.query(
-      `SELECT ${COLUMNS.split(', ').map((c) => `a.${c}`).join(', ')}, s.user_id AS session_user_id FROM artifacts a LEFT JOIN sessions s ON s.id = a.session_id WHERE a.id = $1`,
+      `SELECT ${COLUMNS.split(', ').map((c) => `a.${c}`).join(', ')}, ${SessionReader.boundUserSql('a.session_id')} AS session_user_id FROM artifacts a WHERE a.id = $1`,
       [id],
     );
     return rows[0] ? { record: toRecord(rows[0]), sessionUserId: rows[0].session_user_id } : null;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { packageImage } from '../../bench/checks/face-images';
 import { openPage, pageCall, upload, type PageSession } from '../helpers/hosted-client';
 import { checkOf, decided } from '../helpers/live-session';
-import { SimulatedWallet, type WalletPerson } from '../helpers/simulated-wallet';
+import { SimulatedWallet, SPECIMEN_PERSON } from '../helpers/simulated-wallet';
 import { certificateAuthorityWithCrl, issueCrl, issueIntermediateCa, issueSigner, pemToDer } from '../helpers/test-pki';
 import { cli, createTenant, startServer, testEnv, type Tenant, type TestServer, http as call } from '../helpers/test-server';
 
@@ -18,16 +18,7 @@ import { cli, createTenant, startServer, testEnv, type Tenant, type TestServer, 
  * `digital_id` check `error` (a person decides), never a pass.
  */
 
-const person: WalletPerson = {
-  family_name: 'Mustermann',
-  given_name: 'Erika',
-  birth_date: '1984-08-12',
-  portrait: packageImage('franck_02221.jpg').bytes,
-  document_number: 'T22000129',
-  expiry_date: '2031-01-01',
-  issuing_country: 'UT',
-  nationality: 'DE',
-};
+const person = SPECIMEN_PERSON;
 
 const crls = new Map<string, { status: number; body: Uint8Array }>();
 let crlServer: http.Server;

@@ -2,12 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { packageImage } from '../../bench/checks/face-images';
 import { launchChromium } from '../helpers/browser';
 import { checkOf, decided } from '../helpers/live-session';
 import { writeFakeCameraClip } from '../helpers/fake-camera';
 import { freePort } from '../helpers/oidc-login';
-import { SimulatedWallet, type AnswerOptions } from '../helpers/simulated-wallet';
+import { SimulatedWallet, SPECIMEN_PERSON, type AnswerOptions } from '../helpers/simulated-wallet';
 import { freshCertificateAuthority } from '../helpers/test-pki';
 import { cli, createTenant, ENGINES_OFF, http, ROOT, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
 
@@ -44,16 +43,7 @@ beforeAll(async () => {
   writeFileSync(pem, ca.certificatePem);
   for (const kind of ['iaca', 'sd-jwt-vc-issuer']) expect((await cli(server.env, ['trust', 'add', '--environment', 'live', '--kind', kind, '--pem', pem, '--json'])).code).toBe(0);
   wallet = new SimulatedWallet(
-    {
-      family_name: 'Mustermann',
-      given_name: 'Erika',
-      birth_date: '1984-08-12',
-      portrait: packageImage('franck_02221.jpg').bytes,
-      document_number: 'T22000129',
-      expiry_date: '2031-01-01',
-      issuing_country: 'UT',
-      nationality: 'DE',
-    },
+    SPECIMEN_PERSON,
     undefined,
     ca,
   );

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { packageImage } from '../../bench/checks/face-images';
 import { openPage, pageCall, upload, type PageSession } from '../helpers/hosted-client';
 import { checkOf, decided } from '../helpers/live-session';
-import { SimulatedWallet, type AnswerOptions, type WalletPerson } from '../helpers/simulated-wallet';
+import { SimulatedWallet, SPECIMEN_PERSON, type AnswerOptions } from '../helpers/simulated-wallet';
 import { freshCertificateAuthority } from '../helpers/test-pki';
 import { cli, createTenant, graphql, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
 
@@ -15,16 +15,7 @@ import { cli, createTenant, graphql, http, startServer, testEnv, type Tenant, ty
  * project's test IACA. The face matcher is the embedded engine, as live verification runs it.
  */
 
-const person: WalletPerson = {
-  family_name: 'Mustermann',
-  given_name: 'Erika',
-  birth_date: '1984-08-12',
-  portrait: packageImage('franck_02221.jpg').bytes,
-  document_number: 'T22000129',
-  expiry_date: '2031-01-01',
-  issuing_country: 'UT',
-  nationality: 'DE',
-};
+const person = SPECIMEN_PERSON;
 
 let server: TestServer;
 let acme: Tenant;

@@ -3,6 +3,7 @@ import { deflateSync } from 'node:zlib';
 import { cborDecode, cborEncode, DataItem, DateOnly, DeviceRequest, DeviceResponse, Document, IssuerSignedDocument, MDoc } from '@animo-id/mdoc';
 import { createHeaderAndPayload, StatusList } from '@sd-jwt/jwt-status-list';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { packageImage } from '../../bench/checks/face-images';
 import { encryptEcdhEsJwe } from '../../src/digital-id/ecdh-es-jwe';
 import { nodeMdocContext } from '../../src/digital-id/node-mdoc-context';
 import { CREDENTIAL_PROFILES, type CredentialProfile, type DocumentClaim } from '../../src/digital-id/requested-claims';
@@ -40,6 +41,18 @@ export interface WalletPerson {
   /** Held in the credential and never asked for (no tier requests it): a test can look for it where nothing may keep it. */
   readonly resident_address?: string;
 }
+
+/** The specimen holder the digital-ID tests issue credentials to (portrait: a photo of the person the selfies show). */
+export const SPECIMEN_PERSON: WalletPerson = {
+  family_name: 'Mustermann',
+  given_name: 'Erika',
+  birth_date: '1984-08-12',
+  portrait: packageImage('franck_02221.jpg').bytes,
+  document_number: 'T22000129',
+  expiry_date: '2031-01-01',
+  issuing_country: 'UT',
+  nationality: 'DE',
+};
 
 /** What the request told the wallet, read from the request object or the DC API request data. */
 export interface WalletRequest {
