@@ -66,4 +66,16 @@ describe('PreparedSql', () => {
     }
     expect(await preparedNamed('test-echo')).toBe(1);
   });
+
+  it('prepares again when the embedded backend lost its statements (the database process was started again)', async () => {
+    if (!database.embedded) return; // a real server's new connections have new backends, which pg knows
+    const text = 'SELECT $1::int - 1 AS previous';
+    expect((await database.sql.rows<{ previous: number }>('test-previous', text, [5]))[0].previous).toBe(4);
+    // What a new backend looks like: none of the statements the old one had (app/keep-embedded-database.ts).
+    await database.dataSource.query('DEALLOCATE ALL');
+    expect(await preparedNamed('test-previous')).toBe(0);
+    const rows = await Promise.all([10, 20, 30].map((n) => database.sql.rows<{ previous: number }>('test-previous', text, [n])));
+    expect(rows.map((r) => r[0].previous)).toEqual([9, 19, 29]);
+    expect(await preparedNamed('test-previous')).toBe(1);
+  });
 });

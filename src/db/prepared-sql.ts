@@ -55,6 +55,8 @@ class StatementNames {
 type PgConnection = { parsedStatements?: Record<string, string> };
 const connectionOf = (client: PoolClient): PgConnection | undefined => (client as unknown as { connection?: PgConnection }).connection;
 
+/** SQLSTATE 26000: the backend has no prepared statement of that name. */
+const UNKNOWN_PREPARED_STATEMENT = '26000';
 /** SQLSTATE 42P05: the backend already has a prepared statement of that name. */
 const DUPLICATE_PREPARED_STATEMENT = '42P05';
 
@@ -72,6 +74,18 @@ class SharedBackendStatements {
   constructor(private readonly pool: Pool) {}
 
   async rows<Row>(backendName: string, text: string, values: unknown[]): Promise<Row[]> {
+    try {
+      return await this.once<Row>(backendName, text, values);
+    } catch (err) {
+      if ((err as { code?: string }).code !== UNKNOWN_PREPARED_STATEMENT) throw err;
+      // The backend does not have what it was known to have: the embedded database was started again
+      // (app/keep-embedded-database.ts), with none of the old one's statements. Prepare anew.
+      this.prepared.clear();
+      return this.once<Row>(backendName, text, values);
+    }
+  }
+
+  private async once<Row>(backendName: string, text: string, values: unknown[]): Promise<Row[]> {
     if (!this.prepared.has(backendName) && this.preparing.has(backendName)) {
       return (await this.pool.query({ text, values })).rows as Row[];
     }
@@ -85,9 +99,17 @@ class SharedBackendStatements {
       }
       if (this.prepared.has(backendName)) {
         connection.parsedStatements[backendName] ??= text;
-        return (await client.query({ name: backendName, text, values })).rows as Row[];
+        try {
+          return (await client.query({ name: backendName, text, values })).rows as Row[];
+        } catch (err) {
+          // This connection must not go on believing in a statement the backend lost.
+          if ((err as { code?: string }).code === UNKNOWN_PREPARED_STATEMENT) delete connection.parsedStatements[backendName];
+          throw err;
+        }
       }
       this.preparing.add(backendName);
+      // Not known on the backend: whatever this connection remembers of the name is from a backend gone since.
+      delete connection.parsedStatements[backendName];
       try {
         return (await client.query({ name: backendName, text, values })).rows as Row[];
       } catch (err) {
