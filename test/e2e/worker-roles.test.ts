@@ -1,5 +1,5 @@
 import { captureAndSubmit, decided, passportFields, passportPhoto } from '../helpers/live-session';
-import { createTenant, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
+import { createTenant, eventually, http, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
 import { CHECK_WORKER, startWorker, type WorkerProcess } from '../helpers/worker-process';
 
 /**
@@ -47,6 +47,8 @@ describe('a jobs-tier worker and a check worker (WORKER_QUEUES)', () => {
     checkWorker = await startWorker({ ...api.env, CHECK_WORKERS: '1' }, undefined, CHECK_WORKER);
     expect(startedLine(checkWorker)).toMatchObject({ queues: 'checks', check_engines: { embedded_models: 'ready' } });
     expect(await decided(api, acme.live_api_key, liveSessionId, 480_000)).toMatchObject({ status: 'success', result: { decision: 'approved' } });
+    // Its log line comes up to 200 ms after the decision the API shows (later on a loaded machine): waited for.
+    await eventually(async () => (checkWorker!.decided().length > 0 ? true : undefined));
     expect(checkWorker.decided()).toEqual([liveSessionId]);
     expect(jobsWorker.decided()).toEqual([]);
   });
