@@ -119,7 +119,7 @@ export class JobQueue {
     const options = pgBossJobOptions(jobOptions, this.retryScale);
     await this.boss.insert(
       name,
-      jobs.map((j) => ({ data: j.data, ...options, ...(j.startAfter ? { startAfter: j.startAfter.toISOString() } : {}), ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}) })),
+      pgBossJobs(jobs, options),
       dbOf(within),
     );
   }
@@ -143,7 +143,7 @@ export class JobQueue {
     };
     await this.boss.insert(
       name,
-      jobs.map((j) => ({ data: j.data, ...pgBossJobOptions({}, this.retryScale), ...(j.startAfter ? { startAfter: j.startAfter.toISOString() } : {}), ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}) })),
+      pgBossJobs(jobs, pgBossJobOptions({}, this.retryScale)),
       { db: recorder, returnId: true },
     );
     if (!captured) return null;
@@ -244,7 +244,11 @@ export class JobQueue {
 
 const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-/** pg-boss's database seam bound to a TypeORM transaction, so a job commits with that transaction. */
+/** Jobs, each with its own start time and singleton key, as pg-boss's `insert` takes them. */
+function pgBossJobs<T extends object>(jobs: { data: T; startAfter?: Date; singletonKey?: string }[], options: ReturnType<typeof pgBossJobOptions>) {
+  return jobs.map((j) => ({ data: j.data, ...options, ...(j.startAfter ? { startAfter: j.startAfter.toISOString() } : {}), ...(j.singletonKey ? { singletonKey: j.singletonKey } : {}) }));
+}
+
 /** Jobs' INSERT as WITH-clause entries (`ctes`, joined by commas, the last named `jobs_sent`), and its values (`$1` onwards). */
 export type JobInsertStatement = { ctes: string[]; values: unknown[] };
 
@@ -263,6 +267,7 @@ export function asCommonTableExpressions(s: { text: string; values: unknown[] })
   return null;
 }
 
+/** pg-boss's database seam bound to a TypeORM transaction, so a job commits with that transaction. */
 function dbOf(within: EntityManager | undefined): { db?: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } } {
   const runner = within?.queryRunner;
   if (!runner) return {};
