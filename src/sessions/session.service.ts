@@ -213,6 +213,8 @@ export class SessionService {
 
   async create(actor: TenantKeyActor, cmd: CreateSessionCommand): Promise<{ session: SessionEntity; clientSecret: string }> {
     const flowId = cmd.flowId ?? 'default';
+    /** A session built on the flow as the database had it, which the transaction below may write as it is. */
+    let builtOnReadFlow: { session: SessionEntity; clientSecret: string } | undefined;
     // A remembered flow first; read afresh when the write finds it changed (SessionFlows), or when it
     // refused the command (a stale flow must not refuse a tier its flow now allows).
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -224,6 +226,7 @@ export class SessionService {
         if (remembered && err instanceof DomainError) continue;
         throw err;
       }
+      if (!remembered) builtOnReadFlow = built;
       const flow = remembered ?? this.flows.remembered(actor.tenantId, flowId)!;
       const events = outboxEventsForTransition(built.session, null, built.session.createdAt);
       if (this.effects.outboxHandlers.some((h) => !h.wants || events.some(h.wants))) break; // their work needs a transaction
@@ -232,6 +235,7 @@ export class SessionService {
       if (jobs.length && !jobStatement) break;
       const written = await this.createStatement.write(built.session, events, flow.version, jobStatement);
       if (!written) {
+        builtOnReadFlow = undefined; // its flow changed since
         this.flows.forget(actor.tenantId, flowId);
         continue;
       }
@@ -239,7 +243,7 @@ export class SessionService {
       return built;
     }
     // The general path: one transaction, every outbox handler in it (also when the flow kept changing under the statement).
-    const built = await this.newSession(actor, cmd);
+    const built = builtOnReadFlow ?? (await this.newSession(actor, cmd));
     const events = await this.db.transaction((m) => this.insertNew(m, [built.session]));
     this.announce(events, built.session);
     return built;
