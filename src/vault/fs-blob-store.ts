@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, open as openFd } from 'node:fs';
+import { promisify } from 'node:util';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -99,9 +100,11 @@ export class FsBlobStore implements BlobStore {
   }
 }
 
+const openDescriptor = promisify(openFd);
+
 /** A blob file's descriptor, or null when it is not there. */
 function openForRead(file: string): Promise<number | null> {
-  return new Promise((resolve, reject) => openFd(file, 'r', (err, fd) => (err ? (err.code === 'ENOENT' ? resolve(null) : reject(err)) : resolve(fd))));
+  return openDescriptor(file, 'r').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)));
 }
 
 async function entries(dir: string): Promise<string[]> {
