@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { pgConnectionOptions, PostgresTarget } from '../db/data-source';
 import type { Logger } from '../logger';
 import type { QueueStat } from '../metrics/prometheus-metrics';
+import { ReadyProbe, WORKER_BACKSTOP_SECONDS } from './ready-probe';
 import { DEFAULT_RETRY, pgBossRetryOptions, type PgBossRetryOptions, type RetryPolicy } from './retry-policy';
 
 export { DEFAULT_RETRY, type RetryPolicy } from './retry-policy';
@@ -41,15 +42,27 @@ function pgBossJobOptions(opts: Omit<SendOptions, 'within'>, scale: number): PgB
 export class JobQueue {
   private readonly created = new Set<string>();
   private readonly insertCtes = new Map<string, string[] | null>();
+  /** Wakes the workers of queues with a job due, one statement per poll interval (the workers' own polling is a backstop). */
+  private readonly probe: ReadyProbe;
+  /** Each worker's fetch interval when nothing wakes it. */
+  private readonly workerPollSeconds: number;
 
   private constructor(
     private readonly boss: PgBoss,
-    private readonly pollSeconds: number,
+    pollSeconds: number,
     private readonly logger: Logger,
     /** JOB_RETRY_SCALE: multiplies every retry delay (tests only; 1 in production). */
     private readonly retryScale: number,
     private readonly schema: string,
-  ) {}
+  ) {
+    this.workerPollSeconds = Math.max(pollSeconds, WORKER_BACKSTOP_SECONDS);
+    this.probe = new ReadyProbe(boss.getDb(), schema, pollSeconds, (queue) => this.wake(queue), logger);
+  }
+
+  /** Every worker of `queue` fetches now (one asleep waits out its interval otherwise). */
+  private wake(queue: string): void {
+    for (const w of this.boss.getWipData()) if (w.name === queue) this.boss.notifyWorker(w.id);
+  }
 
   static async start(
     target: PostgresTarget,
@@ -160,8 +173,8 @@ export class JobQueue {
     await this.boss.work<T>(
       name,
       {
-        pollingIntervalSeconds: this.pollSeconds,
-        notifyPollingIntervalSeconds: this.pollSeconds,
+        pollingIntervalSeconds: this.workerPollSeconds,
+        notifyPollingIntervalSeconds: this.workerPollSeconds,
         batchSize: opts.batchSize ?? 1,
         localConcurrency: opts.localConcurrency ?? 1,
       },
@@ -176,6 +189,7 @@ export class JobQueue {
         }
       },
     );
+    this.probe.watch(name);
   }
 
   /**
@@ -192,7 +206,7 @@ export class JobQueue {
     await this.ensureQueue(name);
     await this.boss.work<T>(
       name,
-      { pollingIntervalSeconds: this.pollSeconds, notifyPollingIntervalSeconds: this.pollSeconds, batchSize: opts.batchSize, localConcurrency: opts.localConcurrency, burstWhenBatchFull: true },
+      { pollingIntervalSeconds: this.workerPollSeconds, notifyPollingIntervalSeconds: this.workerPollSeconds, batchSize: opts.batchSize, localConcurrency: opts.localConcurrency, burstWhenBatchFull: true },
       async (jobs) => {
         try {
           await handler(jobs.map((j) => ({ id: j.id, data: j.data })));
@@ -202,6 +216,7 @@ export class JobQueue {
         }
       },
     );
+    this.probe.watch(name);
   }
 
   /** A cron job that runs once per tick across all instances. */
@@ -238,6 +253,7 @@ export class JobQueue {
    * worker after their retry delay (src/jobs/retry-policy.ts): a job is never lost by a shutdown.
    */
   async stop(): Promise<void> {
+    this.probe.stop();
     await this.boss.stop({ graceful: true, timeout: 10_000, close: true });
   }
 }
