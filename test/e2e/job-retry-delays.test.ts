@@ -49,6 +49,9 @@ describe('retries wait', () => {
 
     const [first, second] = await eventually(async () => (receiver.at('/dsr').length >= 2 ? receiver.at('/dsr') : undefined), 60_000, 100);
     expect(second.at - first.at).toBeGreaterThanOrEqual(DSR_CALLBACK_FIRST_DELAY_MS);
+    // ...and soon after it is due: the job queue's probe wakes the worker within a poll interval, where the
+    // worker's own polling would have waited its 30 s backstop (src/jobs/ready-probe.ts; some slack for a loaded machine).
+    expect(second.at - first.at).toBeLessThan(2 * DSR_CALLBACK_FIRST_DELAY_MS + 10_000);
     expect(JSON.parse(second.body)).toMatchObject({ type: 'dsr.completed', data: { dsr_id: initiated.body.id } });
     // Delivered: no third call.
     await new Promise((r) => setTimeout(r, 1_000));
