@@ -12,8 +12,8 @@ import { childOf, cpuSeconds } from './process-cpu';
  * against a bare express process idling in the same run. CPU time, not wall time: the machine may be
  * shared, and a busy neighbour slows a process without making it spend more.
  *
- * Env: DATABASE_URL (a PostgreSQL server: the bench makes a database of its own on it and drops it;
- * unset, the embedded database), IDLE_SECONDS (60 per round), IDLE_ROUNDS (3), IDLE_SETTLE_SECONDS (20:
+ * Env: DATABASE_URL (a PostgreSQL server: the bench makes a database of its own on it and drops it, and
+ * counts the CPU of that database's backends when they run on this machine; unset, the embedded database), IDLE_SECONDS (60 per round), IDLE_ROUNDS (3), IDLE_SETTLE_SECONDS (20:
  * the start's own work, the first sanctions check and cron pass, is not idle).
  */
 const SECONDS = Number(process.env.IDLE_SECONDS ?? 60);
@@ -22,12 +22,30 @@ const SETTLE_SECONDS = Number(process.env.IDLE_SETTLE_SECONDS ?? 20);
 
 type Measured = { pid: number; extraPid: number | null };
 
+/**
+ * CPU seconds so far of the PostgreSQL backends serving `database` (on this machine only: their pids are
+ * read in /proc), by pid; a backend that ends during a round takes its CPU with it, so this is a floor.
+ */
+async function backendCpu(adminUrl: string, database: string): Promise<Map<number, number>> {
+  const c = new Client({ connectionString: adminUrl });
+  await c.connect();
+  const { rows } = await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+  await c.end();
+  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)]));
+}
+
+function backendMsPerSecond(before: Map<number, number>, after: Map<number, number>): number {
+  let seconds = 0;
+  for (const [pid, at] of before) if (after.has(pid)) seconds += after.get(pid)! - at;
+  return (seconds * 1000) / SECONDS;
+}
+
 function msPerSecond(before: number, after: number): number {
   return ((after - before) * 1000) / SECONDS;
 }
 
 /** A database of this run's own on the PostgreSQL server of `url`; dropped by the returned function. */
-async function ownDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+async function ownDatabase(url: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `ivs_idle_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: url });
   await admin.connect();
@@ -37,6 +55,7 @@ async function ownDatabase(url: string): Promise<{ url: string; drop(): Promise<
   own.pathname = `/${name}`;
   return {
     url: own.toString(),
+    name,
     drop: async () => {
       const c = new Client({ connectionString: url });
       await c.connect();
@@ -72,19 +91,20 @@ async function main(): Promise<void> {
     };
     await new Promise((r) => setTimeout(r, SETTLE_SECONDS * 1000));
     console.log(`idle CPU, ${database ? 'PostgreSQL server' : 'embedded database'}: ${ROUNDS} rounds of ${SECONDS} s, ${os.cpus().length} cores\n`);
-    console.log('| round | bare express, ms/s | server, ms/s | embedded database process, ms/s | server over bare express | load average (1/5/15 min) |');
+    console.log(`| round | bare express, ms/s | server, ms/s | ${database ? 'PostgreSQL backends of its database' : 'embedded database process'}, ms/s | server over bare express | load average (1/5/15 min) |`);
     console.log('|---|---|---|---|---|---|');
     for (let round = 1; round <= ROUNDS; round++) {
       const at = (m: Measured) => cpuSeconds(m.pid);
       const b0 = at(measured.baseline);
       const s0 = at(measured.server);
       const d0 = cpuSeconds(measured.server.extraPid);
+      const pg0 = database ? await backendCpu(process.env.DATABASE_URL!, database.name) : null;
       await new Promise((r) => setTimeout(r, SECONDS * 1000));
       const bare = msPerSecond(b0, at(measured.baseline));
       const own = msPerSecond(s0, at(measured.server));
-      const db = msPerSecond(d0, cpuSeconds(measured.server.extraPid));
+      const db = pg0 ? backendMsPerSecond(pg0, await backendCpu(process.env.DATABASE_URL!, database!.name)) : msPerSecond(d0, cpuSeconds(measured.server.extraPid));
       const load = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
-      console.log(`| ${round} | ${bare.toFixed(1)} | ${own.toFixed(1)} | ${database ? 'n/a' : db.toFixed(1)} | ${(own - bare).toFixed(1)} | ${load} |`);
+      console.log(`| ${round} | ${bare.toFixed(1)} | ${own.toFixed(1)} | ${db.toFixed(1)} | ${(own - bare).toFixed(1)} | ${load} |`);
     }
   } finally {
     for (const s of started.reverse()) await s.stop();
