@@ -16,12 +16,10 @@ const SOURCE_DIRS = ['src', 'app', 'web', 'rest-adapter', 'schema', 'http', 'sub
 const SESSIONS_IN_SQL = /\b(FROM|JOIN|UPDATE|INTO)\s+sessions\b/;
 
 const NOT_MOVED_YET = new Set([
-  'src/data-rights/biometric-purge.service.ts',
   'src/data-rights/dsr-job.service.ts',
   'src/data-rights/dsr-mail.ts',
   'src/data-rights/export/database-export-sources.ts',
   'src/data-rights/review-case.service.ts',
-  'src/data-rights/user-erasure.service.ts',
   'src/data-rights/user-restriction.service.ts',
   'src/digital-id/digital-id-request.repository.ts',
   'src/hosted-flow/hosted-capture.repository.ts',
