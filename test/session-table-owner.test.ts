@@ -19,8 +19,6 @@ const NOT_MOVED_YET = new Set([
   'src/data-rights/dsr-job.service.ts',
   'src/data-rights/dsr-mail.ts',
   'src/data-rights/export/database-export-sources.ts',
-  'src/data-rights/review-case.service.ts',
-  'src/data-rights/user-restriction.service.ts',
   'src/digital-id/digital-id-request.repository.ts',
   'src/hosted-flow/hosted-capture.repository.ts',
   'src/retention/retention-reclassifier.ts',
