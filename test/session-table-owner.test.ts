@@ -16,9 +16,6 @@ const SOURCE_DIRS = ['src', 'app', 'web', 'rest-adapter', 'schema', 'http', 'sub
 const SESSIONS_IN_SQL = /\b(FROM|JOIN|UPDATE|INTO)\s+sessions\b/;
 
 const NOT_MOVED_YET = new Set([
-  'src/data-rights/dsr-job.service.ts',
-  'src/data-rights/dsr-mail.ts',
-  'src/data-rights/export/database-export-sources.ts',
   'src/digital-id/digital-id-request.repository.ts',
   'src/hosted-flow/hosted-capture.repository.ts',
   'src/retention/retention-reclassifier.ts',
@@ -53,5 +50,9 @@ describe('the sessions table has one owner', () => {
 
   it('the bulk import is no longer among them', () => {
     expect(namingTheTable).not.toContain('src/bulk-import/bulk-import.job.ts');
+  });
+
+  it('the data-rights module reads and writes sessions through src/sessions/ only', () => {
+    expect(namingTheTable.filter((f) => f.startsWith('src/data-rights/'))).toEqual([]);
   });
 });
