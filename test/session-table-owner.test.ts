@@ -23,8 +23,6 @@ const NOT_MOVED_YET = new Set([
   'src/data-rights/review-case.service.ts',
   'src/data-rights/user-erasure.service.ts',
   'src/data-rights/user-restriction.service.ts',
-  'src/digital-id/digital-id-request.repository.ts',
-  'src/hosted-flow/hosted-capture.repository.ts',
   'src/retention/retention-reclassifier.ts',
   'src/review/review-queue.ts',
   'src/users/me.service.ts',
