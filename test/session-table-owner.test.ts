@@ -23,11 +23,9 @@ const NOT_MOVED_YET = new Set([
   'src/data-rights/review-case.service.ts',
   'src/data-rights/user-erasure.service.ts',
   'src/data-rights/user-restriction.service.ts',
-  'src/retention/retention-reclassifier.ts',
   'src/review/review-queue.ts',
   'src/users/me.service.ts',
   'src/users/service-verification.updater.ts',
-  'src/vault/artifact-purger.ts',
 ]);
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
