@@ -24,7 +24,6 @@ const NOT_MOVED_YET = new Set([
   'src/data-rights/user-erasure.service.ts',
   'src/data-rights/user-restriction.service.ts',
   'src/review/review-queue.ts',
-  'src/users/service-verification.updater.ts',
 ]);
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
