@@ -23,7 +23,6 @@ const NOT_MOVED_YET = new Set([
   'src/data-rights/review-case.service.ts',
   'src/data-rights/user-erasure.service.ts',
   'src/data-rights/user-restriction.service.ts',
-  'src/review/review-queue.ts',
 ]);
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
