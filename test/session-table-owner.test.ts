@@ -15,7 +15,6 @@ const ROOT = path.resolve(__dirname, '..');
 const SOURCE_DIRS = ['src', 'app', 'web', 'rest-adapter', 'schema', 'http', 'subscriptions'];
 const SESSIONS_IN_SQL = /\b(FROM|JOIN|UPDATE|INTO)\s+sessions\b/;
 
-
 function sourceFiles(dir: string, out: string[] = []): string[] {
   for (const e of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
     const rel = path.posix.join(dir, e.name);
