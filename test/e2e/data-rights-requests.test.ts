@@ -268,8 +268,7 @@ describe('data-rights requests of the signed-in user', () => {
         return seen.length >= ids.length ? seen : undefined;
       }, 180_000); // a hang bound only: the 60 s is the schedule read above
       for (const e of purged) expect(e).toMatchObject({ signed: true, data: { artifact: 'selfie_image' } });
-      // The badges go in the job's last transaction, the one that completes it, after the purges whose events arrived:
-      // waited for, since a loaded machine may deliver those events before it commits.
+      // The badges and scores go in the transaction that completes the request, after the artifacts' events: read them once it has.
       const job = await eventually(async () => {
         const j = await db.query(`SELECT status FROM dsr_jobs WHERE id = $1`, [r.body.id]);
         return j.rows[0]?.status === 'completed' ? j.rows[0] : undefined;

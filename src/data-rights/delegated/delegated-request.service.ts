@@ -1,11 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../auth/actor';
 import { requireTenantKey } from '../../auth/auth.service';
-import { instanceSecret } from '../../crypto/instance-secret';
 import { DomainError } from '../../errors';
 import { randomBase62 } from '../../ids';
 import type { RetryPolicy, SendOptions } from '../../jobs/job-queue';
+import { SignedLinks, type LinkKind } from '../../links/signed-links';
 import type { MailMessage } from '../../mail/mail-outbox';
 import type { UserService } from '../../users/user.service';
 import { resolveWebhookTarget, type Resolver } from '../../webhooks/ssrf.guard';
@@ -21,7 +20,12 @@ export const DSR_CALLBACK_JOB = 'dsr-callback';
  */
 export const DSR_CALLBACK_RETRY: RetryPolicy = { limit: 20, delaySeconds: 60, backoff: true, maxDelaySeconds: 3600 };
 export const DSR_EXPIRE_UNCONFIRMED_JOB = 'dsr-expire-unconfirmed';
-const SETTING_KEY = 'dsr_confirmation_key';
+/**
+ * The confirmation link mailed to the user: its own credential for this one request, without expiry (the request
+ * itself is denied after 7 days). Its key and purpose are the ones links were signed with before they were a
+ * SignedLinks kind, so a link already mailed still opens.
+ */
+export const DSR_CONFIRMATION_LINK: LinkKind = { settingKey: 'dsr_confirmation_key', purpose: 'dsr-confirm', path: (dsrId) => `${ACCOUNT_PAGES_PATH}/requests/${dsrId}` };
 
 export type InitiateInput = { user_sub?: unknown; purpose?: unknown; delegated_by_tenant?: unknown; callback_url?: unknown };
 
@@ -47,7 +51,7 @@ export class DelegatedRequestService {
     private readonly dataExports: DataExportService,
     private readonly users: UserService,
     private readonly mail: { send(m: MailMessage): Promise<unknown> },
-    private readonly key: Buffer,
+    private readonly links: SignedLinks,
     private readonly opts: { publicBaseUrl: string; allowPrivateTargets: boolean; resolver?: Resolver },
   ) {}
 
@@ -56,8 +60,8 @@ export class DelegatedRequestService {
     deps: { dsrJobs: DsrJobService; exports: DataExportService; users: UserService; mail: { send(m: MailMessage): Promise<unknown> } },
     opts: { publicBaseUrl: string; allowPrivateTargets: boolean; resolver?: Resolver },
   ): Promise<DelegatedRequestService> {
-    const secret = await instanceSecret(db, SETTING_KEY, () => randomBase62(48));
-    return new DelegatedRequestService(db, deps.dsrJobs, deps.exports, deps.users, deps.mail, Buffer.from(secret, 'utf8'), opts);
+    const links = await SignedLinks.load(db, DSR_CONFIRMATION_LINK, opts.publicBaseUrl);
+    return new DelegatedRequestService(db, deps.dsrJobs, deps.exports, deps.users, deps.mail, links, opts);
   }
 
   /** `POST /v1/developer/dsr/initiate`: 202 with the job and, shown once, the secret that signs its callback. */
@@ -100,14 +104,12 @@ export class DelegatedRequestService {
 
   /** The page where the user, signed in, confirms or declines (web/accounts/dsr-confirmation.router.ts). */
   confirmationUrl(dsrId: string): string {
-    return `${this.opts.publicBaseUrl}${ACCOUNT_PAGES_PATH}/requests/${dsrId}?token=${this.token(dsrId)}`;
+    return this.links.url(dsrId);
   }
 
   /** Whether `token` is the one the message about this request carried (constant time). */
   isLinkValid(dsrId: string, token: unknown): boolean {
-    const expected = Buffer.from(this.token(dsrId), 'base64url');
-    const given = typeof token === 'string' && /^[A-Za-z0-9_-]{43}$/.test(token) ? Buffer.from(token, 'base64url') : Buffer.alloc(0);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return this.links.verify(dsrId, token);
   }
 
   private assertLink(dsrId: string, token: unknown): void {
@@ -154,10 +156,6 @@ export class DelegatedRequestService {
       }
     }
     return n;
-  }
-
-  private token(dsrId: string): string {
-    return createHmac('sha256', this.key).update(`dsr-confirm:${dsrId}`).digest('base64url');
   }
 
   private async tenantName(tenantId: string): Promise<string> {
