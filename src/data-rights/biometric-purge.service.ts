@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { JobQueue } from '../jobs/job-queue';
+import { SessionDataRightsQueries } from '../sessions/session-data-rights.queries';
 import { BIOMETRIC_CLASSES } from '../vault/artifact-classes';
 import type { ArtifactPurger } from '../vault/artifact-purger';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
@@ -59,9 +60,9 @@ export class BiometricPurgeService {
       own.set(dsrJobId, job.status === 'received' ? await this.dsr.start(dsrJobId) : job);
     }
     const userIds = [...new Set(items.map((i) => i.userId))];
-    const rows: { id: string; user_id: string }[] = await this.db.query(`SELECT id, user_id FROM sessions WHERE user_id = ANY($1::text[])`, [userIds]);
+    const rows = await SessionDataRightsQueries.ofUsers(this.db, userIds);
     const sessionsOf = new Map<string, string[]>();
-    for (const r of rows) sessionsOf.set(r.user_id, [...(sessionsOf.get(r.user_id) ?? []), r.id]);
+    for (const r of rows) sessionsOf.set(r.userId, [...(sessionsOf.get(r.userId) ?? []), r.id]);
     // The reason is part of each audit entry: one purge per reason (a user's second item finds nothing left).
     const purgedBySession: Record<string, number> = {};
     for (const reason of [...new Set(items.map((i) => i.reason))]) {
@@ -72,23 +73,13 @@ export class BiometricPurgeService {
     const sessionIds = rows.map((r) => r.id);
     await this.db.transaction(async (m) => {
       if (sessionIds.length) {
-        await m.query(
-          `UPDATE sessions s SET result = s.result
-              || jsonb_build_object('badges', (SELECT COALESCE(jsonb_agg(b), '[]'::jsonb) FROM jsonb_array_elements_text(s.result->'badges') b
-                                               WHERE b <> 'liveness' AND (b <> 'photo' OR EXISTS (SELECT 1 FROM jsonb_array_elements(s.result->'checks') c WHERE c->>'name' = 'face_match' AND c->>'status' = 'pass'))))
-              || jsonb_build_object('checks', (SELECT COALESCE(jsonb_agg(CASE WHEN c->>'name' = ANY($2::text[]) THEN c - 'score' ELSE c END), '[]'::jsonb) FROM jsonb_array_elements(s.result->'checks') c))
-              || '{"signals": []}'::jsonb
-              || jsonb_build_object('evidence_artifact_ids', (SELECT COALESCE(jsonb_agg(a.id), '[]'::jsonb) FROM artifacts a
-                                               WHERE a.id IN (SELECT jsonb_array_elements_text(COALESCE(s.result->'evidence_artifact_ids', '[]'::jsonb))) AND a.purged_at IS NULL))
-            WHERE s.id = ANY($1::text[]) AND s.result IS NOT NULL`,
-          [sessionIds, BIOMETRIC_CHECKS],
-        );
+        await SessionDataRightsQueries.stripBiometrics(m, sessionIds, BIOMETRIC_CHECKS);
       }
       // The user's claim (`service_verification`) follows their sessions: no liveness, photo only where a match stands.
       await m.query(
         `UPDATE users u SET service_verification = u.service_verification || jsonb_build_object('badges',
             (SELECT COALESCE(jsonb_agg(b), '[]'::jsonb) FROM jsonb_array_elements_text(u.service_verification->'badges') b
-              WHERE b <> 'liveness' AND (b <> 'photo' OR EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = u.id AND s.result->'badges' ? 'photo'))))
+              WHERE b <> 'liveness' AND (b <> 'photo' OR ${SessionDataRightsQueries.userHasPhotoBadgeSql('u.id')})))
           WHERE u.id = ANY($1::text[]) AND u.service_verification IS NOT NULL`,
         [userIds],
       );

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
+import { SessionDataRightsQueries } from '../sessions/session-data-rights.queries';
 import type { SessionService } from '../sessions/session.service';
 import type { JobQueue } from '../jobs/job-queue';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
@@ -60,13 +61,9 @@ export class ReviewCaseService {
     }
     return this.db.transaction(async (m) => {
       assertNotDeleted(await lockUser(m, userId));
-      const owned: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 AND user_id = $2 AND ($3::text IS NULL OR tenant_id = $3)`, [
-        sessionId,
-        userId,
-        tenantSlice,
-      ]);
-      if (!owned[0]) throw verificationNotFound();
-      if (!REVIEWABLE_STATUSES.includes(owned[0].status)) throw new DomainError('invalid_state', `Only a decided verification can be reviewed; this one is ${owned[0].status}`);
+      const status = await SessionDataRightsQueries.statusOfUsersSession(m, sessionId, userId, tenantSlice);
+      if (status === null) throw verificationNotFound();
+      if (!REVIEWABLE_STATUSES.includes(status)) throw new DomainError('invalid_state', `Only a decided verification can be reviewed; this one is ${status}`);
       const open: Row[] = await m.query(`SELECT * FROM review_cases WHERE user_id = $1 AND session_id = $2 AND status = 'open'`, [userId, sessionId]);
       if (open[0]) return { job: (await this.dsr.get(open[0].dsr_job_id, m))!, reviewCase: toCase(open[0]) };
       const id = `rvc_${randomBase62(24)}`;
@@ -83,8 +80,7 @@ export class ReviewCaseService {
 
   /** The user's cases about one of their verifications, newest first (404 when it is not theirs, or not at `tenantSlice`). */
   async forUser(userId: string, sessionId: string, tenantSlice: string | null = null): Promise<ReviewCase[]> {
-    const owned: unknown[] = await this.db.query(`SELECT 1 FROM sessions WHERE id = $1 AND user_id = $2 AND ($3::text IS NULL OR tenant_id = $3)`, [sessionId, userId, tenantSlice]);
-    if (!owned.length) throw verificationNotFound();
+    if ((await SessionDataRightsQueries.statusOfUsersSession(this.db, sessionId, userId, tenantSlice)) === null) throw verificationNotFound();
     const rows: Row[] = await this.db.query(`SELECT * FROM review_cases WHERE user_id = $1 AND session_id = $2 ORDER BY created_at DESC`, [userId, sessionId]);
     return rows.map(toCase);
   }
@@ -115,8 +111,7 @@ export class ReviewCaseService {
   async uphold(sessionId: string, note: string, tenantId: string | null = null): Promise<number> {
     if (typeof note !== 'string' || note.trim().length < 3) throw new DomainError('invalid_request', 'note must be at least 3 characters');
     return this.db.transaction(async (m) => {
-      const owned: unknown[] = await m.query(`SELECT 1 FROM sessions WHERE id = $1 AND ($2::text IS NULL OR tenant_id = $2) FOR UPDATE`, [sessionId, tenantId]);
-      if (!owned.length) throw new DomainError('not_found', 'Session not found');
+      if (!(await SessionDataRightsQueries.lockOfTenantOrAny(m, sessionId, tenantId))) throw new DomainError('not_found', 'Session not found');
       const settled = await this.settlement.settle(m, sessionId, 'upheld', note.trim(), this.now());
       if (!settled) throw new DomainError('invalid_state', 'No review request of this session is open');
       return settled;

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../errors';
 import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
+import { SessionDataRightsQueries } from '../sessions/session-data-rights.queries';
 import type { SessionService } from '../sessions/session.service';
 import type { ArtifactPurger } from '../vault/artifact-purger';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
@@ -60,7 +61,7 @@ export class UserErasureService {
       await m.query(`UPDATE users SET state = 'soft_deleted', deleted_at = $2, purge_after = $3, updated_at = $2 WHERE id = $1`, [userId, now, purgeAfter]);
       // Documents are flagged: they go with the hard purge, whatever retention they had.
       await m.query(
-        `UPDATE artifacts SET retain_until = LEAST(retain_until, $2) WHERE session_id IN (SELECT id FROM sessions WHERE user_id = $1) AND purged_at IS NULL`,
+        `UPDATE artifacts SET retain_until = LEAST(retain_until, $2) WHERE session_id IN ${SessionDataRightsQueries.idsOfUserSql('$1')} AND purged_at IS NULL`,
         [userId, purgeAfter],
       );
       // D15, docs/data-rights.md "Erasure": at the request, the tenants with an active verification
@@ -85,8 +86,8 @@ export class UserErasureService {
 
   /** Outside the transaction: each is idempotent, and a crash before them leaves nothing a tenant can read (the state already hides the user). */
   private async afterSoftDelete(userId: string): Promise<void> {
-    const open: { id: string }[] = await this.db.query(`SELECT id FROM sessions WHERE user_id = $1 AND status = ANY($2::text[])`, [userId, OPEN_SESSION_STATUSES]);
-    await this.sessions.advanceMany(open.map((s) => s.id), 'withdrawn');
+    const open = await SessionDataRightsQueries.idsOfUserInStatus(this.db, userId, OPEN_SESSION_STATUSES);
+    await this.sessions.advanceMany(open, 'withdrawn');
     await this.revokeGrants(userId);
   }
 
@@ -107,7 +108,7 @@ export class UserErasureService {
     const u = rows[0];
     if (!u || u.state !== 'soft_deleted' || !u.purge_after || new Date(u.purge_after).getTime() > asOf.getTime()) return false;
     const tenants = await this.obligations.tenantsOf(userId);
-    const sessionIds: string[] = (await this.db.query(`SELECT id FROM sessions WHERE user_id = $1`, [userId])).map((r: { id: string }) => r.id);
+    const sessionIds = await SessionDataRightsQueries.idsOfUser(this.db, userId);
     await this.purger.purgeSessions(sessionIds, 'user_purged'); // the vault's bytes: every class
     const erasureJob = await this.dsr.findOpen(userId, 'erasure');
     await this.social?.erase(userId, { dsrId: erasureJob?.id ?? `erasure:${userId}` });
@@ -147,16 +148,7 @@ async function scrubPersonalData(m: EntityManager, userId: string, sessionIds: s
   await m.query(`DELETE FROM user_subjects WHERE user_id = $1`, [userId]);
   if (sessionIds.length) {
     // The verification record stays: its decision, tiers and badges; nothing that names or describes the person.
-    await m.query(
-      `UPDATE sessions SET metadata = '{}'::jsonb, reference_id = NULL, redirect_url = NULL,
-              result = CASE WHEN result IS NULL THEN NULL ELSE
-                jsonb_build_object('decision', result->'decision', 'achieved_tier', result->'achieved_tier', 'confidence', result->'confidence',
-                  'badges', COALESCE(result->'badges', '[]'::jsonb), 'evidence_urls', '[]'::jsonb, 'signals', '[]'::jsonb,
-                  'checks', COALESCE((SELECT jsonb_agg(jsonb_build_object('name', c->'name', 'status', c->'status')) FROM jsonb_array_elements(result->'checks') c), '[]'::jsonb))
-              END
-        WHERE id = ANY($1::text[])`,
-      [sessionIds],
-    );
+    await SessionDataRightsQueries.scrubPersonalData(m, sessionIds);
     // What was announced about those sessions keeps its shape, without the tenant's reference or hit details.
     await m.query(
       `UPDATE outbox_events SET payload = (payload - 'sanctions_hits') || CASE WHEN payload ? 'reference' THEN '{"reference": null}'::jsonb ELSE '{}'::jsonb END

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { JobQueue } from '../jobs/job-queue';
+import { SessionDataRightsQueries } from '../sessions/session-data-rights.queries';
 import { RUN_CHECKS_JOB, RUN_CHECKS_RETRY, type RunChecksData } from '../sessions/session-queues';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
 import type { UserAccessGate } from './user-access.gate';
@@ -50,8 +51,8 @@ export class UserRestrictionService {
         await m.query(`UPDATE users SET state = $2, restricted_at = $3, updated_at = now() WHERE id = $1`, [userId, action === 'restrict' ? 'restricted' : 'active', action === 'restrict' ? now : null]);
         if (action === 'lift') {
           // Paused checks resume now rather than at their next look.
-          const waiting: { id: string }[] = await m.query(`SELECT id FROM sessions WHERE user_id = $1 AND status = 'processing'`, [userId]);
-          for (const s of waiting) await this.jobs.send<RunChecksData>(RUN_CHECKS_JOB, { sessionId: s.id }, { within: m, retry: RUN_CHECKS_RETRY });
+          const waiting = await SessionDataRightsQueries.idsOfUserInStatus(m, userId, ['processing']);
+          for (const sessionId of waiting) await this.jobs.send<RunChecksData>(RUN_CHECKS_JOB, { sessionId }, { within: m, retry: RUN_CHECKS_RETRY });
         }
       }
       return this.dsr.complete(job.id, { state: action === 'restrict' ? 'restricted' : 'active' }, m);
@@ -71,8 +72,7 @@ export function withRestrictionPause<T extends { run(data: RunChecksData): Promi
 ): { run(data: RunChecksData): Promise<void> } {
   return {
     run: async (data) => {
-      const rows: { user_id: string | null }[] = await db.query(`SELECT user_id FROM sessions WHERE id = $1`, [data.sessionId]);
-      const userId = rows[0]?.user_id;
+      const userId = await SessionDataRightsQueries.userOf(db, data.sessionId);
       if (userId && (await gate.stateOf(userId)) === 'restricted') {
         await jobs.send<RunChecksData>(RUN_CHECKS_JOB, data, { retry: RUN_CHECKS_RETRY, startAfter: new Date(Date.now() + PAUSED_CHECK_RETRY_SECONDS * 1000) });
         return;

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { updatedRows } from '../db/updated-rows';
+import { SessionSql } from '../sessions/session.sql';
 
 export type DigitalIdRequestStatus = 'pending' | 'verified' | 'failed' | 'error';
 export type DigitalIdChannel = 'dc_api' | 'cross_device';
@@ -45,7 +46,7 @@ type Row = {
 
 const SELECT = `SELECT r.id, r.session_id, s.tenant_id, s.tier, s.livemode, r.nonce, r.state, r.encryption_key_sealed, r.status, r.channel, r.outcome,
                        r.created_at, r.expires_at, r.answered_at
-                  FROM digital_id_requests r JOIN sessions s ON s.id = r.session_id`;
+                  FROM digital_id_requests r ${SessionSql.scopeJoin('s', 'r.session_id')}`;
 
 const toRequest = (r: Row): DigitalIdRequestRow => ({
   id: r.id,

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { updatedRows } from '../db/updated-rows';
+import { SessionSql } from '../sessions/session.sql';
 import type { BusinessDetails } from './business-identifiers';
 import type { LivenessChallenge } from '../checks/check-providers';
 
@@ -69,8 +70,8 @@ export class HostedCaptureRepository {
    */
   async spendKeepSecret(sessionId: string, at: Date, completedAfter: Date): Promise<boolean> {
     const out: unknown = await this.db.query(
-      `UPDATE hosted_captures h SET keep_used_at = $2 FROM sessions s
-        WHERE h.session_id = $1 AND s.id = h.session_id AND h.keep_secret_hash IS NOT NULL AND h.keep_used_at IS NULL AND s.completed_at > $3
+      `UPDATE hosted_captures h SET keep_used_at = $2
+        WHERE h.session_id = $1 AND h.keep_secret_hash IS NOT NULL AND h.keep_used_at IS NULL AND ${SessionSql.completedAfter('h.session_id', '$3')}
         RETURNING h.session_id`,
       [sessionId, at, completedAfter],
     );

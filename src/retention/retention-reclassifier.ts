@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { ZERO_DAY_SAFETY_DAYS } from '../vault/artifact-retention';
+import { SessionSql } from '../sessions/session.sql';
 
 /** Per tenant and mode, how many artifacts of each class changed. */
 export type ClassCounts = Record<string, number>;
@@ -27,13 +28,12 @@ WITH batch AS (
   FROM batch b
   JOIN artifacts a ON a.id = b.id
   JOIN tenant_retention r ON r.tenant_id = a.tenant_id AND r.livemode = a.livemode
-  JOIN sessions s ON s.id = a.session_id
   CROSS JOIN LATERAL (SELECT CASE a.class
       WHEN 'liveness_template' THEN r.biometric_template_days
       WHEN 'face_match_template' THEN r.biometric_template_days
       WHEN 'selfie_image' THEN r.selfie_image_days
       WHEN 'selfie_video' THEN r.selfie_video_days END AS days) f
-  WHERE a.purged_at IS NULL AND NOT a.retention_extended AND s.completed_at IS NULL
+  WHERE a.purged_at IS NULL AND NOT a.retention_extended AND ${SessionSql.notCompleted('a.session_id')}
 ), changed AS (
   UPDATE artifacts a SET retain_until = LEAST(a.retain_until, t.until), purge_at_completion = a.purge_at_completion OR t.zero
   FROM target t

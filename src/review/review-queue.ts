@@ -4,6 +4,7 @@ import { LISTABLE_SESSION_SQL } from '../data-rights/user-access.gate';
 import type { Check } from '../../entities/session-result.document';
 import { isTier, type Tier } from '../sessions/tiers';
 import type { SessionStatus } from '../sessions/session-status';
+import { SessionReviewQueueQueries, type ReviewQueueRow } from '../sessions/session-review-queue.queries';
 
 /**
  * Why a session waits for a person (docs/console.md, "Queue"):
@@ -39,55 +40,12 @@ export type QueuePage = { items: QueueItem[]; nextCursor: string | null };
 
 export const QUEUE_PAGE_SIZE = 50;
 
-type Row = {
-  id: string;
-  livemode: boolean;
-  tier: string;
-  status: string;
-  reference_id: string | null;
-  completed_at: Date;
-  at_text: string;
-  checks: Check[] | string | null;
-  deadline: Date | null;
-  pending: boolean;
-};
-
-/** Containment tests on `result.checks` (jsonb): the same words as reasonsOf below, in SQL, for the filter. */
+/** Containment tests on `result.checks` (jsonb): the same words as reasonsOf below, in SQL, for the filter, over the session `s`. */
 const REASON_SQL: Record<QueueReason, string> = {
   check_review: `s.status = 'manual_review' AND s.result->'checks' @> '[{"status":"fail"}]'`,
   check_error: `s.status = 'manual_review' AND s.result->'checks' @> '[{"status":"error"}]'`,
   review_request: `EXISTS (SELECT 1 FROM review_cases x WHERE x.session_id = s.id AND x.status = 'open')`,
 };
-
-// The filters every candidate passes (absent ones are NULL), over the session `s`.
-const FILTERS_SQL = (reason: QueueReason | null) => `
-     AND ($2::boolean IS NULL OR s.livemode = $2)
-     AND ($3::text IS NULL OR s.tier = $3)
-     AND ($4::timestamptz IS NULL OR (s.completed_at, s.id) > ($4::timestamptz, $5::text))
-     AND ${LISTABLE_SESSION_SQL}
-     ${reason ? `AND ${REASON_SQL[reason]}` : ''}`;
-
-// One statement for every filter. The queue is two ordered walks merged: the tenant's sessions in
-// manual_review (the partial index sessions_review_queue) and the sessions with an open review
-// request of their user, whatever their status (review_cases_open_session); each walk stops at the
-// page's LIMIT, so a page costs the same with 10 or 10,000 cases waiting.
-const QUEUE_SQL = (reason: QueueReason | null) => `
-  SELECT s.id, s.livemode, s.tier, s.status, s.reference_id, s.completed_at, s.completed_at::text AS at_text, s.result->'checks' AS checks,
-         rv.expected_by AS deadline, (pd.session_id IS NOT NULL) AS pending
-    FROM (
-      (SELECT s.id, s.completed_at FROM sessions s WHERE s.tenant_id = $1 AND s.status = 'manual_review' ${FILTERS_SQL(reason)} ORDER BY s.completed_at, s.id LIMIT $6)
-      UNION
-      (SELECT s.id, s.completed_at FROM review_cases rc JOIN sessions s ON s.id = rc.session_id
-        WHERE rc.status = 'open' AND s.tenant_id = $1 AND s.completed_at IS NOT NULL ${FILTERS_SQL(reason)} ORDER BY s.completed_at, s.id LIMIT $6)
-    ) q
-    JOIN sessions s ON s.id = q.id
-    LEFT JOIN LATERAL (
-      SELECT j.expected_by FROM review_cases rc JOIN dsr_jobs j ON j.id = rc.dsr_job_id
-       WHERE rc.session_id = s.id AND rc.status = 'open' ORDER BY j.expected_by LIMIT 1
-    ) rv ON true
-    LEFT JOIN pending_declines pd ON pd.session_id = s.id
-   ORDER BY s.completed_at, s.id
-   LIMIT $6`;
 
 /** Why the checks put a session in manual_review, in the words of QUEUE_REASONS. */
 export function reasonsOf(checks: readonly Check[], reviewRequested: boolean): QueueReason[] {
@@ -139,14 +97,18 @@ export class ReviewQueue {
     if (filter.tier != null && !isTier(filter.tier)) throw new DomainError('invalid_request', 'tier is not a tier');
     if (filter.reason != null && !isQueueReason(filter.reason)) throw new DomainError('invalid_request', `reason must be one of ${QUEUE_REASONS.join(', ')}`);
     const cursor = after ? decodeQueueCursor(after) : null;
-    const rows: Row[] = await this.db.query(QUEUE_SQL(filter.reason ?? null), [tenantId, filter.livemode ?? null, filter.tier ?? null, cursor?.at ?? null, cursor?.id ?? null, first + 1]);
+    const rows = await SessionReviewQueueQueries.page(
+      this.db,
+      { tenantId, livemode: filter.livemode ?? null, tier: filter.tier ?? null, after: cursor, limit: first + 1 },
+      filter.reason ? [LISTABLE_SESSION_SQL, REASON_SQL[filter.reason]] : [LISTABLE_SESSION_SQL],
+    );
     const items = rows.slice(0, first).map(toItem);
     const last = rows.length > first ? rows[first - 1] : null;
     return { items, nextCursor: last ? encodeQueueCursor(last.at_text, last.id) : null };
   }
 }
 
-function toItem(r: Row): QueueItem {
+function toItem(r: ReviewQueueRow): QueueItem {
   const checks = (typeof r.checks === 'string' ? (JSON.parse(r.checks) as Check[]) : r.checks) ?? [];
   return {
     sessionId: r.id,

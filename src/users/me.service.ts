@@ -3,6 +3,7 @@ import type { PreparedSql } from '../db/prepared-sql';
 import type { EndUserActor } from '../auth/actor';
 import { tenantSliceOf } from '../auth/user-token.policy';
 import { DomainError } from '../errors';
+import { SessionSql } from '../sessions/session.sql';
 import { disclosureTo, onlyIf } from './account-disclosure';
 import type { UserService } from './user.service';
 
@@ -25,6 +26,11 @@ type AccountView = {
  */
 export type MeView = { sub: string; state: string; sessions: AccountView['sessions'] } & Partial<Omit<AccountView, 'state' | 'sessions'>>;
 
+// Each wanted (user, slice) with the user's row and their latest 100 sessions of that slice, in one statement.
+const ME_VIEWS_SQL = `SELECT k.user_id AS view_user, k.tenant_id AS view_tenant, u.*,
+                ${SessionSql.latestOfUserJson('u.id', 'k.tenant_id', 100)} AS sessions
+           FROM unnest($1::text[], $2::text[]) AS k(user_id, tenant_id) JOIN users u ON u.id = k.user_id`;
+
 /** What `GET /v1/me` and GraphQL's `viewer` show a signed-in user's token about the account (docs/accounts-and-oidc.md; docs/decisions.md D14, D20). */
 export class MeService {
   /**
@@ -42,10 +48,7 @@ export class MeService {
       // '' for the account portal: the whole account; a tenant id: that tenant's slice of the sessions (D20).
       const rows = await sql.rows<MeRow>(
         'me-views',
-        `SELECT k.user_id AS view_user, k.tenant_id AS view_tenant, u.*,
-                (SELECT coalesce(json_agg(x), '[]'::json) FROM (SELECT id, status, tier, livemode, created_at, completed_at FROM sessions
-                   WHERE user_id = u.id AND (k.tenant_id = '' OR tenant_id = k.tenant_id) ORDER BY created_at DESC, id DESC LIMIT 100) x) AS sessions
-           FROM unnest($1::text[], $2::text[]) AS k(user_id, tenant_id) JOIN users u ON u.id = k.user_id`,
+        ME_VIEWS_SQL,
         [wanted.map((k) => k.userId), wanted.map((k) => k.tenantId ?? '')],
       );
       return new Map(rows.map((r) => [viewKey({ userId: r.view_user as string, tenantId: (r.view_tenant as string) || null }), deepFreeze(this.toView(r))]));

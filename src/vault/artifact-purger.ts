@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import type { OutboxEventEntity } from '../../entities';
 import { SESSION_STATUS_CHANGED } from '../sessions/session-events';
+import { SessionSql } from '../sessions/session.sql';
 import type { AuditEntryInput } from '../audit/audit-entry';
 import type { AuditLogService } from '../audit/audit-log.service';
 import { ArtifactClass, isBiometricClass } from './artifact-classes';
@@ -119,8 +120,8 @@ export class ArtifactPurger {
     const total = empty();
     while (total.purged < limit) {
       const rows: { id: string }[] = await this.db.query(
-        `SELECT a.id FROM artifacts a JOIN sessions s ON s.id = a.session_id
-         WHERE a.purge_at_completion AND a.purged_at IS NULL AND s.status = ANY($1::text[]) LIMIT $2`,
+        `SELECT a.id FROM artifacts a
+         WHERE a.purge_at_completion AND a.purged_at IS NULL AND ${SessionSql.statusIn('a.session_id', '$1::text[]')} LIMIT $2`,
         [ENDED_STATUSES, Math.min(BATCH, limit - total.purged)],
       );
       if (rows.length === 0) break;

@@ -1,6 +1,7 @@
 import { passInteraction } from '../../bench/oidc-flow';
 import { browse, CookieJar, createOidcTenant, createUser, portalAccessToken, signInThroughPages, startOidcServer, testEmail, type Hop, type OidcTenant } from '../helpers/oidc-login';
 import { chooseOnTestPage, dbClient, openPage, type PageSession } from '../helpers/hosted-client';
+import { holdTestClock } from '../helpers/test-clock';
 import { cli, eventually, http, type TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
@@ -25,13 +26,18 @@ describe('the account pages', () => {
   };
   /**
    * A test session whose page chose its outcome (D22), as the test page's buttons do; its clock then decides it.
-   * Should its clock decide it before the choice (a loaded machine), a fresh session is tried.
+   * The clock is held while the page chooses (test/helpers/test-clock.ts), so a loaded machine cannot make the
+   * choice late (issue 47); a session whose clock had already decided it before the hold is replaced by a fresh one.
    */
   const captured = async (key: string, json: { metadata?: { test_outcome?: string } } = {}) => {
-    for (let attempt = 1; attempt <= 3 && !capturedBy[key]; attempt++) {
+    while (!capturedBy[key]) {
       sessions[key] = await createSession(json);
+      const clock = await holdTestClock(server, sessions[key].id, 'terminal');
+      if (!clock) continue;
       const chosen = await chooseOnTestPage(server, sessions[key], json.metadata?.test_outcome ?? 'approved');
-      if (chosen) capturedBy[key] = chosen;
+      await clock.release();
+      expect(chosen).not.toBeNull();
+      capturedBy[key] = chosen!;
     }
     expect(capturedBy[key].keepSecret).toMatch(/^hks_[A-Za-z0-9]{32}$/);
   };
@@ -297,7 +303,7 @@ describe('the account pages', () => {
     });
 
     /** A delegated request for Lin, and the link of the message she got about it. */
-    async function initiate(): Promise<{ id: string; link: string }> {
+    async function initiate(): Promise<{ id: string; link: string; receivedAt: string; confirmBy: string }> {
       const r = await http(server, 'POST', '/v1/developer/dsr/initiate', {
         key: tenant.test_api_key,
         json: { user_sub: sub, purpose: 'access', delegated_by_tenant: true, callback_url: receiver.url('/dsr') },
@@ -309,7 +315,7 @@ describe('the account pages', () => {
       });
       const link = /https?:\/\/\S+\/account\/requests\/\S+\?token=\S+/.exec(mail.text)![0];
       expect(link).toBe(`${server.url}/account/requests/${r.body.id}${new URL(link).search}`);
-      return { id: r.body.id, link };
+      return { id: r.body.id, link, receivedAt: r.body.received_at as string, confirmBy: r.body.confirm_by as string };
     }
     const callbacks = (dsrId: string) => receiver.at('/dsr').map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> }).filter((e) => e.data.dsr_id === dsrId);
     const myRequest = async (dsrId: string) => ((await http(server, 'GET', '/v1/me/requests', { key: linToken })).body.data as { id: string; status: string; reason: string | null }[]).find((j) => j.id === dsrId)!;
@@ -325,12 +331,14 @@ describe('the account pages', () => {
     }
 
     it('opens after a sign-in and shows who asks, what would be shared and when it lapses; Confirm runs it and the callback reports the result', async () => {
-      const { id, link } = await initiate();
+      const { id, link, receivedAt, confirmBy: lapses } = await initiate();
       const { jar, page } = await open(link, lin);
       expect(page.status).toBe(200);
       expect(page.html).toContain('Share a copy of your data with Acme Shop?');
       expect(page.html).toContain('images of your ID documents, encrypted');
-      const confirmBy = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(Date.now() + 7 * 86_400_000));
+      // The request's own deadline, 7 days after it was received, not today's date plus 7 (a run across midnight UTC).
+      expect(Date.parse(lapses) - Date.parse(receivedAt)).toBe(7 * 86_400_000);
+      const confirmBy = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(lapses));
       expect(page.html).toContain(`cancelled on ${confirmBy}`);
       const done = await browse(jar, `${server.url}/account/requests/${id}/confirm`, { token: tokenOf(link), form_token: formTokenOf(page) });
       expect([done.status, done.location]).toEqual([303, link]);

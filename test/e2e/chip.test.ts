@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { dataGroupsIn, expectedResults, fixture, ICAO_FIXTURES } from '../fixtures/icao/icao.fixtures';
 import { expectToMatchContract } from '../helpers/openapi-contract';
+import { holdTestClock } from '../helpers/test-clock';
 import { cli, createTenant, eventually, graphql, http, HttpResult, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 
 /**
@@ -61,8 +62,10 @@ beforeAll(async () => {
   if (trusted.code !== 0) throw new Error(`csca import failed: ${trusted.stderr} ${trusted.stdout}`);
   for (const r of await others) if (r.code !== 0) throw new Error(`csca import failed: ${r.stderr} ${r.stdout}`);
   const submitted = async (groups: Record<number, Buffer>) => {
-    const s = await createSession(acme.test_api_key);
-    return { s, r: await submit(s, chipBody(P256_SOD, groups)) };
+    const { s, release } = await heldSession();
+    const r = await submit(s, chipBody(P256_SOD, groups));
+    await release();
+    return { s, r };
   };
   [genuine, tampered] = await Promise.all([submitted({ 1: DG1, 2: DG2 }), submitted({ 1: DG1_TAMPERED })]);
 });
@@ -74,6 +77,19 @@ async function createSession(key: string, body: Record<string, unknown> = {}): P
   const r = await http(server, 'POST', '/v1/verify/sessions', { key, json: { flow_id: 'default', tier: 'T5', ...body } });
   expect(r.status).toBe(201);
   return r.body as Created;
+}
+
+/**
+ * A test T5 session whose clock is held (test/helpers/test-clock.ts): it takes a session to processing 5 s after
+ * creation (D22), after which a chip is refused with 409, so a loaded machine could otherwise make a submission late
+ * (issue 47). `release` lets the clock go on; a test that never needs the session decided leaves it held.
+ */
+async function heldSession(): Promise<{ s: Created; release: () => Promise<void> }> {
+  for (;;) {
+    const s = await createSession(acme.test_api_key);
+    const clock = await holdTestClock(server, s.id, 'processing');
+    if (clock) return { s, release: clock.release };
+  }
 }
 
 /** The data groups an app sends: all it read but DG3 (fingerprints) and DG4 (iris), which the service never collects. */
@@ -239,7 +255,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
 
   it('never anchors a chain on a same-name, same-key-id certificate with another key', async () => {
     expect(impostor.code).toBe(0);
-    const s = await createSession(acme.test_api_key);
+    const { s } = await heldSession();
     const r = await submit(s, chipBody(RSA_SOD, { 1: DG1 }));
     expect(r.status).toBe(200);
     expect(r.body.result.chip).toMatchObject({ ds_signature: { status: 'succeeded' }, chain: { status: 'failed', reason: 'could_not_build_chain' }, csca: null });
@@ -274,7 +290,8 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
   });
 
   it("accepts only the session's own client_secret", async () => {
-    const [a, b] = await Promise.all([createSession(acme.test_api_key), createSession(acme.test_api_key)]);
+    // Held: the session read at the end has no result because nothing was accepted, not because its clock had not run yet.
+    const [{ s: a }, b] = await Promise.all([heldSession(), createSession(acme.test_api_key)]);
     const body = chipBody(P256_SOD, { 1: DG1 });
     const asTenant = await submit(a, body, acme.test_api_key);
     expect(asTenant.status).toBe(403);
@@ -296,7 +313,7 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
     expect(r.status).toBe(409);
     expect(r.body.error).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('T5') });
 
-    const s = await createSession(acme.test_api_key);
+    const { s } = await heldSession();
     expect((await submit(s, chipBody(P256_SOD, { 1: DG1 }))).status).toBe(200);
     const again = await submit(s, chipBody(P256_SOD, { 1: DG1 }));
     expect(again.status).toBe(409);

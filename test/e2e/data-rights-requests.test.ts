@@ -212,8 +212,9 @@ describe('data-rights requests of the signed-in user', () => {
       expect(watch.data).toEqual([{ sessionStatusChanged: { id: bound.id, status: 'CREATED' } }]);
 
       expect((await http(server, 'POST', '/v1/me/restrict', { key: dora.accessToken })).status).toBe(202);
-      // No change of the session is needed: the open watch is re-checked (SUBSCRIPTION_AUTH_RECHECK_MS, 1 s).
-      await watch.waitForComplete(10_000);
+      // No change of the session is needed: the open watch is re-checked (SUBSCRIPTION_AUTH_RECHECK_MS, 1 s). The
+      // wait's ceiling (the helper's 60 s) only bounds a hang: a loaded machine may run the re-check late.
+      await watch.waitForComplete();
       expect(watch.errors.map((e) => e.extensions.code)).toEqual(['user_restricted']);
       expect(ws.messages.filter((m) => m.id === watch.id).map((m) => m.type)).toEqual(['next', 'next', 'complete']);
 
@@ -265,8 +266,14 @@ describe('data-rights requests of the signed-in user', () => {
       const purged = await eventually(async () => {
         const seen = events('/acme').filter((e) => e.type === 'biometric.purged' && ids.includes(e.data.verification_id));
         return seen.length >= ids.length ? seen : undefined;
-      }, 60_000);
+      }, 180_000); // a hang bound only: the 60 s is the schedule read above
       for (const e of purged) expect(e).toMatchObject({ signed: true, data: { artifact: 'selfie_image' } });
+      // The badges and scores go in the transaction that completes the request, after the artifacts' events: read them once it has.
+      const job = await eventually(async () => {
+        const j = await db.query(`SELECT status FROM dsr_jobs WHERE id = $1`, [r.body.id]);
+        return j.rows[0]?.status === 'completed' ? j.rows[0] : undefined;
+      });
+      expect(job.status).toBe('completed');
       const s = await http(server, 'GET', `/v1/verify/sessions/${approved}`, { key: acme.test_api_key });
       expect(s.status).toBe(200);
       expect(s.body.result.badges).not.toContain('liveness');
@@ -275,11 +282,6 @@ describe('data-rights requests of the signed-in user', () => {
       expect(left.rows[0].n).toBe(0);
       const docs = await db.query(`SELECT count(*)::int AS n FROM artifacts WHERE session_id = ANY($1) AND class = 'id_document_image' AND purged_at IS NULL`, [ids]);
       expect(docs.rows[0].n).toBe(20);
-      const job = await eventually(async () => {
-        const j = await db.query(`SELECT status FROM dsr_jobs WHERE id = $1`, [r.body.id]);
-        return j.rows[0]?.status === 'completed' ? j.rows[0] : undefined;
-      });
-      expect(job.status).toBe('completed');
       // A figure for the reader, not a verdict (the machine's load sets it).
       console.log(`biometric purge, 20 sessions: last biometric.purged delivered ${Math.max(...purged.map((e) => e.at)) - answered} ms after the request`);
     });
@@ -298,7 +300,7 @@ describe('data-rights requests of the signed-in user', () => {
       const purged = await eventually(async () => {
         const seen = events('/acme').filter((e) => e.type === 'biometric.purged' && all.includes(e.data.verification_id));
         return seen.length >= all.length ? seen : undefined;
-      }, 60_000);
+      }, 180_000);
       expect(purged.map((e) => e.data.verification_id).sort()).toEqual([...all].sort());
       const results = await eventually(async () => {
         const j = await db.query(`SELECT id, status, result FROM dsr_jobs WHERE id = ANY($1)`, [requests.map((r) => r.body.id)]);

@@ -20,7 +20,8 @@ describe('session decisions (D16)', () => {
   const decisions = (id: string, key: string) => http(server, 'GET', `/v1/verify/sessions/${id}/decisions`, { key });
   const decide = (id: string, key: string, json: unknown) => http(server, 'POST', `/v1/verify/sessions/${id}/decisions`, { key, json });
   const create = (key: string, json: Record<string, unknown>) => http(server, 'POST', '/v1/verify/sessions', { key, json: { flow_id: 'default', ...json } });
-  const statusOf = (id: string, key: string, status: string, timeoutMs = 40_000) =>
+  /** Waits for a status a test session's clock (10 s, D22) brings; the ceiling only bounds a hang, whatever the machine's load. */
+  const statusOf = (id: string, key: string, status: string, timeoutMs = 120_000) =>
     eventually(async () => {
       const r = await http(server, 'GET', `/v1/verify/sessions/${id}`, { key });
       return r.body.status === status ? r.body : undefined;

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { JsonObject } from '../../../entities/dsr-job.entity';
+import { SessionDataRightsQueries, type SessionOfUserForExport } from '../../sessions/session-data-rights.queries';
 import type { EvidenceVault } from '../../vault/evidence-vault';
 import type { SocialDataRights } from '../social-upstream';
 import type { ExportDocument, ExportSources } from './export-sources';
@@ -13,18 +14,6 @@ export interface ExportAccountData {
 const BATCH = 500;
 
 const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heic': 'heic', 'application/pdf': 'pdf', 'application/json': 'json' };
-
-type SessionRow = {
-  id: string;
-  tenant_id: string;
-  livemode: boolean;
-  tier: string;
-  status: string;
-  /** The stored session result (its JSON keys are the API's: `achieved_tier`, not `achievedTier`). */
-  result: { decision?: string; achieved_tier?: string; badges?: string[]; checks?: { name: string; status: string }[] } | null;
-  created_at: Date;
-  completed_at: Date | null;
-};
 
 /**
  * The export's sources in our own database (and the social upstream), read in keyset-paged
@@ -86,8 +75,8 @@ export class DatabaseExportSources implements ExportSources {
           WHERE a.seq > $2
             AND (a.subject_id = $1
                  OR a.detail->>'user_id' = $1
-                 OR a.subject_id IN (SELECT id FROM sessions WHERE user_id = $1)
-                 OR a.subject_id IN (SELECT id FROM artifacts WHERE user_id = $1 OR session_id IN (SELECT id FROM sessions WHERE user_id = $1))
+                 OR a.subject_id IN ${SessionDataRightsQueries.idsOfUserSql('$1')}
+                 OR a.subject_id IN (SELECT id FROM artifacts WHERE user_id = $1 OR session_id IN ${SessionDataRightsQueries.idsOfUserSql('$1')})
                  OR a.subject_id IN (SELECT id FROM dsr_jobs WHERE user_id = $1))
           ORDER BY a.seq LIMIT ${BATCH}`,
         [userId, after],
@@ -100,13 +89,10 @@ export class DatabaseExportSources implements ExportSources {
     }
   }
 
-  private async *sessions(userId: string): AsyncIterable<SessionRow> {
+  private async *sessions(userId: string): AsyncIterable<SessionOfUserForExport> {
     let after = '';
     for (;;) {
-      const rows: SessionRow[] = await this.db.query(
-        `SELECT id, tenant_id, livemode, tier, status, result, created_at, completed_at FROM sessions WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT ${BATCH}`,
-        [userId, after],
-      );
+      const rows = await SessionDataRightsQueries.pageOfUserForExport(this.db, userId, after, BATCH);
       yield* rows;
       if (rows.length < BATCH) return;
       after = rows[rows.length - 1].id;
