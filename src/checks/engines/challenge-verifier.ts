@@ -20,7 +20,7 @@ const fail = (reason: string, details: Record<string, unknown>, minIdentity = 0)
  * first frame (a camera seldom faces a person squarely: a frontal face measured -6 degrees of yaw in
  * the evaluation video); a smile is an absolute expression score that must start below `neutral`.
  */
-function actionMeasure(action: ChallengeAction, p: BiometricPolicy['liveness']): { of: (f: FaceAnalysis) => number; relative: boolean; beyond: number; neutral: number; label: string } {
+export function actionMeasure(action: ChallengeAction, p: BiometricPolicy['liveness']): { of: (f: FaceAnalysis) => number; relative: boolean; beyond: number; neutral: number; label: string } {
   const face = (f: FaceAnalysis) => f.faces[0];
   switch (action) {
     case 'turn_left':
