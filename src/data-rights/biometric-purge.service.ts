@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { JobQueue } from '../jobs/job-queue';
 import { SessionDataRightsQueries } from '../sessions/session-data-rights.queries';
+import { SessionSql } from '../sessions/session.sql';
 import { BIOMETRIC_CLASSES } from '../vault/artifact-classes';
 import type { ArtifactPurger } from '../vault/artifact-purger';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
@@ -79,7 +80,7 @@ export class BiometricPurgeService {
       await m.query(
         `UPDATE users u SET service_verification = u.service_verification || jsonb_build_object('badges',
             (SELECT COALESCE(jsonb_agg(b), '[]'::jsonb) FROM jsonb_array_elements_text(u.service_verification->'badges') b
-              WHERE b <> 'liveness' AND (b <> 'photo' OR ${SessionDataRightsQueries.userHasPhotoBadgeSql('u.id')})))
+              WHERE b <> 'liveness' AND (b <> 'photo' OR ${SessionSql.userHasPhotoBadge('u.id')})))
           WHERE u.id = ANY($1::text[]) AND u.service_verification IS NOT NULL`,
         [userIds],
       );

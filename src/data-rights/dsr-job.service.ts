@@ -6,7 +6,7 @@ import type { AuditEntryInput } from '../audit/audit-entry';
 import { updatedRows } from '../db/updated-rows';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
-import { SessionDataRightsQueries } from '../sessions/session-data-rights.queries';
+import { SessionSql } from '../sessions/session.sql';
 import { addDays } from './business-days';
 import { CONFIRMATION_DAYS, dsrDeadlines } from './dsr-deadlines';
 import { assertDsrTransition, DsrKind, DsrStatus, isDsrKind, isDsrStatus, OPEN_DSR_STATUSES, SETTLED_DSR_STATUSES } from './dsr-job-status';
@@ -213,7 +213,7 @@ export class DsrJobService {
     if (filter.tenant) qb.andWhere('j.tenant_id = :tenantId AND j.livemode = :livemode', filter.tenant);
     if (filter.sliceOfTenant)
       qb.andWhere(
-        `(j.tenant_id = :slice OR (j.kind = 'review' AND ${SessionDataRightsQueries.isOfTenantSql("j.details->>'verification_id'", ':slice')}))`,
+        `(j.tenant_id = :slice OR (j.kind = 'review' AND ${SessionSql.isOfTenant("j.details->>'verification_id'", ':slice')}))`,
         { slice: filter.sliceOfTenant },
       );
     if (filter.kind) qb.andWhere('j.kind = :kind', { kind: filter.kind });

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { SecretBox } from '../crypto/secret-box';
 import type { JobQueue } from '../jobs/job-queue';
 import type { MailMessage } from '../mail/mail-outbox';
-import { SessionDataRightsQueries } from '../sessions/session-data-rights.queries';
+import { SessionSql } from '../sessions/session.sql';
 import type { DsrJob } from './dsr-job.service';
 
 /**
@@ -111,7 +111,7 @@ export class DsrMail {
     const rows: CaseRow[] = await this.db.query(
       `SELECT rc.id, rc.session_id, s.tenant_id, t.name AS tenant_name, s.livemode, rc.decision, j.expected_by, rc.created_at,
               CASE WHEN u.state IN ('active', 'restricted') THEN u.email_sealed END AS email_sealed
-         FROM review_cases rc JOIN ${SessionDataRightsQueries.sessionScopesSql()} s ON s.id = rc.session_id JOIN tenants t ON t.id = s.tenant_id
+         FROM review_cases rc ${SessionSql.scopeJoin('s', 'rc.session_id')} JOIN tenants t ON t.id = s.tenant_id
          JOIN dsr_jobs j ON j.id = rc.dsr_job_id JOIN users u ON u.id = rc.user_id
         WHERE rc.id = $1`,
       [caseId],

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../errors';
 import type { JobQueue, RetryPolicy } from '../jobs/job-queue';
 import { SessionDataRightsQueries } from '../sessions/session-data-rights.queries';
+import { SessionSql } from '../sessions/session.sql';
 import type { SessionService } from '../sessions/session.service';
 import type { ArtifactPurger } from '../vault/artifact-purger';
 import type { DsrJob, DsrJobService } from './dsr-job.service';
@@ -61,7 +62,7 @@ export class UserErasureService {
       await m.query(`UPDATE users SET state = 'soft_deleted', deleted_at = $2, purge_after = $3, updated_at = $2 WHERE id = $1`, [userId, now, purgeAfter]);
       // Documents are flagged: they go with the hard purge, whatever retention they had.
       await m.query(
-        `UPDATE artifacts SET retain_until = LEAST(retain_until, $2) WHERE session_id IN ${SessionDataRightsQueries.idsOfUserSql('$1')} AND purged_at IS NULL`,
+        `UPDATE artifacts SET retain_until = LEAST(retain_until, $2) WHERE session_id IN ${SessionSql.idsOfUser('$1')} AND purged_at IS NULL`,
         [userId, purgeAfter],
       );
       // D15, docs/data-rights.md "Erasure": at the request, the tenants with an active verification

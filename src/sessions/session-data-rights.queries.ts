@@ -23,31 +23,6 @@ export type SessionOfUserForExport = {
  * table needs sessions beside its own rows in one round trip, it takes the SQL fragment from here.
  */
 export class SessionDataRightsQueries {
-  // -- SQL fragments for statements of other tables (each is a complete parenthesised expression) --
-
-  /** The ids of the sessions bound to the user `userIdSql` (a subquery, for `IN`). */
-  static idsOfUserSql(userIdSql: string): string {
-    return `(SELECT id FROM sessions WHERE user_id = ${userIdSql})`;
-  }
-
-  /** True when a session bound to user `userIdSql` holds the `photo` badge (the user's claim keeps `photo` only then). */
-  static userHasPhotoBadgeSql(userIdSql: string): string {
-    return `EXISTS (SELECT 1 FROM sessions s WHERE s.user_id = ${userIdSql} AND s.result->'badges' ? 'photo')`;
-  }
-
-  /** True when session `sessionIdSql` is tenant `tenantIdSql`'s (of either mode). */
-  static isOfTenantSql(sessionIdSql: string, tenantIdSql: string): string {
-    return `EXISTS (SELECT 1 FROM sessions s WHERE s.id = ${sessionIdSql} AND s.tenant_id = ${tenantIdSql})`;
-  }
-
-  /**
-   * Each session's id, tenant and mode, as a relation to join (`JOIN ${sessionScopesSql()} s ON s.id = ...`):
-   * the columns a statement of another table may read of a session beside its own row.
-   */
-  static sessionScopesSql(): string {
-    return `(SELECT id, tenant_id, livemode FROM sessions)`;
-  }
-
   // -- Reads --
 
   /** The ids of every session bound to `userId`. */

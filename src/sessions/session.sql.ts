@@ -36,4 +36,19 @@ export class SessionSql {
     return `(SELECT coalesce(json_agg(x), '[]'::json) FROM (SELECT id, status, tier, livemode, created_at, completed_at FROM sessions
                    WHERE user_id = ${userIdSql} AND (${tenantIdSql} = '' OR tenant_id = ${tenantIdSql}) ORDER BY created_at DESC, id DESC LIMIT ${Math.trunc(limit)}) x)`;
   }
+
+  /** The ids of the sessions bound to user `userIdSql` (a subquery, for `IN`). */
+  static idsOfUser(userIdSql: string): string {
+    return `(SELECT id FROM sessions WHERE user_id = ${userIdSql})`;
+  }
+
+  /** True when a session bound to user `userIdSql` holds the `photo` badge (the user's claim keeps `photo` only then). */
+  static userHasPhotoBadge(userIdSql: string): string {
+    return `EXISTS (SELECT 1 FROM sessions own_s WHERE own_s.user_id = ${userIdSql} AND own_s.result->'badges' ? 'photo')`;
+  }
+
+  /** True when session `sessionIdSql` is tenant `tenantIdSql`'s (of either mode). */
+  static isOfTenant(sessionIdSql: string, tenantIdSql: string): string {
+    return `EXISTS (SELECT 1 FROM sessions own_s WHERE own_s.id = ${sessionIdSql} AND own_s.tenant_id = ${tenantIdSql})`;
+  }
 }

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { JsonObject } from '../../../entities/dsr-job.entity';
 import { SessionDataRightsQueries, type SessionOfUserForExport } from '../../sessions/session-data-rights.queries';
+import { SessionSql } from '../../sessions/session.sql';
 import type { EvidenceVault } from '../../vault/evidence-vault';
 import type { SocialDataRights } from '../social-upstream';
 import type { ExportDocument, ExportSources } from './export-sources';
@@ -75,8 +76,8 @@ export class DatabaseExportSources implements ExportSources {
           WHERE a.seq > $2
             AND (a.subject_id = $1
                  OR a.detail->>'user_id' = $1
-                 OR a.subject_id IN ${SessionDataRightsQueries.idsOfUserSql('$1')}
-                 OR a.subject_id IN (SELECT id FROM artifacts WHERE user_id = $1 OR session_id IN ${SessionDataRightsQueries.idsOfUserSql('$1')})
+                 OR a.subject_id IN ${SessionSql.idsOfUser('$1')}
+                 OR a.subject_id IN (SELECT id FROM artifacts WHERE user_id = $1 OR session_id IN ${SessionSql.idsOfUser('$1')})
                  OR a.subject_id IN (SELECT id FROM dsr_jobs WHERE user_id = $1))
           ORDER BY a.seq LIMIT ${BATCH}`,
         [userId, after],
