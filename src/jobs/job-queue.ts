@@ -56,12 +56,12 @@ export class JobQueue {
     private readonly schema: string,
   ) {
     this.workerPollSeconds = Math.max(pollSeconds, WORKER_BACKSTOP_SECONDS);
-    this.probe = new ReadyProbe(boss.getDb(), schema, pollSeconds, (queue) => this.wake(queue), logger);
+    this.probe = new ReadyProbe(boss.getDb(), schema, pollSeconds, (queues) => this.wake(queues), logger);
   }
 
-  /** Every worker of `queue` fetches now (one asleep waits out its interval otherwise). */
-  private wake(queue: string): void {
-    for (const w of this.boss.getWipData()) if (w.name === queue) this.boss.notifyWorker(w.id);
+  /** Every worker of `queues` fetches now (one asleep waits out its interval otherwise); the workers are listed once per probe. */
+  private wake(queues: ReadonlySet<string>): void {
+    for (const w of this.boss.getWipData()) if (queues.has(w.name)) this.boss.notifyWorker(w.id);
   }
 
   static async start(

@@ -27,8 +27,8 @@ export class ReadyProbe {
     private readonly db: Db,
     private readonly schema: string,
     private readonly pollSeconds: number,
-    /** Wakes every worker of the queue (each fetches at once). */
-    private readonly wake: (queue: string) => void,
+    /** Wakes every worker of these queues (each fetches at once). */
+    private readonly wake: (queues: ReadonlySet<string>) => void,
     private readonly logger: Logger,
   ) {}
 
@@ -56,7 +56,8 @@ export class ReadyProbe {
                          WHERE j.name = q.name AND j.state < 'active' AND NOT j.blocked AND j.start_after <= now())`,
         [[...this.queues]],
       );
-      for (const r of rows as { name: string }[]) this.wake(r.name);
+      const due = new Set((rows as { name: string }[]).map((r) => r.name));
+      if (due.size > 0) this.wake(due);
       if (this.failing) this.logger.info('job queue probe answers again');
       this.failing = false;
     } catch (err) {
