@@ -150,6 +150,11 @@ export class SimulatedWallet {
    * `rebase` maps the service's public URLs to where the test server listens.
    */
   async answerOpenid4vpLink(link: string, options: AnswerOptions & { rebase?: (url: string) => string; intercept?: (requestJwt: string) => string }): Promise<Response> {
+    return this.answerFetchedRequest(await this.fetchOpenid4vpRequest(link, options), options);
+  }
+
+  /** The first half of answering a QR: the request fetched by reference and checked as a wallet does, not yet answered. */
+  async fetchOpenid4vpRequest(link: string, options: { rebase?: (url: string) => string; intercept?: (requestJwt: string) => string } = {}): Promise<WalletRequest> {
     const rebase = options.rebase ?? ((url: string) => url);
     const requestUri = new URL(link).searchParams.get('request_uri');
     if (!requestUri) throw new Error('the link has no request_uri');
@@ -158,7 +163,12 @@ export class SimulatedWallet {
     // `intercept` stands for whoever sits between the wallet and the verifier and alters the request.
     const jwt = (options.intercept ?? ((j: string) => j))(await fetched.text());
     const clientIdFromLink = new URL(link).searchParams.get('client_id') ?? '';
-    const request = checkRequestObject(jwt, { trustedVerifierRoots: this.trustedVerifierRoots, clientIdFromLink }) as unknown as WalletRequest;
+    return checkRequestObject(jwt, { trustedVerifierRoots: this.trustedVerifierRoots, clientIdFromLink }) as unknown as WalletRequest;
+  }
+
+  /** The second half: the person consented; the answer is posted to the request's response URI. */
+  async answerFetchedRequest(request: WalletRequest, options: AnswerOptions & { rebase?: (url: string) => string }): Promise<Response> {
+    const rebase = options.rebase ?? ((url: string) => url);
     const response = await this.answerDirectPostJwt(request, options);
     return fetch(rebase(request.response_uri!), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ response }).toString() });
   }
