@@ -1713,7 +1713,7 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             dc_api: components["schemas"]["DigitalIdDcApiRequest"];
-            /** @description The requests given to navigator.credentials.get (its `digital.requests`): the signed one first when the service signs, then the unsigned one; `dc_api` is the first */
+            /** @description The requests given to navigator.credentials.get (its `digital.requests`): the signed one first when the service signs, then the unsigned one, then ISO/IEC TS 18013-7 Annex C (`org-iso-mdoc`, mdocs only); `dc_api` is the first */
             dc_api_requests: components["schemas"]["DigitalIdDcApiRequest"][];
             /**
              * @description The client identifier prefix of the verifier certificate that signs the requests, or `unsigned` when no verifier key is configured
