@@ -13,9 +13,11 @@
  *   BENCH_SESSIONS per tier (default 12); BENCH_TIERS (default `T1,T2`; `T1` alone skips the liveness
  *   sessions, which take most of the run); BENCH_ONE_WORKER=false skips the one-worker baseline. Each tier
  *   also reports the server's CPU seconds per session (engine threads included), which the machine's load moves little.
+ *   BENCH_CPU_PROFILE=<dir> has the server write V8 CPU profiles there (`node dist/bench/cpu-profile-summary.js <dir>`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { FRANCK_PASSPORT } from './document-with-portrait';
 import { packageImage } from './face-images';
 import { randomDegradation } from './synthetic-document';
@@ -55,7 +57,9 @@ async function submitToDecision(server: TestServer, key: string, tier: 'T1' | 'T
 
 async function latency(workers: number | undefined, sessions: number, tiers: ('T1' | 'T2')[]) {
   // Rate limits off: the bench creates more sessions a minute than the verify_create bucket's 60.
-  const server = await startServer(testEnv({ RATE_LIMIT_ENABLED: 'false', ...(workers ? { CHECK_WORKERS: String(workers) } : {}) }));
+  // BENCH_CPU_PROFILE=<dir>: the server writes a V8 CPU profile per thread there when it stops (bench/cpu-profile-summary.ts reads them).
+  const profile = process.env.BENCH_CPU_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE, String(workers ?? 'pool'))}` } : {};
+  const server = await startServer(testEnv({ RATE_LIMIT_ENABLED: 'false', ...(workers ? { CHECK_WORKERS: String(workers) } : {}), ...profile }));
   try {
     const tenant = await createTenant(server);
     // The holder of the liveness video on a passport photo every check can read, so each session runs them all.

@@ -113,6 +113,12 @@ export type CheckProviders = {
   faceMatcher: FaceMatcher;
   livenessVerifier: LivenessVerifier;
   presentationAttackDetector: PresentationAttackDetector;
+  /**
+   * The same engines for one session's run of its checks, sharing work between its checks (the embedded
+   * engines analyse each image once per run: the selfie serves face_match, the liveness references and
+   * anti_spoof). Absent where there is nothing to share; dropped with the run.
+   */
+  forOneRun?(): CheckProviders;
 };
 
 /** `<provider>/<model>@<version>`: how a model is named in a result's `signals[].source`. */

@@ -1,4 +1,5 @@
 import type { DocumentReader, FaceMatcher, LivenessVerifier, PresentationAttackDetector, ProviderResult } from './check-providers';
+import type { KnownFaceAnalyses } from './engines/face-analysis-memo';
 
 /** The engine calls a check worker runs: one per provider interface, with that interface's input and answer. */
 export type CheckTaskMap = {
@@ -9,8 +10,18 @@ export type CheckTaskMap = {
 };
 export type CheckTaskKind = keyof CheckTaskMap;
 
-export type CheckTaskMessage = { id: number; kind: CheckTaskKind; input: unknown };
-export type CheckTaskReply = { id: number; ok: true; output: unknown } | { id: number; ok: false; error: string };
+/**
+ * One session's run of its checks, as its engine calls share it: the face analyses made so far (added to by
+ * each call) and when the run started (the pool serves older runs' calls first).
+ */
+export type CheckRun = { faces: KnownFaceAnalyses; startedAt: number };
+
+/**
+ * `faces`: the face analyses the session's earlier checks made, by image hash; a reply's `faces` are the ones
+ * its task made (src/checks/engines/face-analysis-memo.ts). Both absent outside a session's run.
+ */
+export type CheckTaskMessage = { id: number; kind: CheckTaskKind; input: unknown; faces?: KnownFaceAnalyses };
+export type CheckTaskReply = { id: number; ok: true; output: unknown; faces?: KnownFaceAnalyses } | { id: number; ok: false; error: string };
 
 /**
  * Structured clone turns a Buffer into a plain Uint8Array; engines expect Buffers. Walks the message and

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import type { CheckTaskKind, CheckTaskMap, CheckTaskMessage, CheckTaskReply } from './check-task';
+import type { CheckRun, CheckTaskKind, CheckTaskMap, CheckTaskMessage, CheckTaskReply } from './check-task';
 
 /** The pool refused a task because `queueLimit` tasks already wait: the caller's job should be retried later. */
 export class CheckEnginesBusyError extends Error {
@@ -12,7 +12,7 @@ export class CheckEnginesBusyError extends Error {
 /** The engine call failed or took longer than the timeout. */
 export class CheckTaskError extends Error {}
 
-type Pending = { msg: CheckTaskMessage; resolve: (v: unknown) => void; reject: (e: Error) => void; timer?: NodeJS.Timeout };
+type Pending = { msg: CheckTaskMessage; run?: CheckRun; order: number; resolve: (v: unknown) => void; reject: (e: Error) => void; timer?: NodeJS.Timeout };
 type Slot = { worker: Worker; busy?: Pending; ready: Promise<void>; isReady: boolean };
 
 export type CheckWorkerPoolOptions = { workers?: number; queueLimit: number; timeoutMs: number; logger: Logger };
@@ -54,11 +54,20 @@ export class CheckWorkerPool {
     return this.queue.length;
   }
 
-  run<K extends CheckTaskKind>(kind: K, input: CheckTaskMap[K]['input']): Promise<CheckTaskMap[K]['output']> {
+  /**
+   * Runs one engine call. `run`, when given, is the session's run the call belongs to: the worker reuses the
+   * face analyses of the run's earlier calls (an image analysed once per session) and adds this call's, and
+   * the queue serves calls in the order their runs started (a call outside a run: when it was made), so an
+   * earlier session's next check goes before a later session's, and sessions submitted together are decided
+   * one after another rather than all at the end.
+   */
+  run<K extends CheckTaskKind>(kind: K, input: CheckTaskMap[K]['input'], run?: CheckRun): Promise<CheckTaskMap[K]['output']> {
     if (this.closed) return Promise.reject(new CheckTaskError('The check worker pool is closed.'));
     if (this.queue.length >= this.opts.queueLimit) return Promise.reject(new CheckEnginesBusyError(`${this.queue.length} check tasks are already waiting.`));
     return new Promise((resolve, reject) => {
-      this.queue.push({ msg: { id: this.nextId++, kind, input }, resolve: resolve as (v: unknown) => void, reject });
+      const task: Pending = { msg: { id: this.nextId++, kind, input }, run, order: run?.startedAt ?? performance.now(), resolve: resolve as (v: unknown) => void, reject };
+      const after = this.queue.findIndex((t) => t.order > task.order);
+      this.queue.splice(after < 0 ? this.queue.length : after, 0, task);
       this.dispatch();
     });
   }
@@ -108,13 +117,16 @@ export class CheckWorkerPool {
         this.finish(slot, new CheckTaskError(`The check engine did not answer within ${this.opts.timeoutMs} ms.`));
         void slot.worker.terminate();
       }, this.opts.timeoutMs);
-      slot.worker.postMessage(task.msg);
+      slot.worker.postMessage(task.run ? { ...task.msg, faces: task.run.faces } : task.msg);
     }
   }
 
   private onReply(slot: Slot, reply: CheckTaskReply): void {
     if (!slot.busy || slot.busy.msg.id !== reply.id) return;
-    if (reply.ok) this.finish(slot, undefined, reply.output);
+    if (reply.ok) {
+      if (slot.busy.run && reply.faces) Object.assign(slot.busy.run.faces, reply.faces);
+      this.finish(slot, undefined, reply.output);
+    }
     else this.finish(slot, new CheckTaskError(reply.error));
   }
 

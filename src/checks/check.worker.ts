@@ -4,34 +4,43 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { reviveBuffers, type CheckTaskMessage, type CheckTaskReply } from './check-task';
-import { startOfflineEngines, type OfflineEngines } from './engines/offline-engines';
+import { MemoFaceAnalyzer } from './engines/face-analysis-memo';
+import { offlineEngines, startOfflineModels } from './engines/offline-engines';
 
-async function run(engines: OfflineEngines, msg: CheckTaskMessage): Promise<unknown> {
+type Models = Awaited<ReturnType<typeof startOfflineModels>>;
+
+/** One engine call, on engines whose face analyser knows the faces the session's earlier checks analysed. */
+async function run(models: Models, msg: CheckTaskMessage): Promise<{ output: unknown; faces: MemoFaceAnalyzer['computed'] }> {
   const input = reviveBuffers(msg.input) as never;
-  switch (msg.kind) {
-    case 'document':
-      return engines.documentReader.read(input);
-    case 'face':
-      return engines.faceMatcher.match(input);
-    case 'liveness':
-      return engines.livenessVerifier.verify(input);
-    case 'antiSpoof':
-      return engines.presentationAttackDetector.detect(input);
-  }
+  const faces = new MemoFaceAnalyzer(models.faces, msg.faces);
+  const engines = offlineEngines(models.ocr, faces);
+  const output = await (async () => {
+    switch (msg.kind) {
+      case 'document':
+        return engines.documentReader.read(input);
+      case 'face':
+        return engines.faceMatcher.match(input);
+      case 'liveness':
+        return engines.livenessVerifier.verify(input);
+      case 'antiSpoof':
+        return engines.presentationAttackDetector.detect(input);
+    }
+  })();
+  return { output, faces: faces.computed };
 }
 
 async function main(): Promise<void> {
   const port = parentPort!;
-  const engines = await startOfflineEngines();
+  const models = await startOfflineModels();
   port.on('message', async (msg: CheckTaskMessage | 'close') => {
     if (msg === 'close') {
-      await engines.close();
+      await models.close();
       port.close();
       return;
     }
     let reply: CheckTaskReply;
     try {
-      reply = { id: msg.id, ok: true, output: await run(engines, msg) };
+      reply = { id: msg.id, ok: true, ...(await run(models, msg)) };
     } catch (e) {
       reply = { id: msg.id, ok: false, error: e instanceof Error ? e.message : String(e) };
     }

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { CheckEngineChoice, ChecksConfig } from './checks-config';
-import type { CheckProviders, DocumentReader, FaceMatcher, LivenessVerifier, ModelRef, PresentationAttackDetector, ProviderResult } from './check-providers';
+import type { CheckProviders, ModelRef, ProviderResult } from './check-providers';
 import { CheckEnginesBusyError, CheckWorkerPool } from './check-worker.pool';
-import type { CheckTaskKind, CheckTaskMap } from './check-task';
+import type { CheckRun, CheckTaskKind, CheckTaskMap } from './check-task';
 import { EMBEDDED_ANTI_SPOOF_MODEL, HUMAN_FACE_MODEL, MRZ_OCR_MODEL } from './engines/embedded-models';
 import { createAwsProviders } from './aws/aws-providers';
 
@@ -95,10 +95,10 @@ class LazyPool {
  * Runs one engine call in the pool. A failure or timeout is the check's `error` (never a pass); a full
  * queue is thrown as CheckEnginesBusyError so the pipeline's job is retried later by the job queue.
  */
-async function pooled<K extends CheckTaskKind>(pool: LazyPool | undefined, kind: K, input: CheckTaskMap[K]['input'], model: ModelRef): Promise<CheckTaskMap[K]['output']> {
+async function pooled<K extends CheckTaskKind>(pool: LazyPool | undefined, kind: K, input: CheckTaskMap[K]['input'], model: ModelRef, run?: CheckRun): Promise<CheckTaskMap[K]['output']> {
   try {
     if (!pool) throw new Error('this process runs no check engines (WORKER_ENABLED=false); the worker processes run the checks');
-    return await (await pool.get()).run(kind, input);
+    return await (await pool.get()).run(kind, input, run);
   } catch (e) {
     if (e instanceof CheckEnginesBusyError) throw e;
     const error: ProviderResult = { verdict: 'error', reason: `The check engine failed: ${e instanceof Error ? e.message : String(e)}`, model };
@@ -127,24 +127,26 @@ export function createLiveCheckProviders(config: ChecksConfig, logger: Logger, o
   const pool = embedded && opts.runsChecks ? new LazyPool(config, logger) : undefined;
   const aws = choices.includes('aws') ? createAwsProviders(config.aws) : undefined;
 
-  const documentReader: DocumentReader =
-    e.document === 'aws' ? aws!.documentReader : e.document === 'off' ? { read: async () => switchedOff('document', 'CHECK_DOCUMENT_ENGINE') } : { read: (input) => pooled(pool, 'document', input, MRZ_OCR_MODEL) };
-  const faceMatcher: FaceMatcher =
-    e.faceMatch === 'aws' ? aws!.faceMatcher : e.faceMatch === 'off' ? { match: async () => switchedOff('face match', 'CHECK_FACE_MATCH_ENGINE') } : { match: (input) => pooled(pool, 'face', input, HUMAN_FACE_MODEL) };
-  const livenessVerifier: LivenessVerifier =
-    e.liveness === 'aws' ? aws!.livenessVerifier : e.liveness === 'off' ? { verify: async () => switchedOff('liveness', 'CHECK_LIVENESS_ENGINE') } : { verify: (input) => pooled(pool, 'liveness', input, HUMAN_FACE_MODEL) };
-  const presentationAttackDetector: PresentationAttackDetector =
-    e.antiSpoof === 'aws'
-      ? aws!.presentationAttackDetector
-      : e.antiSpoof === 'off'
-        ? { detect: async () => switchedOff('anti-spoof', 'CHECK_ANTI_SPOOF_ENGINE') }
-        : { detect: (input) => pooled(pool, 'antiSpoof', input, EMBEDDED_ANTI_SPOOF_MODEL) };
+  /** The engines; `run`, for one session's run, carries the face analyses from one embedded check to the next. */
+  const engines = (run?: CheckRun): CheckProviders => ({
+    documentReader:
+      e.document === 'aws' ? aws!.documentReader : e.document === 'off' ? { read: async () => switchedOff('document', 'CHECK_DOCUMENT_ENGINE') } : { read: (input) => pooled(pool, 'document', input, MRZ_OCR_MODEL, run) },
+    faceMatcher:
+      e.faceMatch === 'aws' ? aws!.faceMatcher : e.faceMatch === 'off' ? { match: async () => switchedOff('face match', 'CHECK_FACE_MATCH_ENGINE') } : { match: (input) => pooled(pool, 'face', input, HUMAN_FACE_MODEL, run) },
+    livenessVerifier:
+      e.liveness === 'aws' ? aws!.livenessVerifier : e.liveness === 'off' ? { verify: async () => switchedOff('liveness', 'CHECK_LIVENESS_ENGINE') } : { verify: (input) => pooled(pool, 'liveness', input, HUMAN_FACE_MODEL, run) },
+    presentationAttackDetector:
+      e.antiSpoof === 'aws'
+        ? aws!.presentationAttackDetector
+        : e.antiSpoof === 'off'
+          ? { detect: async () => switchedOff('anti-spoof', 'CHECK_ANTI_SPOOF_ENGINE') }
+          : { detect: (input) => pooled(pool, 'antiSpoof', input, EMBEDDED_ANTI_SPOOF_MODEL, run) },
+  });
 
   return {
-    documentReader,
-    faceMatcher,
-    livenessVerifier,
-    presentationAttackDetector,
+    ...engines(),
+    // Each run its own record, dropped with it: no face analysis outlives the session's checks.
+    forOneRun: () => engines({ faces: {}, startedAt: performance.now() }),
     health: () => ({
       document: e.document,
       face_match: e.faceMatch,

@@ -18,8 +18,10 @@ export function measuredCheckProviders<P extends CheckProviders>(providers: P, e
     }
   };
   const { documentReader, faceMatcher, livenessVerifier, presentationAttackDetector } = providers;
+  const forOneRun = providers.forOneRun;
   return {
     ...providers,
+    ...(forOneRun ? { forOneRun: () => measuredCheckProviders(forOneRun.call(providers), engines, metrics) } : {}),
     documentReader: { read: (input) => timed('document_ocr', engines.document, () => documentReader.read(input)) },
     faceMatcher: { match: (input) => timed('face_match', engines.faceMatch, () => faceMatcher.match(input)) },
     livenessVerifier: { verify: (input) => timed('liveness', engines.liveness, () => livenessVerifier.verify(input)) },

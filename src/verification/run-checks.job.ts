@@ -69,7 +69,8 @@ export class RunChecksJob {
     // T5 decides the captures and the chip together (T5DecisionGate); without the chip there is nothing to decide yet.
     if (tier === 'T5' && !hasChip(s)) return;
     const artifacts = (await this.vault.list(s.id)).filter((a) => !a.purgedAt);
-    const providers = s.livemode ? this.liveProviders : testModeCheckProviders(testOutcomeOf(s.metadata));
+    // One run's engines: the embedded ones analyse each image once across this run's checks.
+    const providers = s.livemode ? (this.liveProviders.forOneRun?.() ?? this.liveProviders) : testModeCheckProviders(testOutcomeOf(s.metadata));
     // D24: a session whose document step was a digital ID runs `digital_id` in place of `document_ocr`.
     const digitalId = await this.digitalIds.latestAnswered(s.id);
     const checks = checksForSession(tier, digitalId !== null);

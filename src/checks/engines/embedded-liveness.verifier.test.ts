@@ -1,0 +1,56 @@
+import { EmbeddedLivenessVerifier, POSE_FRAMES_ANALYSED } from './embedded-liveness.verifier';
+import type { FaceAnalysis, FaceAnalyzer } from './face-analysis';
+import type { ChallengeAction, ImageInput, LivenessChallenge, LivenessFrame } from '../check-providers';
+import { HUMAN_FACE_MODEL } from './embedded-models';
+import { biometricPolicy } from '../policy/biometric-policy';
+
+type Pose = { pitch?: number; happy?: number };
+const face = (p: Pose): FaceAnalysis => ({
+  width: 640,
+  height: 480,
+  faces: [{ box: [200, 100, 200, 200], score: 0.99, embedding: [1, 0, 0, 0], yaw: 0, pitch: p.pitch ?? 0, happy: p.happy ?? 0.05, sharpness: 80 }],
+});
+
+/** A stand-in for the face model: each image's bytes name the pose it shows; it notes which images it was asked about. */
+class PosesByImage implements FaceAnalyzer {
+  readonly analysed: string[] = [];
+  constructor(private readonly poses: Map<string, Pose>) {}
+  async analyze(image: ImageInput): Promise<FaceAnalysis> {
+    const name = image.bytes.toString();
+    this.analysed.push(name);
+    return face(this.poses.get(name) ?? {});
+  }
+}
+
+function capture(actions: ChallengeAction[], poses: Pose[][]): { challenge: LivenessChallenge; frames: LivenessFrame[]; poses: Map<string, Pose> } {
+  const issuedAt = 1_000_000;
+  const challenge: LivenessChallenge = { id: 'chl_1', issuedAt, steps: actions.map((action, i) => ({ action, nonce: `n${i}`, opensAt: issuedAt + i * 4000, closesAt: issuedAt + (i + 1) * 4000 })) };
+  const byName = new Map<string, Pose>();
+  const frames = poses.flatMap((list, s) =>
+    list.map((p, k) => {
+      byName.set(`frame ${s}.${k}`, p);
+      return { stepIndex: s, nonce: `n${s}`, capturedAt: issuedAt + s * 4000 + 100 + k * 250, image: { bytes: Buffer.from(`frame ${s}.${k}`), contentType: 'image/jpeg' } };
+    }),
+  );
+  return { challenge, frames, poses: byName };
+}
+
+const reference = { bytes: Buffer.from('selfie'), contentType: 'image/jpeg' };
+
+describe('EmbeddedLivenessVerifier (frames analysed per step)', () => {
+  it('analyses every frame of a smile step, so a smile whose peak lasts one frame passes, and 8 of a head pose’s 12', async () => {
+    // Look up: the head rises steadily and is held. Smile: neutral, then a single frame past 0.8 (frame 4,
+    // which 8 evenly spread frames of 12 would step over), then back.
+    const lookUp = Array.from({ length: 12 }, (_, k) => ({ pitch: -Math.min(16, k * 2) }));
+    const smile = Array.from({ length: 12 }, (_, k) => ({ happy: k === 4 ? 0.9 : 0.1 }));
+    const { challenge, frames, poses } = capture(['look_up', 'smile'], [lookUp, smile]);
+    const model = new PosesByImage(poses);
+    const r = await new EmbeddedLivenessVerifier(model, biometricPolicy, HUMAN_FACE_MODEL).verify({ challenge, frames, referenceFaces: [reference] });
+    expect(r.reason).toMatch(/^Every step \(look_up, smile\) was performed/);
+    expect(r.verdict).toBe('pass');
+    const analysedFrames = model.analysed.filter((n) => n.startsWith('frame'));
+    expect(analysedFrames.filter((n) => n.startsWith('frame 0.'))).toHaveLength(POSE_FRAMES_ANALYSED);
+    expect(analysedFrames.filter((n) => n.startsWith('frame 1.'))).toHaveLength(12);
+    expect(r.details).toMatchObject({ frames: POSE_FRAMES_ANALYSED + 12, framesReceived: 24 });
+  });
+});
