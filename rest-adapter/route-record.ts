@@ -112,8 +112,11 @@ export function mountRoutes(router: Router, records: readonly RouteRecord[], ser
  */
 function assertAcceptableRequest(req: Request, withBody: boolean): void {
   assertAcceptableInput(req.params);
-  if (withBody && req.body !== undefined) assertAcceptableInput(isFields(req.body) ? req.body : { body: req.body }, isFields(req.body) ? 1 : 0);
-  assertAcceptableInput({ ...req.query }, 1);
+  if (withBody && req.body !== undefined) {
+    if (isFields(req.body)) assertAcceptableInput(req.body, 'the request body');
+    else assertAcceptableInput({ 'the request body': req.body });
+  }
+  assertAcceptableInput({ ...req.query }, 'the query string');
 }
 
 /** A body that may be absent: no body (or an empty one) is `{}`; a body is JSON like everywhere else. */
