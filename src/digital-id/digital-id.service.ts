@@ -1,3 +1,4 @@
+import { cborEncode, DataItem } from '@animo-id/mdoc';
 import { systemClock, type Clock } from '../clock';
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
 import type { CrlFetcher } from './crl-check';
@@ -17,7 +18,9 @@ import { crossDeviceRequestObject, dcApiRequest, openid4vpLink, SELF_ISSUED_AUDI
 import { documentClaimsOf } from './requested-claims';
 import { jwkThumbprint } from './session-transcript';
 import type { VerifierSigningKey } from '../crypto/verifier-signing-key';
-import { verifyWalletAnswer, type AnswerChannel, type VerifiedAnswer } from './wallet-answer.verifier';
+import { ISO_MDOC_PROTOCOL, isoMdocDcApiRequest, isoMdocEncryptionInfo, isoMdocSessionTranscript, IsoMdocResponseError, openIsoMdocResponse } from './iso-mdoc-dc-api';
+import { verifyIsoMdocAnswer, verifyWalletAnswer, type VerifiedAnswer } from './wallet-answer.verifier';
+import type { DigitalIdTrust } from './digital-id-trust.store';
 
 /** How long a request may be answered: a person opening a wallet and consenting, with room to spare. */
 const REQUEST_TTL_MS = 10 * 60_000;
@@ -27,9 +30,12 @@ export interface DigitalIdRequestView {
   readonly id: string;
   readonly expires_at: string;
   /** Same device: the preferred request, the first of `dc_api_requests`. */
-  readonly dc_api: { protocol: DcApiProtocol; data: Record<string, unknown> };
-  /** Same device: pass to `navigator.credentials.get({ digital: { requests: dc_api_requests } })`; the wallet takes one. */
-  readonly dc_api_requests: ReadonlyArray<{ protocol: DcApiProtocol; data: Record<string, unknown> }>;
+  readonly dc_api: { protocol: DcApiProtocol | typeof ISO_MDOC_PROTOCOL; data: Record<string, unknown> };
+  /**
+   * Same device: pass to `navigator.credentials.get({ digital: { requests: dc_api_requests } })`; the wallet
+   * takes one. OpenID4VP first (signed, then unsigned), then ISO 18013-7 Annex C (`org-iso-mdoc`, mdocs only).
+   */
+  readonly dc_api_requests: ReadonlyArray<{ protocol: DcApiProtocol | typeof ISO_MDOC_PROTOCOL; data: Record<string, unknown> }>;
   /** How the requests are signed: the client identifier prefix of the verifier certificate, or `unsigned` (no verifier key configured). */
   readonly request_signing: 'x509_san_dns' | 'x509_hash' | 'unsigned';
   /** Other device: the `openid4vp://` link for a QR code, and the request it points at. */
@@ -91,10 +97,12 @@ export class DigitalIdService {
     const { clientId, requestUri } = this.endpoints(id);
     const tier = tierNumber(s.tier as Tier);
     const unsigned = dcApiRequest({ tier, nonce: row.nonce });
+    // Annex C for wallets that speak only ISO (Safari and Apple Wallet): the same nonce and key as the OpenID4VP requests.
+    const iso = isoMdocDcApiRequest({ tier, nonce: Buffer.from(row.nonce, 'base64url'), recipient: await this.publicKey(row) });
     // Signed first: a wallet that can check it names the verifier to the person; one that cannot takes the unsigned.
     const dcApiRequests = this.signingKey
-      ? [{ protocol: 'openid4vp-v1-signed' as const, data: { request: this.signingKey.signRequestObject(signedDcApiRequestObject({ tier, nonce: row.nonce, clientId: this.signingKey.clientId, origin: this.origin(), issuedAt: at, expiresAt: row.expiresAt })) } }, unsigned]
-      : [unsigned];
+      ? [{ protocol: 'openid4vp-v1-signed' as const, data: { request: this.signingKey.signRequestObject(signedDcApiRequestObject({ tier, nonce: row.nonce, clientId: this.signingKey.clientId, origin: this.origin(), issuedAt: at, expiresAt: row.expiresAt })) } }, unsigned, iso]
+      : [unsigned, iso];
     return {
       id,
       expires_at: row.expiresAt.toISOString(),
@@ -138,21 +146,52 @@ export class DigitalIdService {
     }
     if (payload.state !== row.state) throw new DomainError('invalid_request', 'The response answers another request (state)');
     const { clientId, responseUri } = this.endpoints(id);
-    const publicJwk = await this.publicKey(row);
-    return this.answer(row, 'cross_device', payload.vp_token, { kind: 'cross_device', clientId, responseUri, encryptionJwkThumbprint: jwkThumbprint(publicJwk) });
+    const channel = { kind: 'cross_device' as const, clientId, responseUri, encryptionJwkThumbprint: jwkThumbprint(await this.publicKey(row)) };
+    return this.answer(row, 'cross_device', (trust, now) => verifyWalletAnswer({ ...this.verifyingWith(row, trust, now), vpToken: payload.vp_token, nonce: row.nonce, channel }));
   }
 
   /** Same device: what `navigator.credentials.get` resolved with, sent by the hosted page of the session. */
   async acceptDcApi(s: SessionEntity, id: string, body: unknown): Promise<DigitalIdStatusView> {
     const answer = (body ?? {}) as { protocol?: unknown; data?: unknown };
-    const offered: string[] = this.signingKey ? ['openid4vp-v1-signed', 'openid4vp-v1-unsigned'] : ['openid4vp-v1-unsigned'];
+    const offered: string[] = [...(this.signingKey ? ['openid4vp-v1-signed'] : []), 'openid4vp-v1-unsigned', ISO_MDOC_PROTOCOL];
     if (typeof answer.protocol !== 'string' || !offered.includes(answer.protocol) || !answer.data || typeof answer.data !== 'object') {
-      throw new DomainError('invalid_request', `The answer must be the ${offered.join(' or ')} response of the Digital Credentials API`);
+      throw new DomainError('invalid_request', `The answer must be the ${offered.join(', ')} response of the Digital Credentials API`);
     }
     const row = await this.openRequest(id);
     if (row.sessionId !== s.id) throw new DomainError('not_found', 'No such digital ID request');
+    if (answer.protocol === ISO_MDOC_PROTOCOL) return this.acceptIsoMdoc(row, (answer.data as { response?: unknown }).response);
     // Signed or not, OpenID4VP 1.0 A.4 binds a DC API answer to the page's origin, not to the client_id.
-    return this.answer(row, 'dc_api', (answer.data as { vp_token?: unknown }).vp_token, { kind: 'dc_api', origin: this.origin() });
+    const vpToken = (answer.data as { vp_token?: unknown }).vp_token;
+    const channel = { kind: 'dc_api' as const, origin: this.origin() };
+    return this.answer(row, 'dc_api', (trust, now) => verifyWalletAnswer({ ...this.verifyingWith(row, trust, now), vpToken, nonce: row.nonce, channel }));
+  }
+
+  /**
+   * Annex C: the sealed DeviceResponse opens only under this request's key and the transcript of its
+   * EncryptionInfo and the page's origin; one that does not open is refused like a JWE that does not
+   * decrypt (400, nothing claimed), and the DeviceAuth signature is checked over the same transcript.
+   */
+  private async acceptIsoMdoc(row: DigitalIdRequestRow, response: unknown): Promise<DigitalIdStatusView> {
+    if (typeof response !== 'string' || response.length === 0 || response.length > 4_000_000) {
+      throw new DomainError('invalid_request', 'data.response must be the Annex C EncryptedResponse (base64url CBOR)');
+    }
+    const encryptionInfo = isoMdocEncryptionInfo(Buffer.from(row.nonce, 'base64url'), await this.publicKey(row));
+    const transcript = isoMdocSessionTranscript(encryptionInfo, this.origin());
+    let deviceResponse: Uint8Array;
+    try {
+      const privateJwk = await this.vault.unseal<JsonWebKey>(row.tenantId, KEY_CONTEXT(row.id), row.encryptionKeySealed);
+      deviceResponse = await openIsoMdocResponse(response, privateJwk, transcript);
+    } catch (err) {
+      if (err instanceof IsoMdocResponseError) throw new DomainError('invalid_request', 'The response does not decrypt to a DeviceResponse for this request');
+      throw err;
+    }
+    const sessionTranscriptBytes = cborEncode(new DataItem({ buffer: transcript }));
+    return this.answer(row, 'dc_api', (trust, now) => verifyIsoMdocAnswer({ ...this.verifyingWith(row, trust, now), deviceResponse, sessionTranscriptBytes }));
+  }
+
+  /** What every answer is verified with: the request's tier, this mode's trust, the time, the fetchers. */
+  private verifyingWith(row: DigitalIdRequestRow, trust: DigitalIdTrust, now: Date) {
+    return { tier: tierNumber(row.tier as Tier), trust, now, fetchStatusList: this.fetchStatusList, fetchCrl: this.fetchCrl, fetchStatusListCwt: this.fetchStatusListCwt };
   }
 
   private origin(): string {
@@ -164,23 +203,12 @@ export class DigitalIdService {
     return row ? statusView(row) : null;
   }
 
-  private async answer(row: DigitalIdRequestRow, channelKind: DigitalIdChannel, vpToken: unknown, channel: AnswerChannel): Promise<DigitalIdStatusView> {
+  private async answer(row: DigitalIdRequestRow, channelKind: DigitalIdChannel, verify: (trust: DigitalIdTrust, now: Date) => Promise<VerifiedAnswer>): Promise<DigitalIdStatusView> {
     const at = this.now();
     if (!(await this.requests.claim(row.id, channelKind, at))) throw new DomainError('invalid_state', 'This digital ID request was already answered or has expired');
     let verified: VerifiedAnswer;
     try {
-      const trust = await this.trust.trustFor(row.livemode ? 'live' : 'test');
-      verified = await verifyWalletAnswer({
-        vpToken,
-        tier: tierNumber(row.tier as Tier),
-        nonce: row.nonce,
-        channel,
-        trust,
-        now: at,
-        fetchStatusList: this.fetchStatusList,
-        fetchCrl: this.fetchCrl,
-        fetchStatusListCwt: this.fetchStatusListCwt,
-      });
+      verified = await verify(await this.trust.trustFor(row.livemode ? 'live' : 'test'), at);
     } catch (err) {
       if (!(err instanceof DigitalIdVerificationError)) {
         this.logger.error({ err, requestId: row.id }, 'digital ID verification failed unexpectedly');

@@ -77,6 +77,28 @@ export async function verifyWalletAnswer(input: WalletAnswerInput): Promise<Veri
   return { profileId: profile.id, result, presentation };
 }
 
+/**
+ * An ISO 18013-7 Annex C answer (`org-iso-mdoc`): the DeviceResponse the wallet sealed, already opened
+ * (iso-mdoc-dc-api.ts), verified as an mdoc over the Annex C transcript. Its doctype picks the credential:
+ * the mDL or the PID as mdoc, each only with the elements the tier asks for.
+ */
+export async function verifyIsoMdocAnswer(
+  input: Omit<WalletAnswerInput, 'vpToken' | 'nonce' | 'channel' | 'fetchStatusList'> & { deviceResponse: Uint8Array; sessionTranscriptBytes: Uint8Array },
+): Promise<VerifiedAnswer> {
+  const result = await verifyMdocPresentation({
+    now: input.now,
+    requested: requestedCredentialsForTier(input.tier),
+    trustedRoots: input.trust.iacaRoots,
+    deviceResponse: input.deviceResponse,
+    sessionTranscriptBytes: input.sessionTranscriptBytes,
+    fetchCrl: input.fetchCrl,
+    fetchStatusListCwt: input.fetchStatusListCwt,
+  });
+  // verifyMdocPresentation refuses a doctype the tier did not ask for, so the profile exists.
+  const profile = CREDENTIAL_PROFILES.find((p) => p.format === 'mso_mdoc' && p.credentialType === result.credentialType)!;
+  return { profileId: profile.id, result, presentation: Buffer.from(input.deviceResponse).toString('base64url') };
+}
+
 function singlePresentation(vpToken: unknown): { profile: CredentialProfile; presentation: string } {
   if (!vpToken || typeof vpToken !== 'object' || Array.isArray(vpToken)) {
     throw new DigitalIdVerificationError('malformed_presentation', 'vp_token is not an object keyed by credential query id');

@@ -168,7 +168,7 @@ describe('signed requests, cross device', () => {
 describe('signed requests, same device (Digital Credentials API)', () => {
   it('offers openid4vp-v1-signed first with the unsigned request beside it; the wallet checks the signed one and its answer is verified', async () => {
     const { page, request } = await requestOfNewSession();
-    expect(request.dc_api_requests.map((r: { protocol: string }) => r.protocol)).toEqual(['openid4vp-v1-signed', 'openid4vp-v1-unsigned']);
+    expect(request.dc_api_requests.map((r: { protocol: string }) => r.protocol)).toEqual(['openid4vp-v1-signed', 'openid4vp-v1-unsigned', 'org-iso-mdoc']);
     expect(request.dc_api).toEqual(request.dc_api_requests[0]);
     const signed = request.dc_api_requests[0];
     expect(Object.keys(signed.data)).toEqual(['request']);

@@ -60,21 +60,27 @@ async function liveSession(): Promise<{ id: string; hosted_url: string }> {
   return { id: r.body.id, hosted_url: r.body.hosted_url };
 }
 
-/** A browser with the Digital Credentials API whose wallet is the simulated one. */
-async function withDigitalCredentials(page: Page, options: AnswerOptions): Promise<void> {
+/**
+ * A browser with the Digital Credentials API whose wallet is the simulated one. As a browser does, it hands
+ * the wallet the first of the page's requests in a protocol the wallet speaks (`speaks`: all by default;
+ * `['org-iso-mdoc']` is Safari with Apple Wallet).
+ */
+async function withDigitalCredentials(page: Page, options: AnswerOptions, speaks: string[] | null = null): Promise<void> {
   await page.exposeFunction('__walletAnswer', async (request: string, origin: string) =>
     JSON.stringify(await wallet.answerDigitalCredentialRequest(JSON.parse(request) as { protocol: string; data: Record<string, unknown> }, origin, options)),
   );
-  await page.addInitScript(() => {
+  await page.addInitScript((protocols: string[] | null) => {
     const w = window as unknown as { DigitalCredential: unknown; __walletAnswer: (r: string, o: string) => Promise<string> };
     w.DigitalCredential = class DigitalCredential {};
     CredentialsContainer.prototype.get = async function (options?: CredentialRequestOptions) {
-      const digital = (options as { digital?: { requests: unknown[] } } | undefined)?.digital;
+      const digital = (options as { digital?: { requests: Array<{ protocol: string }> } } | undefined)?.digital;
       if (!digital) throw new DOMException('only digital credentials here', 'NotSupportedError');
-      const answer = JSON.parse(await w.__walletAnswer(JSON.stringify(digital.requests[0]), location.origin)) as { protocol: string; data: unknown };
+      const chosen = digital.requests.find((r) => !protocols || protocols.includes(r.protocol));
+      if (!chosen) throw new DOMException('no request in a protocol this wallet speaks', 'NotSupportedError');
+      const answer = JSON.parse(await w.__walletAnswer(JSON.stringify(chosen), location.origin)) as { protocol: string; data: unknown };
       return { type: 'digital', protocol: answer.protocol, data: answer.data } as unknown as Credential;
     };
-  });
+  }, speaks);
 }
 
 async function toDocumentChoice(page: Page, hostedUrl: string): Promise<void> {
@@ -96,6 +102,21 @@ describe('"Use a digital ID" on the hosted page', () => {
     // Face match is switched off here (ENGINES_OFF), so a person decides; the digital ID itself passed.
     expect(result.status).toBe('manual_review');
     expect(checkOf(result, 'digital_id')).toMatchObject({ status: 'pass', details: { channel: 'dc_api', format: 'mso_mdoc' } });
+    await page.close();
+  });
+
+  it('same device, a wallet that speaks only ISO 18013-7 Annex C (org-iso-mdoc, as Safari with Apple Wallet): its sealed mdoc is verified and the session decided on it', async () => {
+    const page = await browser.newPage();
+    await withDigitalCredentials(page, { credential: 'mdl' }, ['org-iso-mdoc']);
+    const s = await liveSession();
+    await toDocumentChoice(page, s.hosted_url);
+    await page.getByRole('button', { name: 'Use a digital ID' }).press('Enter');
+    await page.getByRole('heading', { name: 'Take a selfie' }).waitFor({ timeout: 60_000 });
+    await page.locator('[data-action=take-photo]').click();
+    const result = await decided(server, acme.live_api_key, s.id);
+    expect(result.status).toBe('manual_review');
+    expect(checkOf(result, 'digital_id')).toMatchObject({ status: 'pass', details: { channel: 'dc_api', format: 'mso_mdoc', credential_type: 'org.iso.18013.5.1.mDL' } });
+    expect(checkOf(result, 'digital_id').reason).toMatch(/verified doctype, issuer_chain, .*device_auth$/);
     await page.close();
   });
 

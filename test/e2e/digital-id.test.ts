@@ -70,7 +70,9 @@ async function crossDeviceAnswer(page: PageSession, wallet: SimulatedWallet, opt
   expect(request.body.dc_api.protocol).toBe('openid4vp-v1-unsigned');
   // No verifier key configured: only the unsigned request is offered, and the view says so.
   expect(request.body.request_signing).toBe('unsigned');
-  expect(request.body.dc_api_requests).toEqual([request.body.dc_api]);
+  // Beside it, ISO 18013-7 Annex C for wallets that speak only ISO (test/e2e/digital-id-iso-mdoc.test.ts).
+  expect(request.body.dc_api_requests.map((r: { protocol: string }) => r.protocol)).toEqual(['openid4vp-v1-unsigned', 'org-iso-mdoc']);
+  expect(request.body.dc_api_requests[0]).toEqual(request.body.dc_api);
   const answered = await wallet.answerOpenid4vpLink(request.body.cross_device.link, { ...options, rebase });
   return { status: answered.status, body: await answered.json() };
 }

@@ -3,6 +3,7 @@ import { deflateSync } from 'node:zlib';
 import { cborDecode, cborEncode, DataItem, DateOnly, DeviceRequest, DeviceResponse, Document, IssuerSignedDocument, MDoc } from '@animo-id/mdoc';
 import { createHeaderAndPayload, StatusList } from '@sd-jwt/jwt-status-list';
 import { SDJwtVcInstance } from '@sd-jwt/sd-jwt-vc';
+import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { packageImage } from '../../bench/checks/face-images';
 import { encryptEcdhEsJwe } from '../../src/digital-id/ecdh-es-jwe';
 import { nodeMdocContext } from '../../src/digital-id/node-mdoc-context';
@@ -122,9 +123,11 @@ export class SimulatedWallet {
    * `expected_origins`; wallet-request-check.ts) and a failing one refused with RequestRefused; the answer
    * carries the protocol of the request it answers.
    */
-  async answerDigitalCredentialRequest(entry: { protocol: string; data: Record<string, unknown> }, origin: string, options: AnswerOptions): Promise<{ protocol: string; data: { vp_token: Record<string, string[]> } }> {
+  async answerDigitalCredentialRequest(entry: { protocol: string; data: Record<string, unknown> }, origin: string, options: AnswerOptions): Promise<{ protocol: string; data: Record<string, unknown> }> {
     let request: WalletRequest;
-    if (entry.protocol === 'openid4vp-v1-signed') {
+    if (entry.protocol === 'org-iso-mdoc') {
+      return { protocol: entry.protocol, data: { response: await this.answerIsoMdoc(entry.data, origin, options) } };
+    } else if (entry.protocol === 'openid4vp-v1-signed') {
       request = checkRequestObject(String(entry.data.request), { trustedVerifierRoots: this.trustedVerifierRoots, origin }) as unknown as WalletRequest;
     } else if (entry.protocol === 'openid4vp-v1-unsigned') {
       if ('client_id' in entry.data) throw new RequestRefused('unsigned_request_not_allowed', 'an unsigned DC API request names a client_id');
@@ -134,6 +137,43 @@ export class SimulatedWallet {
     }
     const answer = await this.answerDcApi(request, origin, options);
     return { ...answer, protocol: entry.protocol };
+  }
+
+  /**
+   * Same device, ISO 18013-7 Annex C (`org-iso-mdoc`), as an ISO wallet does it: reads the DeviceRequest
+   * and the EncryptionInfo, signs its DeviceResponse over the Annex C transcript of that EncryptionInfo and
+   * the page's origin, and seals it with HPKE to the request's key, the transcript as `info`. The
+   * transcript is computed here from the standard's text, not with the service's code, so a mistake there
+   * is not mirrored. `wrong_nonce` and `other_transcript` sign over another request's EncryptionInfo or
+   * another origin (sealed correctly, so the service reaches the device signature).
+   */
+  async answerIsoMdoc(data: Record<string, unknown>, origin: string, options: AnswerOptions): Promise<string> {
+    const profile = CREDENTIAL_PROFILES.find((p) => p.id === options.credential)!;
+    if (profile.format !== 'mso_mdoc') throw new RequestRefused('request_malformed', 'org-iso-mdoc asks for mdocs only');
+    const deviceRequest = DeviceRequest.parse(Buffer.from(String(data.deviceRequest), 'base64url'));
+    const docRequest = deviceRequest.docRequests.find((d) => d.itemsRequest.data.docType === profile.credentialType);
+    if (!docRequest) throw new Error(`the request does not ask for ${options.credential}`);
+    const asked = [...(docRequest.itemsRequest.data.nameSpaces.get(profile.namespace!)?.keys() ?? [])];
+    const disclosed = options.misbehave === 'element_not_requested' ? [...asked, extraElement(profile, asked)] : asked;
+    const encryptionInfo = String(data.encryptionInfo);
+    const [kind, params] = cborDecode(Buffer.from(encryptionInfo, 'base64url')) as [string, Map<string, unknown>];
+    const recipient = params?.get('recipientPublicKey') as Map<number, unknown> | undefined;
+    if (kind !== 'dcapi' || !(params?.get('nonce') instanceof Uint8Array) || !(recipient?.get(-2) instanceof Uint8Array)) throw new RequestRefused('request_malformed', 'EncryptionInfo');
+    const transcriptOf = (info: string, at: string) => {
+      const hash = createHash('sha256').update(cborEncode([info, at])).digest();
+      return cborEncode([null, null, ['dcapi', new Uint8Array(hash)]]);
+    };
+    const otherRequest = () => Buffer.from(cborEncode(['dcapi', new Map<string, unknown>([['nonce', randomBytes(16)], ['recipientPublicKey', recipient]])])).toString('base64url');
+    const signedOver =
+      options.misbehave === 'wrong_nonce' ? transcriptOf(otherRequest(), origin) : transcriptOf(encryptionInfo, options.misbehave === 'other_transcript' ? 'https://attacker.example' : origin);
+    const deviceResponse = Buffer.from(await this.presentMdoc(profile, disclosed, cborEncode(new DataItem({ buffer: signedOver })), options.misbehave), 'base64url');
+    const suite = new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes128Gcm() });
+    const jwk = { kty: 'EC', crv: 'P-256', x: Buffer.from(recipient.get(-2) as Uint8Array).toString('base64url'), y: Buffer.from(recipient.get(-3) as Uint8Array).toString('base64url') };
+    const recipientPublicKey = await suite.kem.importKey('jwk', jwk, true);
+    const info = transcriptOf(encryptionInfo, origin);
+    // Copies: a Buffer may be a view into a shared pool.
+    const sealed = await suite.seal({ recipientPublicKey, info: new Uint8Array(info).buffer }, new Uint8Array(deviceResponse).buffer);
+    return Buffer.from(cborEncode(['dcapi', new Map<string, unknown>([['enc', new Uint8Array(sealed.enc)], ['cipherText', new Uint8Array(sealed.ct)]])])).toString('base64url');
   }
 
   /** Cross device: the `response` form field of a direct_post.jwt answer, a JWE to the request's key. */
@@ -172,7 +212,7 @@ export class SimulatedWallet {
     const nonce = options.misbehave === 'wrong_nonce' ? randomBytes(16).toString('base64url') : request.nonce;
     const presentation =
       profile.format === 'mso_mdoc'
-        ? await this.presentMdoc(profile, disclosed, this.transcriptFor(request, channel, nonce, options.misbehave), options.misbehave)
+        ? await this.presentMdoc(profile, disclosed, sessionTranscriptBytes(this.transcriptFor(request, channel, nonce, options.misbehave)), options.misbehave)
         : await this.presentSdJwt(profile, disclosed, request, channel, nonce, options.misbehave);
     return { [profile.id]: [presentation] };
   }
@@ -196,7 +236,8 @@ export class SimulatedWallet {
     return kind === 'mdoc' ? this.untrusted.documentSigner : this.untrusted.pidIssuer;
   }
 
-  private async presentMdoc(profile: CredentialProfile, disclosed: string[], transcript: TranscriptChannel, misbehave?: Misbehaviour): Promise<string> {
+  /** The DeviceResponse (base64url CBOR) with the device's signature over `transcript` (SessionTranscriptBytes). */
+  private async presentMdoc(profile: CredentialProfile, disclosed: string[], transcript: Uint8Array, misbehave?: Misbehaviour): Promise<string> {
     const ctx = nodeMdocContext({ now: new Date() });
     const signer = this.issuerFor('mdoc', misbehave);
     const now = new Date();
@@ -218,7 +259,7 @@ export class SimulatedWallet {
     const deviceRequest = DeviceRequest.from('1.0', [{ itemsRequestData: { docType: profile.credentialType, nameSpaces } }]);
     const signed = await DeviceResponse.from(new MDoc([document]))
       .usingDeviceRequest(deviceRequest)
-      .usingSessionTranscriptBytes(sessionTranscriptBytes(transcript))
+      .usingSessionTranscriptBytes(transcript)
       .authenticateWithSignature(this.deviceKey.privateKey.export({ format: 'jwk' }) as never, 'ES256')
       .sign(ctx);
     let bytes: Buffer = Buffer.from(signed.encode());

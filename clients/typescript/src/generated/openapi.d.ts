@@ -1713,7 +1713,7 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             dc_api: components["schemas"]["DigitalIdDcApiRequest"];
-            /** @description The requests given to navigator.credentials.get (its `digital.requests`): the signed one first when the service signs, then the unsigned one; `dc_api` is the first */
+            /** @description The requests given to navigator.credentials.get (its `digital.requests`): the signed one first when the service signs, then the unsigned one, then ISO/IEC TS 18013-7 Annex C (`org-iso-mdoc`, mdocs only); `dc_api` is the first */
             dc_api_requests: components["schemas"]["DigitalIdDcApiRequest"][];
             /**
              * @description The client identifier prefix of the verifier certificate that signs the requests, or `unsigned` when no verifier key is configured
@@ -1731,8 +1731,8 @@ export interface components {
         /** @description One entry of the requests given to navigator.credentials.get (its `digital.requests`) */
         DigitalIdDcApiRequest: {
             /** @enum {string} */
-            protocol: "openid4vp-v1-signed" | "openid4vp-v1-unsigned";
-            /** @description Unsigned: the OpenID4VP request (response_type vp_token, response_mode dc_api, nonce, dcql_query, client_metadata). Signed: `{ request }`, the same request with client_id and expected_origins as a JWS (typ oauth-authz-req+jwt, x5c) */
+            protocol: "openid4vp-v1-signed" | "openid4vp-v1-unsigned" | "org-iso-mdoc";
+            /** @description Unsigned: the OpenID4VP request (response_type vp_token, response_mode dc_api, nonce, dcql_query, client_metadata). Signed: `{ request }`, the same request with client_id and expected_origins as a JWS (typ oauth-authz-req+jwt, x5c). `org-iso-mdoc` (ISO/IEC TS 18013-7 Annex C, mdocs only): `{ deviceRequest, encryptionInfo }`, both base64url CBOR */
             data: Record<string, never>;
         };
         DigitalIdStatus: {
@@ -4173,8 +4173,8 @@ export interface operations {
                      * @description The protocol of the request the wallet answered; `openid4vp-v1-signed` only when the service signs its requests
                      * @enum {string}
                      */
-                    protocol: "openid4vp-v1-unsigned" | "openid4vp-v1-signed";
-                    /** @description The OpenID4VP response: an object with `vp_token`, which maps the credential query id to a one-element array of the presentation */
+                    protocol: "openid4vp-v1-unsigned" | "openid4vp-v1-signed" | "org-iso-mdoc";
+                    /** @description OpenID4VP: an object with `vp_token`, which maps the credential query id to a one-element array of the presentation. `org-iso-mdoc` (ISO/IEC TS 18013-7 Annex C): `{ response }`, the base64url CBOR EncryptedResponse (the HPKE-sealed DeviceResponse) */
                     data: Record<string, never>;
                 };
             };
