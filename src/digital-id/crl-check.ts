@@ -1,7 +1,7 @@
 import { verify, type X509Certificate } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate, CertificateList, CRLDistributionPoints, id_ce_cRLDistributionPoints } from '@peculiar/asn1-x509';
-import { DigitalIdVerificationError } from './digital-id.errors';
+import { DigitalIdVerificationError, type DigitalIdFailureReason } from './digital-id.errors';
 
 /** Fetches a CRL (DER) by its URI; any throw makes the check an error (revocation_unavailable). */
 export type CrlFetcher = (uri: string) => Promise<Uint8Array>;
@@ -25,21 +25,30 @@ const HASH_BY_OID: Record<string, string> = {
  * not run). Where one is named, a CRL from it must be fetched, issued and signed by the certificate's issuer
  * and current (thisUpdate passed, nextUpdate not): anything less is `revocation_unavailable`, which makes the
  * check an error (a person decides), never a pass. A listed serial is `issuer_certificate_revoked`, naming
- * which certificate.
+ * which certificate (`revokedReason` instead for a chain that signs something else than the credential: a
+ * status list's).
  */
-export async function checkChainNotRevoked(input: { path: readonly X509Certificate[]; anchor: X509Certificate; now: Date; fetchCrl?: CrlFetcher; signerRole?: string }): Promise<boolean> {
+export async function checkChainNotRevoked(input: {
+  path: readonly X509Certificate[];
+  anchor: X509Certificate;
+  now: Date;
+  fetchCrl?: CrlFetcher;
+  signerRole?: string;
+  revokedReason?: DigitalIdFailureReason;
+}): Promise<boolean> {
   let ran = false;
   for (let i = 0; i < input.path.length; i++) {
     const certificate = input.path[i];
     const issuer = i + 1 < input.path.length ? input.path[i + 1] : input.anchor;
     const issuerIsAnchor = i + 1 === input.path.length;
     const role = i === 0 ? (input.signerRole ?? 'the signer certificate') : `the intermediate CA "${oneLineName(certificate.subject)}"`;
-    if (await checkOne({ certificate, issuer, issuerIsAnchor, role, now: input.now, fetchCrl: input.fetchCrl })) ran = true;
+    const revokedReason = input.revokedReason ?? 'issuer_certificate_revoked';
+    if (await checkOne({ certificate, issuer, issuerIsAnchor, role, now: input.now, fetchCrl: input.fetchCrl, revokedReason })) ran = true;
   }
   return ran;
 }
 
-async function checkOne(input: { certificate: X509Certificate; issuer: X509Certificate; issuerIsAnchor: boolean; role: string; now: Date; fetchCrl?: CrlFetcher }): Promise<boolean> {
+async function checkOne(input: { certificate: X509Certificate; issuer: X509Certificate; issuerIsAnchor: boolean; role: string; now: Date; fetchCrl?: CrlFetcher; revokedReason: DigitalIdFailureReason }): Promise<boolean> {
   const issuer = AsnConvert.parse(input.issuer.raw, Certificate);
   const own = crlUris(AsnConvert.parse(input.certificate.raw, Certificate));
   const uris = [...new Set([...own, ...(input.issuerIsAnchor ? crlUris(issuer) : [])])];
@@ -61,7 +70,7 @@ async function checkOne(input: { certificate: X509Certificate; issuer: X509Certi
     }
     const serial = normaliseSerial(input.certificate.serialNumber);
     if ((crl.tbsCertList.revokedCertificates ?? []).some((r) => normaliseSerial(Buffer.from(r.userCertificate).toString('hex')) === serial)) {
-      throw new DigitalIdVerificationError('issuer_certificate_revoked', `${input.role} is on its issuer's CRL`);
+      throw new DigitalIdVerificationError(input.revokedReason, `${input.role} is on its issuer's CRL`);
     }
     return true;
   }

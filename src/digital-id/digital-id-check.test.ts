@@ -16,6 +16,7 @@ const row = (status: DigitalIdRequestRow['status'], outcome: DigitalIdRequestRow
   createdAt: new Date(),
   expiresAt: new Date(),
   answeredAt: new Date(),
+  binding: null,
 });
 
 describe('the digital_id check', () => {

@@ -25,6 +25,22 @@ export interface DigitalIdRequestRow {
   readonly createdAt: Date;
   readonly expiresAt: Date;
   readonly answeredAt: Date | null;
+  /** What the request told the wallet; null on rows from before they were kept (then the configuration decides). */
+  readonly binding: DigitalIdRequestBinding | null;
+}
+
+/**
+ * What a request told the wallet and its answer is verified against: the client identifier (`x509_san_dns:`,
+ * `x509_hash:` or `redirect_uri:`), the response URI, the page origin of a same-device answer, and the request
+ * object served at `request_uri`. Kept when the request is made, so a change of the verifier key or public URL
+ * within the request's 10 minutes does not turn its honest answer into a mismatch.
+ */
+export interface DigitalIdRequestBinding {
+  readonly clientId: string;
+  readonly responseUri: string;
+  readonly expectedOrigin: string;
+  /** The JWT served at `request_uri`: signed by the verifier key of the time, or `alg: none` under `redirect_uri:`. */
+  readonly requestObject: string;
 }
 
 type Row = {
@@ -42,10 +58,14 @@ type Row = {
   created_at: Date | string;
   expires_at: Date | string;
   answered_at: Date | string | null;
+  client_id: string | null;
+  response_uri: string | null;
+  expected_origin: string | null;
+  request_object: string | null;
 };
 
 const SELECT = `SELECT r.id, r.session_id, s.tenant_id, s.tier, s.livemode, r.nonce, r.state, r.encryption_key_sealed, r.status, r.channel, r.outcome,
-                       r.created_at, r.expires_at, r.answered_at
+                       r.created_at, r.expires_at, r.answered_at, r.client_id, r.response_uri, r.expected_origin, r.request_object
                   FROM digital_id_requests r ${SessionSql.scopeJoin('s', 'r.session_id')}`;
 
 const toRequest = (r: Row): DigitalIdRequestRow => ({
@@ -63,16 +83,22 @@ const toRequest = (r: Row): DigitalIdRequestRow => ({
   createdAt: new Date(r.created_at),
   expiresAt: new Date(r.expires_at),
   answeredAt: r.answered_at === null ? null : new Date(r.answered_at),
+  binding:
+    r.client_id !== null && r.response_uri !== null && r.expected_origin !== null && r.request_object !== null
+      ? { clientId: r.client_id, responseUri: r.response_uri, expectedOrigin: r.expected_origin, requestObject: r.request_object }
+      : null,
 });
 
 /** The OpenID4VP requests hosted sessions sent, and how each was answered (docs/digital-ids.md). */
 export class DigitalIdRequestRepository {
   constructor(private readonly db: DataSource) {}
 
-  async insert(row: { id: string; sessionId: string; nonce: string; state: string; encryptionKeySealed: string; createdAt: Date; expiresAt: Date }): Promise<void> {
+  async insert(row: { id: string; sessionId: string; nonce: string; state: string; encryptionKeySealed: string; createdAt: Date; expiresAt: Date; binding: DigitalIdRequestBinding }): Promise<void> {
+    const b = row.binding;
     await this.db.query(
-      `INSERT INTO digital_id_requests (id, session_id, nonce, state, encryption_key_sealed, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [row.id, row.sessionId, row.nonce, row.state, row.encryptionKeySealed, row.createdAt, row.expiresAt],
+      `INSERT INTO digital_id_requests (id, session_id, nonce, state, encryption_key_sealed, created_at, expires_at, client_id, response_uri, expected_origin, request_object)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [row.id, row.sessionId, row.nonce, row.state, row.encryptionKeySealed, row.createdAt, row.expiresAt, b.clientId, b.responseUri, b.expectedOrigin, b.requestObject],
     );
   }
 

@@ -33,6 +33,8 @@ export type DigitalIdFailureReason =
   // Status list, and the issuer's certificate revocation list.
   | 'credential_revoked'
   | 'status_unavailable'
+  /** The certificate that signs the status list (or a CA above it) is on its issuer's CRL: the list cannot be believed. */
+  | 'status_list_signer_revoked'
   | 'issuer_certificate_revoked'
   | 'revocation_unavailable';
 

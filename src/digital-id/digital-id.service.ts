@@ -14,7 +14,7 @@ import { DigitalIdVerificationError, ERROR_REASONS } from './digital-id.errors';
 import { DigitalIdRequestRepository, type DigitalIdChannel, type DigitalIdOutcome, type DigitalIdRequestRow } from './digital-id-request.repository';
 import type { DigitalIdTrustStore } from './digital-id-trust.store';
 import { decryptEcdhEsJwe, JweError } from './ecdh-es-jwe';
-import { crossDeviceRequestObject, dcApiRequest, openid4vpLink, SELF_ISSUED_AUDIENCE, signedDcApiRequestObject, unsignedRequestJwt, type DcApiProtocol } from './openid4vp-request';
+import { crossDeviceRequestObject, dcApiRequest, openid4vpLink, SELF_ISSUED_AUDIENCE, signedDcApiRequestObject, unsignedRequestJwt, type CrossDeviceRequestInput, type DcApiProtocol } from './openid4vp-request';
 import { documentClaimsOf } from './requested-claims';
 import { jwkThumbprint } from './session-transcript';
 import type { VerifierSigningKey } from '../crypto/verifier-signing-key';
@@ -83,29 +83,36 @@ export class DigitalIdService {
 
     const id = `dreq_${randomBase62(24)}`;
     const at = this.now();
+    const expiresAt = new Date(at.getTime() + REQUEST_TTL_MS);
+    const nonce = randomBytes(24).toString('base64url');
+    const state = randomBytes(16).toString('base64url');
+    const tier = tierNumber(s.tier as Tier);
     const key = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const { clientId, requestUri, responseUri } = this.endpoints(id);
+    const origin = this.origin();
+    // What the wallet is told is kept with the request and its answer verified against it (docs/digital-ids.md, "Signed requests").
+    const publicJwk = publicJwkOf(key.publicKey.export({ format: 'jwk' }), id);
+    const requestObject = this.crossDeviceRequestJwt({ tier, nonce, state, clientId, responseUri, encryptionJwk: publicJwk }, at, expiresAt);
     await this.requests.insert({
       id,
       sessionId: s.id,
-      nonce: randomBytes(24).toString('base64url'),
-      state: randomBytes(16).toString('base64url'),
+      nonce,
+      state,
       encryptionKeySealed: await this.vault.seal(s.tenantId, KEY_CONTEXT(id), key.privateKey.export({ format: 'jwk' })),
       createdAt: at,
-      expiresAt: new Date(at.getTime() + REQUEST_TTL_MS),
+      expiresAt,
+      binding: { clientId, responseUri, expectedOrigin: origin, requestObject },
     });
-    const row = (await this.requests.find(id))!;
-    const { clientId, requestUri } = this.endpoints(id);
-    const tier = tierNumber(s.tier as Tier);
-    const unsigned = dcApiRequest({ tier, nonce: row.nonce });
+    const unsigned = dcApiRequest({ tier, nonce });
     // Annex C for wallets that speak only ISO (Safari and Apple Wallet): the same nonce and key as the OpenID4VP requests.
-    const iso = isoMdocDcApiRequest({ tier, nonce: Buffer.from(row.nonce, 'base64url'), recipient: await this.publicKey(row) });
+    const iso = isoMdocDcApiRequest({ tier, nonce: Buffer.from(nonce, 'base64url'), recipient: publicJwk });
     // Signed first: a wallet that can check it names the verifier to the person; one that cannot takes the unsigned.
     const dcApiRequests = this.signingKey
-      ? [{ protocol: 'openid4vp-v1-signed' as const, data: { request: this.signingKey.signRequestObject(signedDcApiRequestObject({ tier, nonce: row.nonce, clientId: this.signingKey.clientId, origin: this.origin(), issuedAt: at, expiresAt: row.expiresAt })) } }, unsigned, iso]
+      ? [{ protocol: 'openid4vp-v1-signed' as const, data: { request: this.signingKey.signRequestObject(signedDcApiRequestObject({ tier, nonce, clientId: this.signingKey.clientId, origin, issuedAt: at, expiresAt })) } }, unsigned, iso]
       : [unsigned, iso];
     return {
       id,
-      expires_at: row.expiresAt.toISOString(),
+      expires_at: expiresAt.toISOString(),
       dc_api: dcApiRequests[0],
       dc_api_requests: dcApiRequests,
       request_signing: this.signingKey?.clientIdPrefix ?? 'unsigned',
@@ -113,21 +120,26 @@ export class DigitalIdService {
     };
   }
 
-  /** The request object a wallet fetches by reference (`request_uri`); only while the request is open. */
+  /**
+   * The request object a wallet fetches by reference (`request_uri`); only while the request is open. It is
+   * the one made with the request, signed by the verifier key of that time, so a key changed since does not
+   * make the wallet see another client identifier than the link's.
+   */
   async requestObject(id: string): Promise<string> {
     const row = await this.openRequest(id);
+    if (row.binding) return row.binding.requestObject;
+    // A request from before the request object was kept: built now, under the configuration of now.
     const { clientId, responseUri } = this.endpoints(id);
-    const requestObject = crossDeviceRequestObject({
-      tier: tierNumber(row.tier as Tier),
-      nonce: row.nonce,
-      state: row.state,
-      clientId,
-      responseUri,
-      encryptionJwk: await this.publicKey(row),
-    });
+    const input = { tier: tierNumber(row.tier as Tier), nonce: row.nonce, state: row.state, clientId, responseUri, encryptionJwk: await this.publicKey(row) };
+    return this.crossDeviceRequestJwt(input, this.now(), row.expiresAt);
+  }
+
+  /** The cross-device request object as a JWT: signed under `x509_san_dns:`/`x509_hash:`, `alg: none` under `redirect_uri:`. */
+  private crossDeviceRequestJwt(input: CrossDeviceRequestInput, issuedAt: Date, expiresAt: Date): string {
+    const requestObject = crossDeviceRequestObject(input);
     if (!this.signingKey) return unsignedRequestJwt(requestObject);
-    const iat = Math.floor(this.now().getTime() / 1000);
-    return this.signingKey.signRequestObject({ ...requestObject, aud: SELF_ISSUED_AUDIENCE, iat, exp: Math.floor(row.expiresAt.getTime() / 1000) });
+    const iat = Math.floor(issuedAt.getTime() / 1000);
+    return this.signingKey.signRequestObject({ ...requestObject, aud: SELF_ISSUED_AUDIENCE, iat, exp: Math.floor(expiresAt.getTime() / 1000) });
   }
 
   /** Cross device: the wallet's `direct_post.jwt` answer at the response endpoint. */
@@ -145,7 +157,7 @@ export class DigitalIdService {
       throw err;
     }
     if (payload.state !== row.state) throw new DomainError('invalid_request', 'The response answers another request (state)');
-    const { clientId, responseUri } = this.endpoints(id);
+    const { clientId, responseUri } = this.boundTo(row);
     const channel = { kind: 'cross_device' as const, clientId, responseUri, encryptionJwkThumbprint: jwkThumbprint(await this.publicKey(row)) };
     return this.answer(row, 'cross_device', (trust, now) => verifyWalletAnswer({ ...this.verifyingWith(row, trust, now), vpToken: payload.vp_token, nonce: row.nonce, channel }));
   }
@@ -153,16 +165,21 @@ export class DigitalIdService {
   /** Same device: what `navigator.credentials.get` resolved with, sent by the hosted page of the session. */
   async acceptDcApi(s: SessionEntity, id: string, body: unknown): Promise<DigitalIdStatusView> {
     const answer = (body ?? {}) as { protocol?: unknown; data?: unknown };
-    const offered: string[] = [...(this.signingKey ? ['openid4vp-v1-signed'] : []), 'openid4vp-v1-unsigned', ISO_MDOC_PROTOCOL];
-    if (typeof answer.protocol !== 'string' || !offered.includes(answer.protocol) || !answer.data || typeof answer.data !== 'object') {
-      throw new DomainError('invalid_request', `The answer must be the ${offered.join(', ')} response of the Digital Credentials API`);
+    const protocols: readonly string[] = ['openid4vp-v1-signed', 'openid4vp-v1-unsigned', ISO_MDOC_PROTOCOL];
+    if (typeof answer.protocol !== 'string' || !protocols.includes(answer.protocol) || !answer.data || typeof answer.data !== 'object') {
+      throw new DomainError('invalid_request', `The answer must be the ${protocols.join(', ')} response of the Digital Credentials API`);
     }
     const row = await this.openRequest(id);
     if (row.sessionId !== s.id) throw new DomainError('not_found', 'No such digital ID request');
-    if (answer.protocol === ISO_MDOC_PROTOCOL) return this.acceptIsoMdoc(row, (answer.data as { response?: unknown }).response);
+    const bound = this.boundTo(row);
+    // The signed request is offered only when the request was made with a verifier key.
+    if (answer.protocol === 'openid4vp-v1-signed' && !bound.signed) {
+      throw new DomainError('invalid_request', 'This request was not signed: the answer must be the openid4vp-v1-unsigned or org-iso-mdoc response of the Digital Credentials API');
+    }
+    if (answer.protocol === ISO_MDOC_PROTOCOL) return this.acceptIsoMdoc(row, bound.origin, (answer.data as { response?: unknown }).response);
     // Signed or not, OpenID4VP 1.0 A.4 binds a DC API answer to the page's origin, not to the client_id.
     const vpToken = (answer.data as { vp_token?: unknown }).vp_token;
-    const channel = { kind: 'dc_api' as const, origin: this.origin() };
+    const channel = { kind: 'dc_api' as const, origin: bound.origin };
     return this.answer(row, 'dc_api', (trust, now) => verifyWalletAnswer({ ...this.verifyingWith(row, trust, now), vpToken, nonce: row.nonce, channel }));
   }
 
@@ -171,12 +188,12 @@ export class DigitalIdService {
    * EncryptionInfo and the page's origin; one that does not open is refused like a JWE that does not
    * decrypt (400, nothing claimed), and the DeviceAuth signature is checked over the same transcript.
    */
-  private async acceptIsoMdoc(row: DigitalIdRequestRow, response: unknown): Promise<DigitalIdStatusView> {
+  private async acceptIsoMdoc(row: DigitalIdRequestRow, origin: string, response: unknown): Promise<DigitalIdStatusView> {
     if (typeof response !== 'string' || response.length === 0 || response.length > 4_000_000) {
       throw new DomainError('invalid_request', 'data.response must be the Annex C EncryptedResponse (base64url CBOR)');
     }
     const encryptionInfo = isoMdocEncryptionInfo(Buffer.from(row.nonce, 'base64url'), await this.publicKey(row));
-    const transcript = isoMdocSessionTranscript(encryptionInfo, this.origin());
+    const transcript = isoMdocSessionTranscript(encryptionInfo, origin);
     let deviceResponse: Uint8Array;
     try {
       const privateJwk = await this.vault.unseal<JsonWebKey>(row.tenantId, KEY_CONTEXT(row.id), row.encryptionKeySealed);
@@ -267,8 +284,20 @@ export class DigitalIdService {
   }
 
   private async publicKey(row: DigitalIdRequestRow): Promise<JsonWebKey & { kid: string }> {
-    const privateJwk = await this.vault.unseal<JsonWebKey>(row.tenantId, KEY_CONTEXT(row.id), row.encryptionKeySealed);
-    return { kty: privateJwk.kty, crv: privateJwk.crv, x: privateJwk.x, y: privateJwk.y, kid: row.id };
+    return publicJwkOf(await this.vault.unseal<JsonWebKey>(row.tenantId, KEY_CONTEXT(row.id), row.encryptionKeySealed), row.id);
+  }
+
+  /**
+   * What the answer is verified against: what the request told the wallet, kept on its row; for a row from
+   * before that was kept, the configuration of now (as then: a key changed meanwhile fails its answer).
+   */
+  private boundTo(row: DigitalIdRequestRow): { clientId: string; responseUri: string; origin: string; signed: boolean } {
+    if (row.binding) {
+      const { clientId, responseUri, expectedOrigin } = row.binding;
+      // redirect_uri: is the prefix of an unsigned request (it forbids signing); the others were signed.
+      return { clientId, responseUri, origin: expectedOrigin, signed: !clientId.startsWith('redirect_uri:') };
+    }
+    return { ...this.endpoints(row.id), origin: this.origin(), signed: this.signingKey !== null };
   }
 
   private endpoints(id: string): { clientId: string; requestUri: string; responseUri: string } {
@@ -277,6 +306,11 @@ export class DigitalIdService {
     const clientId = this.signingKey?.clientId ?? `redirect_uri:${responseUri}`;
     return { clientId, requestUri: `${this.publicBaseUrl}/v1/digital-id/requests/${id}`, responseUri };
   }
+}
+
+/** The public half of the session's response-encryption key, as the request object's `jwks` names it (kid: the request id). */
+function publicJwkOf(jwk: JsonWebKey, requestId: string): JsonWebKey & { kid: string } {
+  return { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, kid: requestId };
 }
 
 function statusView(row: DigitalIdRequestRow): DigitalIdStatusView {

@@ -1,8 +1,9 @@
 import { verify, type X509Certificate } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import { cborDecode } from '@animo-id/mdoc';
+import { checkChainNotRevoked, type CrlFetcher } from './crl-check';
 import { DigitalIdVerificationError } from './digital-id.errors';
-import { validateCertificateChain } from './x509-chain';
+import { validateCertificateChain, type ValidatedChain } from './x509-chain';
 
 /** Fetches a status list token (CWT bytes) by URI; any throw makes the check an error (status_unavailable). */
 export type StatusListCwtFetcher = (uri: string) => Promise<Uint8Array>;
@@ -25,7 +26,9 @@ const STATUS_LIST = 65533;
  * x5chain to a trusted IACA, else the document signer's key), its `sub` must be the URI and `exp` not past,
  * and the entry read: 0 passes, anything else is `credential_revoked`. A list that cannot be fetched or
  * trusted is `status_unavailable` (an error, never a pass), and so is a status this service cannot read (an
- * `identifier_list`, or a status of another shape). No status in the MSO: false (nothing to check).
+ * `identifier_list`, or a status of another shape). A list signed under its own x5chain has that chain's CRLs
+ * checked as the document signer's are (crl-check.ts): a listed signer is `status_list_signer_revoked`, a CRL
+ * that cannot be had `revocation_unavailable` (an error). The steps verified: none when the MSO names no status.
  */
 export async function checkMsoStatus(input: {
   mso: Record<string, unknown>;
@@ -33,9 +36,10 @@ export async function checkMsoStatus(input: {
   trustedRoots: readonly Uint8Array[];
   now: Date;
   fetch?: StatusListCwtFetcher;
-}): Promise<boolean> {
+  fetchCrl?: CrlFetcher;
+}): Promise<readonly string[]> {
   const status = input.mso.status;
-  if (status === undefined) return false;
+  if (status === undefined) return [];
   const list = status instanceof Map ? status.get('status_list') : undefined;
   const idx = list instanceof Map ? list.get('idx') : undefined;
   const uri = list instanceof Map ? list.get('uri') : undefined;
@@ -51,7 +55,8 @@ export async function checkMsoStatus(input: {
   } catch {
     throw new DigitalIdVerificationError('status_unavailable', 'the status list could not be fetched or read');
   }
-  const key = keyOf(token, input);
+  const own = chainOf(token, input);
+  const key = own?.signer ?? input.signer;
   let raw: { alg: string; signature: Uint8Array; data: Uint8Array };
   try {
     raw = token.getRawVerificationData();
@@ -62,18 +67,21 @@ export async function checkMsoStatus(input: {
   if (!scheme || key.publicKey.asymmetricKeyDetails?.namedCurve !== scheme.curve || !verify(scheme.hash, raw.data, { key: key.publicKey, dsaEncoding: 'ieee-p1363' }, raw.signature)) {
     throw new DigitalIdVerificationError('status_unavailable', 'the status list signature does not verify');
   }
+  // A signer of its own is believed only while its CRLs do not list it; the document signer's were checked with its chain.
+  const signerChecked = own !== null && own.signer.fingerprint256 !== input.signer.fingerprint256 && (await checkChainNotRevoked({ path: own.path, anchor: own.anchor, now: input.now, fetchCrl: input.fetchCrl, signerRole: 'the status list signer certificate', revokedReason: 'status_list_signer_revoked' }));
   const claims = readClaims(token.payload);
   if (claims.get(SUB) !== uri) throw new DigitalIdVerificationError('status_unavailable', 'the status list is not the one the MSO names');
   const exp = claims.get(EXP);
   if (typeof exp === 'number' && exp * 1000 <= input.now.getTime()) throw new DigitalIdVerificationError('status_unavailable', 'the status list has expired');
   if (entry(claims.get(STATUS_LIST), idx) !== 0) throw new DigitalIdVerificationError('credential_revoked', 'the status list marks this credential');
-  return true;
+  return signerChecked ? ['status_signer_not_revoked', 'status'] : ['status'];
 }
 
-function keyOf(token: Sign1Like, input: { signer: X509Certificate; trustedRoots: readonly Uint8Array[]; now: Date }): X509Certificate {
-  if (!token.x5chain?.length) return input.signer;
+/** The list's own x5chain, validated to a trusted IACA; null when it has none (the document signer's key signs it). */
+function chainOf(token: Sign1Like, input: { trustedRoots: readonly Uint8Array[]; now: Date }): ValidatedChain | null {
+  if (!token.x5chain?.length) return null;
   try {
-    return validateCertificateChain({ chain: token.x5chain, trustedRoots: input.trustedRoots, now: input.now }).signer;
+    return validateCertificateChain({ chain: token.x5chain, trustedRoots: input.trustedRoots, now: input.now });
   } catch {
     throw new DigitalIdVerificationError('status_unavailable', 'the status list signer is not trusted');
   }

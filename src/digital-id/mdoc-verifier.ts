@@ -69,7 +69,7 @@ export async function verifyMdocPresentation(input: MdocVerificationInput): Prom
 
   checkValidity(mso.validityInfo, signer, input.now);
   verified.push('validity');
-  if (await checkMsoStatus({ mso: mso as unknown as Record<string, unknown>, signer, trustedRoots: input.trustedRoots, now: input.now, fetch: input.fetchStatusListCwt })) verified.push('status');
+  verified.push(...(await checkMsoStatus({ mso: mso as unknown as Record<string, unknown>, signer, trustedRoots: input.trustedRoots, now: input.now, fetch: input.fetchStatusListCwt, fetchCrl: input.fetchCrl })));
 
   const claims = await checkDigestsAndScope(document, request, context, country);
   verified.push('digests', 'requested_elements_only');

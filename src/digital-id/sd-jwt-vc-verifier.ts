@@ -4,7 +4,7 @@ import { getListFromStatusListJWT } from '@sd-jwt/jwt-status-list';
 import { checkChainNotRevoked, type CrlFetcher } from './crl-check';
 import { DigitalIdVerificationError } from './digital-id.errors';
 import type { RequestedCredential, VerifiedDigitalId } from './verified-digital-id';
-import { issuerDisplayName, validateCertificateChain } from './x509-chain';
+import { issuerDisplayName, validateCertificateChain, type ValidatedChain } from './x509-chain';
 
 /** An issuer key the trust store holds directly (SD-JWT VC issuers without x5c, keyed by `iss`). */
 export interface TrustedIssuerKey {
@@ -76,10 +76,7 @@ export async function verifySdJwtVcPresentation(input: SdJwtVcVerificationInput)
   checkKeyBinding(parts, payload, input, nowSeconds);
   verified.push('key_binding');
 
-  if (payload.status !== undefined) {
-    await checkStatus(payload.status, issuer.key, input);
-    verified.push('status');
-  }
+  if (payload.status !== undefined) verified.push(...(await checkStatus(payload.status, issuer, input)));
 
   return {
     format: 'dc+sd-jwt',
@@ -259,10 +256,12 @@ function checkKeyBinding(parts: PresentationParts, payload: Record<string, unkno
 
 /**
  * Token Status List (draft-ietf-oauth-status-list): the list is fetched, its signature checked with the
- * credential issuer's key, and the entry read. 0 is valid; anything else (revoked, suspended) refuses.
- * A list the service cannot fetch or trust is an error, never a pass.
+ * credential issuer's key or its own x5c (validated like the issuer's, and its CRLs checked as the issuer's
+ * are: a listed signer is `status_list_signer_revoked`, a CRL that cannot be had `revocation_unavailable`),
+ * and the entry read. 0 is valid; anything else (revoked, suspended) refuses. A list the service cannot
+ * fetch or trust is an error, never a pass. The steps verified.
  */
-async function checkStatus(status: unknown, issuerKey: KeyObject, input: SdJwtVcVerificationInput): Promise<void> {
+async function checkStatus(status: unknown, issuer: ResolvedIssuer, input: SdJwtVcVerificationInput): Promise<readonly string[]> {
   const reference = (status as { status_list?: { idx?: unknown; uri?: unknown } } | null)?.status_list;
   if (!reference || typeof reference.idx !== 'number' || typeof reference.uri !== 'string') {
     throw new DigitalIdVerificationError('malformed_presentation', 'the status claim is not a status_list reference');
@@ -274,24 +273,36 @@ async function checkStatus(status: unknown, issuerKey: KeyObject, input: SdJwtVc
   } catch {
     throw new DigitalIdVerificationError('status_unavailable', 'the status list could not be fetched');
   }
-  let entry: number;
+  let own: ValidatedChain | null;
   try {
     const header = decodeSegment(token.split('.')[0]);
+    own = statusListChain(header, input);
+    if (!verifyJws(token, String(header.alg), own?.signer.publicKey ?? issuer.key)) throw new Error('signature');
+  } catch {
+    throw new DigitalIdVerificationError('status_unavailable', 'the status list could not be verified');
+  }
+  // A signer of its own is believed only while its CRLs do not list it; the issuer certificate's were checked with its chain.
+  const signerChecked =
+    own !== null &&
+    own.signer.fingerprint256 !== issuer.chain?.path[0]?.fingerprint256 &&
+    (await checkChainNotRevoked({ path: own.path, anchor: own.anchor, now: input.now, fetchCrl: input.fetchCrl, signerRole: 'the status list signer certificate', revokedReason: 'status_list_signer_revoked' }));
+  let entry: number;
+  try {
     const claims = decodeSegment(token.split('.')[1]);
-    if (!verifyJws(token, String(header.alg), statusKey(header, issuerKey, input))) throw new Error('signature');
     if (claims.sub !== reference.uri) throw new Error('subject');
     entry = getListFromStatusListJWT(token).getStatus(reference.idx);
   } catch {
     throw new DigitalIdVerificationError('status_unavailable', 'the status list could not be verified');
   }
   if (entry !== 0) throw new DigitalIdVerificationError('credential_revoked', `the status list marks the credential (${entry})`);
+  return signerChecked ? ['status_signer_not_revoked', 'status'] : ['status'];
 }
 
-/** A status list may carry its own x5c (validated like the issuer's); otherwise the issuer's key signs it. */
-function statusKey(header: Record<string, unknown>, issuerKey: KeyObject, input: SdJwtVcVerificationInput): KeyObject {
-  if (!Array.isArray(header.x5c) || header.x5c.length === 0) return issuerKey;
+/** A status list may carry its own x5c, validated like the issuer's; without one the issuer's key signs it (null). */
+function statusListChain(header: Record<string, unknown>, input: SdJwtVcVerificationInput): ValidatedChain | null {
+  if (!Array.isArray(header.x5c) || header.x5c.length === 0) return null;
   const chain = header.x5c.map((entry) => new Uint8Array(Buffer.from(String(entry), 'base64')));
-  return validateCertificateChain({ chain, trustedRoots: input.trustedRoots, now: input.now }).signer.publicKey;
+  return validateCertificateChain({ chain, trustedRoots: input.trustedRoots, now: input.now });
 }
 
 function countryOf(certificate: X509Certificate): string | null {

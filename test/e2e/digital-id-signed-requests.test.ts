@@ -196,3 +196,44 @@ describe('signed requests, same device (Digital Credentials API)', () => {
     expect(sent.body).toMatchObject({ status: 'verified' });
   });
 });
+
+// Last in the file: it restarts the server without the verifier key.
+describe('a request made before the verifier key changed', () => {
+  it('is answered against what it told the wallet after a restart without the key: client_id, response URI, origin and the request object it served', async () => {
+    const fetchedBefore = await requestOfNewSession();
+    const fetchedAfter = await requestOfNewSession();
+    const sameDevice = await requestOfNewSession();
+    // The wallet scanned the first QR and holds its checked request while the person consents.
+    const held = await wallet.fetchOpenid4vpRequest(fetchedBefore.request.cross_device.link, { rebase });
+    expect(held.client_id).toBe(`x509_san_dns:${HOST}`);
+
+    // The operator restarts the service without the verifier key (same database): new requests are unsigned.
+    const env: NodeJS.ProcessEnv = { ...server.env, PORT: '0' };
+    delete env.DIGITAL_ID_VERIFIER_KEY;
+    delete env.DIGITAL_ID_VERIFIER_CERTIFICATE;
+    await server.stop();
+    server = await startServer(env);
+    const unsignedNow = await requestOfNewSession();
+    expect(unsignedNow.request.request_signing).toBe('unsigned');
+
+    // The mdoc transcript holds the client_id the request named, not the redirect_uri: one of now.
+    const answered = await wallet.answerFetchedRequest(held, { credential: 'mdl', rebase });
+    expect({ status: answered.status, body: await answered.json() }).toEqual({ status: 200, body: { status: 'verified' } });
+    expect(await latest(fetchedBefore.page)).toMatchObject({ status: 'verified' });
+
+    // The request_uri still serves the request object signed when the request was made, which the wallet checks;
+    // the SD-JWT VC's key binding names its client_id as the audience.
+    const late = await wallet.answerOpenid4vpLink(fetchedAfter.request.cross_device.link, { credential: 'pid_sd_jwt', rebase });
+    expect(await late.json()).toEqual({ status: 'verified' });
+
+    // The signed DC API request was offered: its answer is taken, though this server signs nothing.
+    const answer = await wallet.answerDigitalCredentialRequest(sameDevice.request.dc_api_requests[0], ORIGIN, { credential: 'mdl' });
+    const sent = await http(server, 'POST', `/v1/hosted/sessions/${sameDevice.page.id}/digital-id/requests/${sameDevice.request.id}/response`, { headers: { authorization: `Bearer ${sameDevice.page.credential}` }, json: answer });
+    expect(sent.body).toEqual({ request_id: sameDevice.request.id, status: 'verified', reason: null });
+    // A request made without the key offered no signed request: an answer claiming one is refused.
+    const claimed = { ...(await wallet.answerDigitalCredentialRequest(unsignedNow.request.dc_api_requests[0], ORIGIN, { credential: 'mdl' })), protocol: 'openid4vp-v1-signed' };
+    const refused = await http(server, 'POST', `/v1/hosted/sessions/${unsignedNow.page.id}/digital-id/requests/${unsignedNow.request.id}/response`, { headers: { authorization: `Bearer ${unsignedNow.page.credential}` }, json: claimed });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('invalid_request');
+  });
+});

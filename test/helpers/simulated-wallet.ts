@@ -84,6 +84,7 @@ export class SimulatedWallet {
   private readonly deviceKey = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   private readonly trustedDocumentSigner: IssuerCredentials;
   private readonly trustedPidIssuer: IssuerCredentials;
+  private readonly statusListSigner: IssuerCredentials | null;
   private untrusted: { documentSigner: IssuerCredentials; pidIssuer: IssuerCredentials } | null = null;
   /** The verifier roots this wallet trusts for signed requests (PEM): its reader trust list. */
   readonly trustedVerifierRoots: string[] = [];
@@ -94,11 +95,16 @@ export class SimulatedWallet {
     readonly statusList: StatusListPublication = { uri: 'https://status.invalid/list/1', token: null },
     /** The CA its issuers chain to: the project's test IACA unless a test trusts another (live mode never trusts that one). */
     iaca: CertificateAuthority = projectTestIaca(),
-    /** Issuers of the test's own making (an issuer under an intermediate CA, with CRLs), instead of ones straight under `iaca`. */
-    issuers: { documentSigner?: IssuerCredentials; pidIssuer?: IssuerCredentials } = {},
+    /**
+     * Issuers of the test's own making (an issuer under an intermediate CA, with CRLs), instead of ones straight
+     * under `iaca`; and a status list signer: with one, every credential names a status list entry (set only when
+     * told `revoked`), and that certificate signs the list with its chain, not the credential's issuer.
+     */
+    issuers: { documentSigner?: IssuerCredentials; pidIssuer?: IssuerCredentials; statusListSigner?: IssuerCredentials } = {},
   ) {
     this.trustedDocumentSigner = issuers.documentSigner ?? issueSigner(iaca, 'mdoc_document_signer');
     this.trustedPidIssuer = issuers.pidIssuer ?? issueSigner(iaca, 'sd_jwt_vc_issuer');
+    this.statusListSigner = issuers.statusListSigner ?? null;
   }
 
   /** The SD-JWT VC issuer's certificate (DER), for a test that revokes it. */
@@ -190,6 +196,11 @@ export class SimulatedWallet {
    * `rebase` maps the service's public URLs to where the test server listens.
    */
   async answerOpenid4vpLink(link: string, options: AnswerOptions & { rebase?: (url: string) => string; intercept?: (requestJwt: string) => string }): Promise<Response> {
+    return this.answerFetchedRequest(await this.fetchOpenid4vpRequest(link, options), options);
+  }
+
+  /** The first half of answering a QR: the request fetched by reference and checked as a wallet does, not yet answered. */
+  async fetchOpenid4vpRequest(link: string, options: { rebase?: (url: string) => string; intercept?: (requestJwt: string) => string } = {}): Promise<WalletRequest> {
     const rebase = options.rebase ?? ((url: string) => url);
     const requestUri = new URL(link).searchParams.get('request_uri');
     if (!requestUri) throw new Error('the link has no request_uri');
@@ -198,7 +209,12 @@ export class SimulatedWallet {
     // `intercept` stands for whoever sits between the wallet and the verifier and alters the request.
     const jwt = (options.intercept ?? ((j: string) => j))(await fetched.text());
     const clientIdFromLink = new URL(link).searchParams.get('client_id') ?? '';
-    const request = checkRequestObject(jwt, { trustedVerifierRoots: this.trustedVerifierRoots, clientIdFromLink }) as unknown as WalletRequest;
+    return checkRequestObject(jwt, { trustedVerifierRoots: this.trustedVerifierRoots, clientIdFromLink }) as unknown as WalletRequest;
+  }
+
+  /** The second half: the person consented; the answer is posted to the request's response URI. */
+  async answerFetchedRequest(request: WalletRequest, options: AnswerOptions & { rebase?: (url: string) => string }): Promise<Response> {
+    const rebase = options.rebase ?? ((url: string) => url);
     const response = await this.answerDirectPostJwt(request, options);
     return fetch(rebase(request.response_uri!), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ response }).toString() });
   }
@@ -253,7 +269,7 @@ export class SimulatedWallet {
       .addValidityInfo(validity)
       .addDeviceKeyInfo({ deviceKey: this.deviceKey.publicKey.export({ format: 'jwk' }) as never })
       .sign({ issuerPrivateKey: signer.privateJwk as never, issuerCertificate: signer.certificateDer, alg: 'ES256' }, ctx);
-    if (misbehave === 'revoked') document = await this.withMsoStatus(document, signer, 3, ctx);
+    if (misbehave === 'revoked' || this.statusListSigner) document = await this.withMsoStatus(document, signer, 3, misbehave === 'revoked', ctx);
 
     const nameSpaces = new Map([[profile.namespace!, new Map(disclosed.map((element) => [element, true]))]]);
     const deviceRequest = DeviceRequest.from('1.0', [{ itemsRequestData: { docType: profile.credentialType, nameSpaces } }]);
@@ -291,9 +307,9 @@ export class SimulatedWallet {
       cnf: { jwk: this.deviceKey.publicKey.export({ format: 'jwk' }) },
       ...claims,
     };
-    if (misbehave === 'revoked') {
+    if (misbehave === 'revoked' || this.statusListSigner) {
       payload.status = { status_list: { idx: 3, uri: this.statusList.uri } };
-      this.statusList.token = this.statusListToken(signer, 3);
+      this.statusList.token = this.statusListToken(this.statusListSigner ?? signer, misbehave === 'revoked' ? 3 : null);
     }
     const x5c = signer.chainDer.map((der) => Buffer.from(der).toString('base64'));
     const credential = await sdjwt.issue(payload as never, { _sd: Object.keys(claims) } as never, { header: { x5c } });
@@ -308,10 +324,10 @@ export class SimulatedWallet {
   /**
    * The document re-signed with an MSO that names a status list entry (ISO/IEC 18013-5 2nd edition, IETF
    * Token Status List: `status: { status_list: { idx, uri } }`), and the list published as a CWT with that
-   * entry set. The library's Document builder has no status, so its MSO is decoded, given one and signed again
-   * with the library's own IssuerAuth.
+   * entry set (when `revoked`). The library's Document builder has no status, so its MSO is decoded, given one
+   * and signed again with the library's own IssuerAuth.
    */
-  private async withMsoStatus(document: IssuerSignedDocument, signer: IssuerCredentials, idx: number, ctx: ReturnType<typeof nodeMdocContext>): Promise<IssuerSignedDocument> {
+  private async withMsoStatus(document: IssuerSignedDocument, signer: IssuerCredentials, idx: number, revoked: boolean, ctx: ReturnType<typeof nodeMdocContext>): Promise<IssuerSignedDocument> {
     const uri = `${this.statusList.uri}#cwt`;
     const old = document.issuerSigned.issuerAuth;
     const decoded = cborDecode(old.payload) as DataItem<Map<string, unknown>>;
@@ -320,14 +336,14 @@ export class SimulatedWallet {
     const IssuerAuthClass = old.constructor as unknown as { create(p: unknown, u: unknown, payload: Uint8Array): typeof old };
     const issuerAuth = IssuerAuthClass.create(old.protectedHeaders, old.unprotectedHeaders, cborEncode(DataItem.fromData(mso)));
     issuerAuth.signature = await ctx.cose.sign1.sign({ sign1: issuerAuth, jwk: signer.privateJwk as never });
-    this.statusList.cwt = this.statusListCwt(signer, uri, idx);
+    this.statusList.cwt = this.statusListCwt(this.statusListSigner ?? signer, uri, revoked ? idx : null);
     return new IssuerSignedDocument(document.docType, { issuerAuth, nameSpaces: document.issuerSigned.nameSpaces });
   }
 
-  /** A Token Status List as CWT: 1 bit per entry, `revokedIndex` set, signed by the issuer with its certificate in x5chain. */
-  private statusListCwt(signer: IssuerCredentials, uri: string, revokedIndex: number): Uint8Array {
+  /** A Token Status List as CWT: 1 bit per entry, `revokedIndex` set (if any), signed by `signer` with its chain in x5chain. */
+  private statusListCwt(signer: IssuerCredentials, uri: string, revokedIndex: number | null): Uint8Array {
     const bits = Buffer.alloc(2);
-    bits[revokedIndex >> 3] |= 1 << (revokedIndex & 7);
+    if (revokedIndex !== null) bits[revokedIndex >> 3] |= 1 << (revokedIndex & 7);
     const claims = new Map<number, unknown>([
       [2, uri],
       [6, Math.floor(Date.now() / 1000)],
@@ -336,13 +352,13 @@ export class SimulatedWallet {
     const Sign1 = (cborDecode(Buffer.from('d28443a10126a104420102420304420506', 'hex')) as object).constructor as unknown as {
       create(p: Map<number, unknown>, u: Map<number, unknown>, payload: Uint8Array): { getRawSigningData(): { data: Uint8Array }; signature: Uint8Array };
     };
-    const sign1 = Sign1.create(new Map<number, unknown>([[1, -7], [16, 'application/statuslist+cwt']]), new Map<number, unknown>([[33, signer.certificateDer]]), cborEncode(claims));
+    const sign1 = Sign1.create(new Map<number, unknown>([[1, -7], [16, 'application/statuslist+cwt']]), new Map<number, unknown>([[33, signer.chainDer.length === 1 ? signer.chainDer[0] : [...signer.chainDer]]]), cborEncode(claims));
     sign1.signature = sign('sha256', sign1.getRawSigningData().data, { key: createPrivateKey({ key: signer.privateJwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' });
     return new Uint8Array(cborEncode(sign1));
   }
 
-  /** A Token Status List (1 bit per entry) with `revokedIndex` set, signed by the issuer with its x5c. */
-  private statusListToken(signer: IssuerCredentials, revokedIndex: number): string {
+  /** A Token Status List (1 bit per entry) with `revokedIndex` set (if any), signed by `signer` with its x5c. */
+  private statusListToken(signer: IssuerCredentials, revokedIndex: number | null): string {
     const list = new StatusList(Array.from({ length: 16 }, (_, i) => (i === revokedIndex ? 1 : 0)), 1);
     const { header, payload } = createHeaderAndPayload(list, { iss: 'https://wallet-issuer.test.invalid', sub: this.statusList.uri, iat: Math.floor(Date.now() / 1000) }, { alg: 'ES256', typ: 'statuslist+jwt' });
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -47,10 +47,10 @@ export function freshCertificateAuthority(commonName = 'Unknown Test IACA'): Cer
 }
 
 /**
- * A signer under `ca`: an mdoc document signer (EKU id-mdl-kp-mdlDS) or an SD-JWT VC issuer, valid from
- * now for `days`.
+ * A signer under `ca`: an mdoc document signer (EKU id-mdl-kp-mdlDS), an SD-JWT VC issuer or the signer of
+ * the issuer's status lists, valid from now for `days`.
  */
-export function issueSigner(ca: CertificateAuthority, kind: 'mdoc_document_signer' | 'sd_jwt_vc_issuer', days = 365, crlUri?: string): IssuerCredentials {
+export function issueSigner(ca: CertificateAuthority, kind: 'mdoc_document_signer' | 'sd_jwt_vc_issuer' | 'status_list_signer', days = 365, crlUri?: string): IssuerCredentials {
   return withOpenssl((openssl, at) => {
     writeFileSync(at('ca.pem'), ca.certificatePem);
     writeFileSync(at('ca.key'), ca.keyPem);
@@ -60,7 +60,7 @@ export function issueSigner(ca: CertificateAuthority, kind: 'mdoc_document_signe
     if (kind === 'mdoc_document_signer') extensions.push('extendedKeyUsage=critical,1.0.18013.5.1.2');
     writeFileSync(at('signer.ext'), extensions.join('\n') + '\n');
     openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'signer.key');
-    const name = kind === 'mdoc_document_signer' ? 'Test Document Signer' : 'Test PID Issuer';
+    const name = { mdoc_document_signer: 'Test Document Signer', sd_jwt_vc_issuer: 'Test PID Issuer', status_list_signer: 'Test Status List Signer' }[kind];
     openssl('req', '-new', '-key', 'signer.key', '-subj', `/C=UT/O=Test Wallet Issuer/CN=${name}`, '-out', 'signer.csr');
     openssl('x509', '-req', '-in', 'signer.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', String(days), '-sha256',
       '-extfile', 'signer.ext', '-outform', 'DER', '-out', 'signer.der');

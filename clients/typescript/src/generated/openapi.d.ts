@@ -4170,7 +4170,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The protocol of the request the wallet answered; `openid4vp-v1-signed` only when the service signs its requests
+                     * @description The protocol of the request the wallet answered; `openid4vp-v1-signed` only when the request was signed (the service had a verifier key when it made the request)
                      * @enum {string}
                      */
                     protocol: "openid4vp-v1-unsigned" | "openid4vp-v1-signed" | "org-iso-mdoc";
