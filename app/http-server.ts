@@ -11,7 +11,7 @@ import { mountRoutes } from '../rest-adapter/route-record';
 import { bucketDisagreements, policyOf, ROUTE_POLICY_TABLE, V1_ROUTES } from '../rest-adapter/v1-routes';
 import { DecisionHistory } from '../src/sessions/decision-history';
 import { formatGraphQLError, httpGraphQLError } from '../schema/graphql-errors';
-import { jitExecutionGateway } from '../schema/jit-executor';
+import { jitExecutor } from '../schema/jit-executor';
 import { attachSubscriptionServer, type SubscriptionServer } from '../subscriptions/subscription-server';
 import { httpStatusFromErrorCode } from '../schema/http-status.plugin';
 import type { Container } from './container';
@@ -75,7 +75,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     blockFieldSuggestion: { enabled: false }, // introspection is public; hiding suggestions would only hurt our users
   }).protect();
   const apollo = new ApolloServer<RequestContext>({
-    gateway: jitExecutionGateway(c.operations), // c.schema, executed by compiled operations (see schema/jit-executor.ts)
+    gateway: jitExecutor(c.operations), // c.schema, executed by compiled operations (see schema/jit-executor.ts)
     plugins: [
       ...armor.plugins,
       httpStatusFromErrorCode,

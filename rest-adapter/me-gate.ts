@@ -2,9 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { RoutePolicyTable } from '../src/auth/authorization-policy';
 import { UserTokenRefusal, type UserTokenPolicy } from '../src/auth/user-token.policy';
 import { DomainError } from '../src/errors';
-import { assertAcceptableInput } from '../src/validation/input-limits';
 import { answerDomainError, sendError } from '../http/error-response';
-import { parseJsonIfAny } from '../http/json-body';
 
 /** The paths the gate stands before: /v1/me and everything under it. */
 export const ME_PATHS = ['/me', '/me/{*rest}'];
@@ -14,9 +12,9 @@ export const ME_PATHS = ['/me', '/me/{*rest}'];
  * with what the route needs by the one policy table (the records' guards, src/auth/authorization-policy.ts, D20): no credential is
  * 401, a tenant key or a session client_secret is 403 `user_token_required`, a token without the
  * scope 403 `insufficient_scope` (with RFC 6750's challenge), a stale sign-in where a recent one is
- * needed 403 `reauthentication_required`. A path the table does not name is 404. A body or query that
- * breaks the input limits (src/validation/input-limits.ts) is 400 `invalid_request`.
- * The route records under /v1/me (rest-adapter/me.routes.ts), mounted after this gate, receive an EndUserActor (`endUserOf(ctx)`).
+ * needed 403 `reauthentication_required`. A path the table does not name is 404. Nothing here reads the
+ * body: the route records under /v1/me (rest-adapter/me.routes.ts), mounted after this gate like every
+ * other record (mountRoutes: the body, the input limits), receive an EndUserActor (`endUserOf(ctx)`).
  */
 export function meGate(policy: UserTokenPolicy, table: Pick<RoutePolicyTable, 'capabilityOfMeRoute'>) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -32,19 +30,7 @@ export function meGate(policy: UserTokenPolicy, table: Pick<RoutePolicyTable, 'c
       if (err instanceof DomainError) return answerDomainError(req, res, err);
       return next(err);
     }
-    // Every text a user sends here (profile fields, review reasons, objections) meets the API's input
-    // limits: no NUL, no unpaired surrogate (PostgreSQL refuses both, which answered 500). The routes'
-    // own jsonBody still answers 415 for another content type; the body is parsed once.
-    parseJsonIfAny(req, res, (parseError?: unknown) => {
-      if (parseError) return next(parseError);
-      try {
-        assertAcceptableInput({ body: req.body ?? null, query: { ...req.query } });
-      } catch (err) {
-        if (err instanceof DomainError) return answerDomainError(req, res, err);
-        return next(err);
-      }
-      next();
-    });
+    next();
   };
 }
 

@@ -38,8 +38,8 @@ const presentOwn = async (services: V1Services, job: DsrJob) => (job.kind === 'e
 
 /**
  * /v1/me and the user's data-rights routes (docs/accounts-and-oidc.md, docs/data-rights.md): the end user's
- * JWT access token only, checked with the input limits by the /v1/me gate before these run. Each calls one
- * service; requests answer 202 with their DSR job, reads 200.
+ * JWT access token only, checked by the /v1/me gate before these run; mounted like every record (the body
+ * and query meet the input limits there). Each calls one service; requests answer 202 with their DSR job, reads 200.
  */
 export const ME_ROUTES: readonly RouteRecord[] = [
   defineRoute({

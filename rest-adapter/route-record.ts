@@ -1,11 +1,12 @@
 import type { Request, RequestHandler, Router } from 'express';
 import { z } from 'zod';
-import type { Guard, RoutePolicy } from '../src/auth/authorization-policy';
+import { refusalOfPathOwner, type Guard, type RoutePolicy } from '../src/auth/authorization-policy';
 import type { TenantKeyActor } from '../src/auth/actor';
 import { DomainError } from '../src/errors';
 import { assertAcceptableInput } from '../src/validation/input-limits';
 import type { BucketName } from '../src/rate-limit/buckets';
-import { jsonBody } from '../http/json-body';
+import { answerDomainError } from '../http/error-response';
+import { jsonBody, parseJsonIfAny } from '../http/json-body';
 import type { V1Services } from './v1-services';
 import { restRoute, type AuthenticatedContext, type RestResult } from './rest-route';
 
@@ -21,8 +22,8 @@ export type RouteResponse = { description: string; schema?: z.ZodType | { compon
  * A body the handler reads itself, for the routes whose body is not one JSON object checked by a schema here:
  * `json` (parsed, 415 for another type, then read by the service), `json_if_any` (none, or JSON), `stream`
  * (left unread for the handler to stream: the bulk import's 25 MiB). The document's request body for it is
- * authored in openapi/routes.yaml (`requestBody`), and the mount holds none of it to the input limits: the
- * handler's service (or the /v1/me gate) does.
+ * authored in openapi/routes.yaml (`requestBody`). A parsed one meets the input limits at the mount like any
+ * other body; a stream's records meet them in its service.
  */
 export type RawBody = { read: 'json' | 'json_if_any' | 'stream' };
 export const isRawBody = (b: RouteRecord['body']): b is RawBody => typeof b === 'object' && b !== null && 'read' in b;
@@ -72,24 +73,50 @@ export function tenantKeyOf(ctx: AuthenticatedContext): TenantKeyActor {
 /** The policy row of a record: what the authorization table says of it. */
 export const policyRowOf = (r: RouteRecord): RoutePolicy => ({ method: r.method, path: r.path, guard: r.guard });
 
-/** Every record onto `router` (mounted at /v1): the body parser the record's body needs, its schemas, then its handler. */
+/**
+ * Every record onto `router` (mounted at /v1), each the same way: the path's owner where the credential
+ * tells it, the body's parser (jsonBody for a record that reads JSON; for one that reads none, a JSON body
+ * sent anyway is parsed all the same), the record's schemas, the input limits, then its handler. The gates
+ * before it (http/policy-gate.middleware.ts, rest-adapter/me-gate.ts) have answered the credential and its
+ * scope: a caller without the right has no body parsed.
+ */
 export function mountRoutes(router: Router, records: readonly RouteRecord[], services: V1Services): void {
   for (const r of records) {
     const path = r.path.replace(/^\/v1/, '');
     const raw = isRawBody(r.body) ? r.body : null;
-    const handlers: RequestHandler[] = raw ? (BODY_READERS[raw.read] ? [BODY_READERS[raw.read]!] : []) : r.body ? [jsonBody] : [];
-    handlers.push(
+    const reader = raw ? BODY_READERS[raw.read] : r.body ? jsonBody : parseJsonIfAny;
+    router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](
+      path,
+      (req, res, next) => {
+        // Another's resource, when the credential alone tells (a client_secret's own session, a key's own tenant): 404 before the body is read.
+        const refusal = refusalOfPathOwner(r.guard, req.auth.context?.actor, req.params);
+        if (refusal) return answerDomainError(req, res, refusal);
+        if (reader) return reader(req, res, next);
+        next();
+      },
       restRoute(async (req, ctx) => {
         const body = r.body && !raw ? parsed(r.body as z.ZodType, req.body, 'The request body') : undefined;
         const query = r.query ? parsed(r.query, req.query, 'The query string') : undefined;
-        // The limits every argument meets on both surfaces (src/validation/input-limits.ts), named as the request names it.
-        // A user's body and query met them at the /v1/me gate (rest-adapter/me-gate.ts); a raw body's service holds its own.
-        if (!raw && r.guard.kind !== 'user_token') assertAcceptableInput({ ...req.params, ...(r.bodyLimits === false ? {} : asFields(body)), ...asFields(query) });
+        assertAcceptableRequest(req, r.bodyLimits !== false);
         return r.handler({ req, body, query, ctx, services });
       }),
     );
-    router[r.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path, ...handlers);
   }
+}
+
+/**
+ * The limits every argument meets on both surfaces (src/validation/input-limits.ts), on every record alike:
+ * the path's parameters, the body as sent (every field, those its schema drops too; a body is one argument,
+ * as GraphQL's `input` is, so its fields sit one level deep) and the query string as sent, each named as the
+ * request names it. `withBody` false: the chip's base64 data groups, which its decoder limits by bytes.
+ */
+function assertAcceptableRequest(req: Request, withBody: boolean): void {
+  assertAcceptableInput(req.params);
+  if (withBody && req.body !== undefined) {
+    if (isFields(req.body)) assertAcceptableInput(req.body, 'the request body');
+    else assertAcceptableInput({ 'the request body': req.body });
+  }
+  assertAcceptableInput({ ...req.query }, 'the query string');
 }
 
 /** A body that may be absent: no body (or an empty one) is `{}`; a body is JSON like everywhere else. */
@@ -98,7 +125,7 @@ const jsonBodyIfAny: RequestHandler = (req, res, next) => (req.headers['content-
 /** The parser before the handler of a raw body; a stream is left for the handler. */
 const BODY_READERS: Record<RawBody['read'], RequestHandler | null> = { json: jsonBody, json_if_any: jsonBodyIfAny, stream: null };
 
-const asFields = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const isFields = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `value` by `schema`, or the /v1 400 naming the first field at fault (`field: why`, as the services name theirs). */
 function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {

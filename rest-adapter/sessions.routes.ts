@@ -5,7 +5,6 @@ import { SESSION_ID_PATTERN } from '../src/ids';
 import { encodeCursor } from '../src/sessions/session.service';
 import { SESSION_STATUSES } from '../src/sessions/session-status';
 import { TIERS } from '../src/sessions/tiers';
-import { assertAcceptableInput } from '../src/validation/input-limits';
 import { createSessionInput } from './create-session.request';
 import { presentDecision } from './decision.presenter';
 import { defineRoute, tenantKeyOf, type RouteRecord } from './route-record';
@@ -73,7 +72,6 @@ export const SESSION_ROUTES: readonly RouteRecord[] = [
     doc: { operationId: 'createSession', tags: TAGS, summary: 'Create a verification session' },
     handler: async ({ body, ctx, services }) => {
       const input = createSessionInput(body);
-      assertAcceptableInput({ input });
       const { session: s, clientSecret } = await services.sessions.create(tenantKeyOf(ctx), input);
       return { status: 201, body: presentSession(s, { hostedUrl: services.hostedLink.forCreated(s.id), clientSecret }) };
     },
@@ -90,7 +88,6 @@ export const SESSION_ROUTES: readonly RouteRecord[] = [
     doc: { operationId: 'listSessions', tags: TAGS, summary: 'List sessions' },
     handler: async ({ query: q, ctx, services }) => {
       const query = { first: q.limit ?? 20, after: q.after ?? null, status: q.status ?? null, referenceId: q.reference_id ?? null };
-      assertAcceptableInput(query);
       const actor = tenantKeyOf(ctx);
       const page = await services.sessions.list(actor, query);
       const last = page.sessions.at(-1);
@@ -141,7 +138,6 @@ export const SESSION_ROUTES: readonly RouteRecord[] = [
     handler: async ({ req, body, ctx, services }) => {
       const id = sessionIdParam(req.params.id);
       const input = { decision: body.decision, reason: body.reason, reviewerId: body.reviewer_id ?? undefined };
-      assertAcceptableInput({ id, input });
       const actor = tenantKeyOf(ctx);
       const s = await services.sessions.review(actor, id, input);
       return { status: 200, body: presentSession(s, readExtras(services, actor, s)) };

@@ -5,13 +5,13 @@ import { CompiledOperations, isCompiledQuery } from './compiled-operations';
 const SUBSCRIPTION_OVER_HTTP = 'Subscriptions are served over WebSocket (protocol graphql-transport-ws) on this same path, not over HTTP';
 
 /**
- * Apollo Server executes through this "gateway" instead of graphql-js: each distinct document
+ * Apollo Server executes through this executor (Apollo calls the plug-in a "gateway", its `gateway` option) instead of graphql-js: each distinct document
  * (Apollo's query hash plus the operation name) runs compiled (see compiled-operations.ts). Apollo
  * still parses, validates (with the Armor limits), builds the context, formats errors and sets
  * HTTP statuses; only the walk over the selection set changes. Subscriptions are served by
  * graphql-ws on the same path; one sent over HTTP is refused as a client mistake.
  */
-export function jitExecutionGateway(operations: CompiledOperations): GatewayInterface {
+export function jitExecutor(operations: CompiledOperations): GatewayInterface {
   const schema = operations.schema;
   const executor: GatewayExecutor = async (rc) => {
     // Apollo found no operation to run (an operationName naming none of the document's operations, "" included, or

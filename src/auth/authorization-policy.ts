@@ -1,5 +1,5 @@
 import { ACCOUNT_PAGES_PATH, CONSOLE_PATH } from '../oidc/first-party-sign-in';
-import { DomainError } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { tenantKeyRefusal, type Actor, type Scope } from './actor';
 import { USER_CAPABILITIES, type UserCapability } from './user-token.policy';
 
@@ -292,6 +292,19 @@ function userTokenAnswer(guard: Extract<Guard, { kind: 'user_token' }>, credenti
       // A tenant's token reaches that tenant's slice only: A's verification is not B's to name.
       return credential === 'other_tenant_user' && guard.owns === 'session' ? NOT_FOUND : allowed;
   }
+}
+
+/**
+ * Why the resource the path names is not `actor`'s, when the credential alone tells (null: go on; the
+ * service judges the rest): a session's client_secret reaches its own session only (`:id`), a tenant key its
+ * own tenant (`:tenantId`). The route records ask it before reading the body, so another's resource is 404
+ * whatever the body (D6); the services ask the same of every caller, GraphQL's too.
+ */
+export function refusalOfPathOwner(guard: Guard, actor: Actor | null | undefined, params: Record<string, string | string[] | undefined>): DomainError | null {
+  if (!actor || !('owns' in guard)) return null;
+  if (guard.owns === 'session' && actor.kind === 'session_client' && params.id !== actor.sessionId) return notFound();
+  if (guard.owns === 'tenant' && actor.kind === 'tenant_key' && params.tenantId !== actor.tenantId) return notFound('Tenant');
+  return null;
 }
 
 /**

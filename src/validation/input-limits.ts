@@ -38,10 +38,14 @@ function checkString(s: string, where: string): void {
  * Throws `invalid_request` naming the first argument that breaks a limit: a string too long or
  * holding a character PostgreSQL cannot store (NUL, an unpaired surrogate), in values and object
  * keys alike; nesting too deep; an array too long; a date-time outside the accepted range or not a
- * date at all. Iterative, so a 5,000-deep body costs a loop, not the stack.
+ * date at all. Iterative, so a 5,000-deep body costs a loop, not the stack. With `fieldsOf`, `args` are
+ * the fields of that one argument (a REST body, which is one argument as GraphQL's `input` is): one level
+ * deep, their names checked as its keys, each named by itself.
  */
-export function assertAcceptableInput(args: Record<string, unknown>): void {
-  const stack: { value: unknown; where: string; depth: number }[] = Object.entries(args).map(([k, v]) => ({ value: v, where: k, depth: 0 }));
+export function assertAcceptableInput(args: Record<string, unknown>, fieldsOf?: string): void {
+  if (fieldsOf) for (const k of Object.keys(args)) checkString(k, `a key of ${fieldsOf}`);
+  const depth = fieldsOf ? 1 : 0;
+  const stack: { value: unknown; where: string; depth: number }[] = Object.entries(args).map(([k, v]) => ({ value: v, where: k, depth }));
   while (stack.length > 0) {
     const { value, where, depth } = stack.pop()!;
     if (typeof value === 'string') {

@@ -299,6 +299,11 @@ describe('POST /v1/verify/sessions/{id}/chip', () => {
     const otherSession = await submit(a, body, b.client_secret);
     expect(otherSession.status).toBe(404);
     expect(otherSession.body.error.code).toBe('not_found');
+    // Another session's secret is 404 whatever the body: an oversized or malformed one is never read.
+    for (const text of [JSON.stringify({ sod: 'A'.repeat(2 * 1024 * 1024) }), '{"sod":']) {
+      const r = await http(server, 'POST', `/v1/verify/sessions/${a.id}/chip`, { key: b.client_secret, body: text, headers: { 'content-type': 'application/json' } });
+      expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status: 404, code: 'not_found' });
+    }
     const anonymous = await http(server, 'POST', `/v1/verify/sessions/${a.id}/chip`, { json: body });
     expect(anonymous.status).toBe(401);
     const forged = await submit(a, body, `${a.id}_secret_${'x'.repeat(32)}`);

@@ -91,6 +91,17 @@ describe('tenant retention over REST', () => {
     expect((await http(server, 'GET', path(other), { key: other.test_api_key })).body.selfie_image_days).toBe(30);
   });
 
+  it("answers 404 for another tenant's id whatever the body: an oversized or malformed one is never read", async () => {
+    const bodies = [JSON.stringify({ selfie_image_days: 'x'.repeat(2 * 1024 * 1024) }), '{"selfie_image_days":', JSON.stringify({ selfie_image_days: 'a\u0000' })];
+    for (const body of bodies) {
+      const r = await http(server, 'PATCH', path(other), { key: acme.test_api_key, body, headers: { 'content-type': 'application/json' } });
+      expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status: 404, code: 'not_found' });
+    }
+    // The same bodies on the key's own tenant are the client's faults, as always.
+    const own = await http(server, 'PATCH', path(acme), { key: acme.test_api_key, body: bodies[0], headers: { 'content-type': 'application/json' } });
+    expect({ status: own.status, code: own.body?.error?.code }).toEqual({ status: 413, code: 'payload_too_large' });
+  });
+
   it('writes each change to the tenant audit log with old and new values', async () => {
     await patch({ selfie_video_days: 3 });
     const r = await graphql(server, '{ auditLog(action: "retention.updated", first: 1) { action subjectId detail sequence hash prevHash } }', {}, acme.test_api_key);
