@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
 import { cborDecode, cborEncode, DataItem, DeviceRequest } from '@animo-id/mdoc';
-import { MISBEHAVIOURS, SimulatedWallet, type Misbehaviour } from '../../test/helpers/simulated-wallet';
+import { MISBEHAVIOURS, SimulatedWallet, SPECIMEN_PERSON, type Misbehaviour } from '../../test/helpers/simulated-wallet';
 import { pemToDer, TEST_IACA_PEM } from '../../test/helpers/test-pki';
 import { isoMdocDcApiRequest, isoMdocSessionTranscript, IsoMdocResponseError, openIsoMdocResponse } from './iso-mdoc-dc-api';
 import { requestedCredentialsForTier } from './requested-claims';
@@ -14,16 +14,7 @@ import { verifyIsoMdocAnswer } from './wallet-answer.verifier';
 
 const ORIGIN = 'https://verify.example.test';
 const trust = { iacaRoots: [pemToDer(TEST_IACA_PEM)], sdJwtVcRoots: [pemToDer(TEST_IACA_PEM)], issuerKeys: [] };
-const wallet = new SimulatedWallet({
-  family_name: 'Mustermann',
-  given_name: 'Erika',
-  birth_date: '1984-08-12',
-  portrait: new Uint8Array(randomBytes(64)),
-  document_number: 'T22000129',
-  expiry_date: '2031-01-01',
-  issuing_country: 'UT',
-  nationality: 'DE',
-});
+const wallet = new SimulatedWallet(SPECIMEN_PERSON);
 const fetchStatusListCwt = async (uri: string) => {
   if (uri === `${wallet.statusList.uri}#cwt` && wallet.statusList.cwt) return wallet.statusList.cwt;
   throw new Error('not found');

@@ -89,35 +89,33 @@ async function toDocumentChoice(page: Page, hostedUrl: string): Promise<void> {
   await page.getByRole('heading', { name: 'Which document will you use?' }).waitFor();
 }
 
+/** A live session through the page's "Use a digital ID" (the browser's wallet answers), its selfie and its decision. */
+async function decidedOnSameDevice(options: AnswerOptions, speaks: string[] | null = null): Promise<any> {
+  const page = await browser.newPage();
+  await withDigitalCredentials(page, options, speaks);
+  const s = await liveSession();
+  await toDocumentChoice(page, s.hosted_url);
+  await page.getByRole('button', { name: 'Use a digital ID' }).press('Enter');
+  await page.getByRole('heading', { name: 'Take a selfie' }).waitFor({ timeout: 60_000 });
+  await page.locator('[data-action=take-photo]').click();
+  const result = await decided(server, acme.live_api_key, s.id);
+  await page.close();
+  return result;
+}
+
 describe('"Use a digital ID" on the hosted page', () => {
   it('same device: the wallet answers through navigator.credentials.get, then the selfie, and the session is decided on digital_id', async () => {
-    const page = await browser.newPage();
-    await withDigitalCredentials(page, { credential: 'mdl' });
-    const s = await liveSession();
-    await toDocumentChoice(page, s.hosted_url);
-    await page.getByRole('button', { name: 'Use a digital ID' }).press('Enter');
-    await page.getByRole('heading', { name: 'Take a selfie' }).waitFor({ timeout: 60_000 });
-    await page.locator('[data-action=take-photo]').click();
-    const result = await decided(server, acme.live_api_key, s.id);
+    const result = await decidedOnSameDevice({ credential: 'mdl' });
     // Face match is switched off here (ENGINES_OFF), so a person decides; the digital ID itself passed.
     expect(result.status).toBe('manual_review');
     expect(checkOf(result, 'digital_id')).toMatchObject({ status: 'pass', details: { channel: 'dc_api', format: 'mso_mdoc' } });
-    await page.close();
   });
 
   it('same device, a wallet that speaks only ISO 18013-7 Annex C (org-iso-mdoc, as Safari with Apple Wallet): its sealed mdoc is verified and the session decided on it', async () => {
-    const page = await browser.newPage();
-    await withDigitalCredentials(page, { credential: 'mdl' }, ['org-iso-mdoc']);
-    const s = await liveSession();
-    await toDocumentChoice(page, s.hosted_url);
-    await page.getByRole('button', { name: 'Use a digital ID' }).press('Enter');
-    await page.getByRole('heading', { name: 'Take a selfie' }).waitFor({ timeout: 60_000 });
-    await page.locator('[data-action=take-photo]').click();
-    const result = await decided(server, acme.live_api_key, s.id);
+    const result = await decidedOnSameDevice({ credential: 'mdl' }, ['org-iso-mdoc']);
     expect(result.status).toBe('manual_review');
     expect(checkOf(result, 'digital_id')).toMatchObject({ status: 'pass', details: { channel: 'dc_api', format: 'mso_mdoc', credential_type: 'org.iso.18013.5.1.mDL' } });
     expect(checkOf(result, 'digital_id').reason).toMatch(/verified doctype, issuer_chain, .*device_auth$/);
-    await page.close();
   });
 
   it('same device: a refused answer says why and offers to try again or photograph the document', async () => {
