@@ -1,4 +1,3 @@
-import { cborEncode, DataItem } from '@animo-id/mdoc';
 import { systemClock, type Clock } from '../clock';
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
 import type { CrlFetcher } from './crl-check';
@@ -16,7 +15,7 @@ import type { DigitalIdTrustStore } from './digital-id-trust.store';
 import { decryptEcdhEsJwe, JweError } from './ecdh-es-jwe';
 import { crossDeviceRequestObject, dcApiRequest, openid4vpLink, SELF_ISSUED_AUDIENCE, signedDcApiRequestObject, unsignedRequestJwt, type CrossDeviceRequestInput, type DcApiProtocol } from './openid4vp-request';
 import { documentClaimsOf } from './requested-claims';
-import { jwkThumbprint } from './session-transcript';
+import { jwkThumbprint, wrapSessionTranscript } from './session-transcript';
 import type { VerifierSigningKey } from '../crypto/verifier-signing-key';
 import { ISO_MDOC_PROTOCOL, isoMdocDcApiRequest, isoMdocEncryptionInfo, isoMdocSessionTranscript, IsoMdocResponseError, openIsoMdocResponse } from './iso-mdoc-dc-api';
 import { verifyIsoMdocAnswer, verifyWalletAnswer, type VerifiedAnswer } from './wallet-answer.verifier';
@@ -148,9 +147,10 @@ export class DigitalIdService {
     if (typeof response !== 'string' || response.length === 0 || response.length > 4_000_000) {
       throw new DomainError('invalid_request', 'response must be the encrypted authorization response (a compact JWE)');
     }
+    // Unsealed once: the private half decrypts, the public half's thumbprint is in the transcript.
+    const privateJwk = await this.privateKey(row);
     let payload: { vp_token?: unknown; state?: unknown };
     try {
-      const privateJwk = await this.vault.unseal<JsonWebKey>(row.tenantId, KEY_CONTEXT(row.id), row.encryptionKeySealed);
       payload = JSON.parse(decryptEcdhEsJwe(response, privateJwk).toString('utf8'));
     } catch (err) {
       if (err instanceof JweError || err instanceof SyntaxError) throw new DomainError('invalid_request', 'The response does not decrypt to a JSON authorization response for this request');
@@ -158,7 +158,7 @@ export class DigitalIdService {
     }
     if (payload.state !== row.state) throw new DomainError('invalid_request', 'The response answers another request (state)');
     const { clientId, responseUri } = this.boundTo(row);
-    const channel = { kind: 'cross_device' as const, clientId, responseUri, encryptionJwkThumbprint: jwkThumbprint(await this.publicKey(row)) };
+    const channel = { kind: 'cross_device' as const, clientId, responseUri, encryptionJwkThumbprint: jwkThumbprint(publicJwkOf(privateJwk, row.id)) };
     return this.answer(row, 'cross_device', (trust, now) => verifyWalletAnswer({ ...this.verifyingWith(row, trust, now), vpToken: payload.vp_token, nonce: row.nonce, channel }));
   }
 
@@ -192,17 +192,18 @@ export class DigitalIdService {
     if (typeof response !== 'string' || response.length === 0 || response.length > 4_000_000) {
       throw new DomainError('invalid_request', 'data.response must be the Annex C EncryptedResponse (base64url CBOR)');
     }
-    const encryptionInfo = isoMdocEncryptionInfo(Buffer.from(row.nonce, 'base64url'), await this.publicKey(row));
+    // Unsealed once: the public half is in the EncryptionInfo the transcript hashes, the private half opens the seal.
+    const privateJwk = await this.privateKey(row);
+    const encryptionInfo = isoMdocEncryptionInfo(Buffer.from(row.nonce, 'base64url'), privateJwk);
     const transcript = isoMdocSessionTranscript(encryptionInfo, origin);
     let deviceResponse: Uint8Array;
     try {
-      const privateJwk = await this.vault.unseal<JsonWebKey>(row.tenantId, KEY_CONTEXT(row.id), row.encryptionKeySealed);
       deviceResponse = await openIsoMdocResponse(response, privateJwk, transcript);
     } catch (err) {
       if (err instanceof IsoMdocResponseError) throw new DomainError('invalid_request', 'The response does not decrypt to a DeviceResponse for this request');
       throw err;
     }
-    const sessionTranscriptBytes = cborEncode(new DataItem({ buffer: transcript }));
+    const sessionTranscriptBytes = wrapSessionTranscript(transcript);
     return this.answer(row, 'dc_api', (trust, now) => verifyIsoMdocAnswer({ ...this.verifyingWith(row, trust, now), deviceResponse, sessionTranscriptBytes }));
   }
 
@@ -284,7 +285,12 @@ export class DigitalIdService {
   }
 
   private async publicKey(row: DigitalIdRequestRow): Promise<JsonWebKey & { kid: string }> {
-    return publicJwkOf(await this.vault.unseal<JsonWebKey>(row.tenantId, KEY_CONTEXT(row.id), row.encryptionKeySealed), row.id);
+    return publicJwkOf(await this.privateKey(row), row.id);
+  }
+
+  /** The request's response-encryption key, unsealed from the vault. */
+  private privateKey(row: DigitalIdRequestRow): Promise<JsonWebKey> {
+    return this.vault.unseal<JsonWebKey>(row.tenantId, KEY_CONTEXT(row.id), row.encryptionKeySealed);
   }
 
   /**

@@ -1,9 +1,10 @@
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
-import { cborDecode, cborEncode, DataItem, DeviceRequest } from '@animo-id/mdoc';
+import { cborDecode, cborEncode, DeviceRequest } from '@animo-id/mdoc';
 import { MISBEHAVIOURS, SimulatedWallet, SPECIMEN_PERSON, type Misbehaviour } from '../../test/helpers/simulated-wallet';
 import { pemToDer, TEST_IACA_PEM } from '../../test/helpers/test-pki';
 import { isoMdocDcApiRequest, isoMdocSessionTranscript, IsoMdocResponseError, openIsoMdocResponse } from './iso-mdoc-dc-api';
 import { requestedCredentialsForTier } from './requested-claims';
+import { wrapSessionTranscript } from './session-transcript';
 import { verifyIsoMdocAnswer } from './wallet-answer.verifier';
 
 /**
@@ -34,7 +35,7 @@ async function round(credential: 'mdl' | 'pid_mdoc', misbehave?: Misbehaviour, p
   const transcript = isoMdocSessionTranscript(request.data.encryptionInfo, ORIGIN);
   try {
     const deviceResponse = await openIsoMdocResponse(response, privateJwk, transcript);
-    const verified = await verifyIsoMdocAnswer({ deviceResponse, sessionTranscriptBytes: cborEncode(new DataItem({ buffer: transcript })), tier: 1, trust, now: new Date(), fetchStatusListCwt });
+    const verified = await verifyIsoMdocAnswer({ deviceResponse, sessionTranscriptBytes: wrapSessionTranscript(transcript), tier: 1, trust, now: new Date(), fetchStatusListCwt });
     return `accepted:${verified.profileId}`;
   } catch (error) {
     if (error instanceof IsoMdocResponseError) return `not opened: ${error.message}`;

@@ -1,5 +1,5 @@
 import { createHash, type JsonWebKey } from 'node:crypto';
-import { cborDecode, cborEncode, DataItem, DeviceRequest } from '@animo-id/mdoc';
+import { cborDecode, cborEncode, DeviceRequest } from '@animo-id/mdoc';
 import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { requestedCredentialsForTier } from './requested-claims';
 
@@ -58,15 +58,10 @@ export function isoMdocDcApiRequest(input: { tier: number; nonce: Uint8Array; re
   };
 }
 
-/** The SessionTranscript array (CBOR): HPKE's `info`. The device signs it wrapped as SessionTranscriptBytes. */
+/** The SessionTranscript array (CBOR): HPKE's `info`. The device signs it wrapped as SessionTranscriptBytes (`wrapSessionTranscript`). */
 export function isoMdocSessionTranscript(encryptionInfo: string, origin: string): Uint8Array {
   const dcapiInfoHash = new Uint8Array(createHash('sha256').update(cborEncode([encryptionInfo, origin])).digest());
   return cborEncode([null, null, ['dcapi', dcapiInfoHash]]);
-}
-
-/** SessionTranscriptBytes (tag 24 around the transcript), as DeviceAuthentication carries it. */
-export function isoMdocSessionTranscriptBytes(encryptionInfo: string, origin: string): Uint8Array {
-  return cborEncode(new DataItem({ buffer: isoMdocSessionTranscript(encryptionInfo, origin) }));
 }
 
 export class IsoMdocResponseError extends Error {}
