@@ -103,7 +103,7 @@ describe('ISO 18013-7 Annex C (org-iso-mdoc) on the hosted page', () => {
     });
   });
 
-  it('stands an attacker at the answer: another origin, another request, garbage, NUL, a replay, another session', async () => {
+  it('stands an attacker at the answer: another origin, another request, garbage, NUL, a replay, racing copies, another session', async () => {
     const page = await startedSession();
     const { id, iso } = await isoRequest(page);
     const refused = async (json: unknown, status = 400, code = 'invalid_request') => {
@@ -123,6 +123,12 @@ describe('ISO 18013-7 Annex C (org-iso-mdoc) on the hosted page', () => {
     const honest = await wallet.answerDigitalCredentialRequest(iso, ORIGIN, { credential: 'mdl' });
     expect((await postAnswer(page, id, honest)).body).toMatchObject({ status: 'verified' });
     await refused(honest, 409, 'invalid_state');
+    // Five copies of an honest answer to one fresh request at once: the single-use request takes one.
+    const raced = await isoRequest(page);
+    const copy = await wallet.answerDigitalCredentialRequest(raced.iso, ORIGIN, { credential: 'mdl' });
+    const statuses = await Promise.all(Array.from({ length: 5 }, () => postAnswer(page, raced.id, copy).then((r) => r.status)));
+    expect(statuses.filter((st) => st === 200)).toHaveLength(1);
+    expect(statuses.filter((st) => st === 409)).toHaveLength(4);
     // Another session's page cannot answer this session's request.
     const stranger = await startedSession();
     const r = await http(server, 'POST', `/v1/hosted/sessions/${stranger.id}/digital-id/requests/${other.id}/response`, {
