@@ -23,6 +23,8 @@ import type { DigitalIdTrust } from './digital-id-trust.store';
 
 /** How long a request may be answered: a person opening a wallet and consenting, with room to spare. */
 const REQUEST_TTL_MS = 10 * 60_000;
+/** The longest encrypted answer taken (either channel): a presentation with its portrait, with room to spare. */
+const MAX_ANSWER_CHARS = 4_000_000;
 const KEY_CONTEXT = (requestId: string) => `digital-id-request:${requestId}`;
 
 export interface DigitalIdRequestView {
@@ -144,7 +146,7 @@ export class DigitalIdService {
   /** Cross device: the wallet's `direct_post.jwt` answer at the response endpoint. */
   async acceptDirectPost(id: string, response: unknown): Promise<DigitalIdStatusView> {
     const row = await this.openRequest(id);
-    if (typeof response !== 'string' || response.length === 0 || response.length > 4_000_000) {
+    if (typeof response !== 'string' || response.length === 0 || response.length > MAX_ANSWER_CHARS) {
       throw new DomainError('invalid_request', 'response must be the encrypted authorization response (a compact JWE)');
     }
     // Unsealed once: the private half decrypts, the public half's thumbprint is in the transcript.
@@ -189,7 +191,7 @@ export class DigitalIdService {
    * decrypt (400, nothing claimed), and the DeviceAuth signature is checked over the same transcript.
    */
   private async acceptIsoMdoc(row: DigitalIdRequestRow, origin: string, response: unknown): Promise<DigitalIdStatusView> {
-    if (typeof response !== 'string' || response.length === 0 || response.length > 4_000_000) {
+    if (typeof response !== 'string' || response.length === 0 || response.length > MAX_ANSWER_CHARS) {
       throw new DomainError('invalid_request', 'data.response must be the Annex C EncryptedResponse (base64url CBOR)');
     }
     // Unsealed once: the public half is in the EncryptionInfo the transcript hashes, the private half opens the seal.
