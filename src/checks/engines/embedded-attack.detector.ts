@@ -18,7 +18,8 @@ export class EmbeddedAttackDetector implements PresentationAttackDetector {
   async detect(input: { selfie: ImageInput; frames: ImageInput[] }): Promise<ProviderResult> {
     const scores = [];
     for (const image of [input.selfie, ...input.frames.slice(0, 5)]) {
-      const a = await this.analyzer.analyze(image);
+      // The anti-spoof scores need no embedding (the liveness check measured these frames without one).
+      const a = await this.analyzer.analyze(image, { embedding: false });
       const f = a.faces[0];
       scores.push({ faces: a.faces.length, real: round(f?.real), live: round(f?.live) });
     }

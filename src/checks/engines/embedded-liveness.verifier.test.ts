@@ -1,24 +1,29 @@
-import { EmbeddedLivenessVerifier, POSE_FRAMES_ANALYSED } from './embedded-liveness.verifier';
-import type { FaceAnalysis, FaceAnalyzer } from './face-analysis';
+import { EmbeddedLivenessVerifier, IDENTITY_FRAMES_PER_STEP, POSE_FRAMES_ANALYSED } from './embedded-liveness.verifier';
+import type { AnalysisParts, FaceAnalysis, FaceAnalyzer } from './face-analysis';
 import type { ChallengeAction, ImageInput, LivenessChallenge, LivenessFrame } from '../check-providers';
 import { HUMAN_FACE_MODEL } from './embedded-models';
 import { biometricPolicy } from '../policy/biometric-policy';
 
-type Pose = { pitch?: number; happy?: number };
-const face = (p: Pose): FaceAnalysis => ({
+/** `otherPerson`: the frame shows someone else than the reference (an orthogonal embedding). */
+type Pose = { pitch?: number; happy?: number; otherPerson?: boolean };
+const face = (p: Pose, embedded: boolean): FaceAnalysis => ({
   width: 640,
   height: 480,
-  faces: [{ box: [200, 100, 200, 200], score: 0.99, embedding: [1, 0, 0, 0], yaw: 0, pitch: p.pitch ?? 0, happy: p.happy ?? 0.05, sharpness: 80 }],
+  faces: [{ box: [200, 100, 200, 200], score: 0.99, embedding: embedded ? (p.otherPerson ? [0, 1, 0, 0] : [1, 0, 0, 0]) : [], yaw: 0, pitch: p.pitch ?? 0, happy: p.happy ?? 0.05, sharpness: 80 }],
+  embedded,
 });
 
-/** A stand-in for the face model: each image's bytes name the pose it shows; it notes which images it was asked about. */
+/** A stand-in for the face model: each image's bytes name the pose it shows; it notes which images it was asked about, and which with the embedding. */
 class PosesByImage implements FaceAnalyzer {
   readonly analysed: string[] = [];
+  readonly embedded: string[] = [];
   constructor(private readonly poses: Map<string, Pose>) {}
-  async analyze(image: ImageInput): Promise<FaceAnalysis> {
+  async analyze(image: ImageInput, parts?: AnalysisParts): Promise<FaceAnalysis> {
     const name = image.bytes.toString();
-    this.analysed.push(name);
-    return face(this.poses.get(name) ?? {});
+    const embedded = parts?.embedding !== false;
+    if (!this.analysed.includes(name)) this.analysed.push(name);
+    if (embedded) this.embedded.push(name);
+    return face(this.poses.get(name) ?? {}, embedded);
   }
 }
 
@@ -52,5 +57,29 @@ describe('EmbeddedLivenessVerifier (frames analysed per step)', () => {
     expect(analysedFrames.filter((n) => n.startsWith('frame 0.'))).toHaveLength(POSE_FRAMES_ANALYSED);
     expect(analysedFrames.filter((n) => n.startsWith('frame 1.'))).toHaveLength(12);
     expect(r.details).toMatchObject({ frames: POSE_FRAMES_ANALYSED + 12, framesReceived: 24 });
+  });
+
+  it('compares a few spread frames of each step with the references, and always the frames that decide a step', async () => {
+    const lookUp = Array.from({ length: 12 }, (_, k) => ({ pitch: -Math.min(16, k * 2) }));
+    const smile = Array.from({ length: 12 }, (_, k) => ({ happy: k === 4 ? 0.9 : 0.1 }));
+    const { challenge, frames, poses } = capture(['look_up', 'smile'], [lookUp, smile]);
+    const model = new PosesByImage(poses);
+    const r = await new EmbeddedLivenessVerifier(model, biometricPolicy, HUMAN_FACE_MODEL).verify({ challenge, frames, referenceFaces: [reference] });
+    expect(r.verdict).toBe('pass');
+    const smileEmbedded = model.embedded.filter((n) => n.startsWith('frame 1.'));
+    // The smile step: its first, middle and last frames, the frame past 0.8 (1.4) and the neutral one before it (1.3).
+    expect([...smileEmbedded].sort()).toEqual(['frame 1.0', 'frame 1.11', 'frame 1.3', 'frame 1.4', 'frame 1.6']);
+    expect(model.embedded.filter((n) => n.startsWith('frame 0.')).length).toBeGreaterThanOrEqual(IDENTITY_FRAMES_PER_STEP);
+    expect(model.embedded.filter((n) => n.startsWith('frame')).length).toBe((r.details as { identityFrames: number }).identityFrames);
+    expect(model.embedded.length).toBeLessThan(model.analysed.length);
+  });
+
+  it('fails when the frame that shows the action is another person, though the spread frames are the reference’s', async () => {
+    const lookUp = Array.from({ length: 12 }, (_, k) => ({ pitch: -Math.min(16, k * 2) }));
+    const smile = Array.from({ length: 12 }, (_, k) => ({ happy: k === 4 ? 0.9 : 0.1, otherPerson: k === 4 }));
+    const { challenge, frames, poses } = capture(['look_up', 'smile'], [lookUp, smile]);
+    const r = await new EmbeddedLivenessVerifier(new PosesByImage(poses), biometricPolicy, HUMAN_FACE_MODEL).verify({ challenge, frames, referenceFaces: [reference] });
+    expect(r.verdict).toBe('fail');
+    expect(r.reason).toMatch(/^Frame 12 is not the person of the selfie and document/);
   });
 });

@@ -1,6 +1,6 @@
 import type { ImageInput, LivenessChallenge, LivenessFrame, LivenessVerification, LivenessVerifier, ModelRef } from '../check-providers';
 import type { BiometricPolicy } from '../policy/biometric-policy';
-import { frameSequenceProblem, framesPerAction, framesToAnalyse, verifyChallenge, type FrameBudget } from './challenge-verifier';
+import { frameSequenceProblem, framesPerAction, framesToAnalyse, identityFrames, verifyChallenge, type FrameBudget } from './challenge-verifier';
 import type { FaceAnalyzer } from './face-analysis';
 
 /** More frames than this in one submission are refused before any inference (bounds a task's time and memory). */
@@ -23,7 +23,16 @@ export const POSE_FRAMES_ANALYSED = 8;
 export const FRAMES_ANALYSED_PER_STEP = (challenge: LivenessChallenge): FrameBudget => framesPerAction(challenge, POSE_FRAMES_ANALYSED);
 
 /**
- * `liveness` offline: measures the frames `FRAMES_ANALYSED_PER_STEP` keeps with the face model (pose, expression, embedding) and decides
+ * Frames of each step, evenly spread, whose faces are compared with the references, besides the frames that
+ * decide the step (`identityFrames`: its first frame, the first beyond the threshold, a smile's last neutral
+ * one). The embedding model is about 60 % of a face analysis's CPU, and it decides no step, only identity; the
+ * other analysed frames are measured without it (docs/benchmarks.md, "Identity on the frames that decide").
+ */
+export const IDENTITY_FRAMES_PER_STEP = 3;
+
+/**
+ * `liveness` offline: measures the frames `FRAMES_ANALYSED_PER_STEP` keeps with the face model (pose and expression; the embedding on
+ * `identityFrames`) and decides
  * with the challenge rules of `verifyChallenge` (docs/checks.md "Liveness").
  */
 export class EmbeddedLivenessVerifier implements LivenessVerifier {
@@ -32,6 +41,7 @@ export class EmbeddedLivenessVerifier implements LivenessVerifier {
     private readonly policy: BiometricPolicy,
     private readonly model: ModelRef,
     private readonly framesPerStep: (challenge: LivenessChallenge) => FrameBudget = FRAMES_ANALYSED_PER_STEP,
+    private readonly identityPerStep: number = IDENTITY_FRAMES_PER_STEP,
   ) {}
 
   async verify(input: { challenge: LivenessChallenge; frames: LivenessFrame[]; referenceFaces: ImageInput[] }): Promise<LivenessVerification> {
@@ -47,8 +57,13 @@ export class EmbeddedLivenessVerifier implements LivenessVerifier {
       const a = await this.analyzer.analyze(ref);
       if (a.faces.length === 1) references.push(a.faces[0].embedding);
     }
+    // Pose and expression on every frame kept, the embedding on the evenly spread ones first; then on the
+    // frames that turn out to decide a step (their measures are the same with or without the embedding).
+    const spread = new Set(framesToAnalyse(frames, this.identityPerStep));
     const analyses = [];
-    for (const f of frames) analyses.push(await this.analyzer.analyze(f.image));
+    for (const [i, f] of frames.entries()) analyses.push(await this.analyzer.analyze(f.image, { embedding: spread.has(i) }));
+    for (const i of identityFrames(input.challenge, frames, analyses, this.policy.liveness, this.identityPerStep))
+      if (!spread.has(i)) analyses[i] = await this.analyzer.analyze(frames[i].image);
     const outcome = verifyChallenge({ challenge: input.challenge, frames, analyses, referenceEmbeddings: references, policy: this.policy.liveness });
     return {
       verdict: outcome.passed ? 'pass' : 'fail',

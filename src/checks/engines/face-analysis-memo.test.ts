@@ -1,16 +1,16 @@
 import { MemoFaceAnalyzer } from './face-analysis-memo';
 import { HumanFaceAnalyzer } from './human-face.analyzer';
 import type { ImageInput } from '../check-providers';
-import type { FaceAnalysis, FaceAnalyzer } from './face-analysis';
+import type { AnalysisParts, FaceAnalysis, FaceAnalyzer } from './face-analysis';
 import { packageImage } from '../../../bench/checks/face-images';
 
 /** The face model, counting the images it really analysed. */
 class Counted implements FaceAnalyzer {
   calls = 0;
   constructor(private readonly inner: FaceAnalyzer) {}
-  analyze(image: ImageInput): Promise<FaceAnalysis> {
+  analyze(image: ImageInput, parts?: AnalysisParts): Promise<FaceAnalysis> {
     this.calls++;
-    return this.inner.analyze(image);
+    return this.inner.analyze(image, parts);
   }
 }
 
@@ -25,6 +25,36 @@ describe('MemoFaceAnalyzer (one analysis per image across a session’s checks)'
     const first = await human.analyze(selfie);
     await human.analyze(packageImage('audrey.jpg'));
     expect(await human.analyze({ bytes: Buffer.from(selfie.bytes), contentType: 'image/jpeg' })).toEqual(first);
+  });
+
+  it('measures the same faces without the embedding as with it, only the embedding left out', async () => {
+    const frame = packageImage('franck_02221.jpg');
+    const full = await human.analyze(frame);
+    const lite = await human.analyze(frame, { embedding: false });
+    expect(full.embedded).toBe(true);
+    expect(lite.embedded).toBe(false);
+    expect(full.faces[0].embedding.length).toBeGreaterThan(100);
+    expect(lite.faces.map((f) => f.embedding)).toEqual([[]]);
+    expect(lite.faces.map(({ embedding: _, ...rest }) => rest)).toEqual(full.faces.map(({ embedding: _, ...rest }) => rest));
+    // Human keeps a call's config: the next call asking for everything gets the embedding again.
+    expect(await human.analyze(frame)).toEqual(full);
+  });
+
+  it('serves a call without the embedding from any analysis, and one with it only from a full analysis, which it then keeps', async () => {
+    const model = new Counted(human);
+    const frame = packageImage('franck_02221.jpg');
+    const liveness = new MemoFaceAnalyzer(model);
+    const lite = await liveness.analyze(frame, { embedding: false });
+    expect(await liveness.analyze(frame, { embedding: false })).toBe(lite);
+    expect(model.calls).toBe(1);
+    const full = await liveness.analyze(frame);
+    expect(full.embedded).toBe(true);
+    expect(model.calls).toBe(2);
+    // The next check gets the full analysis, whatever it asks for.
+    const antiSpoof = new MemoFaceAnalyzer(model, liveness.computed);
+    expect(await antiSpoof.analyze(frame, { embedding: false })).toBe(full);
+    expect(await antiSpoof.analyze(frame)).toBe(full);
+    expect(model.calls).toBe(2);
   });
 
   it('analyses each distinct image once, reuses what an earlier check analysed, and hands on only its own', async () => {

@@ -6,7 +6,7 @@ export type DetectedFace = {
   box: [number, number, number, number];
   /** Detector confidence 0..1. */
   score: number;
-  /** The 2D face embedding (faceres), L2-normalised. */
+  /** The 2D face embedding (faceres), L2-normalised; empty when the analysis was asked for without it (`AnalysisParts`). */
   embedding: number[];
   /** Negative when the subject turns to their own left. */
   yaw: number;
@@ -21,11 +21,22 @@ export type DetectedFace = {
   live?: number;
 };
 
-export type FaceAnalysis = { width: number; height: number; faces: DetectedFace[] };
+/**
+ * What an analysis measured: `embedding: false` skips the embedding model (faceres), about 60 % of an
+ * analysis's CPU; the detector, mesh (pose), expression and anti-spoof models run whatever is asked, and give
+ * the same figures either way. Leaving it out asks for everything.
+ */
+export type AnalysisParts = { embedding?: boolean };
+
+/** `embedded`: whether the faces carry their embeddings (an analysis without them has `embedding: []` on every face). */
+export type FaceAnalysis = { width: number; height: number; faces: DetectedFace[]; embedded?: boolean };
+
+/** Whether an analysis has what `parts` asks for. */
+export const analysisHas = (a: FaceAnalysis, parts: AnalysisParts = {}): boolean => parts.embedding === false || a.embedded !== false;
 
 /** What the face engines need from a face model; the worker's Human instance implements it, tests hand fakes. */
 export interface FaceAnalyzer {
-  analyze(image: ImageInput): Promise<FaceAnalysis>;
+  analyze(image: ImageInput, parts?: AnalysisParts): Promise<FaceAnalysis>;
 }
 
 /** Cosine similarity of two embeddings (both L2-normalised by the analyser, so a dot product), clamped to 0..1. */

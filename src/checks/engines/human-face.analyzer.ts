@@ -2,7 +2,7 @@ import path from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { createCanvas } from '@napi-rs/canvas';
 import type { ImageInput } from '../check-providers';
-import type { DetectedFace, FaceAnalysis, FaceAnalyzer } from './face-analysis';
+import type { AnalysisParts, DetectedFace, FaceAnalysis, FaceAnalyzer } from './face-analysis';
 import { decodeImage, greyOf, laplacianVariance, toCanvas } from './image-tools';
 import { registerFileModelLoader } from './tfjs-file-loader';
 
@@ -21,15 +21,20 @@ type HumanFace = {
   real?: number;
   live?: number;
 };
-type HumanInstance = { load(): Promise<void>; detect(input: tf.Tensor): Promise<{ face: HumanFace[] }> };
+type HumanInstance = { load(): Promise<void>; detect(input: tf.Tensor, config?: { face: { description: { enabled: boolean } } }): Promise<{ face: HumanFace[] }> };
 
 /**
  * `@vladmandic/human` on the tfjs WASM backend, models read from the package on disk. One instance per
  * worker thread (loading takes ~130 ms and ~300 MB). `faceres` gives the embedding: the package's
  * `mobilefacenet` wiring scores every pair ~1.0. `cacheSensitivity: 0`, or Human reuses the previous
- * image's result for a similar-looking input.
+ * image's result for a similar-looking input. The embedding model runs only when asked (`AnalysisParts`):
+ * Human merges a call's config into its own for good, so every call says whether faceres runs, and calls
+ * are made one at a time.
  */
 export class HumanFaceAnalyzer implements FaceAnalyzer {
+  /** The last analysis started: the next one waits for it (one model, one call's config at a time). */
+  private running: Promise<unknown> = Promise.resolve();
+
   private constructor(private readonly human: HumanInstance) {}
 
   static async start(): Promise<HumanFaceAnalyzer> {
@@ -68,7 +73,16 @@ export class HumanFaceAnalyzer implements FaceAnalyzer {
     return new HumanFaceAnalyzer(human);
   }
 
-  async analyze(image: ImageInput): Promise<FaceAnalysis> {
+  analyze(image: ImageInput, parts: AnalysisParts = {}): Promise<FaceAnalysis> {
+    const analysis = this.running.then(
+      () => this.analyzeNow(image, parts.embedding !== false),
+      () => this.analyzeNow(image, parts.embedding !== false),
+    );
+    this.running = analysis.catch(() => undefined);
+    return analysis;
+  }
+
+  private async analyzeNow(image: ImageInput, embedding: boolean): Promise<FaceAnalysis> {
     const canvas = toCanvas(await decodeImage(image.bytes), MAX_SIDE);
     const side = Math.max(canvas.width, canvas.height);
     const fitted = side > MAX_SIDE ? toCanvas(canvas, (canvas.width * MAX_SIDE) / side) : canvas;
@@ -82,21 +96,22 @@ export class HumanFaceAnalyzer implements FaceAnalyzer {
     const tensor = tf.tensor(rgb, [1, fitted.height, fitted.width, 3], 'int32');
     let result;
     try {
-      result = await this.human.detect(tensor);
+      result = await this.human.detect(tensor, { face: { description: { enabled: embedding } } });
     } finally {
       tensor.dispose();
     }
     const faces: DetectedFace[] = result.face
-      .filter((f) => f.embedding && f.embedding.length > 0)
+      .filter((f) => !embedding || (f.embedding && f.embedding.length > 0))
       .map((f) => {
         const [x, y, w, h] = f.box;
         const crop = createCanvas(SHARPNESS_SIDE, SHARPNESS_SIDE);
         crop.getContext('2d').drawImage(fitted, x, y, w, h, 0, 0, SHARPNESS_SIDE, SHARPNESS_SIDE);
-        const norm = Math.sqrt(f.embedding!.reduce((s, v) => s + v * v, 0)) || 1;
+        const raw = embedding ? f.embedding! : [];
+        const norm = Math.sqrt(raw.reduce((s, v) => s + v * v, 0)) || 1;
         return {
           box: f.box,
           score: f.score,
-          embedding: f.embedding!.map((v) => v / norm),
+          embedding: raw.map((v) => v / norm),
           yaw: (f.rotation?.angle.yaw ?? 0) * DEG,
           pitch: (f.rotation?.angle.pitch ?? 0) * DEG,
           happy: f.emotion?.find((e) => e.emotion === 'happy')?.score ?? 0,
@@ -105,6 +120,6 @@ export class HumanFaceAnalyzer implements FaceAnalyzer {
           live: f.live,
         };
       });
-    return { width: fitted.width, height: fitted.height, faces };
+    return { width: fitted.width, height: fitted.height, faces, embedded: embedding };
   }
 }
