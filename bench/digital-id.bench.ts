@@ -49,6 +49,9 @@ const CASES: ReadonlyArray<{ channel: Channel; credential: Credential }> = [
   { channel: 'DC API org-iso-mdoc', credential: 'pid_mdoc' },
 ];
 
+/** /metrics is read before and after the rounds: the face_match engine call's share of the checks' run. */
+const METRICS_TOKEN = 'bench-digital-id-metrics-token';
+
 type DcApiRequest = { protocol: string; data: Record<string, unknown> };
 type Prepared = { page: PageSession; requestId: string; link: string; dcApiRequests: DcApiRequest[] };
 type Outcome = { ms: number; status: string; channel: Channel; credential: Credential; sessionId: string; verifyMs: number; submitMs: number };
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
     testEnv({
       RATE_LIMIT_ENABLED: 'false',
       PUBLIC_BASE_URL: ORIGIN,
+      METRICS_TOKEN,
       ...(process.env.PORT ? { PORT: process.env.PORT } : {}),
       ...(workers ? { CHECK_WORKERS: workers } : {}),
       ...profile,
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
 
     const outcomes: Outcome[] = [];
     const cpuMs = new Map<string, number>();
+    const faceMatchBefore = await faceMatchCalls(server);
     const load = os.loadavg();
     for (let round = 0; round < ROUNDS; round++) {
       const c = CASES[round % CASES.length];
@@ -108,6 +113,7 @@ async function main(): Promise<void> {
       process.stderr.write(`bench:digital-id round ${round + 1}/${ROUNDS} (${c.channel}, ${c.credential})\n`);
     }
     const loadAfter = os.loadavg();
+    const faceMatchAfter = await faceMatchCalls(server);
     const server_ = serverSide(await server.settledLogs());
     const fmt = (values: number[]) => (values.length ? `${quantile(values, 0.5).toFixed(0)} | ${quantile(values, 0.99).toFixed(0)} | ${Math.max(...values).toFixed(0)}` : ' | | ');
     // A round is one channel and credential, so its server CPU is theirs.
@@ -146,9 +152,29 @@ async function main(): Promise<void> {
         if (values.length) process.stdout.write(`| ${name} | ${channel} | ${fmt(values)} |\n`);
       }
     }
+    const calls = faceMatchAfter.count - faceMatchBefore.count;
+    const runs = phases.map((x) => x.s.runMs);
+    if (calls > 0 && runs.length > 0) {
+      const faceMatchMs = ((faceMatchAfter.sum - faceMatchBefore.sum) / calls) * 1000;
+      const runMs = runs.reduce((a, b) => a + b, 0) / runs.length;
+      process.stdout.write(
+        `\nThe checks' run took ${runMs.toFixed(0)} ms on average, of which the face_match engine call (its two face analyses on the engine threads, with the wait for one) ${faceMatchMs.toFixed(0)} ms (${calls} calls, /metrics ivs_check_duration_seconds).\n`,
+      );
+    }
   } finally {
     await server.stop();
   }
+}
+
+/** The face_match engine calls so far (count, seconds) from the server's /metrics histogram. */
+async function faceMatchCalls(server: TestServer): Promise<{ count: number; sum: number }> {
+  const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const total = (suffix: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith(`ivs_check_duration_seconds_${suffix}{`) && line.includes('check="face_match"'))
+      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+  return { count: total('count'), sum: total('sum') };
 }
 
 function serverSide(log: string): Map<string, ServerSide> {
