@@ -95,8 +95,8 @@ import { withBusyRequeue } from '../src/verification/busy-requeue';
 import { ServiceActorIssuer } from '../src/gateway/service-actor';
 import { createBusinessRegistries, type BusinessRegistries } from '../src/registries/registries';
 import { buildConsoleServices, type ConsoleServices } from '../src/members/console-services';
-import { buildReviewServices, type ReviewServices } from '../src/review/review-services';
-import { SecondReviewerRule } from '../src/review/second-reviewer-rule';
+import { buildConsoleWork, type ConsoleWork } from '../src/console/console-work';
+import { SecondReviewerRule } from '../src/console/second-reviewer-rule';
 
 /** Every long-lived object of one process, built once and wired by hand. */
 export type Container = {
@@ -159,7 +159,7 @@ export type Container = {
   /** Tenant staff, their invitations, console sign-ins and second factors (docs/console.md). */
   console: ConsoleServices;
   /** The console's queue, cases, decisions and settings pages (docs/console.md). */
-  review: ReviewServices;
+  consoleWork: ConsoleWork;
   /** Sessions created in bulk from an uploaded file (docs/api-behaviour.md, "Bulk import"). */
   bulkImports: BulkImportService;
   /** The tenant's test-mode webhook events as they are committed, for `webhooks listen` (D23). */
@@ -399,7 +399,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
     userRights,
     keepVerification,
     console: buildConsoleServices(db, config, accounts, audit),
-    review: buildReviewServices(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows, upholdReview: (id, note, tenantId) => userRights.reviews.uphold(id, note, tenantId) }),
+    consoleWork: buildConsoleWork(db, sessions, vault, audit, { tenants, webhooks, retention, clients: accounts.clients, flows, upholdReview: (id, note, tenantId) => userRights.reviews.uphold(id, note, tenantId) }),
     bulkImports,
     webhookEvents: new WebhookEventFeed(db),
     metrics,

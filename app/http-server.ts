@@ -184,7 +184,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
 
   // The tenant staff's console (docs/console.md): its own sign-in cookie; per client address in `default`, like the account pages.
   if (meter) app.use(CONSOLE_PATH, meterClientIp(meter, 'default'));
-  app.use(CONSOLE_PATH, consoleRouter({ console: c.console, review: c.review, evidence: c.evidence, secureCookies: c.config.publicBaseUrl.startsWith('https://') }));
+  app.use(CONSOLE_PATH, consoleRouter({ console: c.console, work: c.consoleWork, evidence: c.evidence, secureCookies: c.config.publicBaseUrl.startsWith('https://') }));
 
   // /v1: authenticate, meter, refuse a wrong credential, then route; unknown /v1 paths are 404 error bodies.
   const v1 = express.Router();

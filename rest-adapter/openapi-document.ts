@@ -25,6 +25,20 @@ const ANSWER_HEADERS = {
 };
 
 const STATUS_OF_ERROR = { BadRequest: 400, NotFound: 404, Conflict: 409, PayloadTooLarge: 413, UnsupportedMediaType: 415, Unprocessable: 422 } as const;
+type ErrorAnswer = keyof typeof STATUS_OF_ERROR;
+
+/**
+ * The refusals of the body reader mountRoutes puts before every record's handler (route-record.ts), so no
+ * record has to name them: a record that reads JSON answers malformed JSON with 400, a body over 1 MiB with
+ * 413 and another content type with 415; one that takes no body still parses a JSON body sent anyway (and
+ * leaves any other type unread), so malformed or oversized JSON is its 400 or 413 all the same. A stream is
+ * read by its handler, whose record names what it answers.
+ */
+function bodyReaderErrors(r: Pick<RouteRecord, 'body'>): ErrorAnswer[] {
+  if (!r.body) return ['BadRequest', 'PayloadTooLarge'];
+  if (isRawBody(r.body) && r.body.read === 'stream') return [];
+  return ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType'];
+}
 
 function schemaOf(s: NonNullable<RouteResponse['schema']>) {
   if ('jsonSchema' in s) return s.jsonSchema;
@@ -49,7 +63,7 @@ function operationOf(r: RouteRecord, prose: RouteProse[string] = {}): ZodOpenApi
     [403, r.guard.kind === 'user_token' ? 'UserTokenForbidden' : 'Forbidden'],
     [429, 'TooManyRequests'],
   ]);
-  for (const e of r.errors ?? []) errors.set(STATUS_OF_ERROR[e], e);
+  for (const e of [...bodyReaderErrors(r), ...(r.errors ?? [])]) errors.set(STATUS_OF_ERROR[e], e);
   // A status the record describes itself (a 409 that says which conflict) keeps its own answer.
   for (const [status, name] of [...errors].sort(([a], [b]) => a - b)) responses[String(status)] ??= ref('responses', name);
   const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));

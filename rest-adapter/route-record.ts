@@ -52,7 +52,10 @@ export type RouteRecord<B = unknown, Q = unknown> = {
   /** A path parameter's documented form (a pattern, or a shared parameter of openapi/base.yaml); a value outside it is the handler's 404. */
   params?: Record<string, z.ZodString | { component: string }>;
   responses: Record<number, RouteResponse>;
-  /** The error answers besides the guard's (401, 403, 429 follow from the guard and the bucket), by shared response name. */
+  /**
+   * The error answers besides the guard's (401, 403, 429 follow from the guard and the bucket) and the body
+   * reader's (400 and 413 on every record, 415 where it reads JSON: bodyReaderErrors in openapi-document.ts), by shared response name.
+   */
   errors?: readonly ('BadRequest' | 'NotFound' | 'Conflict' | 'UnsupportedMediaType' | 'PayloadTooLarge' | 'Unprocessable')[];
   doc: { operationId: string; tags: readonly string[]; summary: string; description?: string };
   handler: (input: RouteInput<B, Q>) => Promise<RestResult>;

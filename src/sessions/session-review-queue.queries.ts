@@ -57,7 +57,7 @@ const QUEUE_SQL = (callerSql: readonly string[]) => `
    ORDER BY s.completed_at, s.id
    LIMIT $6`;
 
-/** The sessions of the console's review queue (src/review/review-queue.ts gives the queue its words and cursors). */
+/** The sessions of the console's review queue (src/console/review-queue.ts gives the queue its words and cursors). */
 export class SessionReviewQueueQueries {
   /**
    * Up to `limit` sessions of the queue, oldest first (by completed_at, then id): those in manual_review

@@ -83,7 +83,7 @@ const LOCALE_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 export type SessionReadGuard = (actor: Actor | MemberDecider, s: SessionEntity | null) => Promise<SessionEntity | null>;
 
 /**
- * A member of the tenant's staff deciding in the console (src/review, docs/console.md): the tenant's
+ * A member of the tenant's staff deciding in the console (src/console, docs/console.md): the tenant's
  * sessions of both modes; the member's id is the decision's reviewer and is audited with it.
  */
 export type MemberDecider = { kind: 'console_member'; memberId: string; tenantId: string };
@@ -91,7 +91,7 @@ export type MemberDecider = { kind: 'console_member'; memberId: string; tenantId
 export type Decider = TenantKeyActor | MemberDecider;
 
 /**
- * The tenant's rule on decisions that end in a decline (the second reviewer, src/review/second-reviewer-rule.ts),
+ * The tenant's rule on decisions that end in a decline (the second reviewer, src/console/second-reviewer-rule.ts),
  * asked by every human decision under the session's row lock: one place, whatever the path (issue 40, finding 4).
  */
 export type DeclineRule = {
@@ -397,7 +397,7 @@ export class SessionService {
     return this.policies.guardRead(actor, s);
   }
 
-  /** One session of the tenant, of either mode, for its own staff in the console (src/review), under the same read guard; or null. */
+  /** One session of the tenant, of either mode, for its own staff in the console (src/console), under the same read guard; or null. */
   async findOfTenant(member: MemberDecider, id: string): Promise<SessionEntity | null> {
     if (!SESSION_ID_PATTERN.test(id)) return null;
     const s = await this.reader.ofTenant(member.tenantId, id);

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { expectToMatchContract, openapiDocument } from '../helpers/openapi-contract';
 import { createTenant, eventually, http, startServer, Tenant, TestServer } from '../helpers/test-server';
 
@@ -75,7 +76,45 @@ describe('/openapi.yaml', () => {
     expectToMatchContract('GET', '/v1/admin/bulk-import/{id}/results', await http(server, 'GET', '/v1/admin/bulk-import/bimp_AAAAAAAAAAAAAAAAAAAAAAAA/results', { key: acme.test_api_key }));
   });
 
+  it('documents the 400 and 413 a route that takes no body answers to a malformed or oversized JSON body sent anyway', async () => {
+    const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.test_api_key, json: { flow_id: 'default', tier: 'T1' } });
+    const id = created.body.id as string;
+    const oversized = JSON.stringify({ reason: 'x'.repeat(1024 * 1024 + 1) });
+    const routes: [string, string][] = [
+      ['GET', '/v1/verify/sessions/{id}'],
+      ['POST', '/v1/verify/sessions/{id}/cancel'],
+      ['GET', '/v1/developer/webhooks'],
+    ];
+    for (const [method, template] of routes) {
+      for (const [text, status, code] of [['{"reason":', 400, 'invalid_request'], [oversized, 413, 'payload_too_large']] as const) {
+        const answer = await withJsonBody(method, template.replace('{id}', id), text);
+        expect({ route: `${method} ${template}`, status: answer.status, code: (answer.body as { error?: { code?: string } }).error?.code }).toEqual({ route: `${method} ${template}`, status, code });
+        expectToMatchContract(method, template, answer);
+      }
+    }
+    // Refused before the handler ran: the session was not cancelled.
+    expect((await http(server, 'GET', `/v1/verify/sessions/${id}`, { key: acme.test_api_key })).body.status).not.toBe('cancelled');
+  });
+
   it('describes /healthz', async () => {
     expectToMatchContract('GET', '/healthz', await http(server, 'GET', '/healthz'));
   });
 });
+
+/** A JSON body on any method, a GET's too (fetch refuses one), with the tenant's key. */
+function withJsonBody(method: string, pathname: string, text: string): Promise<{ status: number; body: unknown; headers: Headers }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}${pathname}`, { method, headers: { authorization: `Bearer ${acme.test_api_key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown, headers });
+      });
+    });
+    // The server may answer a body over the limit before it has read it all, and close.
+    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
+    req.end(text);
+  });
+}

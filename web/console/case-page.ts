@@ -1,4 +1,4 @@
-import type { CaseFile, CaseImage } from '../../src/review/case-file';
+import type { CaseFile, CaseImage } from '../../src/console/case-file';
 import type { HumanDecision } from '../../src/sessions/decision-history';
 import { dateTime, errorSummary, esc, fill, hidden, notice, type PageContent, type ReviewPage, section, summaryRow, table, word } from './review-html';
 import { casePath, QUEUE_PATH } from './queue-page';

@@ -4,7 +4,7 @@ import { refuseConsoleInput } from './console-problems';
 import { Router } from 'express';
 import { setPageSecurityHeaders } from '../../http/security-headers';
 import type { ConsoleServices } from '../../src/members/console-services';
-import type { ReviewServices } from '../../src/review/review-services';
+import type { ConsoleWork } from '../../src/console/console-work';
 import type { EvidenceAccessService } from '../../src/vault/evidence-access.service';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
 import { escapeHtml as esc } from '../../http/html';
@@ -31,7 +31,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
  * (web/console/console-pages.router.ts). Server-rendered; one small script for passkeys.
  */
 /** What the console uses: its own services, the review services and evidence, and whether its cookies are `Secure`. */
-export type ConsoleRouterDeps = { console: ConsoleServices; review: ReviewServices; evidence: EvidenceAccessService; secureCookies: boolean };
+export type ConsoleRouterDeps = { console: ConsoleServices; work: ConsoleWork; evidence: EvidenceAccessService; secureCookies: boolean };
 
 export function consoleRouter(c: ConsoleRouterDeps): Router {
   const router = Router();
@@ -142,7 +142,7 @@ export function consoleRouter(c: ConsoleRouterDeps): Router {
   secondFactorRoutes(router, gate);
   invitationRoutes(router, gate);
   membersRoutes(router, gate);
-  consolePagesRoutes(router, { review: c.review, evidence: c.evidence, gate });
+  consolePagesRoutes(router, { work: c.work, evidence: c.evidence, gate });
   router.use((req, res) => {
     res.locals.consoleChrome ??= chromeOf(req, res);
     sendConsoleProblem(req, res, 'not_found');

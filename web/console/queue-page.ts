@@ -1,4 +1,4 @@
-import { QUEUE_REASONS, type QueueFilter, type QueuePage } from '../../src/review/review-queue';
+import { QUEUE_REASONS, type QueueFilter, type QueuePage } from '../../src/console/review-queue';
 import { AVAILABLE_TIERS } from '../../src/sessions/tiers';
 import { age, dateTime, esc, fill, type PageContent, type ReviewPage, select, summaryRow, word } from './review-html';
 

@@ -9,8 +9,8 @@ import { sendConsolePage } from './console-layout';
 import { roleAtLeast } from '../../src/members/member';
 import { DomainError, FieldsError } from '../../src/errors';
 import { checkedHumanDecision } from '../../src/sessions/decision-history';
-import { isQueueReason, type QueueFilter } from '../../src/review/review-queue';
-import type { ReviewServices } from '../../src/review/review-services';
+import { isQueueReason, type QueueFilter } from '../../src/console/review-queue';
+import type { ConsoleWork } from '../../src/console/console-work';
 import { isTier } from '../../src/sessions/tiers';
 import { SESSION_ID_PATTERN } from '../../src/ids';
 import { evidenceError, type EvidenceAccessService } from '../../src/vault/evidence-access.service';
@@ -25,9 +25,9 @@ const DECIDE_PURPOSE = 'review:decide';
 
 /**
  * The queue, the case and its decision form, and the case's images (docs/console.md): thin callers
- * of src/review. Everyone signed in reads; a reviewer or above decides; a viewer's POST is a 403.
+ * of src/console. Everyone signed in reads; a reviewer or above decides; a viewer's POST is a 403.
  */
-export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: ReviewServices; evidence: EvidenceAccessService; now?: Clock }): void {
+export function reviewRoutes(router: Router, d: { gate: ConsoleGate; work: ConsoleWork; evidence: EvidenceAccessService; now?: Clock }): void {
   const { gate } = d;
   const now = d.now ?? systemClock;
   const form = pageForm('16kb', refuseConsoleInput);
@@ -47,7 +47,7 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
       const after = typeof q.after === 'string' && q.after ? q.after : null;
       let page;
       try {
-        page = await d.review.queue.page(member.tenantId, filter, after);
+        page = await d.work.queue.page(member.tenantId, filter, after);
       } catch (err) {
         if (!(err instanceof DomainError && err.code === 'invalid_request')) throw err;
         return void res.redirect(303, QUEUE_PATH); // a cursor that is not ours: the first page
@@ -60,7 +60,7 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
     const member = gate.memberOf(res);
     const p = pageOf(req, res);
     const id = String(req.params.id);
-    const file = SESSION_ID_PATTERN.test(id) ? await d.review.cases.open(member, id, req.id, { evidence: roleAtLeast(member.role, 'reviewer') }).catch((err: unknown) => (err instanceof DomainError && err.code === 'not_found' ? null : Promise.reject(err))) : null;
+    const file = SESSION_ID_PATTERN.test(id) ? await d.work.cases.open(member, id, req.id, { evidence: roleAtLeast(member.role, 'reviewer') }).catch((err: unknown) => (err instanceof DomainError && err.code === 'not_found' ? null : Promise.reject(err))) : null;
     if (!file) return sendConsolePage(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
     const formToken = roleAtLeast(member.role, 'reviewer') ? gate.formToken(res, DECIDE_PURPOSE) : null;
     const signInId = gate.sessionOf(res).id;
@@ -97,7 +97,7 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
       if (typeof reason === 'string' && reason.length > 2000 && !wrong.includes('reason')) wrong.push('reason');
       if (wrong.length) return showCase(req, res, { ...kept, errors: wrong.map((field) => ({ field, text: field === 'decision' ? p.rm.badDecision : p.rm.badReason })) }, 400);
       try {
-        const outcome = await d.review.decisions.decide(member, id, { decision, reason });
+        const outcome = await d.work.decisions.decide(member, id, { decision, reason });
         res.redirect(303, `${casePath(id)}?done=${outcome.kind === 'decline_pending' ? 'decline_pending' : String(decision)}`);
       } catch (err) {
         if (err instanceof DomainError && err.code === 'not_found') return sendConsolePage(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });
@@ -120,7 +120,7 @@ export function reviewRoutes(router: Router, d: { gate: ConsoleGate; review: Rev
       if (!gate.checkFormToken(res, DECIDE_PURPOSE, req.body?.form_token)) return void res.redirect(303, casePath(id));
       const p = pageOf(req, res);
       try {
-        await d.review.decisions.keepDecision(member, id, req.body?.reason);
+        await d.work.decisions.keepDecision(member, id, req.body?.reason);
         res.redirect(303, `${casePath(id)}?done=kept`);
       } catch (err) {
         if (err instanceof DomainError && err.code === 'not_found') return sendConsolePage(req, res, { ...caseNotFoundPage(p), status: 404, active: 'queue' });

@@ -1,8 +1,8 @@
 import type { FlowEntity } from '../../entities';
 import { ALL_SCOPES } from '../../src/auth/actor';
-import type { DeliveryAttempt, RedirectUris, WebhookSummary } from '../../src/review/console-settings';
+import type { DeliveryAttempt, RedirectUris, WebhookSummary } from '../../src/console/console-settings';
 import type { ApiKeySummary } from '../../src/tenants/tenant.service';
-import type { ReviewSettingsValues } from '../../src/review/review-settings';
+import type { ReviewSettingsValues } from '../../src/console/review-settings';
 import { RETENTION_FIELDS } from '../../src/retention/retention-policy';
 import type { RetentionRecord } from '../../src/retention/retention.service';
 import { AVAILABLE_TIERS } from '../../src/sessions/tiers';

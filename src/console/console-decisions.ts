@@ -13,7 +13,7 @@ export type PendingDecline = { memberId: string; reason: string; proposedAt: Dat
 /**
  * A member's decision in the console (docs/console.md, "Deciding"): SessionService.decide, the use
  * case of the REST and GraphQL decisions, with the member as the reviewer. The second-reviewer rule
- * is the domain's (src/review/second-reviewer-rule.ts, asked by SessionService.decide on every path
+ * is the domain's (src/console/second-reviewer-rule.ts, asked by SessionService.decide on every path
  * that ends in a decline): this only says whether the decision was made or waits.
  */
 export class ConsoleDecisions {

@@ -15,8 +15,11 @@ import type { RetentionService } from '../retention/retention.service';
 import type { OidcClients } from '../oidc/oidc-clients';
 import type { FlowService } from '../flows/flow.service';
 
-/** What the console's queue, case and decision pages call (docs/console.md). */
-export type ReviewServices = {
+/**
+ * The work done in the console (docs/console.md): what its queue, case, decision and settings pages call.
+ * Who may sign in and act there is src/members/console-services.ts.
+ */
+export type ConsoleWork = {
   queue: ReviewQueue;
   cases: CaseFiles;
   decisions: ConsoleDecisions;
@@ -35,7 +38,7 @@ export type SettingsOwners = {
   upholdReview: (sessionId: string, note: string, tenantId: string) => Promise<number>;
 };
 
-export function buildReviewServices(db: DataSource, sessions: SessionService, vault: EvidenceVault, audit: AuditLogService, owners: SettingsOwners): ReviewServices {
+export function buildConsoleWork(db: DataSource, sessions: SessionService, vault: EvidenceVault, audit: AuditLogService, owners: SettingsOwners): ConsoleWork {
   const settings = new ReviewSettings(db, audit);
   const decisions = new ConsoleDecisions(db, sessions, audit, owners.upholdReview);
   const captures = new HostedCaptureRepository(db);
