@@ -48,10 +48,13 @@ export class GatewayForwarder {
   forward(req: Request, res: Response, f: Forwarding): void {
     // The caller went away while it was authenticated: nothing to send, and no half-sent request to leave upstream.
     if (res.destroyed || (req.destroyed && !req.complete)) return;
-    const headers: http.OutgoingHttpHeaders = { ...forwardedRequestHeaders(req.rawHeaders, f.connectionNames), ...f.headers };
-    if (f.body.kind === 'length') headers['content-length'] = String(f.body.bytes);
-    else if (f.body.kind === 'chunked') headers['transfer-encoding'] = 'chunked';
-    else if (!['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(req.method)) headers['content-length'] = '0';
+    // Raw lines, written by http.request as given (each still checked for invalid characters): no header object per request.
+    const headers = forwardedRequestHeaders(req.rawHeaders, f.connectionNames);
+    headers.push('host', this.target.host);
+    for (const name in f.headers) headers.push(name, f.headers[name]);
+    if (f.body.kind === 'length') headers.push('content-length', String(f.body.bytes));
+    else if (f.body.kind === 'chunked') headers.push('transfer-encoding', 'chunked');
+    else if (!BODYLESS_UPSTREAM.has(req.method)) headers.push('content-length', '0');
 
     const upstream = this.request({
       agent: this.agent,
@@ -76,16 +79,17 @@ export class GatewayForwarder {
     });
     upstream.on('response', (answer: http.IncomingMessage) => this.answer(req, res, answer));
 
-    // The caller went away, or its body ended short of its framing: that upstream connection is never reused.
-    req.on('close', () => {
-      if (!req.complete) upstream.destroy();
-    });
+    // The caller went away (its connection closed before the answer ended): that upstream connection is never reused.
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
 
-    if (f.body.kind === 'none') upstream.end();
-    else sendBody(req, upstream, f.body.kind === 'length' ? f.body.bytes : Infinity);
+    if (f.body.kind === 'none') return void upstream.end();
+    // A body that ended short of its framing: the same. (A request with no body was complete before it got here.)
+    req.on('close', () => {
+      if (!req.complete) upstream.destroy();
+    });
+    sendBody(req, upstream, f.body.kind === 'length' ? f.body.bytes : Infinity);
   }
 
   private answer(req: Request, res: Response, answer: http.IncomingMessage): void {
@@ -100,14 +104,19 @@ export class GatewayForwarder {
       if (!answer.complete) res.destroy();
     });
     answer.on('error', () => res.destroy());
-    if (req.method === 'HEAD') {
-      answer.resume();
-      answer.on('end', () => res.end());
-      return;
-    }
-    answer.pipe(res);
+    answer.on('end', () => res.end());
+    if (req.method === 'HEAD') return void answer.resume();
+    // What `pipe` does for one destination, without its bookkeeping: paused while the caller's side is full.
+    // (A caller that went away destroys the upstream request, and with it this answer: see `forward`.)
+    answer.on('data', (chunk: Buffer) => {
+      if (!res.write(chunk)) answer.pause();
+    });
+    res.on('drain', () => answer.resume());
   }
 }
+
+/** Methods sent upstream without a Content-Length when they carry no body (every other one gets `content-length: 0`). */
+const BODYLESS_UPSTREAM = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 /**
  * Copies the caller's body to the upstream with back-pressure, never more than `limit` bytes: Node's

@@ -23,10 +23,22 @@ const ANSWER_FRAMING = new Set(['content-length']);
 /** The upstream's answer can be anything, served from our origin: never run as a page or sniffed into one. */
 export const PASSED_THROUGH_ANSWER_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox' } as const;
 
-/** The caller's request fields to send upstream: all but the hop-by-hop ones, those its Connection header names and the gateway's own. */
-export function forwardedRequestHeaders(rawHeaders: readonly string[], connectionNames: readonly string[]): OutgoingHttpHeaders {
-  const dropped = new Set([...HOP_BY_HOP, ...GATEWAY_OWNED_REQUEST, ...connectionNames]);
-  return collect(rawHeaders, (name) => !dropped.has(name));
+/** HOP_BY_HOP and GATEWAY_OWNED_REQUEST: one look-up per field on every proxied request. */
+const NEVER_FORWARDED = new Set([...HOP_BY_HOP, ...GATEWAY_OWNED_REQUEST]);
+
+/**
+ * The caller's request fields to send upstream: all but the hop-by-hop ones, those its Connection header
+ * names and the gateway's own, as raw lines (`[name, value, name, value, ...]`, lower-cased names, repeated
+ * fields kept apart), the form `http.request` writes as given, without building a header object first.
+ */
+export function forwardedRequestHeaders(rawHeaders: readonly string[], connectionNames: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i].toLowerCase();
+    if (NEVER_FORWARDED.has(name) || (connectionNames.length > 0 && connectionNames.includes(name))) continue;
+    out.push(name, rawHeaders[i + 1]);
+  }
+  return out;
 }
 
 /**

@@ -17,6 +17,8 @@ const b64url = (b: Buffer | string): string => Buffer.from(b).toString('base64ur
  */
 export class GatewaySigningKey {
   private readonly publicJwk: GatewayJwk;
+  /** The JWT header is the same for every token of this key: encoded once, not per proxied request. */
+  private readonly encodedHeader: string;
 
   private constructor(private readonly privateKey: KeyObject) {
     const jwk = createPublicKey(privateKey).export({ format: 'jwk' }) as JsonWebKey;
@@ -24,6 +26,7 @@ export class GatewaySigningKey {
     const y = String(jwk.y);
     const kid = b64url(createHash('sha256').update(`{"crv":"P-256","kty":"EC","x":"${x}","y":"${y}"}`).digest());
     this.publicJwk = { kty: 'EC', crv: 'P-256', x, y, kid, use: 'sig', alg: 'ES256' };
+    this.encodedHeader = b64url(JSON.stringify({ alg: 'ES256', kid, typ: 'service-actor+jwt' }));
   }
 
   static async load(db: DataSource): Promise<GatewaySigningKey> {
@@ -34,9 +37,8 @@ export class GatewaySigningKey {
   /** A compact ES256 JWT (RFC 7519, `typ: service-actor+jwt`) with these claims, valid for `lifetimeSeconds`. */
   sign(claims: Record<string, unknown>, opts: { issuer: string; audience: string; lifetimeSeconds: number; jti: string }): string {
     const iat = Math.floor(Date.now() / 1000);
-    const header = b64url(JSON.stringify({ alg: 'ES256', kid: this.publicJwk.kid, typ: 'service-actor+jwt' }));
     const payload = b64url(JSON.stringify({ ...claims, iss: opts.issuer, aud: opts.audience, iat, exp: iat + opts.lifetimeSeconds, jti: opts.jti }));
-    const input = `${header}.${payload}`;
+    const input = `${this.encodedHeader}.${payload}`;
     return `${input}.${b64url(sign('sha256', Buffer.from(input), { key: this.privateKey, dsaEncoding: 'ieee-p1363' }))}`;
   }
 

@@ -18,6 +18,7 @@ import { MAX_BYTES, UPLOADABLE } from '../vault/upload-limits';
 import type { SessionService } from '../sessions/session.service';
 import type { SessionResult } from '../../entities/session-result.document';
 import type { SessionStatus } from '../sessions/session-status';
+import { RUN_CHECKS_JOB } from '../sessions/session-queues';
 import type { Tier } from '../sessions/tiers';
 import { isArtifactClass } from '../vault/artifact-classes';
 import { isFromChip, type ArtifactRecord } from '../vault/artifact-store';
@@ -93,7 +94,7 @@ export class HostedFlowService {
     private readonly links: SignedLinks,
     private readonly credentials: PageCredentials,
     private readonly vault: EvidenceVault,
-    private readonly jobs: Pick<JobQueue, 'send'>,
+    private readonly jobs: Pick<JobQueue, 'send' | 'wakeLocalWorkers'>,
     opts: { now?: Clock; metrics?: Pick<Metrics, 'uploadFinished'> } = {},
   ) {
     this.now = opts.now ?? systemClock;
@@ -301,6 +302,8 @@ export class HostedFlowService {
         },
       },
     );
+    // The checks' job is committed: this process's check workers start it now rather than at the next probe.
+    if (moved && complete) this.jobs.wakeLocalWorkers(RUN_CHECKS_JOB);
     if (!moved) {
       const again = await this.captures.find(s.id);
       if (again?.submittedAt) return null; // a concurrent submit won

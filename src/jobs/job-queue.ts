@@ -64,6 +64,16 @@ export class JobQueue {
     for (const w of this.boss.getWipData()) if (queues.has(w.name)) this.boss.notifyWorker(w.id);
   }
 
+  /**
+   * This process's workers of `name` fetch now: for a caller whose transaction, just committed, sent a job
+   * there. Without it, on the embedded database (no LISTEN/NOTIFY) the job waits for the next probe, up to
+   * JOB_POLL_SECONDS (a submitted session's checks: 0.2 s at p50, 0.5 s at p99 of its decision). A hint only:
+   * a process that works no such jobs wakes nothing, and the job is still found by the others' probes.
+   */
+  wakeLocalWorkers(name: string): void {
+    this.wake(new Set([name]));
+  }
+
   static async start(
     target: PostgresTarget,
     logger: Logger,
