@@ -54,12 +54,20 @@ export async function invitationLinkFor(server: TestServer, email: string): Prom
 
 const lastStep = new Map<string, number>();
 
-/** The current TOTP code of `secret`; waits for the next 30 s step when this process already used the current one (each code works once). */
+/**
+ * A TOTP code of `secret` the console accepts now: the current step's, or, when this process already used
+ * that one (each step's code works once), the next step's, which the console's one-step window accepts as
+ * newer than the last; only a third code inside one step waits for the clock.
+ */
 export async function totpCode(secret: string): Promise<string> {
-  const step = () => Math.floor(Date.now() / 30_000);
-  while ((lastStep.get(secret) ?? -1) >= step()) await new Promise((r) => setTimeout(r, 500));
-  lastStep.set(secret, step());
-  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+  const current = () => Math.floor(Date.now() / 30_000);
+  let step = Math.max(current(), (lastStep.get(secret) ?? -1) + 1);
+  while (step > current() + 1) {
+    await new Promise((r) => setTimeout(r, 500));
+    step = Math.max(current(), (lastStep.get(secret) ?? -1) + 1);
+  }
+  lastStep.set(secret, step);
+  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: step * 30_000 });
 }
 
 /** The value of field `name` (or of the input with id `name`), in the form posting to `action` when given. */
