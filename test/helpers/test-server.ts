@@ -113,9 +113,6 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}, { fresh = false }: { fres
     ...SANCTIONS_DOWNLOADS_OFF,
     // GLEIF needs no credential, so it is on by default: tests point it at a local server (test/helpers/registry-server.ts) or leave it off.
     REGISTRY_GLEIF_URL: 'off',
-    // Inside a jest run only: the ~650 CLI processes and ~130 servers of a run compile the same modules;
-    // node's compile cache (keyed by each file's content) keeps that to once. Benchmarks start cold.
-    ...(process.env.TEST_RUN_ID ? { NODE_COMPILE_CACHE: path.join(os.tmpdir(), 'ivs-test-compile-cache') } : {}),
   };
   if (process.env.DATABASE_URL) {
     env.DATABASE_URL = process.env.DATABASE_URL;
