@@ -8,17 +8,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-/** The checkout a test file ran in (its nearest folder holding jest.config.js): a run may come from another clone, such as CI's. */
-function checkoutOf(file) {
-  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir))
-    if (fs.existsSync(path.join(dir, 'jest.config.js')) && fs.existsSync(path.join(dir, 'package.json'))) return dir;
-  return root;
-}
 const seconds = {};
 for (const file of process.argv.slice(2)) {
   const run = JSON.parse(fs.readFileSync(file, 'utf8'));
   for (const r of run.testResults) {
-    const rel = path.relative(checkoutOf(r.name), r.name).split(path.sep).join('/');
+    const rel = path.relative(root, r.name).replace(/^(\.\.\/)+[^/]+\//, '').split(path.sep).join('/');
     const s = Math.round((r.endTime - r.startTime) / 100) / 10;
     seconds[rel] = Math.max(seconds[rel] ?? 0, s);
   }
