@@ -104,14 +104,12 @@ export class GatewayForwarder {
       if (!answer.complete) res.destroy();
     });
     answer.on('error', () => res.destroy());
-    answer.on('end', () => res.end());
-    if (req.method === 'HEAD') return void answer.resume();
-    // What `pipe` does for one destination, without its bookkeeping: paused while the caller's side is full.
-    // (A caller that went away destroys the upstream request, and with it this answer: see `forward`.)
-    answer.on('data', (chunk: Buffer) => {
-      if (!res.write(chunk)) answer.pause();
-    });
-    res.on('drain', () => answer.resume());
+    if (req.method === 'HEAD') {
+      answer.resume();
+      answer.on('end', () => res.end());
+      return;
+    }
+    answer.pipe(res);
   }
 }
 
