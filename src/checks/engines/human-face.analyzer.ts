@@ -74,10 +74,8 @@ export class HumanFaceAnalyzer implements FaceAnalyzer {
   }
 
   analyze(image: ImageInput, parts: AnalysisParts = {}): Promise<FaceAnalysis> {
-    const analysis = this.running.then(
-      () => this.analyzeNow(image, parts.embedding !== false),
-      () => this.analyzeNow(image, parts.embedding !== false),
-    );
+    // `running` never rejects (a failed analysis is caught below), so the next one always starts.
+    const analysis = this.running.then(() => this.analyzeNow(image, parts.embedding !== false));
     this.running = analysis.catch(() => undefined);
     return analysis;
   }
