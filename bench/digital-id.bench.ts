@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPage, pageCall, upload, type PageSession } from '../test/helpers/hosted-client';
 import { SimulatedWallet } from '../test/helpers/simulated-wallet';
+import { childOf, cpuSeconds } from './process-cpu';
 import { freshCertificateAuthority } from '../test/helpers/test-pki';
 import { cli, createTenant, http, startServer, testEnv, type Tenant, type TestServer } from '../test/helpers/test-server';
 import { packageImage } from './checks/face-images';
@@ -59,24 +60,11 @@ type Outcome = { ms: number; status: string; channel: Channel; credential: Crede
 /** From the server's `checks decided` line: how long the submitted session waited for a worker, and the run itself. */
 type ServerSide = { waitedMs: number; runMs: number };
 
-/** CPU seconds (user + system) a process has used, from /proc: the server's work per session. */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
-}
-
-/** The CPU of the server's child processes (the embedded database's own process; none on PostgreSQL), which its own count leaves out. */
-function childrenCpuMsOf(pid: number): number {
-  let ms = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-    for (const child of children ? children.split(' ') : []) ms += cpuMsOf(Number(child));
-  }
-  return ms;
-}
-
-/** The server's CPU and its children's so far, ms. */
-const cpuNow = (pid: number) => ({ server: cpuMsOf(pid), children: childrenCpuMsOf(pid) });
+/**
+ * The server's CPU so far and its child's (the embedded database's own process, which the server's count
+ * leaves out; none on PostgreSQL), ms, from /proc (bench/process-cpu.ts).
+ */
+const cpuNow = (pid: number) => ({ server: cpuSeconds(pid) * 1000, children: cpuSeconds(childOf(pid)) * 1000 });
 type Cpu = ReturnType<typeof cpuNow>;
 
 async function main(): Promise<void> {
