@@ -21,6 +21,7 @@ import { encodeCscaCursor, PostgresCscaTrustStore } from '../src/chip/postgres-c
 import path from 'node:path';
 import type { Database } from '../src/db/database';
 import { JobQueue } from '../src/jobs/job-queue';
+import { MAIL_SWEEP_JOB } from '../src/mail/mail-outbox';
 import { createLogger } from '../src/logger';
 import { LIST_IDS, SanctionsLoadError, type ListFormat, type ListId } from '../src/sanctions';
 import { REFRESH_SANCTIONS_JOB, type RefreshSanctionsData } from '../src/sanctions/refresh-sanctions.job';
@@ -216,6 +217,16 @@ async function run(argv: string[]): Promise<unknown> {
           digitalIdEnabled: digitalId === undefined ? undefined : digitalId === 'on',
         }, { livemode: true, who: { by: 'operator' } });
         return { flow_id: flow.id, display_name: flow.displayName, logo_url: flow.logoUrl, primary_color: flow.primaryColor, locale: flow.locale, allowed_origins: flow.allowedOrigins, digital_id: flow.digitalIdEnabled };
+      }
+      case 'mail sweep': {
+        // Queued, not run here: the sweep is the servers' job, and any instance's worker takes it.
+        const jobs = await JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
+        try {
+          await jobs.send(MAIL_SWEEP_JOB, {});
+        } finally {
+          await jobs.stop();
+        }
+        return { enqueued: MAIL_SWEEP_JOB };
       }
       case 'user create':
       case 'mail list':

@@ -6,11 +6,13 @@ import { rotateSigningKeys } from '../../src/oidc/oidc-keys';
 import { loadUserDataBox } from '../../src/users/accounts';
 import { UserService } from '../../src/users/user.service';
 
-export const ACCOUNT_COMMANDS = ['user create', 'mail list', 'client redirect-uris', 'oidc rotate-keys'];
+export const ACCOUNT_COMMANDS = ['user create', 'mail list', 'mail sweep', 'client redirect-uris', 'oidc rotate-keys'];
 
 export const ACCOUNT_USAGE = `  user create --email <e> --password <p> [--json]
                                               an end user whose email counts as proved
   mail list [--to <email>] [--json]           messages the outbox kept (or sent), newest first
+  mail sweep [--json]                         enqueue the mail sweep now (a server's worker drops mail
+                                              kept more than 30 days, as MAIL_SWEEP_CRON does daily)
   client redirect-uris --tenant <id> --mode test|live [--add <uri>] [--remove <uri>]
               [--add-post-logout <uri>] [--remove-post-logout <uri>] [--json]
                                               a tenant's OIDC redirect URIs (live ones https)
