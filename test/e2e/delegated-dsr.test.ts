@@ -19,7 +19,8 @@ describe('a delegated access request', () => {
   const email = `lin-${randomBytes(4).toString('hex')}@example.com`;
 
   beforeAll(async () => {
-    server = await startOidcServer();
+    // JOB_RETRY_SCALE: a callback whose first attempt fails (a loaded machine) is retried within the test's 60 s wait, not 1-2 minutes later.
+    server = await startOidcServer({ JOB_RETRY_SCALE: '0.02' });
     tenant = await createOidcTenant(server);
     receiver = await WebhookReceiver.start();
     await createUser(server, email);
