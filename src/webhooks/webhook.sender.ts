@@ -92,8 +92,13 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
       },
     );
     const timer = setTimeout(() => {
-      finish({ statusCode: null, headers: {}, body: '', error: `timed out after ${req.timeoutMs} ms` });
-      request.destroy();
+      // After a stall of this process's event loop (a loaded machine), timers run before the sockets are read: an
+      // answer that arrived in time is waiting unread. setImmediate runs after the next read, so it counts first.
+      setImmediate(() => {
+        if (settled) return;
+        finish({ statusCode: null, headers: {}, body: '', error: `timed out after ${req.timeoutMs} ms` });
+        request.destroy();
+      });
     }, req.timeoutMs);
     request.on('error', (err: NodeJS.ErrnoException) => finish({ statusCode: null, headers: {}, body: '', error: err.code ? `${err.code}: ${err.message}` : err.message }));
     request.end(req.body);
