@@ -7,6 +7,13 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
+/**
+ * Where the started server (`app/*.js`) and the CLI come from: BENCH_SERVER_DIST, another build of the service
+ * (a copy of an earlier build kept inside the checkout, so that it finds node_modules), measured by this
+ * checkout's benches: before and after a change in the same time window on a shared machine. Else this checkout's dist.
+ */
+const SERVER_DIST = process.env.BENCH_SERVER_DIST ? path.resolve(process.env.BENCH_SERVER_DIST) : path.join(ROOT, 'dist');
+const distOf = (script: string) => (script.startsWith('app/') ? path.join(SERVER_DIST, script) : path.join(ROOT, 'dist', script));
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 export type Started = { url: string; proc: ChildProcess; stop(): Promise<void> };
@@ -33,7 +40,7 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   const out = fs.openSync(logFile, 'w');
   // BENCH_NODE_ARGS: node flags for the started processes, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses --cpu-prof).
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist', script)], {
+  const proc = spawn(process.execPath, [...nodeArgs, distOf(script)], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', out, 'inherit'],
   });
@@ -62,7 +69,7 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
 }
 
 export function cliJson(env: NodeJS.ProcessEnv, args: string[]): Record<string, unknown> {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'dist', 'app', 'cli.js'), ...args, '--json'], { env: { PATH: process.env.PATH, ...env } });
+  const out = execFileSync(process.execPath, [distOf('app/cli.js'), ...args, '--json'], { env: { PATH: process.env.PATH, ...env } });
   return JSON.parse(out.toString()) as Record<string, unknown>;
 }
 

@@ -18,7 +18,7 @@ import { pipeline } from 'node:stream/promises';
  *   Answers the clear bytes' SHA-256.
  * - `GET /download?file=&key=&iv=&tag=&aad=`: the blob file streamed through the AES-256-GCM
  *   decipher the vault uses (key, IV, tag and associated data given in hex/utf8) to the response,
- *   with the fs store's 256 KiB read buffer.
+ *   with the fs store's 512 KiB reads (FsBlobStore READ_CHUNK: the same read size on both sides).
  *
  * No database, no authentication, no audit, no express: what is left is sockets, crypto and files.
  * Env: PORT, CEILING_DIR (where uploads are written).
@@ -61,7 +61,7 @@ async function download(url: URL, res: http.ServerResponse): Promise<void> {
   decipher.setAuthTag(Buffer.from(q('tag'), 'hex'));
   const file = q('file');
   res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String((await fs.stat(file)).size) });
-  await pipeline(createReadStream(file, { highWaterMark: 256 * 1024 }), decipher, res);
+  await pipeline(createReadStream(file, { highWaterMark: 512 * 1024 }), decipher, res);
 }
 
 const server = http.createServer((req, res) => {

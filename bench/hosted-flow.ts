@@ -197,6 +197,15 @@ export async function hashesOf(urls: string[]): Promise<string[]> {
   return hashes;
 }
 
+/**
+ * Ends the body transfers' idle keep-alive sockets, keeping the pool usable: before a phase that follows
+ * seconds of quiet, a socket the server is closing for its keep-alive timeout would fail the phase's first
+ * request with ECONNRESET or EPIPE.
+ */
+export function dropIdleBodySockets(): void {
+  for (const sockets of Object.values(bodyAgent.freeSockets)) for (const s of sockets ?? []) s.destroy();
+}
+
 /** Ends the body transfers' idle keep-alive sockets, so that a bench can exit. */
 export const closeBodySockets = () => bodyAgent.destroy();
 

@@ -7,8 +7,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'pg';
 import { cliJson, startProcess, Started } from './bench-support';
-import { Api, artifactQuery, closeBodySockets, evidenceUrlsAfterSubmit, getBody, hashesOf, jpeg, MIB, openPage, OpenedPage, postImage, progress as progressOf, quantile, rssSampler, Summary, summary, SUMMARY_HEADER, serverEnvOf, summaryRow, tenantApi, timed, timedOn } from './hosted-flow';
-import { ENGINES_OFF } from '../test/helpers/test-server';
+import { Api, artifactQuery, closeBodySockets, dropIdleBodySockets, evidenceUrlsAfterSubmit, getBody, hashesOf, jpeg, MIB, openPage, OpenedPage, postImage, progress as progressOf, quantile, rssSampler, Summary, summary, SUMMARY_HEADER, serverEnvOf, summaryRow, tenantApi, timed, Timing } from './hosted-flow';
+import { ENGINES_OFF, SANCTIONS_DOWNLOADS_OFF } from '../test/helpers/test-server';
+import { childOf, cpuSeconds } from './process-cpu';
 import { unwrapDataKey } from '../src/vault/vault-keys';
 
 /**
@@ -32,12 +33,31 @@ import { unwrapDataKey } from '../src/vault/vault-keys';
  * and writes each upload as the fs store does, and only decrypts each blob file to the response.
  * What it reaches is what one Node process can do on this machine; the rest of the gap is ours.
  *
+ * Each timed phase of the API and of the ceiling is measured HOSTED_BENCH_ROUNDS times, the two in alternating
+ * order, after a warm-up of both: medians, and each round's CPU per MiB beside its throughput, raw and less the
+ * idle CPU rate each side shows in the seconds just before its phase (the API's job queue polls; the ceiling
+ * does nothing), with the API's database's CPU in a column of its own (the embedded database's process, or
+ * the PostgreSQL backends of the bench's database).
+ *
  * Env: DATABASE_URL (else the embedded database in a fresh DATA_DIR), HOSTED_BENCH_IMAGES (200),
- * HOSTED_BENCH_MIB (5), HOSTED_BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server alone, e.g. to profile it).
+ * HOSTED_BENCH_MIB (5), HOSTED_BENCH_ROUNDS (3), HOSTED_BENCH_WARM_UP (40), HOSTED_BENCH_IDLE_SECONDS (3),
+ * HOSTED_BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server alone, e.g. to profile it), MALLOC_ARENA_MAX
+ * (passed to the server alone), BENCH_SERVER_DIST (another build's dist to start the server from: bench-support.ts).
  */
 const IMAGES = Number(process.env.HOSTED_BENCH_IMAGES ?? 200);
 const SIZE = Number(process.env.HOSTED_BENCH_MIB ?? 5) * MIB;
 const DOWNLOAD_CONCURRENCY = 16;
+const ROUNDS = Number(process.env.HOSTED_BENCH_ROUNDS ?? 3);
+/**
+ * Uploads to each side before anything is timed (HOSTED_BENCH_WARM_UP, at most HOSTED_BENCH_IMAGES): with 8,
+ * the API's first round still ran at half the CPU efficiency of the next two (2026-11-30), so a round's worth.
+ * An even number: two a session.
+ */
+const WARM_UP = Math.min(IMAGES, Number(process.env.HOSTED_BENCH_WARM_UP ?? 40)) & ~1;
+/** Seconds each side's idle CPU is measured for, just before each of its phases. */
+const IDLE_SECONDS = Number(process.env.HOSTED_BENCH_IDLE_SECONDS ?? 3);
+/** Bytes per read of a blob file, for the ceiling and the raw read alike: the vault's FsBlobStore's READ_CHUNK. */
+const READ_CHUNK = 512 * 1024;
 const progress = (what: string) => progressOf('bench:hosted', what);
 
 async function firstLoad(hostedUrl: string): Promise<{ file: string; bytes: number; encoding: string }[]> {
@@ -58,22 +78,58 @@ async function firstLoad(hostedUrl: string): Promise<{ file: string; bytes: numb
   return rows;
 }
 
+/** A process whose CPU a phase measures, and the CPU seconds so far of the database serving it (0 without one). */
+type Measured = { name: string; pid: number; dbCpuSeconds: () => Promise<number> };
+
+/** One timed phase of the API or the ceiling: what `timed` gives, the CPU of the serving process and its database, and their idle rates just before. */
+type Phase = { timings: Timing[]; wallMs: number; cpuMs: number; dbCpuMs: number; idleMsPerS: number; idleDbMsPerS: number };
+
+/**
+ * `timed` on `who`, after IDLE_SECONDS of measuring what `who` and its database spend doing nothing (the API's
+ * job queue polls, the ceiling has nothing to do): CPU per MiB is reported raw and less that idle rate.
+ */
+async function phaseOn<T>(who: Measured, items: T[], concurrency: number, fn: (item: T, i: number) => Promise<number>): Promise<Phase> {
+  const idle0 = cpuSeconds(who.pid);
+  const idleDb0 = await who.dbCpuSeconds();
+  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  const idleMsPerS = ((cpuSeconds(who.pid) - idle0) * 1000) / IDLE_SECONDS;
+  const db0 = await who.dbCpuSeconds();
+  const idleDbMsPerS = ((db0 - idleDb0) * 1000) / IDLE_SECONDS;
+  dropIdleBodySockets();
+  const cpu0 = cpuSeconds(who.pid);
+  const r = await timed(items, concurrency, fn);
+  return { ...r, cpuMs: (cpuSeconds(who.pid) - cpu0) * 1000, dbCpuMs: ((await who.dbCpuSeconds()) - db0) * 1000, idleMsPerS, idleDbMsPerS };
+}
+
+/** CPU seconds so far of the PostgreSQL backends serving the bench's database (on this machine: read in /proc); a backend gone meanwhile takes its CPU with it. */
+async function backendCpuSeconds(db: Pool): Promise<number> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  return rows.reduce((n, r) => n + cpuSeconds(r.pid), 0);
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-hosted-'));
-  // The engines off: every session waits in manual_review with its evidence URLs, whatever the random images show.
-  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', ...ENGINES_OFF };
+  // The engines and the sanctions downloads off: every session waits in manual_review with its evidence URLs, whatever
+  // the random images show, and no list is fetched and parsed while the uploads are measured.
+  const env: NodeJS.ProcessEnv = { DATA_DIR: dataDir, RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', ...ENGINES_OFF, ...SANCTIONS_DOWNLOADS_OFF };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
-  const serverEnv = serverEnvOf(env);
+  const serverEnv = { ...serverEnvOf(env), ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}) };
   const target = process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL (PGlite)';
   let server: Started | null = null;
   let ceiling: Started | null = null;
   let db: Pool | null = null;
   try {
+    // The ceiling first: a keep-alive socket of the server's start-up checks left idle past its timeout would fail the first request.
+    ceiling = await startProcess('bench/hosted-ceiling-server.js', { CEILING_DIR: path.join(dataDir, 'ceiling') });
     server = await startProcess('app/main.js', serverEnv);
     const tenant = cliJson(env, ['tenant', 'create', '--name', `bench-hosted-${Date.now()}`]) as { live_api_key: string };
     const key = tenant.live_api_key;
     db = new Pool(process.env.DATABASE_URL ? { connectionString: process.env.DATABASE_URL, max: 10 } : { host: dataDir, port: 5432, user: 'postgres', database: 'postgres', max: 10 });
     const api = tenantApi(server.url, key);
+    const embeddedDb = process.env.DATABASE_URL ? null : childOf(server.proc.pid!);
+    const apiSide: Measured = { name: 'API', pid: server.proc.pid!, dbCpuSeconds: async () => (embeddedDb !== null ? cpuSeconds(embeddedDb) : backendCpuSeconds(db!)) };
+    const ceilingSide: Measured = { name: 'ceiling', pid: ceiling.proc.pid!, dbCpuSeconds: async () => 0 };
+    const ceilingBase = ceiling.url;
 
     progress('first load');
     // 1. First load.
@@ -81,11 +137,7 @@ async function main(): Promise<void> {
     const load = await firstLoad(probe.hosted_url.replace(/^https?:\/\/[^/]+/, server.url));
     const loadTotal = load.reduce((n, r) => n + r.bytes, 0);
 
-    progress('sessions');
-    // 2. Sessions, each opened the way the page opens it.
     const sessions = IMAGES / 2;
-    const pages: OpenedPage[] = [];
-    for (let i = 0; i < sessions; i++) pages.push(await openPage(server.url, api));
     const bodies = Array.from({ length: IMAGES }, (_, i) => jpeg(i, SIZE));
     const sha = bodies.map((b) => createHash('sha256').update(b).digest('hex'));
 
@@ -99,34 +151,58 @@ async function main(): Promise<void> {
     });
     fs.rmSync(rawDir, { recursive: true, force: true });
 
-    progress('uploads through the API');
-    const rss = rssSampler(server.proc.pid!);
-    const rssBefore = rss.now();
-    const ids: string[] = new Array(IMAGES);
     // One client for the API and the ceiling alike: the body posted, the answer's sha256 checked.
     const post = async (url: string, authorization: string, b: Buffer, i: number) => {
       const r = await postImage(url, authorization, b);
       if (r.sha256 !== sha[i]) throw new Error('the stored sha256 differs from the bytes sent');
       return r as { id?: string };
     };
-    const apiUp = await timedOn(server.proc.pid!, bodies, IMAGES, async (b, i) => {
+    const pagesFor = async (n: number) => {
+      const pages: OpenedPage[] = [];
+      for (let i = 0; i < n; i++) pages.push(await openPage(server!.url, api));
+      return pages;
+    };
+    const apiUpload = (pages: OpenedPage[], ids: string[]) => async (b: Buffer, i: number) => {
       const page = pages[i >> 1];
       ids[i] = (await post(`${server!.url}/v1/hosted/sessions/${page.id}/artifacts?${artifactQuery(i)}`, `Bearer ${page.credential}`, b, i)).id!;
       return b.length;
-    });
-    rss.stop();
-    const rssPeak = rss.peak();
-
-    progress('ceiling: uploads to a bare node:http server');
-    ceiling = await startProcess('bench/hosted-ceiling-server.js', { CEILING_DIR: path.join(dataDir, 'ceiling') });
-    const ceilingBase = ceiling.url;
-    const ceilingRss = rssSampler(ceiling.proc.pid!);
-    const ceilingRssBefore = ceilingRss.now();
-    const ceilingUp = await timedOn(ceiling.proc.pid!, bodies, IMAGES, async (b, i) => {
+    };
+    const ceilingUpload = async (b: Buffer, i: number) => {
       await post(`${ceilingBase}/upload`, '', b, i);
       return b.length;
-    });
-    ceilingRss.stop();
+    };
+
+    progress('warm-up');
+    // Both servers' code paths compiled and their pools and buffers grown before anything is timed.
+    const warm = bodies.slice(0, WARM_UP);
+    await timed(warm, WARM_UP, apiUpload(await pagesFor(WARM_UP / 2), []));
+    await timed(warm, WARM_UP, ceilingUpload);
+
+    // 2. Uploads: ROUNDS rounds, the API and the ceiling in alternating order, each on fresh sessions.
+    const roundPages: OpenedPage[][] = [];
+    const ids: string[] = new Array(IMAGES);
+    const upRounds: { api: Phase; ceiling: Phase }[] = [];
+    const rssRounds: { api: { before: number; peak: number }; ceiling: { before: number; peak: number } }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      progress(`uploads, round ${round + 1} of ${ROUNDS}: sessions`);
+      roundPages.push(await pagesFor(sessions));
+      const got: Partial<{ api: Phase; ceiling: Phase }> = {};
+      const rssOf: Partial<(typeof rssRounds)[number]> = {};
+      for (const side of round % 2 === 0 ? [apiSide, ceilingSide] : [ceilingSide, apiSide]) {
+        progress(`uploads, round ${round + 1}: ${side.name}`);
+        const rss = rssSampler(side.pid);
+        const before = rss.now();
+        const fn = side === apiSide ? apiUpload(roundPages[round], round === 0 ? ids : []) : ceilingUpload;
+        const p = await phaseOn(side, bodies, IMAGES, fn);
+        rss.stop();
+        const which = side === apiSide ? 'api' : 'ceiling';
+        got[which] = p;
+        rssOf[which] = { before, peak: rss.peak() };
+      }
+      fs.rmSync(path.join(dataDir, 'ceiling', 'blobs'), { recursive: true, force: true }); // the ceiling's files of this round: only disk space
+      upRounds.push(got as { api: Phase; ceiling: Phase });
+      rssRounds.push(rssOf as (typeof rssRounds)[number]);
+    }
 
     progress('raw INSERT baseline');
     // For the record: the same bytes, raw INSERTs over a pool the size of the server's. After the timed
@@ -141,27 +217,32 @@ async function main(): Promise<void> {
     await db.query('CHECKPOINT'); // the INSERTs' writes done before the downloads are timed
 
     progress('submit and wait for the checks');
-    // 3. Evidence: submit, wait for the (engine-less) checks, read the links with the tenant key.
-    const urls = await evidenceUrlsAfterSubmit(server.url, api, pages);
-    progress('evidence downloads');
-    // One client for the API and the ceiling alike, counting bytes as the raw read does; what the
-    // answers hold is checked afterwards, untimed (allAnswered).
-    const apiDown = await timedOn(server.proc.pid!, urls, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
+    // 3. Evidence: the first round's sessions submitted, their (engine-less) checks waited for, the links read with the tenant key.
+    const urls = await evidenceUrlsAfterSubmit(server.url, api, roundPages[0]);
     if (!(await allAnswered(urls, sha))) throw new Error('an evidence URL did not return the bytes uploaded');
     const blobRows = (await db.query('SELECT a.id, a.blob_key, a.iv, a.auth_tag, k.wrapped_key FROM artifacts a JOIN vault_data_keys k USING (tenant_id) WHERE a.id = ANY($1) AND a.blob_key IS NOT NULL', [ids])).rows as CeilingRow[];
     const blobFile = (key: string) => path.join(dataDir, 'vault', 'blobs', key.slice(0, 2), key.slice(2, 4), key);
-    progress('ceiling: the blob files decrypted by a bare node:http server');
     const master = Buffer.from(((await db.query(`SELECT value FROM instance_settings WHERE key = 'vault_master_key'`)).rows[0] as { value: string }).value, 'base64');
     const ceilingUrls = blobRows.map((r) => {
       const q = new URLSearchParams({ file: blobFile(r.blob_key), key: unwrapDataKey(master, r.wrapped_key).toString('hex'), iv: Buffer.from(r.iv).toString('hex'), tag: Buffer.from(r.auth_tag).toString('hex'), aad: r.id });
       return `${ceilingBase}/download?${q}`;
     });
-    const ceilingDown = await timedOn(ceiling.proc.pid!, ceilingUrls, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
     if (!(await allAnswered(ceilingUrls, sha))) throw new Error('the ceiling did not return the bytes uploaded');
+    // The checks above were both sides' warm-up. One client for the API and the ceiling alike, counting bytes as the raw read does.
+    const downRounds: { api: Phase; ceiling: Phase }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const got: Partial<{ api: Phase; ceiling: Phase }> = {};
+      for (const side of round % 2 === 0 ? [apiSide, ceilingSide] : [ceilingSide, apiSide]) {
+        progress(`downloads, round ${round + 1} of ${ROUNDS}: ${side.name}`);
+        if (side === apiSide) got.api = await phaseOn(side, urls, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
+        else got.ceiling = await phaseOn(side, ceilingUrls, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
+      }
+      downRounds.push(got as { api: Phase; ceiling: Phase });
+    }
     progress('raw blob read baseline');
     const rawRead = await timed(blobRows, DOWNLOAD_CONCURRENCY, async (r) => {
       let n = 0;
-      for await (const chunk of fs.createReadStream(blobFile(r.blob_key), { highWaterMark: 256 * 1024 })) n += (chunk as Buffer).length;
+      for await (const chunk of fs.createReadStream(blobFile(r.blob_key), { highWaterMark: READ_CHUNK })) n += (chunk as Buffer).length;
       return n;
     });
     progress('raw SELECT baseline');
@@ -174,30 +255,37 @@ async function main(): Promise<void> {
     progress('slow clients against another tenant');
     const fairness = await slowClientsAgainstAnotherTenant(server.url, api, env, key);
 
+    const medianUp = { api: medianPhase(upRounds.map((r) => r.api)), ceiling: medianPhase(upRounds.map((r) => r.ceiling)) };
+    const medianDown = { api: medianPhase(downRounds.map((r) => r.api)), ceiling: medianPhase(downRounds.map((r) => r.ceiling)) };
     const up = [
       summary('raw streamed write to files, fsynced (baseline)', rawWrite.timings, rawWrite.wallMs),
-      summary('POST /v1/hosted/.../artifacts', apiUp.timings, apiUp.wallMs, apiUp.cpuMs),
-      summary('ceiling: bare node:http, hash + encrypt + fsynced write + rename', ceilingUp.timings, ceilingUp.wallMs, ceilingUp.cpuMs),
+      summary(`POST /v1/hosted/.../artifacts (median of ${ROUNDS} rounds)`, medianUp.api.timings, medianUp.api.wallMs, medianUp.api.cpuMs),
+      summary(`ceiling: bare node:http, hash + encrypt + fsynced write + rename (median of ${ROUNDS})`, medianUp.ceiling.timings, medianUp.ceiling.wallMs, medianUp.ceiling.cpuMs),
       summary('raw INSERT into bytea (before issue 30)', rawUp.timings, rawUp.wallMs),
     ];
     const down = [
       summary('raw read of the blob files (baseline)', rawRead.timings, rawRead.wallMs),
-      summary('GET /v1/evidence/... (evidence URL)', apiDown.timings, apiDown.wallMs, apiDown.cpuMs),
-      summary('ceiling: bare node:http, blob file through the AES-256-GCM decipher', ceilingDown.timings, ceilingDown.wallMs, ceilingDown.cpuMs),
+      summary(`GET /v1/evidence/... (evidence URL, median of ${ROUNDS} rounds)`, medianDown.api.timings, medianDown.api.wallMs, medianDown.api.cpuMs),
+      summary(`ceiling: bare node:http, blob file through the AES-256-GCM decipher (median of ${ROUNDS})`, medianDown.ceiling.timings, medianDown.ceiling.wallMs, medianDown.ceiling.cpuMs),
       summary('raw SELECT of bytea (before issue 30)', rawDown.timings, rawDown.wallMs),
     ];
-    console.log(`\nbench:hosted on ${target}, ${new Date().toISOString()}\n`);
+    const rss = rssRounds[0];
+    console.log(`\nbench:hosted on ${target}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
     console.log(`First load (gzip): ${load.map((r) => `${r.file.replace(/\?.*/, '')} ${r.bytes} B (${r.encoding})`).join(', ')}; total ${(loadTotal / 1000).toFixed(1)} KB of the 250 KB budget (${loadTotal <= 250_000 ? 'met' : 'NOT met'})\n`);
-    console.log(`Uploads: ${IMAGES} images of ${SIZE / MIB} MiB, all in parallel (${sessions} live T1 sessions, document + selfie)\n`);
+    console.log(`Uploads: ${IMAGES} images of ${SIZE / MIB} MiB, all in parallel (${sessions} live T1 sessions, document + selfie), ${ROUNDS} rounds after a warm-up of ${WARM_UP}, API and ceiling alternating\n`);
     console.log(SUMMARY_HEADER);
     for (const u of up) console.log(summaryRow(u, up[0]));
-    console.log(`\nThe API reaches ${(up[1].mibPerS / up[2].mibPerS).toFixed(2)}x of the upload ceiling. ${coresFor(up[0], up[1], up[2])}`);
-    console.log(`\nServer RSS: ${(rssBefore / MIB).toFixed(0)} MiB before the uploads, peak ${(rssPeak / MIB).toFixed(0)} MiB during (+${((rssPeak - rssBefore) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded; one copy of every body at once would be +${((IMAGES * SIZE) / MIB).toFixed(0)} MiB)\n`);
-    console.log(`Ceiling's RSS: ${(ceilingRssBefore / MIB).toFixed(0)} MiB before its uploads, peak ${(ceilingRss.peak() / MIB).toFixed(0)} MiB during (+${((ceilingRss.peak() - ceilingRssBefore) / MIB).toFixed(0)} MiB)\n`);
-    console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time\n`);
+    console.log(`\n${ROUND_HEADER}`);
+    upRounds.forEach((r, i) => console.log(roundRow(i + 1, r.api, r.ceiling)));
+    console.log(`\nThe API reaches ${(up[1].mibPerS / up[2].mibPerS).toFixed(2)}x of the upload ceiling (median of the rounds' ratios ${medianOf(upRounds.map((r) => mibPerS(r.api) / mibPerS(r.ceiling))).toFixed(2)}x), at ${medianOf(upRounds.map((r) => perMiB(r.api) / perMiB(r.ceiling))).toFixed(2)}x its CPU per MiB (${medianOf(upRounds.map((r) => perMiBLessIdle(r.api) / perMiBLessIdle(r.ceiling))).toFixed(2)}x less idle). ${coresFor(up[0], up[1], up[2])}`);
+    console.log(`\nServer RSS: ${(rss.api.before / MIB).toFixed(0)} MiB before the uploads, peak ${(rss.api.peak / MIB).toFixed(0)} MiB during (+${((rss.api.peak - rss.api.before) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded; one copy of every body at once would be +${((IMAGES * SIZE) / MIB).toFixed(0)} MiB); rounds after the first: ${rssRounds.slice(1).map((r) => `+${((r.api.peak - rss.api.before) / MIB).toFixed(0)}`).join(', ')} MiB over the first round's start\n`);
+    console.log(`Ceiling's RSS: ${(rss.ceiling.before / MIB).toFixed(0)} MiB before its uploads, peak ${(rss.ceiling.peak / MIB).toFixed(0)} MiB during (+${((rss.ceiling.peak - rss.ceiling.before) / MIB).toFixed(0)} MiB)\n`);
+    console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time, ${ROUNDS} rounds, API and ceiling alternating\n`);
     console.log(SUMMARY_HEADER);
     for (const d of down) console.log(summaryRow(d, down[0]));
-    console.log(`\nThe API reaches ${(down[1].mibPerS / down[2].mibPerS).toFixed(2)}x of the download ceiling. ${coresFor(down[0], down[1], down[2])}`);
+    console.log(`\n${ROUND_HEADER}`);
+    downRounds.forEach((r, i) => console.log(roundRow(i + 1, r.api, r.ceiling)));
+    console.log(`\nThe API reaches ${(down[1].mibPerS / down[2].mibPerS).toFixed(2)}x of the download ceiling (median of the rounds' ratios ${medianOf(downRounds.map((r) => mibPerS(r.api) / mibPerS(r.ceiling))).toFixed(2)}x), at ${medianOf(downRounds.map((r) => perMiB(r.api) / perMiB(r.ceiling))).toFixed(2)}x its CPU per MiB (${medianOf(downRounds.map((r) => perMiBLessIdle(r.api) / perMiBLessIdle(r.ceiling))).toFixed(2)}x less idle). ${coresFor(down[0], down[1], down[2])}`);
     console.log(
       `\nFairness: another tenant's ${SIZE / MIB} MiB upload took ${fairness.alone.toFixed(0)} ms alone (median of ${FAIRNESS_RUNS}) and ${fairness.withSlow.toFixed(0)} ms while ${SLOW_CLIENTS} clients sent 1 byte/s: delayed by ${(fairness.withSlow - fairness.alone).toFixed(0)} ms (goal < 1000 ms)`,
     );
@@ -209,6 +297,23 @@ async function main(): Promise<void> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+const mibOf = (p: Phase) => p.timings.reduce((n, t) => n + t.bytes, 0) / MIB;
+const mibPerS = (p: Phase) => mibOf(p) / (p.wallMs / 1000);
+/** The serving process's CPU per MiB, raw, and less what it spends idling over the phase's wall time. */
+const perMiB = (p: Phase) => p.cpuMs / mibOf(p);
+const perMiBLessIdle = (p: Phase) => (p.cpuMs - (p.idleMsPerS * p.wallMs) / 1000) / mibOf(p);
+const medianOf = (xs: number[]) => quantile(xs, 0.5);
+/** The round whose throughput is the median (nearest rank): its timings, wall time and CPU stand for the rounds. */
+function medianPhase(phases: Phase[]): Phase {
+  const m = medianOf(phases.map(mibPerS));
+  return phases.find((p) => mibPerS(p) === m)!;
+}
+
+const ROUND_HEADER =
+  '| round | API MiB/s | ceiling MiB/s | API / ceiling | API CPU ms/MiB | less idle | idle ms/s | its DB CPU ms/MiB | DB idle ms/s | ceiling CPU ms/MiB | less idle | idle ms/s | CPU ratio | less idle |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+const roundRow = (n: number, a: Phase, c: Phase) =>
+  `| ${n} | ${mibPerS(a).toFixed(1)} | ${mibPerS(c).toFixed(1)} | ${(mibPerS(a) / mibPerS(c)).toFixed(2)}x | ${perMiB(a).toFixed(2)} | ${perMiBLessIdle(a).toFixed(2)} | ${a.idleMsPerS.toFixed(0)} | ${(a.dbCpuMs / mibOf(a)).toFixed(2)} | ${a.idleDbMsPerS.toFixed(0)} | ${perMiB(c).toFixed(2)} | ${perMiBLessIdle(c).toFixed(2)} | ${c.idleMsPerS.toFixed(0)} | ${(perMiB(a) / perMiB(c)).toFixed(2)}x | ${(perMiBLessIdle(a) / perMiBLessIdle(c)).toFixed(2)}x |`;
 
 /**
  * The cores that 0.8x of the baseline's throughput takes at the API's and the ceiling's CPU per MiB

@@ -82,11 +82,13 @@ export class AuditLogService {
         tuples.push(`($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8}, $${b + 9}, $${b + 10}, $${b + 11})`);
         params.push(fields.id, logId, fields.logSeq, fields.prevHash, hash, fields.tenantId, fields.livemode, fields.action, fields.subjectId, JSON.stringify(fields.detail), fields.createdAt);
       }
+      // The entries and the head's move in one statement: one round trip fewer per log (an evidence open's audit, bench:hosted).
+      const h = params.length;
       await m.query(
-        `INSERT INTO audit_log (public_id, log_id, log_seq, prev_hash, hash, tenant_id, livemode, action, subject_id, detail, created_at) VALUES ${tuples.join(', ')}`,
-        params,
+        `WITH appended AS (INSERT INTO audit_log (public_id, log_id, log_seq, prev_hash, hash, tenant_id, livemode, action, subject_id, detail, created_at) VALUES ${tuples.join(', ')} RETURNING 1)
+         UPDATE audit_log_heads SET last_seq = $${h + 2}, last_hash = $${h + 3} WHERE log_id = $${h + 1}`,
+        [...params, logId, seq, prev],
       );
-      await m.query(`UPDATE audit_log_heads SET last_seq = $2, last_hash = $3 WHERE log_id = $1`, [logId, seq, prev]);
     }
     return out;
   }

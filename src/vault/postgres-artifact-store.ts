@@ -47,25 +47,31 @@ const toRecord = (r: Row): ArtifactRecord => ({
 export class PostgresArtifactStore implements ArtifactStore {
   constructor(private readonly db: DataSource) {}
 
+  /**
+   * One statement, one round trip: the guard (artifact_insert_refusal, migration 1765100000031: the session
+   * row locked, its status and the class's count checked) and, when it refuses nothing, the row and (without
+   * a blob store) its ciphertext, all in the statement's own transaction.
+   */
   async insert(a: ArtifactRecord, ciphertext: Buffer | null, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null> {
-    return this.db.transaction(async (m) => {
-      // The session row lock orders this insert against a concurrent submit and against other uploads of the class.
-      const status = await SessionReader.lockStatus(m, a.sessionId);
-      if (status === null) return { refused: 'no_session' } as const;
-      if (!guard.openStatuses.includes(status)) return { refused: 'session_state', status } as const;
-      // What the service took from a T5 chip (its portrait is an id_document_image) leaves the page's upload limits alone.
-      const [{ n }]: { n: string }[] = await m.query(
-        `SELECT count(*) AS n FROM artifacts WHERE session_id = $1 AND class = $2 AND (details->>'source' IS DISTINCT FROM 'chip') = $3`,
-        [a.sessionId, a.class, a.details.source !== 'chip'],
-      );
-      if (Number(n) >= guard.maxPerClass) return { refused: 'class_full', max: guard.maxPerClass } as const;
-      await m.query(
-        `INSERT INTO artifacts (${COLUMNS}, purge_at_completion) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15, $16)`,
-        [a.id, a.sessionId, a.tenantId, a.livemode, a.userId, a.class, a.contentType, a.sizeBytes, a.sha256, JSON.stringify(a.details), a.iv, a.authTag, a.storedAt, a.retainUntil, a.blobKey, a.purgeAtCompletion ?? false],
-      );
-      if (ciphertext) await m.query(`INSERT INTO artifact_blobs (artifact_id, ciphertext) VALUES ($1, $2)`, [a.id, ciphertext]);
-      return null;
-    });
+    const rows: { refused: InsertRefusal['refused'] | null; status: string | null }[] = await this.db.query(
+      `WITH guard AS MATERIALIZED (SELECT refused, status FROM artifact_insert_refusal($2, $17::text[], $6, $18, $19)),
+         inserted AS (
+           INSERT INTO artifacts (${COLUMNS}, purge_at_completion)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15, $16 FROM guard WHERE guard.refused IS NULL
+           RETURNING id
+         ),
+         bytes AS (INSERT INTO artifact_blobs (artifact_id, ciphertext) SELECT id, $20::bytea FROM inserted WHERE $20::bytea IS NOT NULL)
+       SELECT refused, status FROM guard`,
+      [
+        a.id, a.sessionId, a.tenantId, a.livemode, a.userId, a.class, a.contentType, a.sizeBytes, a.sha256, JSON.stringify(a.details), a.iv, a.authTag, a.storedAt, a.retainUntil, a.blobKey, a.purgeAtCompletion ?? false,
+        guard.openStatuses, a.details.source !== 'chip', guard.maxPerClass, ciphertext,
+      ],
+    );
+    const { refused, status } = rows[0];
+    if (refused === 'no_session') return { refused };
+    if (refused === 'session_state') return { refused, status: status! };
+    if (refused === 'class_full') return { refused, max: guard.maxPerClass };
+    return null;
   }
 
   async find(id: string): Promise<ArtifactRecord | null> {
