@@ -169,11 +169,11 @@ export class MrzDocumentReader implements DocumentReader {
     let widened = false;
     // No combination of readings holds its check digits: the zone may be cut short (glare or a shadow
     // fading its fillers at one end, so the lines measured fewer characters than a format has). The zone
-    // widened to each longer format's length is read too (its first four preprocessings), and kept if its
-    // check digits hold.
+    // widened to each longer format's length is read too (its first four preprocessings, then its check-digit
+    // lines alone, voted), and kept if its check digits hold.
     if (zoneRead.consensus.kind !== 'verified' && !(zoneRead.consensus.kind === 'unverified' && zoneRead.consensus.zeroOrO))
       for (const wider of located.wider?.() ?? []) {
-        const again = await readZone(wider, [], stripVariants(wider), 4);
+        const again = await readZone(wider, [], stripVariants(wider), 4, true);
         if (again.consensus.kind === 'verified') {
           [zoneRead, located, widened] = [again, wider, true];
           break;
