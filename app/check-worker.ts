@@ -1,3 +1,4 @@
+import '../src/compile-cache';
 import { runWorkerProcess } from './worker';
 
 /**

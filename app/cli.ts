@@ -1,36 +1,25 @@
+import '../src/compile-cache';
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import path from 'node:path';
 import { loadConfig, type Config } from '../src/config';
-import { openDatabase } from '../src/db/database';
+import { openDatabase, type Database } from '../src/db/database';
 import { DomainError } from '../src/errors';
 import { TenantService } from '../src/tenants/tenant.service';
-import { FlowService } from '../src/flows/flow.service';
-import { PostgresArtifactStore } from '../src/vault/postgres-artifact-store';
-import { ArtifactPurger } from '../src/vault/artifact-purger';
-import { BlobReaper } from '../src/vault/blob-reaper';
-import { createBlobStore } from '../src/vault/create-blob-store';
-import { migrateToBlobStore, terminalProgress } from '../src/vault/vault-migrate.command';
-import { AuditLogService } from '../src/audit/audit-log.service';
-import { RetentionService } from '../src/retention/retention.service';
-import { auditReplicateCommand, auditVerifyCommand } from './cli/audit.cli';
-import { WebhookDispatcher } from '../src/webhooks/webhook.dispatcher';
-import { RateLimitOverrides } from '../src/rate-limit/rate-limit-overrides';
-import { isChipInputError } from '../src/chip/chip.errors';
-import { encodeCscaCursor, PostgresCscaTrustStore } from '../src/chip/postgres-csca.trust-store';
-import path from 'node:path';
-import type { Database } from '../src/db/database';
-import { JobQueue } from '../src/jobs/job-queue';
-import { createLogger } from '../src/logger';
-import { LIST_IDS, SanctionsLoadError, type ListFormat, type ListId } from '../src/sanctions';
-import { REFRESH_SANCTIONS_JOB, type RefreshSanctionsData } from '../src/sanctions/refresh-sanctions.job';
-import { SanctionsListRepository } from '../src/sanctions/sanctions-list.repository';
-import { isListFormat, isListId, LIST_FORMATS, SanctionsListService } from '../src/sanctions/sanctions-list.service';
-import { enqueuePurgesDue } from '../src/data-rights/purge-due.command';
+import type { RateLimitOverrides } from '../src/rate-limit/rate-limit-overrides';
+import type { PostgresCscaTrustStore } from '../src/chip/postgres-csca.trust-store';
+import type { JobQueue } from '../src/jobs/job-queue';
+import type { ListFormat, ListId } from '../src/sanctions';
+import type { RefreshSanctionsData } from '../src/sanctions/refresh-sanctions.job';
 import { ACCOUNT_COMMANDS, ACCOUNT_OPTIONS, ACCOUNT_USAGE, accountsCommand, registerTenantClients } from './cli/accounts.cli';
 import { MEMBER_COMMANDS, MEMBER_USAGE, membersCommand } from './cli/members.cli';
 import { TRUST_COMMANDS, TRUST_USAGE, trustCommand } from './cli/trust.cli';
 import { checkListenOptions, ListenUsageError, webhooksListen, WEBHOOKS_LISTEN_USAGE } from './cli/webhooks-listen.cli';
+
+// Each command's own modules (sanctions, chip, vault, audit, jobs, ...) are imported in its case below, not
+// here: loading every command's modules cost each run, `tenant create` included, about 40 % more CPU
+// (docs/benchmarks.md, "CLI start-up").
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -157,7 +146,7 @@ async function run(argv: string[]): Promise<unknown> {
   const known = ['migrate', 'tenant create', 'tenant list', 'key create', 'key revoke', 'csca import', 'csca list', 'limits set', 'limits clear', 'limits list', 'sanctions load', 'sanctions list', 'sanctions refresh', 'tenant set-threshold', 'flow update', 'vault purge-expired', 'vault migrate', 'tenant set-regulated', 'audit verify', 'audit replicate', 'dsr purge-due', 'webhooks listen', ...ACCOUNT_COMMANDS, ...MEMBER_COMMANDS, ...TRUST_COMMANDS];
   if (!known.includes(command)) throw new UsageError(`Unknown command: ${command}`);
   // Offline by design: it reads segment files and the public key in them, never the database.
-  if (command === 'audit verify') return auditVerifyCommand(args.positionals.slice(2));
+  if (command === 'audit verify') return (await import('./cli/audit.cli.js')).auditVerifyCommand(args.positionals.slice(2));
   // A client of a running service (local or remote), never of the database; it runs until stopped.
   if (command === 'webhooks listen') {
     const v = args.values as Record<string, string | undefined>;
@@ -195,14 +184,16 @@ async function run(argv: string[]): Promise<unknown> {
         return { key_id: k.id, api_key: k.key, livemode: k.livemode, scopes: k.scopes };
       }
       case 'csca import':
-        return await cscaImport(new PostgresCscaTrustStore(database.dataSource), args);
-      case 'csca list':
-        return await cscaList(new PostgresCscaTrustStore(database.dataSource), args);
+      case 'csca list': {
+        const store = new (await import('../src/chip/postgres-csca.trust-store.js')).PostgresCscaTrustStore(database.dataSource);
+        return command === 'csca import' ? await cscaImport(store, args) : await cscaList(store, args);
+      }
       case 'limits set':
       case 'limits clear':
       case 'limits list':
-        return await limitsCommand(command, new RateLimitOverrides(database.dataSource), args);
+        return await limitsCommand(command, new (await import('../src/rate-limit/rate-limit-overrides.js')).RateLimitOverrides(database.dataSource), args);
       case 'flow update': {
+        const [{ FlowService }, { AuditLogService }] = await Promise.all([import('../src/flows/flow.service.js'), import('../src/audit/audit-log.service.js')]);
         const v = args.values as Record<string, string | undefined>;
         const origins = v['allowed-origins'];
         const digitalId = v['digital-id'];
@@ -233,11 +224,12 @@ async function run(argv: string[]): Promise<unknown> {
         return await trustCommand(command, database.dataSource, args.values, (name) => required(args, name));
       case 'tenant set-regulated': {
         const tenantId = required(args, 'tenant');
+        const [{ RetentionService }, { AuditLogService }] = await Promise.all([import('../src/retention/retention.service.js'), import('../src/audit/audit-log.service.js')]);
         await new RetentionService(database.dataSource, new AuditLogService(database.dataSource)).setRegulated(tenantId, !args.values.off);
         return { tenant_id: tenantId, regulated: !args.values.off };
       }
       case 'audit replicate':
-        return await auditReplicateCommand(config, database);
+        return await (await import('./cli/audit.cli.js')).auditReplicateCommand(config, database);
       case 'vault purge-expired': {
         return await purgeExpiredCommand(config, database);
       }
@@ -246,7 +238,8 @@ async function run(argv: string[]): Promise<unknown> {
       case 'dsr purge-due': {
         const asOf = typeof args.values['as-of'] === 'string' ? new Date(args.values['as-of']) : new Date();
         if (Number.isNaN(asOf.getTime())) throw new UsageError('--as-of must be an ISO 8601 date');
-        const jobs = await JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
+        const { enqueuePurgesDue } = await import('../src/data-rights/purge-due.command.js');
+        const jobs = await startJobQueue(config, database);
         try {
           return await enqueuePurgesDue(database.dataSource, jobs, asOf);
         } finally {
@@ -271,8 +264,16 @@ async function run(argv: string[]): Promise<unknown> {
 
 /** The purge the hourly job runs, from the command line: `biometric.purged` deliveries are queued like the job's. */
 async function purgeExpiredCommand(config: Config, database: Database): Promise<unknown> {
+  const [{ WebhookDispatcher }, { PostgresArtifactStore }, { createBlobStore }, { ArtifactPurger }, { BlobReaper }, { AuditLogService }] = await Promise.all([
+    import('../src/webhooks/webhook.dispatcher.js'),
+    import('../src/vault/postgres-artifact-store.js'),
+    import('../src/vault/create-blob-store.js'),
+    import('../src/vault/artifact-purger.js'),
+    import('../src/vault/blob-reaper.js'),
+    import('../src/audit/audit-log.service.js'),
+  ]);
   const db = database.dataSource;
-  const jobs = await JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
+  const jobs = await startJobQueue(config, database);
   try {
     const dispatcher = new WebhookDispatcher(jobs, { expireInSeconds: Math.ceil(config.webhooks.timeoutMs / 1000) + 5, db });
     await jobs.ensureQueue(dispatcher.queue, { notify: true });
@@ -292,6 +293,11 @@ async function vaultMigrateCommand(config: Config, database: Database, args: Arg
   const to = required(args, 'to');
   if (to !== 'fs' && to !== 's3') throw new UsageError('--to is fs or s3');
   if (config.vault.store !== to) throw new UsageError(`VAULT_STORE is ${config.vault.store}: set VAULT_STORE=${to} (here and on every server, so new uploads go there too) before moving artifacts to ${to}`);
+  const [{ createBlobStore }, { migrateToBlobStore, terminalProgress }, { PostgresArtifactStore }] = await Promise.all([
+    import('../src/vault/create-blob-store.js'),
+    import('../src/vault/vault-migrate.command.js'),
+    import('../src/vault/postgres-artifact-store.js'),
+  ]);
   const blobs = createBlobStore(config)!;
   const tty = !args.values.json && process.stderr.isTTY;
   const outcome = await migrateToBlobStore(new PostgresArtifactStore(database.dataSource), blobs, tty ? terminalProgress(process.stderr) : undefined);
@@ -316,6 +322,12 @@ async function limitsCommand(command: string, overrides: RateLimitOverrides, arg
 }
 
 async function sanctionsCommand(command: string, config: Config, database: Database, args: Args): Promise<unknown> {
+  const [{ LIST_IDS }, { REFRESH_SANCTIONS_JOB }, { SanctionsListRepository }, { isListFormat, isListId, LIST_FORMATS, SanctionsListService }] = await Promise.all([
+    import('../src/sanctions/index.js'),
+    import('../src/sanctions/refresh-sanctions.job.js'),
+    import('../src/sanctions/sanctions-list.repository.js'),
+    import('../src/sanctions/sanctions-list.service.js'),
+  ]);
   const repo = new SanctionsListRepository(database.dataSource);
   const lists = new SanctionsListService(repo);
   const listArg = (): ListId => {
@@ -347,7 +359,7 @@ async function sanctionsCommand(command: string, config: Config, database: Datab
       const only = typeof args.values.list === 'string' ? [listArg()] : undefined;
       if (!Object.keys(config.sanctions.urls).length) throw new UsageError('every SANCTIONS_URL_* is off in this environment: nothing to refresh');
       // Any instance's worker may run it: it carries this environment's SANCTIONS_URL_* so every instance fetches the same sources.
-      const jobs = await JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
+      const jobs = await startJobQueue(config, database);
       try {
         await jobs.send<RefreshSanctionsData>(REFRESH_SANCTIONS_JOB, { ...(only ? { lists: only } : {}), urls: config.sanctions.urls }, { retry: { limit: 0, delaySeconds: 0 } });
       } finally {
@@ -398,6 +410,7 @@ async function cscaImport(store: PostgresCscaTrustStore, args: Args): Promise<un
 }
 
 async function cscaList(store: PostgresCscaTrustStore, args: Args): Promise<unknown> {
+  const { encodeCscaCursor } = await import('../src/chip/postgres-csca.trust-store.js');
   const country = typeof args.values.country === 'string' ? args.values.country : null;
   const certificates = [];
   let after: string | null = null;
@@ -425,13 +438,19 @@ async function cscaList(store: PostgresCscaTrustStore, args: Args): Promise<unkn
 async function migrateCommand(config: Config): Promise<Record<string, unknown>> {
   const database = await openDatabase({ ...config, migrations: 'run' }, 2);
   try {
-    const jobs = await JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
+    const jobs = await startJobQueue(config, database);
     await jobs.stop();
     const [last] = (await database.dataSource.query('SELECT name FROM typeorm_migrations ORDER BY id DESC LIMIT 1')) as { name: string }[];
     return { applied: database.applied, schema_at: last?.name ?? null, job_schema: config.jobSchema };
   } finally {
     await database.close();
   }
+}
+
+/** The job queue, for the commands that enqueue work for the servers' workers (none of them works jobs itself). */
+async function startJobQueue(config: Config, database: Database): Promise<JobQueue> {
+  const [{ JobQueue }, { createLogger }] = await Promise.all([import('../src/jobs/job-queue.js'), import('../src/logger.js')]);
+  return JobQueue.start(database.ownerTarget, createLogger('silent'), { pollSeconds: 1, supervise: false, schema: config.jobSchema, retryScale: config.jobRetryScale, appRole: database.appRole });
 }
 
 function printHuman(result: unknown): void {
@@ -450,12 +469,13 @@ run(argv).then(
     if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`);
     else printHuman(result);
   },
-  (err: unknown) => {
+  async (err: unknown) => {
     const json = argv.includes('--json');
     if (err instanceof UsageError) {
       process.stderr.write(`${err.message ? `${err.message}\n\n` : ''}${USAGE}\n`);
       process.exit(2);
     }
+    const [{ isChipInputError }, { SanctionsLoadError }] = await Promise.all([import('../src/chip/chip.errors.js'), import('../src/sanctions/index.js')]);
     const code = err instanceof DomainError || isChipInputError(err) || err instanceof SanctionsLoadError ? err.code : 'internal_error';
     const message = err instanceof Error ? err.message : String(err);
     // A rejected list file names the file and the position of the defect (the previous version stays in force).

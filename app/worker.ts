@@ -1,3 +1,4 @@
+import '../src/compile-cache';
 import 'reflect-metadata';
 import { loadConfig } from '../src/config';
 import { buildContainer } from './container';

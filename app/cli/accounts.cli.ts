@@ -1,10 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../src/config';
-import { MailOutbox } from '../../src/mail/mail-outbox';
 import { OidcClients } from '../../src/oidc/oidc-clients';
-import { rotateSigningKeys } from '../../src/oidc/oidc-keys';
-import { loadUserDataBox } from '../../src/users/accounts';
-import { UserService } from '../../src/users/user.service';
+import { loadUserDataBox } from '../../src/users/user-data-box';
 
 export const ACCOUNT_COMMANDS = ['user create', 'mail list', 'client redirect-uris', 'oidc rotate-keys'];
 
@@ -32,6 +29,12 @@ type Values = Record<string, string | boolean | undefined>;
 
 /** The accounts commands of app/cli.ts (docs/accounts-and-oidc.md). `need` throws the CLI's usage error. */
 export async function accountsCommand(command: string, db: DataSource, config: Config, values: Values, need: (name: string) => string): Promise<unknown> {
+  // Loaded here, not at the top: every CLI command loads this file (tenant create registers clients with it).
+  const [{ UserService }, { MailOutbox }, { rotateSigningKeys }] = await Promise.all([
+    import('../../src/users/user.service.js'),
+    import('../../src/mail/mail-outbox.js'),
+    import('../../src/oidc/oidc-keys.js'),
+  ]);
   const box = await loadUserDataBox(db, config);
   const list = (name: string) => (typeof values[name] === 'string' ? [values[name]] : []);
   switch (command) {

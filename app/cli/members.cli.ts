@@ -1,13 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { AuditLogService } from '../../src/audit/audit-log.service';
 import type { Config } from '../../src/config';
 import { DomainError } from '../../src/errors';
-import { MailOutbox } from '../../src/mail/mail-outbox';
-import { loadUserDataBox } from '../../src/users/accounts';
-import { UserService } from '../../src/users/user.service';
-import { InvitationService } from '../../src/members/invitation.service';
-import { isMemberRole } from '../../src/members/member';
-import { MemberService } from '../../src/members/member.service';
+import { loadUserDataBox } from '../../src/users/user-data-box';
 
 export const MEMBER_COMMANDS = ['member invite', 'member withdraw', 'member add', 'member list'];
 
@@ -33,6 +27,15 @@ type Values = Record<string, string | boolean | undefined>;
 
 /** The member commands of app/cli.ts: the operator acts (audited as `by: operator`). */
 export async function membersCommand(command: string, db: DataSource, config: Config, values: Values, need: (name: string) => string): Promise<unknown> {
+  // Loaded here, not at the top: every CLI command loads this file (for its usage), few of them manage members.
+  const [{ AuditLogService }, { MailOutbox }, { UserService }, { InvitationService }, { isMemberRole }, { MemberService }] = await Promise.all([
+    import('../../src/audit/audit-log.service.js'),
+    import('../../src/mail/mail-outbox.js'),
+    import('../../src/users/user.service.js'),
+    import('../../src/members/invitation.service.js'),
+    import('../../src/members/member.js'),
+    import('../../src/members/member.service.js'),
+  ]);
   const box = await loadUserDataBox(db, config);
   const audit = new AuditLogService(db);
   const members = new MemberService(db, box, audit);

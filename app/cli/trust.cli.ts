@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { DataSource } from 'typeorm';
-import { DigitalIdTrustStore, TrustStoreInputError, type TrustEnvironment, type TrustRootKind } from '../../src/digital-id/digital-id-trust.store';
+import type { TrustEnvironment, TrustRootKind } from '../../src/digital-id/digital-id-trust.store';
 import { DomainError } from '../../src/errors';
 
 export const TRUST_COMMANDS = ['trust add', 'trust list', 'trust remove'];
@@ -20,6 +20,8 @@ type Values = Record<string, string | boolean | undefined>;
 
 /** The trust commands of app/cli.ts (docs/digital-ids.md "Trust setup"). */
 export async function trustCommand(command: string, db: DataSource, values: Values, need: (name: string) => string): Promise<unknown> {
+  // Loaded here, not at the top: every CLI command loads this file (for its usage), few of them trust roots.
+  const { DigitalIdTrustStore, TrustStoreInputError } = await import('../../src/digital-id/digital-id-trust.store.js');
   const store = new DigitalIdTrustStore(db);
   try {
     switch (command) {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
+import type { Client } from 'graphql-ws';
 import { SIGNATURE_HEADER, signatureHeader } from '../../src/webhooks/webhook.signer';
 
 /**
@@ -53,6 +52,8 @@ export async function webhooksListen(o: ListenOptions): Promise<number> {
   const err = o.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   const secret = `whsec_listen_${randomBytes(24).toString('base64url')}`;
   const wsUrl = `${o.baseUrl.replace(/^http/, 'ws')}/graphql`;
+  // Loaded here, not at the top: every CLI command loads this file (for its usage), one of them listens.
+  const [{ createClient }, { default: WebSocket }] = await Promise.all([import('graphql-ws'), import('ws')]);
   const client: Client = createClient({
     url: wsUrl,
     webSocketImpl: WebSocket,

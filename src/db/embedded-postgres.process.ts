@@ -1,3 +1,4 @@
+import '../compile-cache';
 import { serveEmbeddedPostgres } from './embedded-postgres';
 
 /** The exit code when PGlite's session ended under a FATAL error (EX_SOFTWARE). */

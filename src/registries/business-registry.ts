@@ -80,3 +80,9 @@ export class SwitchedOffRegistry implements BusinessRegistry {
     return { kind: 'error', reason: this.reason };
   }
 }
+
+/**
+ * A registry URL setting's value that switches the registry off. Here, not in registries.ts, so that
+ * src/config.ts reads it without loading the registries' checks (the CLI loads config on every run).
+ */
+export const REGISTRY_URL_OFF = 'off';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { publicOriginOf } from '../net/configured-url';
 import type { Logger } from '../logger';
 import { AbnLookupRegistry } from './abn-lookup.registry';
-import { REGISTRY_NAMES, SwitchedOffRegistry, type BusinessRegistry, type RegistryName } from './business-registry';
+import { REGISTRY_NAMES, REGISTRY_URL_OFF, SwitchedOffRegistry, type BusinessRegistry, type RegistryName } from './business-registry';
 import { BusinessChecksService } from './business-checks.service';
 import { CompaniesHouseRegistry } from './companies-house.registry';
 import { GleifRegistry } from './gleif.registry';
@@ -24,7 +24,7 @@ export type RegistriesConfig = {
   redisPrefix: string;
 };
 
-export const REGISTRY_URL_OFF = 'off';
+export { REGISTRY_URL_OFF } from './business-registry';
 
 /** What /healthz says of each registry: whether it is called, at which origin, or why it is switched off. */
 export type RegistryHealth = { enabled: true; url: string } | { enabled: false; reason: string };

@@ -16,6 +16,7 @@ import { MeService } from './me.service';
 import { UserVerificationsService } from './user-verifications.service';
 import { SignInService } from './sign-in.service';
 import { UserService } from './user.service';
+import { loadUserDataBox } from './user-data-box';
 
 /** Everything of end users and the OpenID Provider one process holds (docs/accounts-and-oidc.md). */
 export type Accounts = {
@@ -41,11 +42,7 @@ export type Accounts = {
   revokeAllGrantsOf(userId: string): Promise<number>;
 };
 
-export const USER_DATA_SETTING = 'user_data_key';
-
-export async function loadUserDataBox(db: DataSource, config: Config): Promise<SecretBox> {
-  return SecretBox.load(db, USER_DATA_SETTING, config.accounts.userDataKey, 'USER_DATA_KEY');
-}
+export { USER_DATA_SETTING, loadUserDataBox } from './user-data-box';
 
 export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Config): Promise<Accounts> {
   const box = await loadUserDataBox(db, config);
