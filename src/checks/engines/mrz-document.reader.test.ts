@@ -58,6 +58,14 @@ describe('MrzDocumentReader (offline OCR on rendered documents)', () => {
     expect(r.mrz?.fields.documentNumber).toBe(card.documentNumber);
   });
 
+  it('sends a card image without a machine-readable zone to a person (review), never declining it', async () => {
+    const card = randomFields(seededRandom(3), 'TD1', now);
+    const blankFront = await renderDocument(card, {}, Math.random, ['', '', '']);
+    const r = await reader.read({ images: [blankFront], now });
+    expect(r.verdict).toBe('review');
+    expect(r.reason).toMatch(/(No machine-readable zone was found|could not be read).*a person should read the document\.$/);
+  });
+
   it('says so when the image holds no machine-readable zone', async () => {
     const r = await reader.read({ images: [{ bytes: Buffer.from('not an image'), contentType: 'image/png' }], now });
     expect(r).toMatchObject({ verdict: 'fail', reason: 'Document image 1 is not a readable image.' });
@@ -159,6 +167,19 @@ describe('MrzDocumentReader combining independent readings', () => {
     expect(r.verdict).toBe('pass');
     expect(r.mrz?.fields).toEqual(card);
     expect(r.details?.readings).toBe(5);
+  });
+
+  it("reads a check-digit line alone when every zone reading missed the line's last character (the composite digit), and passes on the vote", async () => {
+    const short = [truth[0], truth[1].slice(0, -1), truth[2]];
+    // Block readings all miss it; line reads: the zone's `lines` preprocessing (3 lines), then line 1 alone
+    // 7 times (read as printed), then line 2 alone, which sees the composite digit but misreads a birth-date
+    // digit: no reading holds the check digits as read; the vote over all of them does.
+    const alone = swap(truth, 1, 2, truth[1][2] === '1' ? '2' : '1')[1];
+    const ocr = scriptedOcr([short], [...short, ...Array.from({ length: 7 }, () => truth[0]), alone]);
+    const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
+    expect(r.verdict).toBe('pass');
+    expect(r.mrz?.fields).toEqual(card);
+    expect(r.details).toMatchObject({ readings: 11, checkDigitLineReadings: 8 });
   });
 
   it('sends to review, never passes, a zone whose check digits hold only if an O that every reading read is a zero (OCR-B draws them alike)', async () => {

@@ -1,4 +1,4 @@
-import type { DocumentReader, DocumentReading, ImageInput, ModelRef } from '../check-providers';
+import type { DocumentReader, DocumentReading, ImageInput, ModelRef, MrzFormat } from '../check-providers';
 import { decodeImage } from './image-tools';
 import type { LocatedMrz } from './mrz-locator';
 import { mrzLikeness } from './mrz-likeness';
@@ -6,7 +6,7 @@ import { mrzZoneCandidates } from './mrz-zone-candidates';
 import { MRZ_OCR_MODEL } from './embedded-models';
 import type { ReadLine } from './mrz-glyphs';
 import { combineReadings, nameLineIndex, type MrzConsensus, type ZoneReading } from './mrz-readings';
-import { nameLineVariants, stripVariants, type StripVariant } from './mrz-strip-variants';
+import { lineAloneVariants, stripVariants, type StripVariant } from './mrz-strip-variants';
 import { failedFields, judgeMrzText, parseMrz, shapeLine } from './mrz-text';
 import type { LineReading } from './mrz-votes';
 
@@ -58,8 +58,16 @@ export class MrzDocumentReader implements DocumentReader {
       return { verdict: 'fail', reason: `Document image ${index + 1} is not a readable image.`, model, rank: 0 };
     }
     const candidates = mrzZoneCandidates(decoded);
+    // No zone found is no evidence against the document (a shadow, glare or thin print can hide it): a
+    // person looks. Only a check digit or a date that fails declines a document.
     if (candidates.length === 0)
-      return { verdict: 'fail', reason: 'No machine-readable zone was found on the document image.', model, rank: 1, details: { image: index } };
+      return {
+        verdict: 'review',
+        reason: 'No machine-readable zone was found on the document image; a person should read the document.',
+        model,
+        rank: 1,
+        details: { image: index },
+      };
     // Independent readings until they settle the zone: check digits hold on the lines chosen, the name line
     // (which no check digit covers) is settled by a character-by-character vote weighted by the OCR's
     // confidence (mrz-votes.ts), and no other reading of a check-digit line holds its check digits with
@@ -99,16 +107,34 @@ export class MrzDocumentReader implements DocumentReader {
         if (likeness >= 0.6) break probe;
       }
     }
-    // Every reading of one zone, until they settle it (or `limit` zone readings).
-    const readZone = async (zone: LocatedMrz, done: typeof probed, more: Generator<StripVariant>, limit = Infinity) => {
+    /** One line read alone, shaped as line `index` of a `format` zone (undefined when too short to be it). */
+    const readLineAlone = async (variant: StripVariant, format: MrzFormat, index: number) => {
+      const [r] = await read(variant);
+      const longest = (r.lines ?? r.text.split('\n').map((text) => ({ text, confidences: [...text].map(() => 1) }))).sort((a, b) => b.text.length - a.text.length)[0];
+      return longest && shapeLine(longest, format, index);
+    };
+    // Every reading of one zone, until they settle it (or `limit` zone readings; `linesAlone`: whether check-digit
+    // lines are read alone too when no combination of the zone's readings holds their check digits).
+    const readZone = async (zone: LocatedMrz, done: typeof probed, more: Generator<StripVariant>, limit = Infinity, linesAlone = false) => {
       const readings: ZoneReading[] = [];
       const nameLines: LineReading[] = [];
+      const checkLines: LineReading[][] = [];
       const confidences: number[] = [];
       let consensus: MrzConsensus = { kind: 'none' };
       let nameVariants: Generator<StripVariant> | undefined;
       const zoneReadings = function* () {
         yield* done;
         for (const variant of more) yield { variant, reads: undefined };
+      };
+      const readNameAlone = async (format: MrzFormat) => {
+        nameVariants ??= lineAloneVariants(zone, nameLineIndex(format));
+        for (const nameVariant of nameVariants) {
+          const shaped = await readLineAlone(nameVariant, format, nameLineIndex(format));
+          if (!shaped) continue;
+          nameLines.push(shaped);
+          consensus = combineReadings(readings, nameLines, checkLines);
+          if (settledZone(consensus) || consensus.kind !== 'verified') break;
+        }
       };
       for (const { variant, reads: already } of zoneReadings()) {
         if (readings.length >= limit) break;
@@ -118,36 +144,43 @@ export class MrzDocumentReader implements DocumentReader {
         consensus = combineReadings(readings, nameLines);
         if (settledZone(consensus)) break;
         if (consensus.kind !== 'verified' || consensus.conflicts.length > 0 || readings.length < 2) continue;
-        const { format } = consensus;
-        nameVariants ??= nameLineVariants(zone, nameLineIndex(format));
-        for (const nameVariant of nameVariants) {
-          const [r] = await read(nameVariant);
-          const longest = (r.lines ?? r.text.split('\n').map((text) => ({ text, confidences: [...text].map(() => 1) }))).sort((a, b) => b.text.length - a.text.length)[0];
-          const shaped = longest && shapeLine(longest, format, nameLineIndex(format));
-          if (!shaped) continue;
-          nameLines.push(shaped);
-          consensus = combineReadings(readings, nameLines);
-          if (settledZone(consensus) || consensus.kind !== 'verified') break;
-        }
+        await readNameAlone(consensus.format);
         if (settledZone(consensus)) break;
       }
-      return { readings, nameLines, confidences, consensus };
+      // Every zone preprocessing read and still no combination holds the check digits: each check-digit line
+      // is read alone with other crops and binarisations, and its characters voted over all its readings
+      // (mrz-readings.ts); a voted line is kept only where every check digit holds on it.
+      if (linesAlone && consensus.kind === 'unverified' && zone.lineRows.length === (consensus.format === 'TD1' ? 3 : 2)) {
+        const { format } = consensus;
+        const lineIndexes = zone.lineRows.map((_, i) => i).filter((i) => i !== nameLineIndex(format));
+        lines: for (const index of lineIndexes)
+          for (const variant of lineAloneVariants(zone, index, `line${index + 1}`)) {
+            const shaped = await readLineAlone(variant, format, index);
+            if (!shaped) continue;
+            (checkLines[index] ??= []).push(shaped);
+            consensus = combineReadings(readings, nameLines, checkLines);
+            if (consensus.kind === 'verified') break lines;
+          }
+        if (consensus.kind === 'verified' && !settledZone(consensus) && consensus.conflicts.length === 0) await readNameAlone(format);
+      }
+      return { readings, nameLines, checkLines, confidences, consensus };
     };
-    let zoneRead = await readZone(located, probed, variants);
+    let zoneRead = await readZone(located, probed, variants, Infinity, true);
     let widened = false;
     // No combination of readings holds its check digits: the zone may be cut short (glare or a shadow
     // fading its fillers at one end, so the lines measured fewer characters than a format has). The zone
-    // widened to each longer format's length is read too (its first four preprocessings), and kept if its
-    // check digits hold.
+    // widened to each longer format's length is read too (its first four preprocessings, then its check-digit
+    // lines alone, voted), and kept if its check digits hold.
     if (zoneRead.consensus.kind !== 'verified' && !(zoneRead.consensus.kind === 'unverified' && zoneRead.consensus.zeroOrO))
       for (const wider of located.wider?.() ?? []) {
-        const again = await readZone(wider, [], stripVariants(wider), 4);
+        const again = await readZone(wider, [], stripVariants(wider), 4, true);
         if (again.consensus.kind === 'verified') {
           [zoneRead, located, widened] = [again, wider, true];
           break;
         }
       }
-    const { readings, nameLines, confidences, consensus } = zoneRead;
+    const { readings, nameLines, checkLines, confidences, consensus } = zoneRead;
+    const checkLineReadings = checkLines.reduce((n, l) => n + (l?.length ?? 0), 0);
     const confidence = confidences.reduce((s, c) => s + c, 0) / confidences.length;
     const verified = consensus.kind === 'verified' ? consensus : undefined;
     const details = {
@@ -158,6 +191,7 @@ export class MrzDocumentReader implements DocumentReader {
       ocrConfidence: Math.round(confidence * 1000) / 1000,
       readings: readings.length,
       ...(nameLines.length ? { nameLineReadings: nameLines.length } : {}),
+      ...(checkLineReadings ? { checkDigitLineReadings: checkLineReadings } : {}),
       ...(verified ? { nameReadingsAgreeing: verified.nameVotes } : {}),
       ...(verified && !verified.nameSettled ? { nameReadings: verified.nameReadings.slice(0, 5) } : {}),
       ...(verified && verified.conflicts.length ? { conflicts: verified.conflicts } : {}),
@@ -190,6 +224,8 @@ export class MrzDocumentReader implements DocumentReader {
         reading = { ...judged, verdict: 'review', reason: `Every check digit would hold if ${where}: the two are drawn almost alike in OCR-B, so no reading can tell them apart; a person should compare the characters with the document.` };
       }
     }
-    return { ...reading, rank: reading.verdict === 'pass' ? 6 : reading.verdict === 'review' ? 5 : reading.mrz ? (reading.reason.includes('expired') ? 4 : 3) : 2 };
+    // A card's front has no zone: an image whose zone was read outranks one where none was, whatever its verdict.
+    const rank = !reading.mrz ? 2 : reading.verdict === 'pass' ? 6 : reading.verdict === 'review' ? 5 : reading.reason.includes('expired') ? 4 : 3;
+    return { ...reading, rank };
   }
 }

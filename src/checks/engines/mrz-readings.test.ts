@@ -1,6 +1,6 @@
 import { buildMrz, randomFields, seededRandom } from '../../../bench/checks/mrz-lines';
 import type { MrzFormat } from '../check-providers';
-import { combineReadings, zeroOrOChoice } from './mrz-readings';
+import { combineReadings, votedCheckDigitLine, zeroOrOChoice } from './mrz-readings';
 import { normaliseMrzLines } from './mrz-text';
 
 const now = new Date('2026-11-23T12:00:00Z');
@@ -130,6 +130,60 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
     });
   });
 
+  describe('a check-digit line no reading reads right, voted character by character', () => {
+    it.each(['TD1', 'TD2', 'TD3'] as const)('a %s line that three readings each misread at a different character is voted back, and its check digits hold', (format) => {
+      for (let seed = 30; seed < 40; seed++) {
+        const truth = zone(format, seed);
+        // Characters in fields a check digit covers: dates (and TD2/TD3's document number).
+        const readings = (format === 'TD1' ? [2, 4, 10] : [2, 14, 22]).map((column) => misread(truth, 1, column, differentFrom(truth[1][column])));
+        if (readings.some((r) => r[1] === truth[1])) continue;
+        expect(combineReadings(readings.slice(0, 2).map((r) => r.join('\n'))).kind).toBe('unverified');
+        expect(combineReadings(readings.map((r) => r.join('\n')))).toMatchObject({ kind: 'verified', format, lines: truth, conflicts: [] });
+      }
+    });
+
+    it("reads the line's last character from the one reading that saw it: fillers added to lines read short abstain", () => {
+      const truth = zone('TD3', 41);
+      const short = [truth[0], truth[1].slice(0, -1)].join('\n');
+      const other = misread(truth, 1, 5, differentFrom(truth[1][5]));
+      // Two readings missed the composite digit (the line filled with `<`), one misread the document number.
+      expect(combineReadings([short, short, other.join('\n')])).toMatchObject({ kind: 'verified', lines: truth });
+    });
+
+    it('counts readings of the line alone (other crops and binarisations) in the vote', () => {
+      const truth = zone('TD1', 42);
+      const a = misread(truth, 0, 7, differentFrom(truth[0][7]));
+      const b = misread(truth, 0, 9, differentFrom(truth[0][9]));
+      const alone = (line: string) => ({ text: line, confidences: [...line].map(() => 0.9) });
+      expect(combineReadings([a.join('\n'), a.join('\n'), b.join('\n')]).kind).toBe('unverified');
+      const lineAlone = misread(truth, 0, 9, differentFrom(truth[0][9]))[0];
+      expect(combineReadings([a.join('\n'), a.join('\n'), b.join('\n')], [], [[alone(lineAlone), alone(b[0]), alone(truth[0])]])).toMatchObject({ kind: 'verified', lines: truth });
+    });
+
+    it('keeps a voted line only when its check digits hold: readings that agree on a tampered digit stay unverified', () => {
+      const truth = zone('TD3', 43);
+      const tampered = misread(truth, 1, 19, String((Number(truth[1][19]) + 3) % 10));
+      const readings = [tampered, misread(tampered, 1, 2, differentFrom(tampered[1][2])), misread(tampered, 1, 12, differentFrom(tampered[1][12]))];
+      expect(combineReadings(readings.map((r) => r.join('\n')))).toMatchObject({ kind: 'unverified' });
+    });
+
+    it('keeps a voted line as a conflict where the readings dispute look-alikes its check digit cannot tell apart (G or Q, 2 to 1)', () => {
+      const truth = buildMrz({ ...randomFields(seededRandom(5), 'TD3', now), documentNumber: 'XG4021K87' });
+      const readings = [misread(truth, 1, 14, differentFrom(truth[1][14])), misread(truth, 1, 22, differentFrom(truth[1][22])), misread(misread(truth, 1, 1, 'Q'), 1, 2, '7')];
+      const c = combineReadings(readings.map((r) => r.join('\n')));
+      expect(c).toMatchObject({ kind: 'verified', lines: truth });
+      expect(c.kind === 'verified' && c.conflicts).toEqual([expect.stringMatching(/^XQ4021K87/)]);
+    });
+
+    it('votes no line when a position was seen by no reading, or when fewer than two readings read it', () => {
+      const line = 'L898902C36UTO7408122F1204159ZE184226B<<<<<10';
+      expect(votedCheckDigitLine([{ text: line, confidences: [] }], line.length)).toBeUndefined();
+      const short = { text: line.slice(0, -1) + '<', confidences: [], padFrom: line.length - 1 };
+      expect(votedCheckDigitLine([short, short], line.length)).toBeUndefined();
+      expect(votedCheckDigitLine([short, short, { text: line, confidences: [] }], line.length)).toBe(line);
+    });
+  });
+
   it('is none when no reading has MRZ-shaped lines', () => {
     expect(combineReadings(['', 'HELLO\nWORLD'])).toEqual({ kind: 'none' });
   });
@@ -142,6 +196,11 @@ describe('normaliseMrzLines', () => {
       const text = ['BB' + truth[0], ...truth.slice(1)].join('\n');
       expect(normaliseMrzLines(text)).toMatchObject({ format, lines: truth });
     }
+  });
+
+  it('fills a line read short with fillers and says where they start (they were not read)', () => {
+    const truth = zone('TD3', 12);
+    expect(normaliseMrzLines([truth[0], truth[1].slice(0, -2)].join('\n'))).toMatchObject({ lines: [truth[0], truth[1].slice(0, -2) + '<<'], padFrom: [undefined, 42] });
   });
 
   it('keeps a first line of the right length as read, even when it does not start with a document code', () => {

@@ -67,7 +67,7 @@ function product<T>(lists: T[][], limit: number): T[][] {
  * voted character by character over the zone readings and `nameLines` (readings of the name line alone),
  * and the caller passes the document only when that vote is settled and no conflict is left.
  */
-export function combineReadings(readings: (string | ZoneReading)[], nameLines: LineReading[] = []): MrzConsensus {
+export function combineReadings(readings: (string | ZoneReading)[], nameLines: LineReading[] = [], linesAlone: LineReading[][] = []): MrzConsensus {
   const shaped = readings.map((r) => (typeof r === 'string' ? normaliseMrzLines(r) : normaliseMrzLines(r.text, r.lines))).filter((s) => s !== undefined);
   if (shaped.length === 0) return { kind: 'none' };
   const format = byVotes(shaped.map((s) => s.format))[0].value as MrzFormat;
@@ -80,8 +80,17 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
   // A line with an unknown position (a split character, mrz-glyphs.ts) is never chosen as a check-digit
   // line; in the votes, its unknown positions abstain.
   const known = (line: string) => !line.includes(UNKNOWN);
-  const candidates = positions.map((i) => byVotes(zones.map((r) => r[i]).filter(known)).map((c) => c.value));
-  const nameOf = (k: number): LineReading => ({ text: ofFormat[k].lines[nameIndex], confidences: ofFormat[k].confidences[nameIndex] });
+  const candidates = positions.map((i) => byVotes([...zones.map((r) => r[i]), ...(linesAlone[i] ?? []).map((l) => l.text)].filter((l) => known(l) && l.length === length)).map((c) => c.value));
+  /** Every reading of line `p`: the zone readings' and, when given, the line read alone (`linesAlone[p]`). */
+  const readingsOf = (p: number): LineReading[] => [
+    ...ofFormat.map((s) => ({ text: s.lines[p], confidences: s.confidences[p], ...(s.padFrom[p] !== undefined ? { padFrom: s.padFrom[p] } : {}) })),
+    ...(linesAlone[p] ?? []).filter((l) => l.text.length === length),
+  ];
+  const nameOf = (k: number): LineReading => ({
+    text: ofFormat[k].lines[nameIndex],
+    confidences: ofFormat[k].confidences[nameIndex],
+    ...(ofFormat[k].padFrom[nameIndex] !== undefined ? { padFrom: ofFormat[k].padFrom[nameIndex] } : {}),
+  });
   const allNames = [...ofFormat.map((_, k) => nameOf(k)), ...nameLines.filter((n) => n.text.length === length)];
   const anyName = allNames.find((n) => known(n.text))?.text ?? allNames[0].text.replaceAll(UNKNOWN, '<');
 
@@ -108,7 +117,7 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
     // Another version of a check-digit line on which the check digits still hold is a conflict, unless the
     // votes of every reading of that line settle each position where it differs from the chosen one.
     positions.forEach((p, k) => {
-      const ofLine: LineReading[] = ofFormat.map((s) => ({ text: s.lines[p], confidences: s.confidences[p] }));
+      const ofLine = readingsOf(p);
       const votes = tally(ofLine, length);
       const filled = (line: string) => [...line].map((c, i) => (c === UNKNOWN ? chosenLines[p][i] : c)).join('');
       for (const alternative of new Set([...candidates[k], ...ofLine.map((l) => l.text).filter((l) => !known(l)).map(filled)])) {
@@ -123,10 +132,48 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
     return { kind: 'verified', format, lines: chosenLines, nameVotes: vote.agreeing, nameSettled: vote.settled, nameReadings: distinct, conflicts };
   };
   for (const chosen of product(candidates, 256)) if (digitsHold(parseMrz(assemble(chosen, anyName)).lines)) return settle(chosen);
+  // No line as one reading read it holds: each check-digit line voted character by character over all its
+  // readings (a misread in one reading, a character another never saw, outvoted position by position). A
+  // voted line is only a candidate: it is kept only where every check digit holds on it, never a guess.
+  const voted = positions.map((p) => votedCheckDigitLine(readingsOf(p), length));
+  const withVoted = candidates.map((c, k) => (voted[k] && !c.includes(voted[k]) ? [voted[k], ...c] : c));
+  if (voted.some((v, k) => v && !candidates[k].includes(v)))
+    for (const chosen of product(withVoted, 256)) {
+      const lines = parseMrz(assemble(chosen, anyName)).lines;
+      if (!digitsHold(lines)) continue;
+      // A character the readings dispute where the check digits would hold either way (a field no check digit
+      // covers, or look-alikes whose values differ by 10: G and Q, S and 8...) is not confirmed by them: unless
+      // the votes settle it, the line is a conflict, which a person resolves.
+      const unconfirmed: string[] = [];
+      positions.forEach((p, k) => {
+        if (chosen[k] !== voted[k]) return;
+        tally(readingsOf(p), length).forEach((t, i) => {
+          if (settled(t)) return;
+          for (const { char } of t.slice(1)) {
+            const swapped = lines.map((l, n) => (n === p ? l.slice(0, i) + char + l.slice(i + 1) : l));
+            if (digitsHold(swapped) && parseMrz(swapped).lines[p] !== lines[p]) unconfirmed.push(swapped[p]);
+          }
+        });
+      });
+      const consensus = settle(chosen);
+      return consensus.kind === 'verified' && unconfirmed.length ? { ...consensus, conflicts: [...consensus.conflicts, ...unconfirmed] } : consensus;
+    }
   const validDigits = (lines: string[]) => parseMrz(lines).result.details.filter((d) => d.valid).length;
   const best = [...zones].sort((a, b) => Number(b.every(known)) - Number(a.every(known)) || validDigits(b) - validDigits(a))[0];
   const zeroOrO = zeroOrOChoice(product(candidates, 64).map((chosen) => assemble(chosen, anyName)), nameIndex);
   return { kind: 'unverified', format, lines: best, ...(zeroOrO ? { zeroOrO } : {}) };
+}
+
+/**
+ * A check-digit line voted position by position over its readings (mrz-votes.ts tally: weighed by the OCR's
+ * confidence; a split glyph and a filler added to a line read short abstain); undefined when some position
+ * no reading saw or two characters tie there, or when fewer than two readings read it at all.
+ */
+export function votedCheckDigitLine(readings: LineReading[], length: number): string | undefined {
+  if (readings.length < 2) return undefined;
+  // A tie is no vote: which of two characters the line holds would then be the check digit's choice.
+  const chars = tally(readings, length).map(([lead, next]) => (lead && (!next || (lead.votes > next.votes && lead.weight > next.weight)) ? lead.char : undefined));
+  return chars.every((c) => c !== undefined) ? chars.join('') : undefined;
 }
 
 /** Fields whose characters may be letters or digits, so neither O nor 0 is corrected by the parser. */

@@ -55,25 +55,27 @@ export function otsuBinarised(src: Canvas): Canvas {
 }
 
 /**
- * More looks at the name line alone, read as one text line, for when the check digits hold but the readings
- * so far do not settle the names (mrz-votes.ts): no check digit covers a name, so only more independent
- * readings can. Other crops (larger, with more margin) and other binarisations and stroke weights (Otsu,
- * a stricter local threshold, contrast stretched, strokes thickened for a thin print and thinned for a
- * heavy one). Each costs one single-line OCR pass, about a third of a zone's.
+ * More looks at one line alone, read as one text line: the name line when the check digits hold but the
+ * readings so far do not settle the names (mrz-votes.ts; no check digit covers a name, so only more
+ * independent readings can), and a check-digit line when no combination of the zone's readings holds its
+ * check digits (its characters are then voted over every reading, mrz-readings.ts). Other crops (larger,
+ * with more margin) and other binarisations and stroke weights (Otsu, a stricter local threshold, contrast
+ * stretched, strokes thickened for a thin print and thinned for a heavy one). Each costs one single-line OCR
+ * pass, about a third of a zone's.
  */
-export function* nameLineVariants(located: LocatedMrz, nameIndex: number): Generator<StripVariant> {
+export function* lineAloneVariants(located: LocatedMrz, lineIndex: number, label = 'name'): Generator<StripVariant> {
   const { strip, lineRows } = located;
-  const row = lineRows[nameIndex];
+  const row = lineRows[lineIndex];
   if (!row || lineRows.length < 2) return;
   const line = cropCanvas(strip, 0, row.top, strip.width, row.height);
   const grey = greyOf(line);
   const margin = Math.round(row.height * 0.25);
   const top = Math.max(0, row.top - margin);
-  yield { name: 'name-larger', mode: 'line', images: [cropCanvas(strip, 0, row.top, strip.width, row.height, 1.4)] };
-  yield { name: 'name-otsu', mode: 'line', images: [otsuBinarised(line)] };
-  yield { name: 'name-thickened', mode: 'line', images: [canvasOfGrey(rankFilter(grey, 1, true))] };
-  yield { name: 'name-margin', mode: 'line', images: [cropCanvas(strip, 0, top, strip.width, Math.min(strip.height - top, row.height + 2 * margin))] };
-  yield { name: 'name-stretched', mode: 'line', images: [canvasOfGrey(stretched(boxBlur(grey, 1)))] };
-  yield { name: 'name-thinned', mode: 'line', images: [canvasOfGrey(rankFilter(grey, 1, false))] };
-  yield { name: 'name-sauvola-strict', mode: 'line', images: [binarised(line, Math.round(row.height * 1.2), 0.3)] };
+  yield { name: `${label}-larger`, mode: 'line', images: [cropCanvas(strip, 0, row.top, strip.width, row.height, 1.4)] };
+  yield { name: `${label}-otsu`, mode: 'line', images: [otsuBinarised(line)] };
+  yield { name: `${label}-thickened`, mode: 'line', images: [canvasOfGrey(rankFilter(grey, 1, true))] };
+  yield { name: `${label}-margin`, mode: 'line', images: [cropCanvas(strip, 0, top, strip.width, Math.min(strip.height - top, row.height + 2 * margin))] };
+  yield { name: `${label}-stretched`, mode: 'line', images: [canvasOfGrey(stretched(boxBlur(grey, 1)))] };
+  yield { name: `${label}-thinned`, mode: 'line', images: [canvasOfGrey(rankFilter(grey, 1, false))] };
+  yield { name: `${label}-sauvola-strict`, mode: 'line', images: [binarised(line, Math.round(row.height * 1.2), 0.3)] };
 }

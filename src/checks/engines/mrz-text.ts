@@ -8,7 +8,7 @@ const SHAPES: { format: MrzFormat; lines: number; length: number }[] = [
   { format: 'TD1', lines: 3, length: 30 },
 ];
 
-type CharsRead = { text: string; conf: number[] };
+type CharsRead = { text: string; conf: number[]; padFrom?: number };
 
 /**
  * Every format's first line starts with the document code (A, C, I, P or V, ICAO 9303): characters before
@@ -21,13 +21,18 @@ function withoutMarksBeforeCode(l: CharsRead, length: number): CharsRead {
   return start ? { text: l.text.slice(start), conf: l.conf.slice(start) } : l;
 }
 
-/** A line brought to `length` by the filler only: trailing `<` removed (then the end cut) or added. */
+/**
+ * A line brought to `length` by the filler only: trailing `<` removed (then the end cut) or added. An added
+ * filler was not read (the OCR saw a shorter line: the end faded, the composite digit unseen), so `padFrom`
+ * says where the padding starts and those positions abstain from every vote (mrz-votes.ts).
+ */
 function fitLength({ text, conf }: CharsRead, length: number): CharsRead {
   if (text.length > length) {
     const trimmed = text.replace(/<+$/, (fill) => fill.slice(0, Math.max(0, fill.length - (text.length - length))));
     return { text: trimmed.slice(0, length), conf: conf.slice(0, Math.min(trimmed.length, length)) };
   }
-  return { text: text + '<'.repeat(length - text.length), conf: [...conf, ...new Array<number>(length - text.length).fill(1)] };
+  if (text.length === length) return { text, conf };
+  return { text: text + '<'.repeat(length - text.length), conf: [...conf, ...new Array<number>(length - text.length).fill(1)], padFrom: text.length };
 }
 
 /** One line read alone (the name line, mrz-strip-variants.ts) shaped like line `index` of a `format` zone; undefined when too short to be it. */
@@ -39,7 +44,7 @@ export function shapeLine(read: ReadLine, format: MrzFormat, index: number): Rea
   if (l.text.length < Math.max(20, shape.length * 0.6)) return undefined;
   if (index === 0) l = withoutMarksBeforeCode(l, shape.length);
   const fitted = fitLength(l, shape.length);
-  return { text: fitted.text, confidences: fitted.conf };
+  return { text: fitted.text, confidences: fitted.conf, ...(fitted.padFrom !== undefined ? { padFrom: fitted.padFrom } : {}) };
 }
 
 /**
@@ -47,9 +52,13 @@ export function shapeLine(read: ReadLine, format: MrzFormat, index: number): Rea
  * read as a split character, mrz-glyphs.ts) at least 20 characters long, picks the format by line count and length, and fixes each line's length by the
  * filler character only (trailing `<` removed or added). Characters are never guessed: a misread stays
  * a misread, and the check digits catch it. `read`, when given, holds the OCR's confidence in each character
- * of `ocrText`'s lines; the confidences returned follow the characters kept (an added filler counts as read).
+ * of `ocrText`'s lines; the confidences returned follow the characters kept; `padFrom` is where each line's
+ * added fillers start (undefined when none was added): those were not read, and abstain from the votes.
  */
-export function normaliseMrzLines(ocrText: string, read?: ReadLine[]): { format: MrzFormat; lines: string[]; confidences: number[][] } | undefined {
+export function normaliseMrzLines(
+  ocrText: string,
+  read?: ReadLine[],
+): { format: MrzFormat; lines: string[]; confidences: number[][]; padFrom: (number | undefined)[] } | undefined {
   const rawLines = ocrText.split('\n');
   const lines = rawLines
     .map((l, n) => {
@@ -70,7 +79,7 @@ export function normaliseMrzLines(ocrText: string, read?: ReadLine[]): { format:
   const chosen = candidates[0].chosen.map((l) => ({ ...l }));
   chosen[0] = withoutMarksBeforeCode(chosen[0], shape.length);
   const fitted = chosen.map((l) => fitLength(l, shape.length));
-  return { format: shape.format, lines: fitted.map((l) => l.text), confidences: fitted.map((l) => l.conf) };
+  return { format: shape.format, lines: fitted.map((l) => l.text), confidences: fitted.map((l) => l.conf), padFrom: fitted.map((l) => l.padFrom) };
 }
 
 /** MRZ dates are YYMMDD: births lie in the past, expiries within a century around `now`. */
@@ -121,11 +130,14 @@ export function failedFields(result: ParseResult): string[] {
 
 /**
  * The `document_ocr` rule on recognised text, shared by the offline reader and the Textract adapter:
- * passes only when every check digit holds and the document has not expired at `now`.
+ * passes only when every check digit holds and the document has not expired at `now`; fails when a check
+ * digit or a date fails; `review` when no MRZ lines were recognised at all.
  */
 export function judgeMrzText(text: string, now: Date, model: ModelRef, details: Record<string, unknown> = {}): DocumentReading {
   const normalised = normaliseMrzLines(text);
-  if (!normalised) return { verdict: 'fail', reason: 'The machine-readable zone could not be read (no MRZ lines recognised).', model, details };
+  // Nothing read is no evidence against the document: a person reads it. Only a check digit or a date declines.
+  if (!normalised)
+    return { verdict: 'review', reason: 'The machine-readable zone could not be read (no MRZ lines recognised); a person should read the document.', model, details };
   const { result: parsed, lines } = parseMrz(normalised.lines);
   const fields = mrzFields(parsed, normalised.format, now);
   const mrz = { text: lines.join('\n'), fields };

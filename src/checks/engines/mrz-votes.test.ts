@@ -28,6 +28,12 @@ describe('tally and settled (one position of one line)', () => {
     expect(settled(at([sure(NAME), sure(NAME), unsureAt(swap(NAME, S, 'G'), S, 0.9)], S))).toBe(false);
   });
 
+  it('lets the fillers added to a line read short abstain: the reading never saw those positions', () => {
+    const short: LineReading = { ...sure(NAME.slice(0, S + 2) + '<'.repeat(NAME.length - S - 2)), padFrom: S + 2 };
+    expect(at([sure(NAME), sure(NAME), short], S + 3)).toEqual([{ char: 'N', votes: 2, weight: expect.closeTo(1.96, 5) }]);
+    expect(at([sure(NAME), sure(NAME), short], S + 1)).toEqual([{ char: 'A', votes: 3, weight: expect.closeTo(2.94, 5) }]);
+  });
+
   it('lets an unknown position (a split glyph) abstain', () => {
     const t = at([sure(NAME), sure(NAME), sure(swap(NAME, S, '?'))], S);
     expect(t).toEqual([{ char: 'S', votes: 2, weight: expect.closeTo(1.96, 5) }]);
@@ -71,6 +77,15 @@ describe('voteLine (a name line voted character by character)', () => {
   it('leaves unsettled the positions the readings dispute, and names them', () => {
     const v = voteLine([sure(NAME), sure(swap(NAME, 4, '<')), sure(NAME)], NAME.length, 0);
     expect(v).toMatchObject({ line: NAME, settled: false, unsettledAt: [4], agreeing: 2 });
+  });
+
+  it('counts fillers added to a name line read short as fillers once its own filler had begun, and as unread before', () => {
+    const end = NAME.indexOf('<<', S);
+    const afterFiller: LineReading = { ...sure(NAME.slice(0, end + 2) + '<'.repeat(NAME.length - end - 2)), padFrom: end + 2 };
+    expect(voteLine([afterFiller, afterFiller], NAME.length, 0)).toMatchObject({ line: NAME, settled: true });
+    const midName: LineReading = { ...sure(NAME.slice(0, S + 2) + '<'.repeat(NAME.length - S - 2)), padFrom: S + 2 };
+    expect(voteLine([midName, midName], NAME.length, 0)).toMatchObject({ settled: false });
+    expect(voteLine([midName, sure(NAME), sure(NAME)], NAME.length, 0)).toMatchObject({ line: NAME, settled: true });
   });
 
   it('is never settled on a line that is not a well-formed name field, however many readings agree', () => {

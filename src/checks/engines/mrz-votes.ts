@@ -1,7 +1,10 @@
 import { UNKNOWN } from './mrz-glyphs';
 
-/** One reading of one MRZ line: its characters and the OCR's confidence in each (0..1). */
-export type LineReading = { text: string; confidences: number[] };
+/**
+ * One reading of one MRZ line: its characters and the OCR's confidence in each (0..1). `padFrom`: where the
+ * fillers added to a line read short start (mrz-text.ts); from there on the reading saw nothing, so it abstains.
+ */
+export type LineReading = { text: string; confidences: number[]; padFrom?: number };
 
 /** The characters read at one position, strongest first: how many readings read each, and their summed confidence. */
 export type PositionTally = { char: string; votes: number; weight: number }[];
@@ -14,13 +17,13 @@ export type PositionTally = { char: string; votes: number; weight: number }[];
  */
 export const DOMINANCE = 4;
 
-/** Per-position tally over readings of one line; `?` (a split glyph, mrz-glyphs.ts) abstains. */
+/** Per-position tally over readings of one line; `?` (a split glyph, mrz-glyphs.ts) and a filler added to a line read short abstain. */
 export function tally(readings: LineReading[], length: number): PositionTally[] {
   return Array.from({ length }, (_, i) => {
     const by = new Map<string, { votes: number; weight: number }>();
     readings.forEach((r) => {
       const c = r.text[i];
-      if (c === undefined || c === UNKNOWN) return;
+      if (c === undefined || c === UNKNOWN || (r.padFrom !== undefined && i >= r.padFrom)) return;
       const t = by.get(c) ?? { votes: 0, weight: 0 };
       t.votes++;
       t.weight += Math.max(0, Math.min(1, r.confidences[i] ?? 1));
@@ -48,13 +51,20 @@ export function structurallyImpossible(line: string, start: number): Set<number>
   const out = new Set<number>();
   const field = line.slice(start);
   for (let i = 0; i < field.length; i++) if (/[0-9]/.test(field[i])) out.add(start + i);
+  const filler = fillerStart(line, start);
+  if (filler === undefined) return out;
+  for (let i = filler; i < line.length; i++) if (/[A-Z0-9]/.test(line[i])) out.add(i);
+  return out;
+}
+
+/** Where a name field's filler begins in `line` (the second `<<`, or a `<` where the given names would start); undefined if it has not. */
+export function fillerStart(line: string, start: number): number | undefined {
+  const field = line.slice(start);
   const sep = field.indexOf('<<');
-  if (sep < 0) return out;
+  if (sep < 0) return undefined;
   const given = sep + 2;
   const filler = field[given] === '<' ? given : field.indexOf('<<', given);
-  if (filler < 0) return out;
-  for (let i = filler; i < field.length; i++) if (/[A-Z0-9]/.test(field[i])) out.add(start + i);
-  return out;
+  return filler < 0 ? undefined : start + filler;
 }
 
 /** A name field that ICAO 9303 allows: starts with a letter, letters and fillers only, and no letter once the filler has begun. */
@@ -93,10 +103,14 @@ export function voteLine(readings: LineReading[], length: number, nameStart?: nu
  * misread (a mark, a speck), so it votes for `<` at half its confidence; a digit, which no name holds, abstains.
  */
 function asNameField(r: LineReading, start: number): LineReading {
+  // Fillers added after the reading's own filler had begun are what the field holds there (no letter follows
+  // the filler), so they vote like fillers read; added before it, they abstain.
+  const filler = r.padFrom === undefined ? undefined : fillerStart(r.text.slice(0, r.padFrom), start);
+  const padFrom = filler !== undefined && filler <= r.padFrom! ? undefined : r.padFrom;
   const impossible = structurallyImpossible(r.text, start);
-  if (impossible.size === 0) return r;
   return {
-    text: [...r.text].map((c, i) => (!impossible.has(i) ? c : /[0-9]/.test(c) ? UNKNOWN : '<')).join(''),
-    confidences: r.confidences.map((w, i) => (impossible.has(i) ? w / 2 : w)),
+    text: impossible.size === 0 ? r.text : [...r.text].map((c, i) => (!impossible.has(i) ? c : /[0-9]/.test(c) ? UNKNOWN : '<')).join(''),
+    confidences: impossible.size === 0 ? r.confidences : r.confidences.map((w, i) => (impossible.has(i) ? w / 2 : w)),
+    ...(padFrom !== undefined ? { padFrom } : {}),
   };
 }
