@@ -24,8 +24,6 @@ export type RegistriesConfig = {
   redisPrefix: string;
 };
 
-export { REGISTRY_URL_OFF } from './business-registry';
-
 /** What /healthz says of each registry: whether it is called, at which origin, or why it is switched off. */
 export type RegistryHealth = { enabled: true; url: string } | { enabled: false; reason: string };
 

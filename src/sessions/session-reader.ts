@@ -62,12 +62,6 @@ export class SessionReader {
     return `(SELECT user_id FROM sessions WHERE id = ${sessionIdSql})`;
   }
 
-  /** Locks session `id` for the rest of `m`'s transaction and gives its status; null when there is none. */
-  static async lockStatus(m: EntityManager, id: string): Promise<string | null> {
-    const rows: { status: string }[] = await m.query(`SELECT status FROM sessions WHERE id = $1 FOR UPDATE`, [id]);
-    return rows[0]?.status ?? null;
-  }
-
   /** Locks session `id` for the rest of `m`'s transaction when it is the tenant's in that mode; false when it is not. */
   static async lockOfTenant(m: EntityManager, id: string, scope: { tenantId: string; livemode: boolean }): Promise<boolean> {
     const rows: { id: string }[] = await m.query(`SELECT id FROM sessions WHERE id = $1 AND tenant_id = $2 AND livemode = $3 FOR UPDATE`, [id, scope.tenantId, scope.livemode]);

@@ -42,8 +42,6 @@ export type Accounts = {
   revokeAllGrantsOf(userId: string): Promise<number>;
 };
 
-export { USER_DATA_SETTING, loadUserDataBox } from './user-data-box';
-
 export async function buildAccounts(db: DataSource, sql: PreparedSql, config: Config): Promise<Accounts> {
   const box = await loadUserDataBox(db, config);
   const users = new UserService(db, box);
