@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { buildMrz } from '../../bench/checks/mrz-lines';
+import { packageImage } from '../../bench/checks/face-images';
 import { captureAndSubmit, checkOf, decided, passportFields, passportPhoto } from '../helpers/live-session';
 import { cli, createTenant, http, ROOT, startServer, testEnv, type Tenant, type TestServer } from '../helpers/test-server';
 
@@ -59,6 +60,14 @@ describe('live T1 with the default (embedded) engines', () => {
     const s = await decided(server, acme.live_api_key, id);
     expect(s).toMatchObject({ status: 'failed', result: { decision: 'declined' } });
     expect(checkOf(s, 'document_ocr')).toMatchObject({ status: 'fail', reason: expect.stringMatching(/check digit/i) });
+  });
+
+  it('sends a document photo on which no machine-readable zone is found to a person, not to a decline (issue 42)', async () => {
+    // A photo of the holder instead of a document: nothing the reader could check, so nothing shown false.
+    const { id } = await captureAndSubmit(server, acme.live_api_key, 'T1', { document: packageImage('franck_04000.jpg') });
+    const s = await decided(server, acme.live_api_key, id);
+    expect(checkOf(s, 'document_ocr')).toMatchObject({ verdict: 'review', reason: expect.stringMatching(/machine-readable zone|MRZ/i) });
+    expect(s).toMatchObject({ status: 'manual_review', result: { decision: 'review' } });
   });
 });
 
