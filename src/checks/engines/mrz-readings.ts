@@ -81,16 +81,14 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
   // line; in the votes, its unknown positions abstain.
   const known = (line: string) => !line.includes(UNKNOWN);
   const candidates = positions.map((i) => byVotes([...zones.map((r) => r[i]), ...(linesAlone[i] ?? []).map((l) => l.text)].filter((l) => known(l) && l.length === length)).map((c) => c.value));
+  /** Line `p` as zone reading `k` read it. */
+  const lineOf = (k: number, p: number): LineReading => {
+    const s = ofFormat[k];
+    return { text: s.lines[p], confidences: s.confidences[p], ...(s.padFrom[p] !== undefined ? { padFrom: s.padFrom[p] } : {}) };
+  };
   /** Every reading of line `p`: the zone readings' and, when given, the line read alone (`linesAlone[p]`). */
-  const readingsOf = (p: number): LineReading[] => [
-    ...ofFormat.map((s) => ({ text: s.lines[p], confidences: s.confidences[p], ...(s.padFrom[p] !== undefined ? { padFrom: s.padFrom[p] } : {}) })),
-    ...(linesAlone[p] ?? []).filter((l) => l.text.length === length),
-  ];
-  const nameOf = (k: number): LineReading => ({
-    text: ofFormat[k].lines[nameIndex],
-    confidences: ofFormat[k].confidences[nameIndex],
-    ...(ofFormat[k].padFrom[nameIndex] !== undefined ? { padFrom: ofFormat[k].padFrom[nameIndex] } : {}),
-  });
+  const readingsOf = (p: number): LineReading[] => [...ofFormat.map((_, k) => lineOf(k, p)), ...(linesAlone[p] ?? []).filter((l) => l.text.length === length)];
+  const nameOf = (k: number): LineReading => lineOf(k, nameIndex);
   const allNames = [...ofFormat.map((_, k) => nameOf(k)), ...nameLines.filter((n) => n.text.length === length)];
   const anyName = allNames.find((n) => known(n.text))?.text ?? allNames[0].text.replaceAll(UNKNOWN, '<');
 
