@@ -150,13 +150,40 @@ describe('MrzDocumentReader combining independent readings', () => {
     expect(r.details?.conflicts).toBeDefined();
   });
 
+  /** Line reads in the reader's order when no combination holds: the zone's `lines` preprocessing (3 lines), then line 1 alone 7 times, then line 2 alone 7 times. */
+  const lineReads = (zone: string[], line1: string[], line2: string[]) => [...zone, ...line1, ...line2];
+  const expiryDigit = (lines: string[], by: number) => swap(lines, 1, 14, String((Number(lines[1][14]) + by) % 10));
+
   it('reads with every preprocessing before failing a zone whose check digit fails in all of them, and names the check digit', async () => {
-    const tampered = swap(truth, 1, 14, String((Number(truth[1][14]) + 3) % 10));
-    const ocr = scriptedOcr([tampered], tampered);
+    const tampered = expiryDigit(truth, 3);
+    const ocr = scriptedOcr([tampered], lineReads(tampered, Array(7).fill(tampered[0]), Array(7).fill(tampered[1])));
     const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
     expect(r.verdict).toBe('fail');
     expect(r.reason).toMatch(/expiration date check digit/i);
+    expect(r.reason).toMatch(/The \d+ readings agree on the expiration date check digit.* and on every character they cover\.$/);
     expect(r.details?.readings).toBe(11);
+  });
+
+  it('still fails a tampered check digit when a few readings misread it: the others agree on it (4 to 1 settles a position)', async () => {
+    const tampered = expiryDigit(truth, 3);
+    const misread = expiryDigit(tampered, 4);
+    const ocr = scriptedOcr([tampered, tampered, tampered, misread, tampered], lineReads(tampered, Array(7).fill(tampered[0]), [misread[1], ...Array(6).fill(tampered[1])]));
+    const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
+    expect(r.verdict).toBe('fail');
+    expect(r.reason).toMatch(/expiration date check digit/i);
+    expect(r.mrz?.text).toBe(tampered.join('\n'));
+  });
+
+  it('sends to review, never fails, a zone whose readings scatter on the failing check digit (a misread, not a wrong digit)', async () => {
+    // Every reading misreads the expiry check digit, one way or another; no combination holds and no vote settles it.
+    const [a, b] = [expiryDigit(truth, 3), expiryDigit(truth, 5)];
+    const zones = Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a));
+    const ocr = scriptedOcr(zones, lineReads(b, Array(7).fill(truth[0]), Array.from({ length: 7 }, (_, i) => (i % 2 ? a[1] : b[1]))));
+    const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
+    expect(r.verdict).toBe('review');
+    expect(r.reason).toMatch(/^No combination of the \d+ readings holds every check digit, but the readings disagree on the expiration date check digit/);
+    expect(r.reason).toMatch(/a person should read the document\.$/);
+    expect(r.details?.unsettledFailures).toEqual(expect.arrayContaining([{ label: 'Expiration date check digit', unsettled: 1 }]));
   });
 
   it('passes when only a later preprocessing reads the document number right (two readings read 0 as O)', async () => {

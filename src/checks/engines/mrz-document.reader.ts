@@ -5,6 +5,7 @@ import { mrzLikeness } from './mrz-likeness';
 import { mrzZoneCandidates } from './mrz-zone-candidates';
 import { MRZ_OCR_MODEL } from './embedded-models';
 import type { ReadLine } from './mrz-glyphs';
+import { failureAgreed } from './mrz-failure-agreement';
 import { combineReadings, nameLineIndex, type MrzConsensus, type ZoneReading } from './mrz-readings';
 import { lineAloneVariants, stripVariants, type StripVariant } from './mrz-strip-variants';
 import { failedFields, judgeMrzText, parseMrz, shapeLine } from './mrz-text';
@@ -222,6 +223,29 @@ export class MrzDocumentReader implements DocumentReader {
       if (judged.verdict === 'pass') {
         const where = zeroOrO.positions.map((p) => `the ${p.read === 'O' ? 'letter O' : 'zero'} at character ${p.column + 1} of line ${p.line + 1} (${p.field}) were a ${p.read === 'O' ? 'zero' : 'letter O'}`).join(' and ');
         reading = { ...judged, verdict: 'review', reason: `Every check digit would hold if ${where}: the two are drawn almost alike in OCR-B, so no reading can tell them apart; a person should compare the characters with the document.` };
+      }
+    }
+    if (reading.verdict === 'fail' && consensus.kind === 'unverified') {
+      // No combination of readings holds the check digits. A check digit "truly fails" only where the readings
+      // agree on it and on every character of its field (a tampered document reads the same every time); where
+      // they scatter, the failure may be the OCR's, and a person reads the document (mrz-failure-agreement.ts).
+      // Judged on the zone as voted, so the reason names what the readings agree on.
+      const { agreement } = consensus;
+      const voted = judgeMrzText(agreement.lines.join('\n'), now, model, details);
+      const failing = agreement.failures.map((f) => f.label.toLowerCase());
+      if (failureAgreed(agreement)) {
+        const agreed = agreement.failures.filter((f) => f.agreed).map((f) => f.label.toLowerCase());
+        reading = { ...voted, verdict: 'fail', reason: `${voted.reason} The ${agreement.readings} readings agree on the ${agreed.join(' and the ')} and on every character ${agreed.length > 1 ? 'they cover' : 'it covers'}.` };
+      } else {
+        const what = failing.length
+          ? `the readings disagree on the ${failing.join(', the ')} or on characters ${failing.length > 1 ? 'they cover' : 'it covers'}`
+          : 'the readings voted character by character leave no failing check digit';
+        reading = {
+          ...voted,
+          verdict: 'review',
+          reason: `No combination of the ${agreement.readings} readings holds every check digit, but ${what}: a misread, not a check digit that fails; a person should read the document.`,
+          details: { ...details, unsettledFailures: agreement.failures.map((f) => ({ label: f.label, unsettled: f.unsettledAt.length })) },
+        };
       }
     }
     // A card's front has no zone: an image whose zone was read outranks one where none was, whatever its verdict.

@@ -1,5 +1,6 @@
 import { buildMrz, randomFields, seededRandom } from '../../../bench/checks/mrz-lines';
 import type { MrzFormat } from '../check-providers';
+import { failureAgreed } from './mrz-failure-agreement';
 import { combineReadings, votedCheckDigitLine, zeroOrOChoice } from './mrz-readings';
 import { normaliseMrzLines } from './mrz-text';
 
@@ -74,7 +75,8 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
     const truth = zone('TD3', 3);
     const tampered = misread(truth, 1, 19, String((Number(truth[1][19]) + 3) % 10));
     const c = combineReadings([tampered.join('\n'), tampered.join('\n')]);
-    expect(c).toEqual({ kind: 'unverified', format: 'TD3', lines: tampered });
+    expect(c).toMatchObject({ kind: 'unverified', format: 'TD3', lines: tampered });
+    expect(c).not.toHaveProperty('zeroOrO');
   });
 
   it('takes the line of a later reading whose check digits hold when earlier readings agree on the same misread (O for 0)', () => {
@@ -181,6 +183,79 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       const short = { text: line.slice(0, -1) + '<', confidences: [], padFrom: line.length - 1 };
       expect(votedCheckDigitLine([short, short], line.length)).toBeUndefined();
       expect(votedCheckDigitLine([short, short, { text: line, confidences: [] }], line.length)).toBe(line);
+    });
+  });
+
+  describe('where no combination holds: do the readings agree on the failure (a tampered document) or scatter (a misread)?', () => {
+    const agreementOf = (readings: string[][]) => {
+      const c = combineReadings(readings.map((r) => r.join('\n')));
+      expect(c.kind).toBe('unverified');
+      return c.kind === 'unverified' ? c.agreement : undefined;
+    };
+    /** The zone with its birth-date check digit (TD3 line 2, character 20) replaced by one `by` more. */
+    const birthDigitPlus = (lines: string[], by: number) => misread(lines, 1, 19, String((Number(lines[1][19]) + by) % 10));
+
+    it('agrees on a tampered check digit every reading reads, even when one reading misread another field', () => {
+      const tampered = birthDigitPlus(zone('TD3', 50), 3);
+      const other = misread(tampered, 1, 2, differentFrom(tampered[1][2]));
+      const a = agreementOf([tampered, tampered, other, tampered, tampered]);
+      expect(a?.lines).toEqual(tampered);
+      // The composite check digit covers the birth date's check digit, so it fails too, as printed.
+      expect(a?.failures).toEqual([
+        { label: 'Birth date check digit', agreed: true, unsettledAt: [] },
+        { label: 'Composite check digit', agreed: true, unsettledAt: [] },
+      ]);
+      expect(a && failureAgreed(a)).toBe(true);
+      expect(a?.readings).toBe(5);
+    });
+
+    it('does not agree when the readings scatter on the failing check digit itself (two read it one way, two another)', () => {
+      const truth = zone('TD3', 51);
+      const a = agreementOf([birthDigitPlus(truth, 3), birthDigitPlus(truth, 5), birthDigitPlus(truth, 3), birthDigitPlus(truth, 5)]);
+      expect(a?.failures).toEqual([
+        { label: 'Birth date check digit', agreed: false, unsettledAt: [{ line: 1, column: 19 }] },
+        { label: 'Composite check digit', agreed: false, unsettledAt: [{ line: 1, column: 19 }] },
+      ]);
+      expect(a && failureAgreed(a)).toBe(false);
+    });
+
+    it('does not agree when the readings agree on the check digit but scatter on a character of the field it covers', () => {
+      const truth = zone('TD3', 52);
+      // The year's first digit: any year is a date, so only the check digits fail.
+      const one = misread(truth, 1, 13, String((Number(truth[1][13]) + 1) % 10));
+      const two = misread(truth, 1, 13, String((Number(truth[1][13]) + 2) % 10));
+      const a = agreementOf([one, two, one, two]);
+      expect(a?.failures).toEqual([
+        { label: 'Birth date check digit', agreed: false, unsettledAt: [{ line: 1, column: 13 }] },
+        { label: 'Composite check digit', agreed: false, unsettledAt: [{ line: 1, column: 13 }] },
+      ]);
+    });
+
+    it('counts a date read with O for a zero as the same date (the parser reads an O in a date as 0)', () => {
+      for (let seed = 53; seed < 80; seed++) {
+        const tampered = birthDigitPlus(zone('TD3', seed), 3);
+        const column = [...tampered[1]].findIndex((c, i) => i >= 13 && i < 19 && c === '0');
+        if (column < 0) continue;
+        const o = misread(tampered, 1, column, 'O');
+        expect(agreementOf([o, tampered, o, tampered])?.failures.map((f) => [f.label, f.agreed])).toEqual([
+          ['Birth date check digit', true],
+          ['Composite check digit', true],
+        ]);
+        return;
+      }
+      throw new Error('no birth date with a zero in seeds 53-79');
+    });
+
+    it('weighs each reading by its confidence: a dissent the OCR itself was unsure of does not unsettle a position', () => {
+      const tampered = birthDigitPlus(zone('TD3', 54), 3);
+      const unsure = birthDigitPlus(tampered, 4);
+      const sure = (lines: string[]) => ({ text: lines.join('\n'), lines: lines.map((text) => ({ text, confidences: [...text].map(() => 0.95) })) });
+      const doubting = { text: unsure.join('\n'), lines: unsure.map((text) => ({ text, confidences: [...text].map((_, i) => (i === 19 ? 0.2 : 0.95)) })) };
+      const c = combineReadings([sure(tampered), doubting, sure(tampered)]);
+      expect(c.kind === 'unverified' && c.agreement.failures.map((f) => [f.label, f.agreed])).toEqual([
+        ['Birth date check digit', true],
+        ['Composite check digit', true],
+      ]);
     });
   });
 

@@ -1,4 +1,5 @@
 import type { MrzFormat } from '../check-providers';
+import { failureAgreement, type FailureAgreement } from './mrz-failure-agreement';
 import { UNKNOWN, type ReadLine } from './mrz-glyphs';
 import { normaliseMrzLines, parseMrz } from './mrz-text';
 import { settled, tally, voteLine, type LineReading } from './mrz-votes';
@@ -16,7 +17,9 @@ export type ZoneReading = { text: string; lines?: ReadLine[] };
  *   `conflicts` are other versions of a check-digit line on which the check digits still hold (a check digit
  *   cannot tell characters whose values differ by 10 apart: S, I and 8; G, Q and 6; 5, F, P and Z...)
  *   where the readings' votes do not settle the difference;
- * - `unverified`: no choice validates; `lines` is the reading with the most valid check digits;
+ * - `unverified`: no choice validates; `lines` is the reading with the most valid check digits; `agreement`
+ *   what the readings, voted character by character, say about the failure (mrz-failure-agreement.ts: a
+ *   failing check digit every reading agrees on, or a misread on which they scatter);
  * - `none`: no reading has MRZ-shaped lines.
  */
 export type MrzConsensus =
@@ -29,7 +32,7 @@ export type MrzConsensus =
       nameReadings: { line: string; readings: number }[];
       conflicts: string[];
     }
-  | { kind: 'unverified'; format: MrzFormat; lines: string[]; zeroOrO?: ZeroOrO }
+  | { kind: 'unverified'; format: MrzFormat; lines: string[]; agreement: FailureAgreement; zeroOrO?: ZeroOrO }
   | { kind: 'none' };
 
 /**
@@ -159,7 +162,7 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
   const validDigits = (lines: string[]) => parseMrz(lines).result.details.filter((d) => d.valid).length;
   const best = [...zones].sort((a, b) => Number(b.every(known)) - Number(a.every(known)) || validDigits(b) - validDigits(a))[0];
   const zeroOrO = zeroOrOChoice(product(candidates, 64).map((chosen) => assemble(chosen, anyName)), nameIndex);
-  return { kind: 'unverified', format, lines: best, ...(zeroOrO ? { zeroOrO } : {}) };
+  return { kind: 'unverified', format, lines: best, agreement: failureAgreement(best, readingsOf, positions), ...(zeroOrO ? { zeroOrO } : {}) };
 }
 
 /**

@@ -1,0 +1,67 @@
+import { UNKNOWN } from './mrz-glyphs';
+import { parseMrz } from './mrz-text';
+import { settled, tally, type LineReading } from './mrz-votes';
+
+/** A check digit (or a date) that fails on the zone as the readings vote it. */
+export type VotedFailure = {
+  /** As the `mrz` package names it, e.g. `Birth date check digit`. */
+  label: string;
+  /**
+   * The readings settle (mrz-votes.ts `settled`) every character the failure rests on: the check digit and
+   * each character of the field it covers (for a date, the date's own characters).
+   */
+  agreed: boolean;
+  /** Characters it rests on that the readings do not settle (line and column, 0-based). */
+  unsettledAt: { line: number; column: number }[];
+};
+
+/**
+ * Where no combination of a zone's readings holds its check digits, what the readings say about the failure.
+ * `lines`: each check-digit line voted position by position over all its readings (its leading character;
+ * the best reading's where no reading saw one), the name line as the best reading read it.
+ */
+export type FailureAgreement = { lines: string[]; failures: VotedFailure[]; readings: number };
+
+/** Whether the readings agree on at least one failing check digit (or date) and everything it covers. */
+export const failureAgreed = (a: FailureAgreement) => a.failures.some((f) => f.agreed);
+
+/**
+ * A tampered document's readings agree on the wrong digit: the print says it, every reading reads it. A
+ * misread scatters: the readings differ on the digit or on the field it covers, so the failure may be the
+ * OCR's and not the document's. This settles which, by the same per-character vote as the name line
+ * (weighted by the OCR's confidence; a `?` and a filler added to a line read short abstain), over every
+ * reading of each check-digit line, each as the parser corrects it (an `O` in a date is a zero, so two
+ * readings that differ only by that agree). Only check digits and dates count: they are what declines a
+ * document; a field no check digit covers (a state code) never does.
+ *
+ * `best` is the zone as the best reading read it, `readingsOf(p)` every reading of line `p`,
+ * `checkDigitLines` the lines that hold check digits (every line but the name line).
+ */
+export function failureAgreement(best: string[], readingsOf: (line: number) => LineReading[], checkDigitLines: number[]): FailureAgreement {
+  const plain = (line: string) => line.replaceAll(UNKNOWN, '<');
+  const base = best.map(plain);
+  /** Line `p` of a reading as the parser corrects it in place of the best reading's line; unknowns stay unknown. */
+  const corrected = (p: number, r: LineReading): LineReading => {
+    const fixed = parseMrz(base.map((l, i) => (i === p ? plain(r.text) : l))).lines[p];
+    return { ...r, text: [...fixed].map((c, i) => (r.text[i] === UNKNOWN ? UNKNOWN : c)).join('') };
+  };
+  const length = base[0].length;
+  const tallies = new Map(checkDigitLines.map((p) => [p, tally(readingsOf(p).map((r) => corrected(p, r)), length)]));
+  const voted = base.map((l, p) => {
+    const t = tallies.get(p);
+    return t ? [...l].map((c, i) => t[i][0]?.char ?? c).join('') : l;
+  });
+  const { result, lines } = parseMrz(voted);
+  const failures = result.details
+    .filter((d) => !d.valid && /check digit|date/i.test(d.label) && (d.ranges ?? []).some((r) => tallies.has(r.line)))
+    .map((d) => {
+      const rests = (d.ranges ?? []).flatMap((r) => Array.from({ length: r.end - r.start }, (_, k) => ({ line: r.line, column: r.start + k })));
+      const unsettledAt = rests.filter(({ line, column }) => {
+        const t = tallies.get(line)?.[column];
+        return !t || !settled(t) || t[0].char !== lines[line][column];
+      });
+      return { label: d.label, agreed: unsettledAt.length === 0, unsettledAt };
+    });
+  const readings = Math.max(0, ...checkDigitLines.map((p) => readingsOf(p).length));
+  return { lines, failures, readings };
+}
