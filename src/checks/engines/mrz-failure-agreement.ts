@@ -31,7 +31,10 @@ export const failureAgreed = (a: FailureAgreement) => a.failures.some((f) => f.a
  * OCR's and not the document's. This settles which, by the same per-character vote as the name line
  * (weighted by the OCR's confidence; a `?` and a filler added to a line read short abstain), over every
  * reading of each check-digit line, each as the parser corrects it (an `O` in a date is a zero, so two
- * readings that differ only by that agree). Only check digits and dates count: they are what declines a
+ * readings that differ only by that agree), and the leading character read by at least half of the line's
+ * readings: a declined document must have been read, not guessed from the few readings that saw a
+ * character (held-out tuning seed 20261129: a thin print under a shadow whose document number most
+ * readings read as `?` was failed on the two that saw it). Only check digits and dates count: they are what declines a
  * document; a field no check digit covers (a state code) never does.
  *
  * `best` is the zone as the best reading read it, `readingsOf(p)` every reading of line `p`,
@@ -47,6 +50,7 @@ export function failureAgreement(best: string[], readingsOf: (line: number) => L
   };
   const length = base[0].length;
   const tallies = new Map(checkDigitLines.map((p) => [p, tally(readingsOf(p).map((r) => corrected(p, r)), length)]));
+  const readCount = new Map(checkDigitLines.map((p) => [p, readingsOf(p).length]));
   const voted = base.map((l, p) => {
     const t = tallies.get(p);
     return t ? [...l].map((c, i) => t[i][0]?.char ?? c).join('') : l;
@@ -58,7 +62,9 @@ export function failureAgreement(best: string[], readingsOf: (line: number) => L
       const rests = (d.ranges ?? []).flatMap((r) => Array.from({ length: r.end - r.start }, (_, k) => ({ line: r.line, column: r.start + k })));
       const unsettledAt = rests.filter(({ line, column }) => {
         const t = tallies.get(line)?.[column];
-        return !t || !settled(t) || t[0].char !== lines[line][column];
+        // Settled by the readings that saw it, and seen by at least half of them: readings that abstain (a
+        // split glyph, a line's end unseen) did not read the character, so two that did are no agreement.
+        return !t || !settled(t) || t[0].char !== lines[line][column] || 2 * t[0].votes < readCount.get(line)!;
       });
       return { label: d.label, agreed: unsettledAt.length === 0, unsettledAt };
     });

@@ -246,6 +246,21 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       throw new Error('no birth date with a zero in seeds 53-79');
     });
 
+    it('does not agree on characters most readings did not see (split glyphs abstain): two readings that saw them are not the readings agreeing', () => {
+      const tampered = birthDigitPlus(zone('TD3', 55), 3);
+      const unseen = misread(misread(tampered, 1, 19, '?'), 1, 14, '?');
+      const a = agreementOf([tampered, tampered, unseen, unseen, unseen]);
+      expect(a?.failures.map((f) => [f.label, f.agreed])).toEqual([
+        ['Birth date check digit', false],
+        ['Composite check digit', false],
+      ]);
+      expect(a?.failures[0].unsettledAt).toEqual([
+        { line: 1, column: 19 },
+        { line: 1, column: 14 },
+      ]);
+      expect(failureAgreed(agreementOf([tampered, tampered, tampered, unseen, unseen])!)).toBe(true);
+    });
+
     it('weighs each reading by its confidence: a dissent the OCR itself was unsure of does not unsettle a position', () => {
       const tampered = birthDigitPlus(zone('TD3', 54), 3);
       const unsure = birthDigitPlus(tampered, 4);
