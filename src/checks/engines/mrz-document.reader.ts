@@ -237,14 +237,19 @@ export class MrzDocumentReader implements DocumentReader {
         const agreed = agreement.failures.filter((f) => f.agreed).map((f) => f.label.toLowerCase());
         reading = { ...voted, verdict: 'fail', reason: `${voted.reason} The ${agreement.readings} readings agree on the ${agreed.join(' and the ')} and on every character ${agreed.length > 1 ? 'they cover' : 'it covers'}.` };
       } else {
+        const why = (f: (typeof agreement.failures)[number]) =>
+          [
+            ...(f.unsettledAt.length ? [`${f.unsettledAt.length} of its characters read differently`] : []),
+            ...(f.malformed.length ? [`${f.malformed.map((m) => m.toLowerCase()).join(', ')} not well formed`] : []),
+          ].join(', ');
         const what = failing.length
-          ? `the readings disagree on the ${failing.join(', the ')} or on characters ${failing.length > 1 ? 'they cover' : 'it covers'}`
+          ? `the readings do not agree on a well-formed failing check digit (${agreement.failures.map((f) => `${f.label.toLowerCase()}: ${why(f)}`).join('; ')})`
           : 'the readings voted character by character leave no failing check digit';
         reading = {
           ...voted,
           verdict: 'review',
           reason: `No combination of the ${agreement.readings} readings holds every check digit, but ${what}: a misread, not a check digit that fails; a person should read the document.`,
-          details: { ...details, unsettledFailures: agreement.failures.map((f) => ({ label: f.label, unsettled: f.unsettledAt.length })) },
+          details: { ...details, unsettledFailures: agreement.failures.map((f) => ({ label: f.label, unsettled: f.unsettledAt.length, ...(f.malformed.length ? { malformed: f.malformed } : {}) })) },
         };
       }
     }

@@ -2,17 +2,20 @@ import { UNKNOWN } from './mrz-glyphs';
 import { parseMrz } from './mrz-text';
 import { settled, tally, type LineReading } from './mrz-votes';
 
-/** A check digit (or a date) that fails on the zone as the readings vote it. */
+/** A check digit that fails on the zone as the readings vote it. */
 export type VotedFailure = {
   /** As the `mrz` package names it, e.g. `Birth date check digit`. */
   label: string;
   /**
-   * The readings settle (mrz-votes.ts `settled`) every character the failure rests on: the check digit and
-   * each character of the field it covers (for a date, the date's own characters).
+   * The readings settle (mrz-votes.ts `settled`) every character the failure rests on (the check digit and
+   * each character of the fields it covers), and those are well formed: the check digit a digit, each field it
+   * covers valid on its own (a date a date).
    */
   agreed: boolean;
   /** Characters it rests on that the readings do not settle (line and column, 0-based). */
   unsettledAt: { line: number; column: number }[];
+  /** What it rests on that is not well formed: `check digit` (not a digit), or the label of a field it covers. */
+  malformed: string[];
 };
 
 /**
@@ -22,7 +25,7 @@ export type VotedFailure = {
  */
 export type FailureAgreement = { lines: string[]; failures: VotedFailure[]; readings: number };
 
-/** Whether the readings agree on at least one failing check digit (or date) and everything it covers. */
+/** Whether the readings agree on at least one failing check digit and everything it covers. */
 export const failureAgreed = (a: FailureAgreement) => a.failures.some((f) => f.agreed);
 
 /**
@@ -33,9 +36,11 @@ export const failureAgreed = (a: FailureAgreement) => a.failures.some((f) => f.a
  * reading of each check-digit line, each as the parser corrects it (an `O` in a date is a zero, so two
  * readings that differ only by that agree), and the leading character read by at least half of the line's
  * readings: a declined document must have been read, not guessed from the few readings that saw a
- * character (held-out tuning seed 20261129: a thin print under a shadow whose document number most
- * readings read as `?` was failed on the two that saw it). Only check digits and dates count: they are what declines a
- * document; a field no check digit covers (a state code) never does.
+ * character; and what they agree on must be well formed (the check digit a digit, a date a date): on
+ * held-out tuning seed 20261129 a thin print under a shadow whose second line every reading read shifted
+ * by seven characters (an expiry check digit `<`, a birth date `6F3401`) was failed on it. Only
+ * check digits count: a field no check digit covers (a state code) never declines a document, and a date
+ * that fails with its check digits holding is judged on the verified zone (mrz-text.ts).
  *
  * `best` is the zone as the best reading read it, `readingsOf(p)` every reading of line `p`,
  * `checkDigitLines` the lines that hold check digits (every line but the name line).
@@ -56,17 +61,35 @@ export function failureAgreement(best: string[], readingsOf: (line: number) => L
     return t ? [...l].map((c, i) => t[i][0]?.char ?? c).join('') : l;
   });
   const { result, lines } = parseMrz(voted);
+  const checkDigit = (label: string) => /check digit/i.test(label);
+  const at = (r: { line: number; start: number; end: number }) => Array.from({ length: r.end - r.start }, (_, k) => ({ line: r.line, column: r.start + k }));
   const failures = result.details
-    .filter((d) => !d.valid && /check digit|date/i.test(d.label) && (d.ranges ?? []).some((r) => tallies.has(r.line)))
+    .filter((d) => !d.valid && checkDigit(d.label) && (d.ranges ?? []).some((r) => tallies.has(r.line)))
     .map((d) => {
-      const rests = (d.ranges ?? []).flatMap((r) => Array.from({ length: r.end - r.start }, (_, k) => ({ line: r.line, column: r.start + k })));
+      const [digit, ...covered] = d.ranges ?? [];
+      const rests = (d.ranges ?? []).flatMap(at);
+      // A check digit that is not a digit, or a field it covers that is not valid on its own (a date that is
+      // no date), is not a field read as printed: the readings agree on the same misread (a line read shifted).
+      const coveredAt = new Set(covered.flatMap(at).map((p) => `${p.line}:${p.column}`));
+      const malformed = [
+        ...(/^[0-9]$/.test(lines[digit.line][digit.start]) ? [] : ['check digit']),
+        ...result.details
+          .filter((f) => f !== d && !f.valid)
+          .filter((f) => {
+            // A field it covers that is invalid on its own; a check digit it covers that is not a digit.
+            if (!checkDigit(f.label)) return (f.ranges ?? []).flatMap(at).some((p) => coveredAt.has(`${p.line}:${p.column}`));
+            const own = f.ranges?.[0];
+            return !!own && coveredAt.has(`${own.line}:${own.start}`) && !/^[0-9]$/.test(lines[own.line][own.start]);
+          })
+          .map((f) => f.label),
+      ];
       const unsettledAt = rests.filter(({ line, column }) => {
         const t = tallies.get(line)?.[column];
         // Settled by the readings that saw it, and seen by at least half of them: readings that abstain (a
         // split glyph, a line's end unseen) did not read the character, so two that did are no agreement.
         return !t || !settled(t) || t[0].char !== lines[line][column] || 2 * t[0].votes < readCount.get(line)!;
       });
-      return { label: d.label, agreed: unsettledAt.length === 0, unsettledAt };
+      return { label: d.label, agreed: unsettledAt.length === 0 && malformed.length === 0, unsettledAt, malformed };
     });
   const readings = Math.max(0, ...checkDigitLines.map((p) => readingsOf(p).length));
   return { lines, failures, readings };

@@ -202,8 +202,8 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       expect(a?.lines).toEqual(tampered);
       // The composite check digit covers the birth date's check digit, so it fails too, as printed.
       expect(a?.failures).toEqual([
-        { label: 'Birth date check digit', agreed: true, unsettledAt: [] },
-        { label: 'Composite check digit', agreed: true, unsettledAt: [] },
+        { label: 'Birth date check digit', agreed: true, unsettledAt: [], malformed: [] },
+        { label: 'Composite check digit', agreed: true, unsettledAt: [], malformed: [] },
       ]);
       expect(a && failureAgreed(a)).toBe(true);
       expect(a?.readings).toBe(5);
@@ -213,8 +213,8 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       const truth = zone('TD3', 51);
       const a = agreementOf([birthDigitPlus(truth, 3), birthDigitPlus(truth, 5), birthDigitPlus(truth, 3), birthDigitPlus(truth, 5)]);
       expect(a?.failures).toEqual([
-        { label: 'Birth date check digit', agreed: false, unsettledAt: [{ line: 1, column: 19 }] },
-        { label: 'Composite check digit', agreed: false, unsettledAt: [{ line: 1, column: 19 }] },
+        { label: 'Birth date check digit', agreed: false, unsettledAt: [{ line: 1, column: 19 }], malformed: [] },
+        { label: 'Composite check digit', agreed: false, unsettledAt: [{ line: 1, column: 19 }], malformed: [] },
       ]);
       expect(a && failureAgreed(a)).toBe(false);
     });
@@ -226,8 +226,8 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       const two = misread(truth, 1, 13, String((Number(truth[1][13]) + 2) % 10));
       const a = agreementOf([one, two, one, two]);
       expect(a?.failures).toEqual([
-        { label: 'Birth date check digit', agreed: false, unsettledAt: [{ line: 1, column: 13 }] },
-        { label: 'Composite check digit', agreed: false, unsettledAt: [{ line: 1, column: 13 }] },
+        { label: 'Birth date check digit', agreed: false, unsettledAt: [{ line: 1, column: 13 }], malformed: [] },
+        { label: 'Composite check digit', agreed: false, unsettledAt: [{ line: 1, column: 13 }], malformed: [] },
       ]);
     });
 
@@ -259,6 +259,16 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
         { line: 1, column: 14 },
       ]);
       expect(failureAgreed(agreementOf([tampered, tampered, tampered, unseen, unseen])!)).toBe(true);
+    });
+
+    it('does not agree on what is not well formed: a check digit every reading read as a filler (a line read shifted, not a digit printed)', () => {
+      const truth = zone('TD3', 56);
+      const filler = misread(truth, 1, 19, '<');
+      const a = agreementOf([filler, filler, filler, filler]);
+      expect(a?.failures).toEqual([
+        { label: 'Birth date check digit', agreed: false, unsettledAt: [], malformed: ['check digit'] },
+        { label: 'Composite check digit', agreed: false, unsettledAt: [], malformed: ['Birth date check digit'] },
+      ]);
     });
 
     it('weighs each reading by its confidence: a dissent the OCR itself was unsure of does not unsettle a position', () => {
