@@ -1,13 +1,13 @@
 import { UNKNOWN } from './mrz-glyphs';
 import { parseMrz } from './mrz-text';
-import { settled, tally, type LineReading } from './mrz-votes';
+import { tally, type LineReading, type PositionTally } from './mrz-votes';
 
 /** A check digit that fails on the zone as the readings vote it. */
 export type VotedFailure = {
   /** As the `mrz` package names it, e.g. `Birth date check digit`. */
   label: string;
   /**
-   * The readings settle (mrz-votes.ts `settled`) every character the failure rests on (the check digit and
+   * The readings settle (AGREEMENT_DOMINANCE) every character the failure rests on (the check digit and
    * each character of the fields it covers), and those are well formed: the check digit a digit, each field it
    * covers valid on its own (a date a date).
    */
@@ -25,13 +25,30 @@ export type VotedFailure = {
  */
 export type FailureAgreement = { lines: string[]; failures: VotedFailure[]; readings: number };
 
+/**
+ * How much a character's leading reading must outweigh all the others together (summed confidences) for the
+ * readings to agree on it, with at least two readings for it. Lower than the name's bar (mrz-votes.ts
+ * DOMINANCE, 4): that one decides a pass, where a wrong name is the costly error; this one only chooses
+ * between `fail` and `review`, and neither passes a document. At 4, readings of a line alone that drop a
+ * character (the rest of the line shifted) or misread one glyph the same way (`J` as `1` in 4 of 18) made
+ * tampered documents reviews (held-out tuning seed 20261129: 4 and 3 left two of its nine invalid documents
+ * reviews, 2 one; its 45 degraded documents' verdicts were the same at 4, 3 and 2).
+ */
+export const AGREEMENT_DOMINANCE = 2;
+
+/** The position's leading character outweighs the others AGREEMENT_DOMINANCE times, with two readings for it. */
+function agreedOn(t: PositionTally): boolean {
+  const [lead, ...others] = t;
+  return !!lead && lead.votes >= 2 && lead.weight >= AGREEMENT_DOMINANCE * others.reduce((s, o) => s + o.weight, 0);
+}
+
 /** Whether the readings agree on at least one failing check digit and everything it covers. */
 export const failureAgreed = (a: FailureAgreement) => a.failures.some((f) => f.agreed);
 
 /**
  * A tampered document's readings agree on the wrong digit: the print says it, every reading reads it. A
  * misread scatters: the readings differ on the digit or on the field it covers, so the failure may be the
- * OCR's and not the document's. This settles which, by the same per-character vote as the name line
+ * OCR's and not the document's. This settles which, by a per-character vote like the name line's
  * (weighted by the OCR's confidence; a `?` and a filler added to a line read short abstain), over every
  * reading of each check-digit line, each as the parser corrects it (an `O` in a date is a zero, so two
  * readings that differ only by that agree), and the leading character read by at least half of the line's
@@ -87,7 +104,7 @@ export function failureAgreement(best: string[], readingsOf: (line: number) => L
         const t = tallies.get(line)?.[column];
         // Settled by the readings that saw it, and seen by at least half of them: readings that abstain (a
         // split glyph, a line's end unseen) did not read the character, so two that did are no agreement.
-        return !t || !settled(t) || t[0].char !== lines[line][column] || 2 * t[0].votes < readCount.get(line)!;
+        return !t || !agreedOn(t) || t[0].char !== lines[line][column] || 2 * t[0].votes < readCount.get(line)!;
       });
       return { label: d.label, agreed: unsettledAt.length === 0 && malformed.length === 0, unsettledAt, malformed };
     });

@@ -209,6 +209,12 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       expect(a?.readings).toBe(5);
     });
 
+    it('agrees where the leading reading outweighs the others twice (3 to 1), which would not settle a name', () => {
+      const tampered = birthDigitPlus(zone('TD3', 57), 3);
+      expect(failureAgreed(agreementOf([tampered, tampered, birthDigitPlus(tampered, 4), tampered])!)).toBe(true);
+      expect(failureAgreed(agreementOf([tampered, birthDigitPlus(tampered, 4), tampered, birthDigitPlus(tampered, 4), tampered])!)).toBe(false);
+    });
+
     it('does not agree when the readings scatter on the failing check digit itself (two read it one way, two another)', () => {
       const truth = zone('TD3', 51);
       const a = agreementOf([birthDigitPlus(truth, 3), birthDigitPlus(truth, 5), birthDigitPlus(truth, 3), birthDigitPlus(truth, 5)]);
