@@ -19,10 +19,13 @@ const errorLines = (logs: string) => logs.split('\n').filter((l) => l.includes('
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  // One after the other: two embedded databases initialising at once can take the 2-core CI machine past the start-up timeout.
-  strict = await startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ADMIN_API_KEY }));
+  // Side by side: each starts on a copy of the run's migrated database (test/helpers/test-server.ts), so neither
+  // initialises one (that had made two starts at once outlast the start-up timeout on the 2-core CI machine).
   // `dev` listens where a server does without a HOST setting (every interface); `strict` on 127.0.0.1 only.
-  dev = await startServer(testEnv({ WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2', HOST: undefined }));
+  [strict, dev] = await Promise.all([
+    startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ADMIN_API_KEY })),
+    startServer(testEnv({ WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2', HOST: undefined })),
+  ]);
   acme = await createTenant(strict, 'acme');
 });
 
