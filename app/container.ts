@@ -232,7 +232,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   // Where artifact ciphertext lives (VAULT_STORE); null keeps it in artifact_blobs.
   const blobs = createBlobStore(config);
   const blobReaper = blobs ? new BlobReaper(artifactStore, blobs, jobs) : null;
-  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), { retention, blobs });
+  const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), { blobs });
   const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher, { reaper: blobReaper });
   // Settled data requests queue their follow-ups: a delegated request's callback, a user's export-ready mail.
   const delegatedCallback = queueDelegatedCallback(jobs);

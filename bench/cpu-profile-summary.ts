@@ -3,6 +3,8 @@
  * `node --cpu-prof` writes them; the checks bench's BENCH_CPU_PROFILE), one table per profile (one per thread):
  * self time by package or source folder, and the heaviest functions. Sampled time, not the kernel's count, so
  * it misses native threads V8 does not see (tesseract's worker is a thread of its own and has its own profile).
+ * PROFILE_FROM_US / PROFILE_TO_US keep only the samples in that window of the monotonic clock, in µs (the profile's
+ * own clock: bench:hosted prints each phase's `mono` time), to read one phase of a longer run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,7 +30,13 @@ function summarise(file: string, top: number): string {
   const p = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
+  const from = Number(process.env.PROFILE_FROM_US ?? -Infinity);
+  const to = Number(process.env.PROFILE_TO_US ?? Infinity);
+  let at = p.startTime;
+  p.samples.forEach((id, i) => {
+    at += p.timeDeltas[i] ?? 0;
+    if (at >= from && at <= to) self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0));
+  });
   const total = [...self.values()].reduce((s, v) => s + v, 0);
   const places = new Map<string, number>();
   const fns = new Map<string, number>();

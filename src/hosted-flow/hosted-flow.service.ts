@@ -216,8 +216,8 @@ export class HostedFlowService {
     if (!kind || !limits.kinds.includes(kind)) throw new DomainError('unsupported_media_type', `A ${req.class} must be sent as one of the accepted ${limits.kinds.join(' or ')} types`);
     const maxBytes = MAX_BYTES[kind];
     if (req.contentLength !== undefined && req.contentLength > maxBytes) throw new DomainError('payload_too_large', `A ${kind} upload is at most ${maxBytes} bytes`);
+    // A submit is refused by the store's guard, under the session row's lock, not by a read before the body.
     this.assertCapturing(s);
-    await this.assertNotSubmitted(s);
     const details = await this.detailsFor(s, req);
     const input: Parameters<EvidenceVault['put']>[0] = {
       session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode },

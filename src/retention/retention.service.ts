@@ -33,10 +33,6 @@ export class RetentionService {
     if (tenantId !== scope.tenantId) throw notFound('Tenant');
   }
 
-  async policy(tenantId: string, livemode: boolean): Promise<RetentionPolicy> {
-    return (await this.row(tenantId, livemode)) ?? { ...DEFAULT_POLICY };
-  }
-
   private async row(tenantId: string, livemode: boolean): Promise<PolicyRow | null> {
     const rows: PolicyRow[] = await this.db.query(
       `SELECT biometric_template_days, selfie_image_days, selfie_video_days, id_document_years, updated_at FROM tenant_retention WHERE tenant_id = $1 AND livemode = $2`,

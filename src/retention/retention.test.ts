@@ -50,7 +50,7 @@ describe('retention with an injected clock', () => {
     const dispatcher = new WebhookDispatcher(jobs, { expireInSeconds: 15, now, db });
     const store = new PostgresArtifactStore(db);
     retention = new RetentionService(db, audit, now);
-    vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), { now, retention });
+    vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), { now });
     const purger = new ArtifactPurger(db, store, audit, dispatcher, { now });
     sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined, insertStatement: async () => null }, NO_END_USERS, quietEffects(dispatcher.onOutbox, purger.onOutbox), now);
     runs = new RetentionRunService(db, new RetentionReclassifier(db), purger, audit, now);

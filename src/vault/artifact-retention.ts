@@ -32,21 +32,18 @@ export const FIELD_OF_CLASS: Readonly<Record<ArtifactClass, RetentionField>> = {
   digital_id_presentation: 'id_document_years',
 };
 
-/** `retain_until` of an artifact stored at `storedAt` under `policy`, and whether it goes at completion. */
-export function retentionFor(policy: RetentionPolicy, cls: ArtifactClass, storedAt: Date): { retainUntil: Date; purgeAtCompletion: boolean } {
+/**
+ * How an artifact's `retain_until` follows from the policy in force when it is stored, computed by the store's
+ * insert from the policy it reads in the same statement as the row (artifact_insert_refusal, migration
+ * 1765100000032; one read fewer per upload): the ID document's years added in UTC (29 February becomes
+ * 28 February), a day count as 24-hour steps, and a 0-day class kept `zeroDaySafetyDays` and purged at
+ * completion.
+ */
+export type RetentionRule = { field: RetentionField; byDefault: number; inYears: boolean; zeroDaySafetyDays: number };
+
+export function retentionRuleFor(cls: ArtifactClass): RetentionRule {
   const field = FIELD_OF_CLASS[cls];
-  const value = policy[field];
-  if (field === 'id_document_years') return { retainUntil: addYears(storedAt, value), purgeAtCompletion: false };
-  if (value === 0) return { retainUntil: addDays(storedAt, ZERO_DAY_SAFETY_DAYS), purgeAtCompletion: true };
-  return { retainUntil: addDays(storedAt, value), purgeAtCompletion: false };
+  return { field, byDefault: DEFAULT_POLICY[field], inYears: field === 'id_document_years', zeroDaySafetyDays: ZERO_DAY_SAFETY_DAYS };
 }
 
 export const addDays = (d: Date, days: number): Date => new Date(d.getTime() + days * 86_400_000);
-
-/** Calendar years in UTC, as PostgreSQL's `+ interval 'n years'` counts them (29 February becomes 28 February). */
-export function addYears(d: Date, years: number): Date {
-  const r = new Date(d.getTime());
-  r.setUTCFullYear(d.getUTCFullYear() + years);
-  if (r.getUTCDate() !== d.getUTCDate()) r.setUTCDate(0);
-  return r;
-}

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { ArtifactClass } from './artifact-classes';
+import type { RetentionRule } from './artifact-retention';
 
 /** One stored artifact's metadata. The row outlives a purge (with `purgedAt` set and no bytes). */
 export type ArtifactRecord = {
@@ -32,8 +33,23 @@ export const isFromChip = (a: Pick<ArtifactRecord, 'details'>): boolean => a.det
 /** What a purge tells the purger about each artifact it purged. */
 export type PurgedArtifact = { id: string; sessionId: string; tenantId: string; livemode: boolean; class: ArtifactClass; /** The blob the row named until now, to delete once the purge commits. */ blobKey: string | null };
 
-/** Why an insert was refused: the session no longer takes captures, or the class is full. */
-export type InsertRefusal = { refused: 'session_state'; status: string } | { refused: 'class_full'; max: number } | { refused: 'no_session' };
+/** Why an insert was refused: the session no longer takes captures (or its page's captures were submitted), or the class is full. */
+export type InsertRefusal = { refused: 'session_state'; status: string } | { refused: 'class_full'; max: number } | { refused: 'no_session' } | { refused: 'submitted' };
+
+/** What an insert checks, and how it dates the row, while it holds the session row. */
+export type InsertGuard = {
+  /** Statuses in which the session still takes artifacts, and the class limit. */
+  openStatuses: readonly string[];
+  maxPerClass: number;
+  /** The page's own uploads: refused once the page's captures were submitted (a T5 session stays in_progress for its chip). */
+  refuseSubmitted: boolean;
+  /** `retain_until` from the tenant's policy in force at the insert. */
+  retention: RetentionRule;
+};
+
+/** An artifact before its insert: the store dates it from the retention it reads. */
+export type NewArtifact = Omit<ArtifactRecord, 'retainUntil' | 'purgeAtCompletion'>;
+export type Inserted = { retainUntil: Date; purgeAtCompletion: boolean };
 
 /**
  * Where the vault keeps artifacts: rows plus already-encrypted bytes. Implementations store
@@ -42,11 +58,12 @@ export type InsertRefusal = { refused: 'session_state'; status: string } | { ref
 export interface ArtifactStore {
   /**
    * Inserts the row, or nothing: in one transaction that holds the session row, refusing when the
-   * session's status is not one of `openStatuses` or the session already has `maxPerClass` artifacts
-   * of this class. The row names its blob (`blobKey`, already durable), or `ciphertext` goes into
-   * `artifact_blobs` in the same transaction (VAULT_STORE=postgres).
+   * session's status is not one of `openStatuses`, the page's captures were submitted (`refuseSubmitted`) or
+   * the session already has `maxPerClass` artifacts of this class; else the row's `retain_until` from the
+   * tenant's retention read in the same transaction. The row names its blob (`blobKey`, already durable), or
+   * `ciphertext` goes into `artifact_blobs` in the same transaction (VAULT_STORE=postgres).
    */
-  insert(row: ArtifactRecord, ciphertext: Buffer | null, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null>;
+  insert(row: NewArtifact, ciphertext: Buffer | null, guard: InsertGuard): Promise<InsertRefusal | Inserted>;
   find(id: string): Promise<ArtifactRecord | null>;
   /** The row with the user its session is bound to now (null when unbound), read in one query: an evidence open's checks. */
   findWithSessionUser(id: string): Promise<{ record: ArtifactRecord; sessionUserId: string | null } | null>;

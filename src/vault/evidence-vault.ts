@@ -4,8 +4,8 @@ import { normalize, sniff, SNIFF_BYTES } from './content-type';
 import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
 import type { ArtifactClass } from './artifact-classes';
-import { DEFAULT_POLICY, retentionFor, RetentionPolicy } from './artifact-retention';
-import type { ArtifactRecord, ArtifactStore, InsertRefusal } from './artifact-store';
+import { retentionRuleFor } from './artifact-retention';
+import type { ArtifactRecord, ArtifactStore, Inserted, InsertGuard, InsertRefusal, NewArtifact } from './artifact-store';
 import type { BlobLocation, BlobStore } from './blob-store';
 import { UploadGate } from './upload-gate';
 import type { VaultKeys } from './vault-keys';
@@ -22,11 +22,6 @@ const STREAMED_UPLOAD_LIMITS = { slots: 256, perTenant: 16, perSession: 2 };
 const BUFFERED_UPLOAD_LIMITS = { slots: 16, perTenant: 8, perSession: 2 };
 
 
-/** The retention in force for a tenant and mode when an artifact is stored. */
-export type RetentionSource = { policy(tenantId: string, livemode: boolean): Promise<RetentionPolicy> };
-
-const DEFAULTS: RetentionSource = { policy: async () => DEFAULT_POLICY };
-
 export type StoreArtifactInput = {
   session: { id: string; tenantId: string; livemode: boolean };
   class: ArtifactClass;
@@ -37,7 +32,7 @@ export type StoreArtifactInput = {
   /** The size the client announced (Content-Length), when it did: the ciphertext then goes straight into one buffer of that size. */
   expectedBytes?: number;
   details?: Record<string, unknown>;
-  /** Passed to the store's guard: statuses in which the session still takes captures, and the class limit. */
+  /** Passed to the store's guard: statuses in which the session still takes captures, and the class limit (an upload is refused once the page's captures were submitted, too). */
   openStatuses: readonly string[];
   maxPerClass: number;
 };
@@ -58,7 +53,6 @@ export const newArtifactId = (): string => `art_${randomBase62(24)}`;
  */
 export class EvidenceVault {
   private readonly now: Clock;
-  private readonly retention: RetentionSource;
   private readonly blobs: BlobStore | null;
   private readonly gate: UploadGate;
 
@@ -67,14 +61,11 @@ export class EvidenceVault {
     private readonly keys: VaultKeys,
     opts: {
       now?: Clock;
-      /** The tenant's retention, read when an artifact is stored (the defaults if left out). */
-      retention?: RetentionSource;
       /** Where ciphertext lives; null or left out keeps it in artifact_blobs (VAULT_STORE=postgres). */
       blobs?: BlobStore | null;
     } = {},
   ) {
     this.now = opts.now ?? systemClock;
-    this.retention = opts.retention ?? DEFAULTS;
     this.blobs = opts.blobs ?? null;
     this.gate = new UploadGate(this.blobs ? STREAMED_UPLOAD_LIMITS : BUFFERED_UPLOAD_LIMITS);
   }
@@ -93,7 +84,7 @@ export class EvidenceVault {
     const seen = { size: 0 };
     const ciphertext = Readable.from(encrypting(input, declared, cipher, hash, seen), { objectMode: false });
     const stored = await this.keep(id, ciphertext, input.expectedBytes !== undefined && input.expectedBytes <= input.maxBytes ? input.expectedBytes : undefined);
-    const record = await this.newRecord(id, input.session, input.class, {
+    const row = this.newRow(id, input.session, input.class, {
       contentType: declared,
       sizeBytes: seen.size,
       sha256: hash.digest('hex'),
@@ -102,11 +93,15 @@ export class EvidenceVault {
       authTag: cipher.getAuthTag(),
       blobKey: stored.blob?.key ?? null,
     });
-    const refusal = await this.insert(record, stored, { openStatuses: input.openStatuses, maxPerClass: input.maxPerClass });
-    if (refusal?.refused === 'no_session') throw new DomainError('not_found', 'Session not found');
-    if (refusal?.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes captures (it is ${refusal.status})`);
-    if (refusal?.refused === 'class_full') throw new DomainError('invalid_request', `A session holds at most ${refusal.max} ${input.class} artifacts`);
-    return record;
+    // An upload body is the page's: refused once the page's captures were submitted.
+    const inserted = await this.insert(row, stored, { openStatuses: input.openStatuses, maxPerClass: input.maxPerClass, refuseSubmitted: true, retention: retentionRuleFor(input.class) });
+    if ('refused' in inserted) {
+      if (inserted.refused === 'no_session') throw new DomainError('not_found', 'Session not found');
+      if (inserted.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes captures (it is ${inserted.status})`);
+      if (inserted.refused === 'submitted') throw new DomainError('invalid_state', 'The captures were already submitted');
+      throw new DomainError('invalid_request', `A session holds at most ${inserted.max} ${input.class} artifacts`);
+    }
+    return { ...row, ...inserted };
   }
 
   /** The ciphertext made durable in the blob store, or (without one) gathered for the row's transaction. */
@@ -118,17 +113,17 @@ export class EvidenceVault {
   }
 
   /** Inserts the row after its blob is durable; a blob whose row is refused (or fails) is deleted again. */
-  private async insert(record: ArtifactRecord, stored: { blob: BlobLocation | null; bytes: Buffer | null }, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null> {
-    let refusal: InsertRefusal | null;
+  private async insert(row: NewArtifact, stored: { blob: BlobLocation | null; bytes: Buffer | null }, guard: InsertGuard): Promise<InsertRefusal | Inserted> {
+    let result: InsertRefusal | Inserted;
     try {
-      refusal = await this.store.insert(record, stored.bytes, guard);
+      result = await this.store.insert(row, stored.bytes, guard);
     } catch (err) {
       // If the row did commit after all (an error on the way back), the blob is gone and reads answer 410; the orphan sweep would have kept it otherwise.
       if (stored.blob) await this.blobs!.delete(stored.blob.key).catch(() => undefined);
       throw err;
     }
-    if (refusal && stored.blob) await this.blobs!.delete(stored.blob.key);
-    return refusal;
+    if ('refused' in result && stored.blob) await this.blobs!.delete(stored.blob.key);
+    return result;
   }
 
   /**
@@ -150,7 +145,7 @@ export class EvidenceVault {
     const ciphertext = Buffer.concat([cipher.update(input.bytes), cipher.final()]);
     const sha256 = createHash('sha256').update(input.bytes).digest('hex');
     const stored = await this.keep(id, Readable.from([ciphertext]));
-    const record = await this.newRecord(id, input.session, input.class, {
+    const row = this.newRow(id, input.session, input.class, {
       contentType: input.contentType,
       sizeBytes: input.bytes.length,
       sha256,
@@ -160,9 +155,9 @@ export class EvidenceVault {
       blobKey: stored.blob?.key ?? null,
     });
     // A retried job stores again; the bound keeps retries from piling up.
-    const refusal = await this.insert(record, stored, { openStatuses: input.openStatuses ?? ['processing'], maxPerClass: 8 });
+    const result = await this.insert(row, stored, { openStatuses: input.openStatuses ?? ['processing'], maxPerClass: 8, refuseSubmitted: false, retention: retentionRuleFor(input.class) });
     // The checks' writes stay best effort as before; chip evidence must be there before the chip counts.
-    if (input.openStatuses && refusal?.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes chip data (it is ${refusal.status})`);
+    if (input.openStatuses && 'refused' in result && result.refused === 'session_state') throw new DomainError('invalid_state', `This session no longer takes chip data (it is ${result.status})`);
   }
 
   /** Small personal data kept outside the artifact table (a confirmed name), sealed under the tenant's data key: base64 of iv, tag, ciphertext. */
@@ -182,16 +177,14 @@ export class EvidenceVault {
     return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as T;
   }
 
-  /** `retain_until` comes from the tenant's policy in force now, per class (docs/retention-and-audit.md). */
-  private async newRecord(
+  /** The row before its insert; `retain_until` comes from the tenant's policy the insert reads, per class (docs/retention-and-audit.md). */
+  private newRow(
     id: string,
     session: StoreArtifactInput['session'],
     cls: ArtifactClass,
     bytes: Pick<ArtifactRecord, 'contentType' | 'sizeBytes' | 'sha256' | 'details' | 'iv' | 'authTag' | 'blobKey'>,
-  ): Promise<ArtifactRecord> {
-    const storedAt = this.now();
-    const { retainUntil, purgeAtCompletion } = retentionFor(await this.retention.policy(session.tenantId, session.livemode), cls, storedAt);
-    return { id, sessionId: session.id, tenantId: session.tenantId, livemode: session.livemode, userId: null, class: cls, ...bytes, storedAt, retainUntil, purgeAtCompletion, purgedAt: null };
+  ): NewArtifact {
+    return { id, sessionId: session.id, tenantId: session.tenantId, livemode: session.livemode, userId: null, class: cls, ...bytes, storedAt: this.now(), purgedAt: null };
   }
 
   find(id: string): Promise<ArtifactRecord | null> {

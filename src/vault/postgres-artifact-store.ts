@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import type { ArtifactClass } from './artifact-classes';
-import type { ArtifactRecord, ArtifactStore, InsertRefusal, PurgedArtifact } from './artifact-store';
+import type { ArtifactRecord, ArtifactStore, Inserted, InsertGuard, InsertRefusal, NewArtifact, PurgedArtifact } from './artifact-store';
 import { SessionReader } from '../sessions/session-reader';
 
 type Row = {
@@ -48,30 +48,33 @@ export class PostgresArtifactStore implements ArtifactStore {
   constructor(private readonly db: DataSource) {}
 
   /**
-   * One statement, one round trip: the guard (artifact_insert_refusal, migration 1765100000031: the session
-   * row locked, its status and the class's count checked) and, when it refuses nothing, the row and (without
-   * a blob store) its ciphertext, all in the statement's own transaction.
+   * One statement, one round trip: the guard (artifact_insert_refusal, migration 1765100000032: the session
+   * row locked, its status, the page's submit and the class's count checked, the retention in force read) and,
+   * when it refuses nothing, the row dated by that retention and (without a blob store) its ciphertext, all in
+   * the statement's own transaction.
    */
-  async insert(a: ArtifactRecord, ciphertext: Buffer | null, guard: { openStatuses: readonly string[]; maxPerClass: number }): Promise<InsertRefusal | null> {
-    const rows: { refused: InsertRefusal['refused'] | null; status: string | null }[] = await this.db.query(
-      `WITH guard AS MATERIALIZED (SELECT refused, status FROM artifact_insert_refusal($2, $17::text[], $6, $18, $19)),
+  async insert(a: NewArtifact, ciphertext: Buffer | null, guard: InsertGuard): Promise<InsertRefusal | Inserted> {
+    const r = guard.retention;
+    const rows: { refused: InsertRefusal['refused'] | null; status: string | null; retain_until: Date | string | null; purge_at_completion: boolean | null }[] = await this.db.query(
+      `WITH guard AS MATERIALIZED (SELECT * FROM artifact_insert_refusal($2, $15::text[], $6, $16, $17, $19, $13, $20, $21, $22, $23)),
          inserted AS (
            INSERT INTO artifacts (${COLUMNS}, purge_at_completion)
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15, $16 FROM guard WHERE guard.refused IS NULL
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, guard.retain_until, NULL, $14, guard.purge_at_completion FROM guard WHERE guard.refused IS NULL
            RETURNING id
          ),
-         bytes AS (INSERT INTO artifact_blobs (artifact_id, ciphertext) SELECT id, $20::bytea FROM inserted WHERE $20::bytea IS NOT NULL)
-       SELECT refused, status FROM guard`,
+         bytes AS (INSERT INTO artifact_blobs (artifact_id, ciphertext) SELECT id, $18::bytea FROM inserted WHERE $18::bytea IS NOT NULL)
+       SELECT refused, status, retain_until, purge_at_completion FROM guard`,
       [
-        a.id, a.sessionId, a.tenantId, a.livemode, a.userId, a.class, a.contentType, a.sizeBytes, a.sha256, JSON.stringify(a.details), a.iv, a.authTag, a.storedAt, a.retainUntil, a.blobKey, a.purgeAtCompletion ?? false,
+        a.id, a.sessionId, a.tenantId, a.livemode, a.userId, a.class, a.contentType, a.sizeBytes, a.sha256, JSON.stringify(a.details), a.iv, a.authTag, a.storedAt, a.blobKey,
         guard.openStatuses, a.details.source !== 'chip', guard.maxPerClass, ciphertext,
+        guard.refuseSubmitted, r.field, r.byDefault, r.inYears, r.zeroDaySafetyDays,
       ],
     );
-    const { refused, status } = rows[0];
-    if (refused === 'no_session') return { refused };
+    const { refused, status, retain_until, purge_at_completion } = rows[0];
+    if (refused === 'no_session' || refused === 'submitted') return { refused };
     if (refused === 'session_state') return { refused, status: status! };
     if (refused === 'class_full') return { refused, max: guard.maxPerClass };
-    return null;
+    return { retainUntil: new Date(retain_until!), purgeAtCompletion: purge_at_completion! };
   }
 
   async find(id: string): Promise<ArtifactRecord | null> {

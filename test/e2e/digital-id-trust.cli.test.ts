@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { serveEmbeddedDatabase } from '../helpers/embedded-database';
 import { cli, testEnv } from '../helpers/test-server';
 import { freshCertificateAuthority, issueSigner, projectTestIaca } from '../helpers/test-pki';
 import { buildVical } from '../helpers/vical-builder';
@@ -9,7 +10,8 @@ import { buildVical } from '../helpers/vical-builder';
 /**
  * `trust add|list|remove` (D24, docs/digital-ids.md "Trust setup"). The roots are the operator's, one set for
  * the whole service: on a shared PostgreSQL other files add theirs meanwhile, so each assertion is about the
- * roots this file adds, never the whole list.
+ * roots this file adds, never the whole list. No server runs: the embedded database is served once for the file
+ * (test/helpers/embedded-database.ts), and each CLI call connects to it as it would to a server's.
  */
 
 const env = testEnv();
@@ -27,6 +29,14 @@ async function list(environment: 'test' | 'live'): Promise<Root[]> {
 }
 
 describe('trust CLI', () => {
+  let database: { close(): Promise<void> } | undefined;
+  beforeAll(async () => {
+    database = await serveEmbeddedDatabase(env);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
   it('trusts the project test IACA in test mode only, and never lets live mode hold it', async () => {
     const testIaca = new X509Certificate(projectTestIaca().certificatePem).fingerprint256.replaceAll(':', '').toLowerCase();
     const builtins = (await list('test')).filter((r) => r.source === 'builtin').map((r) => `${r.kind}:${r.fingerprint_sha256}`);

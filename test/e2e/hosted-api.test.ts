@@ -172,6 +172,28 @@ describe('uploads', () => {
     expect(row.rows[0].details.client_captured_at).toBe(step.opens_at + 1_900);
   });
 
+  // The class limit holds under concurrency because the store's guard locks the session row before it counts
+  // (artifact_insert_refusal): without the lock, on PostgreSQL, two uploads admitted together (the gate lets
+  // two of a session read at once) both count none and both go in (checked by removing FOR UPDATE: 2 stored).
+  it('stores at most the class limit of uploads fired at one session at once, refuses the rest (400), and leaves no blob of a refused one', async () => {
+    const burst = await openPage(server, await createSession(acme.live_api_key));
+    await pageCall(server, burst, 'POST', 'start');
+    const vault = path.join(server.env.DATA_DIR!, 'vault');
+    const files = (): Set<string> => new Set(fs.existsSync(vault) ? fs.readdirSync(vault, { recursive: true, encoding: 'utf8' }).filter((f) => fs.statSync(path.join(vault, f)).isFile()) : []);
+    const filesBefore = files();
+    const limit = UPLOADABLE.selfie_image!.maxPerSession;
+    const n = 8;
+    const answers = await Promise.all(Array.from({ length: n }, (_, i) => upload(server, burst, { class: 'selfie_image' }, jpegBytes(256 * 1024, i + 1), 'image/jpeg')));
+    const stored = answers.filter((r) => r.status === 201);
+    expect(stored).toHaveLength(limit);
+    for (const r of answers.filter((a) => a.status !== 201)) expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status: 400, code: 'invalid_request' });
+    const rows = await db.query('SELECT id, blob_key, sha256 FROM artifacts WHERE session_id = $1', [burst.id]);
+    expect(rows.rows.map((r) => r.id).sort()).toEqual(stored.map((r) => r.body.id).sort());
+    // Nothing half-stored: the only new files are the stored rows' blobs (no refused upload's blob, no temporary file left).
+    const added = [...files()].filter((f) => !filesBefore.has(f));
+    expect(added.sort()).toEqual(rows.rows.map((r) => path.relative(vault, blobFile(server.env.DATA_DIR!, r.blob_key))).sort());
+  });
+
   it('cannot submit before everything was captured (400), then submits once and refuses later uploads (409)', async () => {
     await refused(page, () => pageCall(server, page, 'POST', 'submit'), 400, 'invalid_request', 'POST /v1/hosted/sessions/{id}/submit');
     const selfie = jpegBytes(4096, 7);

@@ -18,6 +18,7 @@ import {
 import { cli, createTenant, eventually, http, ROOT, Tenant, TestServer } from '../helpers/test-server';
 import { createUser, startOidcServer, testEmail } from '../helpers/oidc-login';
 import { createConsoleMember } from '../helpers/console-login';
+import { hurryTestClock } from '../helpers/test-clock';
 import { CookieJar } from '../../bench/oidc-flow';
 import { crawl, PAGE_PATHS_WITH_IDS, portalJar, type PageSurface } from './page-fuzz';
 // mulberry32: small, fast, and the same sequence for the same seed on every machine.
@@ -389,18 +390,22 @@ beforeAll(async () => {
   // Per-address limits off: the pages are metered per client address, and every request here comes from one.
   server = await startOidcServer({ ADMIN_API_KEY, RATE_LIMIT_ENABLED: 'false' });
   tenant = await createTenant(server, 'fuzz');
-  // High limits for this tenant, so the fuzz reaches the domain instead of 429s (bad credentials still meet the per-IP limits).
-  await Promise.all(
-    ['verify_create', 'verify_read', 'verify_admin', 'webhooks_replay', 'default'].map((bucket) => cli(server.env, ['limits', 'set', '--tenant', tenant.tenant_id, '--bucket', bucket, '--limit', '100000', '--json'])),
-  );
   const session = await http(server, 'POST', '/v1/verify/sessions', { key: tenant.test_api_key, json: { flow_id: 'default', tier: 'T1' } });
+  // The pages as their users see them: a console admin (second factor enrolled), an account holder, and a stranger.
+  const holder = testEmail('fuzz.holder');
+  // Independent of each other, so made side by side (issue 44): high limits for this tenant, so the fuzz reaches the
+  // domain instead of 429s (bad credentials still meet the per-IP limits), the admin and the account holder.
+  const [admin] = await Promise.all([
+    createConsoleMember(server, tenant.tenant_id, 'admin'),
+    createUser(server, holder),
+    ...['verify_create', 'verify_read', 'verify_admin', 'webhooks_replay', 'default'].map(async (bucket) => {
+      const r = await cli(server.env, ['limits', 'set', '--tenant', tenant.tenant_id, '--bucket', bucket, '--limit', '100000', '--json']);
+      if (r.code !== 0) throw new Error(`limits set failed: ${r.stderr}`);
+    }),
+  ]);
   const endpoint = await http(server, 'POST', '/v1/verify/webhooks', { key: tenant.test_api_key, json: { url: 'https://93.184.216.34/hook', events: ['verification.completed'] } });
   credentials = { test: tenant.test_api_key, live: tenant.live_api_key, clientSecret: session.body.client_secret ?? 'vses_x_secret_y' };
   ids = [session.body.id, endpoint.body.id, 'vses_0000000000000000000000aa', 'whk_0000000000000000000000aa'];
-  // The pages as their users see them: a console admin (second factor enrolled), an account holder, and a stranger.
-  const admin = await createConsoleMember(server, tenant.tenant_id, 'admin');
-  const holder = testEmail('fuzz.holder');
-  await createUser(server, holder);
   // Signing out, revoking the fuzz's own keys or removing its member would end the fuzz's credentials: those
   // rendered forms are left out (the same routes are still fuzzed with made-up ids: PAGE_PATHS_WITH_IDS).
   const signedIn = (s: PageSurface): PageSurface => ({ ...s, forms: s.forms.filter((f) => !/sign-out|\/keys\/[^/]+\/revoke|\/members\/[^/]+\/(remove|role)|\/apps\/revoke/.test(f.action)) });
@@ -476,7 +481,9 @@ it('leaves the same server reading, writing and deciding sessions', async () => 
   const created = await http(server, 'POST', '/v1/verify/sessions', { key: after.test_api_key, json: { flow_id: 'default', tier: 'T1' } });
   expect(created.status).toBe(201);
   expect((await http(server, 'GET', `/v1/verify/sessions/${created.body.id}`, { key: after.test_api_key })).status).toBe(200);
-  // A test session resolves by itself: its outcome is written by the job queue.
+  // A test session resolves by itself: its outcome is written by the job queue, whose clock steps are made due now
+  // (the queue still has to find and run them) instead of waiting out the 10 s.
+  await hurryTestClock(server, created.body.id);
   const decided = await eventually(async () => {
     const r = await http(server, 'GET', `/v1/verify/sessions/${created.body.id}`, { key: after.test_api_key });
     return ['success', 'failed'].includes(r.body.status) ? r.body : undefined;

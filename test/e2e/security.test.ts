@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { cli, createTenant, eventually, graphql, http, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+import { cli, createTenant, eventually, graphql, http, logsThrough, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
@@ -16,13 +16,18 @@ let acme: Tenant;
 
 const ADMIN_API_KEY = `op_admin_${randomBytes(24).toString('hex')}`;
 const errorLines = (logs: string) => logs.split('\n').filter((l) => l.includes('"level":50'));
+/** `strict`'s log through a request of its own: every line of the requests before it has been written. */
+const logsSoFar = async () => logsThrough(strict, (await http(strict, 'GET', '/healthz')).headers.get('request-id')!);
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  // One after the other: two embedded databases initialising at once can take the 2-core CI machine past the start-up timeout.
-  strict = await startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ADMIN_API_KEY }));
+  // Side by side: each starts on a copy of the run's migrated database (test/helpers/test-server.ts), so neither
+  // initialises one (that had made two starts at once outlast the start-up timeout on the 2-core CI machine).
   // `dev` listens where a server does without a HOST setting (every interface); `strict` on 127.0.0.1 only.
-  dev = await startServer(testEnv({ WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2', HOST: undefined }));
+  [strict, dev] = await Promise.all([
+    startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ADMIN_API_KEY })),
+    startServer(testEnv({ WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2', HOST: undefined })),
+  ]);
   acme = await createTenant(strict, 'acme');
 });
 
@@ -264,11 +269,11 @@ describe('GraphQL variable coercion errors (finding 8)', () => {
     ['a JSON object', 'mutation($m: JSONObject) { createSession(input: { flowId: "default", tier: T1, metadata: $m }) { id } }', { m: 'x' }],
     ['an out-of-range date', 'mutation($s: DateTimeISO) { replayWebhookEvents(id: "whk_0000000000000000", input: { since: $s }) { queued } }', { s: '-100000-01-01T00:00:00Z' }],
   ])('answers a variable that is not %s with invalid_request, and logs no error', async (_what, query, variables) => {
-    const before = errorLines(await strict.settledLogs()).length;
+    const before = errorLines(await logsSoFar()).length;
     const r = await graphql(strict, query, variables, acme.test_api_key);
     expect(r.status).toBe(400);
     expect(r.body.errors[0].extensions.code).toBe('invalid_request');
-    expect(errorLines(await strict.settledLogs())).toHaveLength(before);
+    expect(errorLines(await logsThrough(strict, r.headers.get('request-id')!))).toHaveLength(before);
   });
 });
 
@@ -278,12 +283,12 @@ describe('GraphQL operation names', () => {
     ['an operationName naming no operation', { query: 'query A { __typename }', operationName: 'B' }],
     ['no operationName with several operations', { query: 'query A { __typename } query B { __typename }' }],
   ])('answers %s with 400 invalid_request and runs nothing', async (_what, payload) => {
-    const before = errorLines(await strict.settledLogs()).length;
+    const before = errorLines(await logsSoFar()).length;
     const r = await http(strict, 'POST', '/graphql', { key: acme.test_api_key, json: payload });
     expect(r.status).toBe(400);
     expect(r.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['invalid_request']);
     expect(r.body.data).toBeUndefined();
-    expect(errorLines(await strict.settledLogs())).toHaveLength(before);
+    expect(errorLines(await logsThrough(strict, r.headers.get('request-id')!))).toHaveLength(before);
   });
 });
 
@@ -319,8 +324,9 @@ describe('logs (finding 10)', () => {
     const query = new URLSearchParams({ query: 'query($v: String) { sessions(first: 1, referenceId: $v) { edges { cursor } } }', variables: JSON.stringify({ v: `${planted}-get` }) });
     expect((await http(strict, 'GET', `/graphql?${query}`, { key: acme.test_api_key, headers: { accept: 'application/json' } })).status).toBe(200);
     expect((await http(strict, 'GET', `/hosted/vses_0000000000000000000000aa?token=${planted}-token`)).status).toBe(404);
-    expect((await graphql(strict, 'mutation($m: JSONObject) { createSession(input: { flowId: "default", tier: T1, metadata: $m }) { id } }', { m: `${planted}-variable` }, acme.test_api_key)).status).toBe(400);
-    expect(await strict.settledLogs()).not.toContain(planted);
+    const last = await graphql(strict, 'mutation($m: JSONObject) { createSession(input: { flowId: "default", tier: T1, metadata: $m }) { id } }', { m: `${planted}-variable` }, acme.test_api_key);
+    expect(last.status).toBe(400);
+    expect(await logsThrough(strict, last.headers.get('request-id')!)).not.toContain(planted);
   });
 });
 

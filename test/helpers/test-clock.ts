@@ -33,6 +33,16 @@ export async function holdTestClock(
   }
 }
 
+/**
+ * Makes the test session's clock steps not yet taken due now, for a test that needs the session decided (its fixed
+ * outcome) and does not test the walk itself: the steps still run in order through the job queue (each takes the
+ * earlier ones: src/verification/test-mode-advance.job.ts), without the 10 s of waiting (issue 44). Harmless when
+ * the steps are not queued yet or already taken: the clock then keeps its own pace.
+ */
+export async function hurryTestClock(server: Pick<TestServer, 'env'>, sessionId: string): Promise<void> {
+  await release(server, sessionId);
+}
+
 async function release(server: Pick<TestServer, 'env'>, sessionId: string): Promise<void> {
   const db = await dbClient(server);
   try {

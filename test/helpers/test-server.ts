@@ -248,6 +248,17 @@ export async function loggedLine(server: Pick<TestServer, 'logs'>, match: string
   return eventually(async () => found(), ceilingMs, 100);
 }
 
+/**
+ * Every log line `server` has written up to the response line of the request whose `request-id` header is
+ * `requestId`. The server writes its lines in the order it logs them and logs a response's line once the response
+ * is sent, so whatever was logged while handling that request, or before it, is there: a test that counts error lines
+ * waits for this event instead of a fixed pause (issue 47), which a loaded machine can outlast.
+ */
+export async function logsThrough(server: Pick<TestServer, 'logs'>, requestId: string, ceilingMs = 60_000): Promise<string> {
+  await loggedLine(server, new RegExp(`"request_id":"${requestId}".*"msg":"request"`), ceilingMs);
+  return server.logs.join('\n');
+}
+
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 250): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -133,12 +133,19 @@ export function boxBlur(g: GreyImage, r: number): GreyImage {
       acc += data[y * w + Math.min(w - 1, x + r + 1)] - data[y * w + Math.max(0, x - r)];
     }
   }
-  for (let x = 0; x < w; x++) {
-    let acc = 0;
-    for (let y = -r; y <= r; y++) acc += tmp[Math.min(h - 1, Math.max(0, y)) * w + x];
-    for (let y = 0; y < h; y++) {
-      out[y * w + x] = Math.round(acc / (2 * r + 1));
-      acc += tmp[Math.min(h - 1, y + r + 1) * w + x] - tmp[Math.max(0, y - r) * w + x];
+  // The vertical pass walks rows with one running sum per column (the same sums, added in the same order, as a
+  // walk down each column), so it reads memory in order rather than one row apart per step.
+  const acc = new Float64Array(w);
+  for (let y = -r; y <= r; y++) {
+    const row = Math.min(h - 1, Math.max(0, y)) * w;
+    for (let x = 0; x < w; x++) acc[x] += tmp[row + x];
+  }
+  for (let y = 0; y < h; y++) {
+    const entering = Math.min(h - 1, y + r + 1) * w;
+    const leaving = Math.max(0, y - r) * w;
+    for (let x = 0; x < w; x++) {
+      out[y * w + x] = Math.round(acc[x] / (2 * r + 1));
+      acc[x] += tmp[entering + x] - tmp[leaving + x];
     }
   }
   return { width: w, height: h, data: out };
