@@ -163,6 +163,22 @@ describe('the gateway proxy (D18)', () => {
     expect(endless.written).toBeLessThan(256 * 1024 * 1024);
   });
 
+  it('does not take a caller that stops reading for longer than the timeout for a silent upstream: the answer completes', async () => {
+    const caller = http.get(new URL(`${server.url}/v1/social/big`), { headers: { authorization: `Bearer ${acme.test_api_key}` } });
+    const res = await new Promise<http.IncomingMessage>((resolve) => caller.once('response', resolve));
+    expect(res.statusCode).toBe(200);
+    res.pause();
+    let bytes = 0;
+    const complete = new Promise<boolean>((resolve) => {
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.once('close', () => resolve(res.complete));
+    });
+    // The gateway holds the upstream back meanwhile: 2.5 s without a byte from it, against SOCIAL_PROXY_TIMEOUT_SECONDS=1.
+    await new Promise((r) => setTimeout(r, 2500));
+    res.resume();
+    expect([await complete, bytes]).toEqual([true, 20 * 1024 * 1024]);
+  });
+
   it('answers an upstream that stays silent with 504, one that drops the connection with 502, and no upstream with 503, each as the error body', async () => {
     const slow = await call(server, 'GET', '/v1/social/slow', { key: acme.test_api_key });
     expect([slow.status, slow.body.error.code]).toEqual([504, 'upstream_timeout']);
