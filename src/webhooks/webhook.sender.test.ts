@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sendWebhook } from './webhook.sender';
 
-/** A receiver in another process: answers 200 at once, and prints when it answered request /<n> (ms since the epoch). */
+/**
+ * A receiver in another process: answers 200 at once, and prints when it answered request /<n> (ms since the epoch).
+ * It closes a kept-alive connection after 3 s idle (it tells the client so; node's client reuses the connection for 2 s).
+ */
 const RECEIVER = `
-const server = require('node:http').createServer((req, res) => {
+const server = require('node:http').createServer({ keepAliveTimeout: 3000 }, (req, res) => {
   req.resume();
   req.on('end', () => res.end('ok', () => console.log('answered ' + req.url.slice(1) + ' ' + Date.now())));
 });
@@ -57,5 +60,15 @@ describe('sendWebhook', () => {
       expect(r).toMatchObject({ statusCode: 200, error: null, body: 'ok' });
       return;
     }
+  });
+
+  it('sends again on a new connection when the kept-alive one was closed by the receiver while this process was too busy to notice', async () => {
+    const send = (n: number) =>
+      sendWebhook({ target: { url: new URL(`http://127.0.0.1:${port}/${n}`), address: '127.0.0.1', family: 4 }, body: '{}', headers: {}, timeoutMs: 30_000, maxBodyBytes: 1024 });
+    expect(await send(101)).toMatchObject({ statusCode: 200, body: 'ok' }); // leaves its socket to keep-alive
+    // The receiver closes the idle socket after 3 s; this thread is blocked past that, so the close is unread and
+    // the next POST goes out on the dead socket, which the receiver resets.
+    stall(4_000);
+    expect(await send(102)).toMatchObject({ statusCode: 200, error: null, body: 'ok' });
   });
 });

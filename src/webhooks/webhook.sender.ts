@@ -58,39 +58,51 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<SendResult>((resolve) => {
     let settled = false;
+    let request: http.ClientRequest;
     const finish = (r: Omit<SendResult, 'durationMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve({ ...r, durationMs: Math.round(performance.now() - started) });
     };
-    const request = client.request(
-      url,
-      {
-        method: 'POST',
-        lookup: pinned,
-        agent: agentFor(req.target, pinned),
-        headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)), 'user-agent': 'Service-Webhooks/1.0' },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        const done = (truncated: boolean) => {
-          finish({ statusCode: res.statusCode ?? null, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), error: null });
-          if (truncated) res.destroy(); // the rest of a large body is of no use; a complete one leaves the socket to keep-alive
-        };
-        res.on('data', (chunk: Buffer) => {
-          if (kept < req.maxBodyBytes) {
-            const part = chunk.subarray(0, req.maxBodyBytes - kept);
-            chunks.push(part);
-            kept += part.length;
-          }
-          if (kept >= req.maxBodyBytes) done(true);
-        });
-        res.on('end', () => done(false));
-        res.on('error', (err) => finish({ statusCode: res.statusCode ?? null, headers: res.headers, body: '', error: err.message }));
-      },
-    );
+    const send = (mayRetryStaleSocket: boolean) => {
+      request = client.request(
+        url,
+        {
+          method: 'POST',
+          lookup: pinned,
+          agent: agentFor(req.target, pinned),
+          headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)), 'user-agent': 'Service-Webhooks/1.0' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          const done = (truncated: boolean) => {
+            finish({ statusCode: res.statusCode ?? null, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), error: null });
+            if (truncated) res.destroy(); // the rest of a large body is of no use; a complete one leaves the socket to keep-alive
+          };
+          res.on('data', (chunk: Buffer) => {
+            if (kept < req.maxBodyBytes) {
+              const part = chunk.subarray(0, req.maxBodyBytes - kept);
+              chunks.push(part);
+              kept += part.length;
+            }
+            if (kept >= req.maxBodyBytes) done(true);
+          });
+          res.on('end', () => done(false));
+          res.on('error', (err) => finish({ statusCode: res.statusCode ?? null, headers: res.headers, body: '', error: err.message }));
+        },
+      );
+      const sentOn = request;
+      sentOn.on('error', (err: NodeJS.ErrnoException) => {
+        // A kept-alive socket the receiver closed while it sat idle: when this process was too busy to see the close
+        // (a loaded machine), the POST goes out on it and the receiver resets it unread. Node's documented remedy is
+        // to send again on a new connection, once, within the same deadline (the receiver never saw this one).
+        if (mayRetryStaleSocket && sentOn.reusedSocket && err.code === 'ECONNRESET' && !settled) return send(false);
+        finish({ statusCode: null, headers: {}, body: '', error: err.code ? `${err.code}: ${err.message}` : err.message });
+      });
+      sentOn.end(req.body);
+    };
     const timer = setTimeout(() => {
       // After a stall of this process's event loop (a loaded machine), timers run before the sockets are read: an
       // answer that arrived in time is waiting unread. setImmediate runs after the next read, so it counts first.
@@ -100,7 +112,6 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
         request.destroy();
       });
     }, req.timeoutMs);
-    request.on('error', (err: NodeJS.ErrnoException) => finish({ statusCode: null, headers: {}, body: '', error: err.code ? `${err.code}: ${err.message}` : err.message }));
-    request.end(req.body);
+    send(true);
   });
 }
