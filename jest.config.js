@@ -9,7 +9,9 @@ module.exports = {
   // A ceiling that only bounds a hang (issue 47): on a 2-core machine at load 40, a server start has taken over 2 minutes
   // and a hook that starts a server, then runs the CLI five times and signs a member in, over 5.
   testTimeout: 600000,
-  maxWorkers: 2,
+  // Three workers on two cores: the files wait on servers, browsers and CLI processes as much as they compute (the cores
+  // were idle a quarter of a 2-worker run); measured in docs/benchmarks.md, "The test suite's time".
+  maxWorkers: 3,
   testSequencer: '<rootDir>/scripts/jest-slowest-first.js',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
 };
