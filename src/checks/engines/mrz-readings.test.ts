@@ -64,6 +64,24 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
     expect(c.kind === 'verified' && c.conflicts).toEqual([expect.stringMatching(/^[XG|XQ]/)]);
   });
 
+  it('does not settle a name letter most readings read as a digit: the parser\'s look-alike (6 as G) is no reading (seed 20261301)', () => {
+    // A sharp OCR-B S read as 6 by 8 of 10 readings, as 5 by one and as S by one: the 6s, corrected to G by
+    // the parser, used to settle KROLIKOWGKA, and a name that differs from the document passed.
+    const truth = buildMrz({ ...randomFields(seededRandom(18), 'TD1', now), surname: 'KROLIKOWSKA', givenNames: 'MARIA DE LOS ANGELES' });
+    const s = truth[2].indexOf('S');
+    const as = (by: string) => misread(truth, 2, s, by);
+    const alone = (line: string) => ({ text: line, confidences: [...line].map(() => 1) });
+    const c = combineReadings([truth, as('6'), as('6')].map((z) => z.join('\n')), ['6', '6', '6', '5', '6', '6', '6'].map((by) => alone(as(by)[2])));
+    expect(c).toMatchObject({ kind: 'verified', nameSettled: false });
+    expect(c.kind === 'verified' && c.lines[2]).not.toBe(as('G')[2]);
+  });
+
+  it('still settles a name whose O every reading read as a zero (OCR-B draws the two alike)', () => {
+    const truth = buildMrz({ ...randomFields(seededRandom(18), 'TD1', now), surname: 'KROLIKOWSKA', givenNames: 'MARIA' });
+    const zero = misread(truth, 2, truth[2].indexOf('O'), '0');
+    expect(combineReadings([zero, zero, zero].map((z) => z.join('\n')))).toMatchObject({ kind: 'verified', lines: truth, nameSettled: true, conflicts: [] });
+  });
+
   it('leaves a tie of two name readings unsettled, so the reader cannot pass it', () => {
     const truth = zone('TD1', 9);
     const other = misread(truth, 2, 1, differentFrom(truth[2][1]));

@@ -51,6 +51,9 @@ export const nameLineIndex = (format: MrzFormat) => (format === 'TD1' ? 2 : 0);
 /** Where the name field starts in the name line (after the document code and issuing state of TD2 and TD3). */
 export const nameFieldStart = (format: MrzFormat) => (format === 'TD1' ? 0 : 5);
 
+/** Digits read in a name line that are no reading of a letter: all but 0 (OCR-B's 0 and O are drawn almost alike). */
+const NOT_A_LETTER = /[1-9]/;
+
 /** Distinct values, most frequent first (first seen on ties). */
 function byVotes(values: string[]): { value: string; votes: number }[] {
   const counts = new Map<string, number>();
@@ -105,11 +108,15 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
   /** The verified consensus on check-digit lines `chosen`, whose check digits hold. */
   const settle = (chosen: string[]): MrzConsensus => {
     const { lines } = parseMrz(assemble(chosen, anyName));
-    // Names are voted as corrected by the parser (a 0 in a name reads as O), so two readings that differ only
-    // by such a correction agree; unknown positions stay unknown.
+    // Names are voted as corrected by the parser, so two readings that differ only by such a correction
+    // agree; unknown positions stay unknown. Only a 0 is corrected (to O: OCR-B draws O and 0 almost alike,
+    // so a 0 read in a name is an O read). Any other digit stays as read: it is no reading of a letter, and
+    // the parser's look-alike (6 as G, 5 as S, 8 as B...) is a guess no check digit confirms, so it votes
+    // for no letter and against the letters read there (mrz-votes.ts). Seed 20261301: a sharp OCR-B S read
+    // as 6 by 8 of 10 readings, corrected to G, settled the name with G, and the document passed.
     const correct = (name: string) => {
       const fixed = parseMrz(assemble(chosen, name.replaceAll(UNKNOWN, '<'))).lines[nameIndex];
-      return [...fixed].map((c, i) => (name[i] === UNKNOWN ? UNKNOWN : c)).join('');
+      return [...fixed].map((c, i) => (name[i] === UNKNOWN || NOT_A_LETTER.test(name[i]) ? name[i] : c)).join('');
     };
     const names = allNames.map((n) => ({ text: correct(n.text), confidences: n.confidences }));
     const vote = voteLine(names, length, nameFieldStart(format));

@@ -88,6 +88,14 @@ describe('voteLine (a name line voted character by character)', () => {
     expect(voteLine([midName, sure(NAME), sure(NAME)], NAME.length, 0)).toMatchObject({ line: NAME, settled: true });
   });
 
+  it('counts a digit read in a name against the letters read there (for none of them): 2 S to 8 digits is not settled', () => {
+    const six = sure(swap(NAME, S, '6'));
+    expect(voteLine([sure(NAME), sure(NAME), six, six, six, six, six, six, six, sure(swap(NAME, S, '5'))], NAME.length, 0)).toMatchObject({ settled: false, unsettledAt: [S] });
+    // One digit at half weight does not unsettle a letter two readings read alike; a digit that leads is no name.
+    expect(voteLine([sure(NAME), sure(NAME), six], NAME.length, 0)).toMatchObject({ line: NAME, settled: true });
+    expect(voteLine([six, six, sure(NAME)], NAME.length, 0)).toMatchObject({ settled: false });
+  });
+
   it('is never settled on a line that is not a well-formed name field, however many readings agree', () => {
     const odd = '<ROSSI<SANNE<<<<<<<<<<<<<<<<<';
     expect(voteLine([sure(odd), sure(odd), sure(odd)], odd.length, 0)).toMatchObject({ line: odd, settled: false });

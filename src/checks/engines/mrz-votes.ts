@@ -100,7 +100,10 @@ export function voteLine(readings: LineReading[], length: number, nameStart?: nu
 
 /**
  * A name-line reading as its own structure reads it: a letter after its filler has begun is a filler the OCR
- * misread (a mark, a speck), so it votes for `<` at half its confidence; a digit, which no name holds, abstains.
+ * misread (a mark, a speck), so it votes for `<` at half its confidence; a digit, which no name holds, votes
+ * as itself at half its confidence: for no letter, but against the letters other readings read there (the
+ * reading saw a glyph it took for no letter, so a letter a few readings read is not settled by the others'
+ * silence), and a line a digit leads is no well-formed name, never settled.
  */
 function asNameField(r: LineReading, start: number): LineReading {
   // Fillers added after the reading's own filler had begun are what the field holds there (no letter follows
@@ -109,7 +112,7 @@ function asNameField(r: LineReading, start: number): LineReading {
   const padFrom = filler !== undefined && filler <= r.padFrom! ? undefined : r.padFrom;
   const impossible = structurallyImpossible(r.text, start);
   return {
-    text: impossible.size === 0 ? r.text : [...r.text].map((c, i) => (!impossible.has(i) ? c : /[0-9]/.test(c) ? UNKNOWN : '<')).join(''),
+    text: impossible.size === 0 ? r.text : [...r.text].map((c, i) => (!impossible.has(i) || /[0-9]/.test(c) ? c : '<')).join(''),
     confidences: impossible.size === 0 ? r.confidences : r.confidences.map((w, i) => (impossible.has(i) ? w / 2 : w)),
     ...(padFrom !== undefined ? { padFrom } : {}),
   };
