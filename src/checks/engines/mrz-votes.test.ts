@@ -96,6 +96,16 @@ describe('voteLine (a name line voted character by character)', () => {
     expect(voteLine([six, six, sure(NAME)], NAME.length, 0)).toMatchObject({ settled: false });
   });
 
+  it('does not settle a filler inside a name that an aligned reading read as a letter (a K that lost its stem; tuning #192)', () => {
+    const name = 'OKAFOR<<ERIKA<<<<<<<<<<<<<<<<<';
+    const lost = swap(name, name.indexOf('ERIKA') + 3, '<');
+    const v = voteLine([lost, lost, lost, lost, lost, name].map((t) => sure(t)), name.length, 0);
+    expect(v).toMatchObject({ line: lost, settled: false, unsettledAt: [name.indexOf('ERIKA') + 3] });
+    // A reading shifted by a dropped character puts letters where the others read fillers: it does not count.
+    const shifted = name.slice(0, 3) + name.slice(4) + '<';
+    expect(voteLine([lost, lost, lost, lost, lost, shifted].map((t) => sure(t)), name.length, 0)).toMatchObject({ line: lost, settled: true });
+  });
+
   it('is never settled on a line that is not a well-formed name field, however many readings agree', () => {
     const odd = '<ROSSI<SANNE<<<<<<<<<<<<<<<<<';
     expect(voteLine([sure(odd), sure(odd), sure(odd)], odd.length, 0)).toMatchObject({ line: odd, settled: false });
