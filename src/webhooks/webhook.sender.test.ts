@@ -2,13 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { sendWebhook } from './webhook.sender';
 
 /**
- * A receiver in another process: answers 200 at once, and prints when it answered request /<n> (ms since the epoch).
- * It closes a kept-alive connection after 3 s idle (it tells the client so; node's client reuses the connection for 2 s).
+ * A receiver in another process: answers request /<n>/<ms> with 200 after <ms> (0 if absent), and prints when it
+ * answered (ms since the epoch). It closes a kept-alive connection after the idle time given as its argument.
  */
 const RECEIVER = `
-const server = require('node:http').createServer({ keepAliveTimeout: 3000 }, (req, res) => {
+const server = require('node:http').createServer({ keepAliveTimeout: Number(process.argv[1]) }, (req, res) => {
+  const [n, delay] = req.url.slice(1).split('/');
   req.resume();
-  req.on('end', () => res.end('ok', () => console.log('answered ' + req.url.slice(1) + ' ' + Date.now())));
+  req.on('end', () => setTimeout(() => res.end('ok', () => console.log('answered ' + n + ' ' + Date.now())), Number(delay ?? 0)));
 });
 server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port));
 `;
@@ -16,32 +17,45 @@ server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port)
 /** Blocks this thread, its event loop included, for `ms` without spinning. */
 const stall = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-describe('sendWebhook', () => {
-  let receiver: ChildProcess;
-  let port: number;
+type Receiver = { process: ChildProcess; port: number; answers: Map<number, number> };
+
+async function startReceiver(keepAliveMs: number): Promise<Receiver> {
+  const child = spawn(process.execPath, ['-e', RECEIVER, String(keepAliveMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const answers = new Map<number, number>();
+  const port = await new Promise<number>((resolve) =>
+    child.stdout!.on('data', (d: Buffer) => {
+      for (const [, n, at] of String(d).matchAll(/answered (\d+) (\d+)/g)) answers.set(Number(n), Number(at));
+      const listening = /port (\d+)/.exec(String(d));
+      if (listening) resolve(Number(listening[1]));
+    }),
+  );
+  return { process: child, port, answers };
+}
+
+describe('sendWebhook', () => {
+  // One that keeps idle connections for 10 minutes: the stall test's stalls grow, and must not outlast its connection.
+  let patient: Receiver;
+  // One that closes them after 3 s, as many servers do (node's client then reuses one for 2 s).
+  let brisk: Receiver;
 
   beforeAll(async () => {
-    receiver = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-    port = await new Promise<number>((resolve) =>
-      receiver.stdout!.on('data', (d: Buffer) => {
-        for (const [, n, at] of String(d).matchAll(/answered (\d+) (\d+)/g)) answers.set(Number(n), Number(at));
-        const listening = /port (\d+)/.exec(String(d));
-        if (listening) resolve(Number(listening[1]));
-      }),
-    );
+    [patient, brisk] = await Promise.all([startReceiver(600_000), startReceiver(3_000)]);
   });
   afterAll(() => {
-    receiver?.kill();
+    patient?.process.kill();
+    brisk?.process.kill();
   });
 
   it('counts an answer that came within the deadline while its event loop stalled past it (a loaded machine)', async () => {
-    // The stall must begin before the answer comes and end after the deadline; a slow machine may answer after a
-    // short stall, so the stall grows until it covers the answer (a ceiling bounds a hang).
+    // The answer must come while this process is stalled and before the deadline, and the stall must end after the
+    // deadline: the receiver answers a quarter of the stall after the request, the deadline is at half of it. A slow
+    // machine may send the request late or answer late, so the stall grows until the answer falls inside it (a
+    // ceiling bounds a hang).
     for (let n = 1, stallMs = 600; ; n++, stallMs *= 2) {
       expect(stallMs).toBeLessThan(60_000);
       const timeoutMs = stallMs / 2;
-      const sent = sendWebhook({ target: { url: new URL(`http://127.0.0.1:${port}/${n}`), address: '127.0.0.1', family: 4 }, body: '{}', headers: {}, timeoutMs, maxBodyBytes: 1024 });
+      const url = new URL(`http://127.0.0.1:${patient.port}/${n}/${stallMs / 4}`);
+      const sent = sendWebhook({ target: { url, address: '127.0.0.1', family: 4 }, body: '{}', headers: {}, timeoutMs, maxBodyBytes: 1024 });
       let stalled = { from: 0, to: 0 };
       // In the loop's check phase, as an I/O callback's work would be: its next turn runs the timers before reading sockets.
       await new Promise((resolve) => setTimeout(resolve, 5)); // the request written
@@ -54,8 +68,8 @@ describe('sendWebhook', () => {
         }),
       );
       const r = await sent;
-      while (!answers.has(n) && Date.now() - stalled.to < 60_000) await new Promise((resolve) => setTimeout(resolve, 10)); // its line about the answer
-      const answeredAt = answers.get(n)!;
+      while (!patient.answers.has(n) && Date.now() - stalled.to < 60_000) await new Promise((resolve) => setTimeout(resolve, 10)); // its line about the answer
+      const answeredAt = patient.answers.get(n)!;
       if (answeredAt < stalled.from || answeredAt > stalled.from + timeoutMs) continue; // not while stalled: try again
       expect(r).toMatchObject({ statusCode: 200, error: null, body: 'ok' });
       return;
@@ -64,8 +78,9 @@ describe('sendWebhook', () => {
 
   it('sends again on a new connection when the kept-alive one was closed by the receiver while this process was too busy to notice', async () => {
     const send = (n: number) =>
-      sendWebhook({ target: { url: new URL(`http://127.0.0.1:${port}/${n}`), address: '127.0.0.1', family: 4 }, body: '{}', headers: {}, timeoutMs: 30_000, maxBodyBytes: 1024 });
+      sendWebhook({ target: { url: new URL(`http://127.0.0.1:${brisk.port}/${n}`), address: '127.0.0.1', family: 4 }, body: '{}', headers: {}, timeoutMs: 30_000, maxBodyBytes: 1024 });
     expect(await send(101)).toMatchObject({ statusCode: 200, body: 'ok' }); // leaves its socket to keep-alive
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the socket back in the client's pool of free ones
     // The receiver closes the idle socket after 3 s; this thread is blocked past that, so the close is unread and
     // the next POST goes out on the dead socket, which the receiver resets.
     stall(4_000);
