@@ -15,7 +15,7 @@ import { EVIDENCE_LINK, SignedLinks } from '../links/signed-links';
 import { EvidenceVault } from '../vault/evidence-vault';
 import { PostgresArtifactStore } from '../vault/postgres-artifact-store';
 import { VaultKeys } from '../vault/vault-keys';
-import { addDays } from '../vault/artifact-retention';
+import { addDays } from '../data-rights/business-days';
 import { RetentionReclassifier } from './retention-reclassifier';
 import { RetentionRunService } from './retention-run.service';
 import { RetentionService } from './retention.service';

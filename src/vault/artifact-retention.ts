@@ -46,4 +46,3 @@ export function retentionRuleFor(cls: ArtifactClass): RetentionRule {
   return { field, byDefault: DEFAULT_POLICY[field], inYears: field === 'id_document_years', zeroDaySafetyDays: ZERO_DAY_SAFETY_DAYS };
 }
 
-export const addDays = (d: Date, days: number): Date => new Date(d.getTime() + days * 86_400_000);
