@@ -45,4 +45,3 @@ export function retentionRuleFor(cls: ArtifactClass): RetentionRule {
   const field = FIELD_OF_CLASS[cls];
   return { field, byDefault: DEFAULT_POLICY[field], inYears: field === 'id_document_years', zeroDaySafetyDays: ZERO_DAY_SAFETY_DAYS };
 }
-

@@ -71,8 +71,9 @@ export function failureAgreement(best: string[], readingsOf: (line: number) => L
     return { ...r, text: [...fixed].map((c, i) => (r.text[i] === UNKNOWN ? UNKNOWN : c)).join('') };
   };
   const length = base[0].length;
-  const tallies = new Map(checkDigitLines.map((p) => [p, tally(readingsOf(p).map((r) => corrected(p, r)), length)]));
-  const readCount = new Map(checkDigitLines.map((p) => [p, readingsOf(p).length]));
+  const readingsByLine = new Map(checkDigitLines.map((p) => [p, readingsOf(p)]));
+  const tallies = new Map([...readingsByLine].map(([p, rs]) => [p, tally(rs.map((r) => corrected(p, r)), length)]));
+  const readCount = new Map([...readingsByLine].map(([p, rs]) => [p, rs.length]));
   const voted = base.map((l, p) => {
     const t = tallies.get(p);
     return t ? [...l].map((c, i) => t[i][0]?.char ?? c).join('') : l;
@@ -108,6 +109,6 @@ export function failureAgreement(best: string[], readingsOf: (line: number) => L
       });
       return { label: d.label, agreed: unsettledAt.length === 0 && malformed.length === 0, unsettledAt, malformed };
     });
-  const readings = Math.max(0, ...checkDigitLines.map((p) => readingsOf(p).length));
+  const readings = Math.max(0, ...readCount.values());
   return { lines, failures, readings };
 }
