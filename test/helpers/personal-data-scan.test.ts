@@ -54,6 +54,27 @@ describe('the personal-data scan', () => {
     await expect(findPersonalData(db, ['ab'])).rejects.toThrow(/too short/);
   });
 
+  it('passes over a schema another test file drops while the scan runs, and still finds the rest', async () => {
+    const gone = `scan_gone_${run}`;
+    await db.query(`CREATE SCHEMA ${gone}`);
+    await db.query(`CREATE TABLE ${gone}.job (data jsonb)`);
+    let listed = false;
+    // Drops the schema right after the scan has listed the columns, as a file that ends meanwhile does.
+    const dropping: Queryable = {
+      query: async (text, values) => {
+        const result = await db.query(text, values);
+        if (!listed && /information_schema\.columns/.test(text)) {
+          listed = true;
+          await db.query(`DROP SCHEMA ${gone} CASCADE`);
+        }
+        return result;
+      },
+    };
+    const hits = await findPersonalData(dropping, [v('marker')], mine);
+    expect(listed).toBe(true);
+    expect(hits.map((h) => `${h.table}.${h.column}`)).toEqual(['people.doc']);
+  });
+
   it('treats LIKE wildcards in a needle literally', async () => {
     expect(await findPersonalData(db, [`a%_e${run}`], mine)).toEqual([]);
   });

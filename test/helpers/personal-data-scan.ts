@@ -33,6 +33,21 @@ export async function textualColumns(db: Queryable): Promise<ColumnInfo[]> {
 }
 
 /**
+ * A query's rows, or none when its table or schema was dropped after the listing: other test files
+ * share the database (on PostgreSQL, each with its own job schema, dropped when it ends), and a
+ * table that no longer exists holds nothing.
+ */
+async function rowsUnlessDropped(db: Queryable, text: string, values: unknown[]): Promise<unknown[]> {
+  try {
+    return (await db.query(text, values)).rows;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === '42P01' || code === '3F000') return []; // undefined_table, invalid_schema_name
+    throw e;
+  }
+}
+
+/**
  * Where each needle occurs. `allow(hit)` answers true for the places a value may stay (for example
  * an audit entry's hash, which is never the value itself; or a column the caller knows holds only
  * another user's data). Needles shorter than 4 characters are refused: they would match by chance.
@@ -47,7 +62,7 @@ export async function findPersonalData(db: Queryable, needles: readonly string[]
       const bytea = c.data_type === 'bytea';
       const where = bytea ? `position(convert_to($1, 'UTF8') in ${col}) > 0` : `${col}::text ILIKE $1`;
       const sample = bytea ? `encode(substring(${col} from 1 for 64), 'escape')` : `left(${col}::text, 200)`;
-      const { rows } = await db.query(`SELECT ${sample} AS sample FROM ${table} WHERE ${where} LIMIT 1`, [bytea ? needle : likePattern(needle)]);
+      const rows = await rowsUnlessDropped(db, `SELECT ${sample} AS sample FROM ${table} WHERE ${where} LIMIT 1`, [bytea ? needle : likePattern(needle)]);
       if (rows.length === 0) continue;
       const hit = { schema: c.table_schema, table: c.table_name, column: c.column_name, needle, sample: String((rows[0] as { sample: unknown }).sample) };
       if (!allow(hit)) hits.push(hit);
