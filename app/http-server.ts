@@ -61,7 +61,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   app.disable('x-powered-by');
   app.locals.publicBaseUrl = c.config.publicBaseUrl; // problem documents' `type` (http/error-response.ts)
   app.set('trust proxy', trustProxySetting(c.config.trustProxy));
-  const server = http.createServer(app);
+  const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1_000 }, app);
   answerClientErrors(server);
 
   const armor = new ApolloArmor({
@@ -255,6 +255,15 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
   c.logger.debug({ routes: routes.map((r) => `${r.method} ${r.path}`) }, 'routes inventoried');
   return { app, server, apollo, subscriptions };
 }
+
+/**
+ * How long an idle kept-alive connection stays open (announced as `Keep-Alive: timeout=65`). Node's 5 s
+ * default races a client that reuses its connection just as the server closes it: a client whose process
+ * stalls a few seconds (a busy event loop, a paused container) writes its next request on a closed socket
+ * and sees EPIPE or "other side closed" instead of an answer. 65 s also outlasts the 60 s idle timeout of
+ * common load balancers, which must never find their upstream connection closed first.
+ */
+export const KEEP_ALIVE_MS = 65_000;
 
 /** How long a shutdown waits for running requests (a slow upload) before cutting them; part of the 24 s budget of app/process-exit.ts. */
 export const HTTP_DRAIN_MS = 8_000;

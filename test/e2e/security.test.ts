@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import nodeHttp from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { cli, createTenant, eventually, graphql, http, logsThrough, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
@@ -260,6 +261,29 @@ describe('client mistakes are 4xx with the error body (finding 7)', () => {
     expect(res.status).toBeLessThan(500);
     expect(body.errors[0].extensions.code).toBe('invalid_request');
     expect(body.errors[0].message).toMatch(/tenantId/);
+  });
+});
+
+describe('kept-alive connections', () => {
+  it('announces 65 s and still answers on a connection left idle past node\'s 5 s default', async () => {
+    // A client whose process stalled a few seconds wrote its next request on a connection the server had
+    // just closed (EPIPE, "other side closed"); the proof run of issue 47 lost a 25 MiB bulk import so.
+    const agent = new nodeHttp.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; keepAlive: string | undefined; reused: boolean }>((resolve, reject) => {
+        const req = nodeHttp.get(`${strict.url}/healthz`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, keepAlive: res.headers['keep-alive'] as string | undefined, reused: req.reusedSocket }));
+        });
+        req.on('error', reject);
+      });
+    try {
+      expect(await get()).toEqual({ status: 200, keepAlive: 'timeout=65', reused: false });
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(await get()).toEqual({ status: 200, keepAlive: 'timeout=65', reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
