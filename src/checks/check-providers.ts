@@ -78,8 +78,12 @@ export type ChallengeStep = { action: ChallengeAction; nonce: string; opensAt: n
 
 export type LivenessChallenge = { id: string; issuedAt: number; steps: ChallengeStep[] };
 
-/** One frame the page captured for a step, stamped by the page and checked against the step's window. */
-export type LivenessFrame = { stepIndex: number; nonce: string; capturedAt: number; image: ImageInput };
+/**
+ * One frame the page captured for a step: `capturedAt` is when the server received it (a frame uploaded in
+ * the grace period after its step closed counts at the close), checked against the step's window;
+ * `clientCapturedAt` the page's own stamp, which orders frames the server gave the same time.
+ */
+export type LivenessFrame = { stepIndex: number; nonce: string; capturedAt: number; clientCapturedAt?: number; image: ImageInput };
 
 export type LivenessVerification = ProviderResult & {
   /** 2D embedding kept as the `liveness_template` artifact. */

@@ -256,9 +256,17 @@ export class RunChecksJob {
     const out: LivenessFrame[] = [];
     for (const a of artifacts.filter((x) => x.class === 'selfie_video' && x.details.challenge_id === challengeId)) {
       const { bytes } = await this.vault.open(a);
-      if (bytes) out.push({ stepIndex: Number(a.details.step), nonce: String(a.details.nonce), capturedAt: Number(a.details.captured_at), image: { bytes, contentType: a.contentType } });
+      if (bytes)
+        out.push({
+          stepIndex: Number(a.details.step),
+          nonce: String(a.details.nonce),
+          capturedAt: Number(a.details.captured_at),
+          ...(a.details.client_captured_at !== undefined ? { clientCapturedAt: Number(a.details.client_captured_at) } : {}),
+          image: { bytes, contentType: a.contentType },
+        });
     }
-    return out.sort((x, y) => x.capturedAt - y.capturedAt);
+    // By the server's time; frames it received after their step closed share the close, and keep the page's order.
+    return out.sort((x, y) => x.capturedAt - y.capturedAt || (x.clientCapturedAt ?? 0) - (y.clientCapturedAt ?? 0));
   }
 
   /**

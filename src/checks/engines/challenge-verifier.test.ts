@@ -86,6 +86,17 @@ describe('verifyChallenge (liveness rules on per-frame measurements)', () => {
     expect(r.reason).toBe('Frames are out of order: frame 3 comes before frame 2 in time or step.');
   });
 
+  it('orders frames the server received at the same time (sent late, at their step\'s close) by the page\'s own stamps', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const x = capture(c, c.steps.map((s) => performed(s.action)));
+    const close = c.steps[0].closesAt;
+    const late = x.frames.map((f, i) => (f.stepIndex === 0 && i >= 2 ? { ...f, capturedAt: close, clientCapturedAt: c.steps[0].opensAt + 1000 + i } : f));
+    expect(run(c, { ...x, frames: late }).reason).toMatch(/^Every step/);
+    // The same server time and no later stamp of the page's own: out of order, as before.
+    const tied = late.map((f, i) => (f.stepIndex === 0 && i >= 2 ? { ...f, clientCapturedAt: c.steps[0].opensAt + 1000 } : f));
+    expect(run(c, { ...x, frames: tied }).reason).toBe('Frames are out of order: frame 3 comes before frame 2 in time or step.');
+  });
+
   it('fails a step with too few frames', () => {
     const c = challenge(['turn_left', 'smile']);
     const r = run(c, capture(c, [performed('turn_left'), [{ happy: 0.1 }, { happy: 0.95 }]]));

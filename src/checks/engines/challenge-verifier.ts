@@ -38,6 +38,15 @@ const range = (xs: number[]) => (xs.length ? Math.max(...xs) - Math.min(...xs) :
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 
 /**
+ * Frame `f` was captured after `prev`: received later, or received at the same time (frames uploaded in the
+ * grace period after their step closed all count at the close) with a later stamp of the page's own. A
+ * slow connection that sends a step's last frames late is not taken for frames out of order (issue 47's
+ * proof run: a T2 session on a loaded machine was declined so).
+ */
+const capturedAfter = (f: LivenessFrame, prev: LivenessFrame) =>
+  f.capturedAt > prev.capturedAt || (f.capturedAt === prev.capturedAt && f.clientCapturedAt !== undefined && prev.clientCapturedAt !== undefined && f.clientCapturedAt > prev.clientCapturedAt);
+
+/**
  * Why the frames cannot answer this challenge whatever they show (a step it does not have, another
  * challenge's nonce, outside the step's window, out of order), or null. Needs no face analysis, so
  * the verifier asks it of every frame received before it analyses any.
@@ -49,7 +58,7 @@ export function frameSequenceProblem(challenge: LivenessChallenge, frames: reado
     if (f.nonce !== step.nonce) return `Frame ${i} carries a nonce that is not step ${f.stepIndex}'s: frames replayed from another challenge.`;
     if (f.capturedAt < step.opensAt - policy.clockSkewMs || f.capturedAt > step.closesAt + policy.clockSkewMs) return `Frame ${i} was captured outside step ${f.stepIndex}'s window.`;
     const prev = frames[i - 1];
-    if (prev && (f.stepIndex < prev.stepIndex || f.capturedAt <= prev.capturedAt)) return `Frames are out of order: frame ${i} comes before frame ${i - 1} in time or step.`;
+    if (prev && (f.stepIndex < prev.stepIndex || !capturedAfter(f, prev))) return `Frames are out of order: frame ${i} comes before frame ${i - 1} in time or step.`;
   }
   return null;
 }
