@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { MrzDocumentReader } from '../../src/checks/engines/mrz-document.reader';
-import { lineOfGlyphs } from '../../src/checks/engines/mrz-glyphs';
+import { lineOfGlyphs, type ReadLine } from '../../src/checks/engines/mrz-glyphs';
 import { MrzOcr } from '../../src/checks/engines/mrz-ocr';
 import { cachedPhoto, fieldsExact, heldoutJobs, tuningJobs, type MrzEvalJob } from './eval-mrz';
 
@@ -36,6 +36,9 @@ async function main() {
   const cache: Record<string, Awaited<ReturnType<MrzOcr['readGlyphs']>>> = cacheFile && fs.existsSync(cacheFile) ? JSON.parse(fs.readFileSync(cacheFile, 'utf8')) : {};
   let ocr: MrzOcr | undefined;
   let texts: string[] = [];
+  /** DIAG_ALT_STATS: every block reading's lines, compared with the print afterwards (altStats). */
+  let readLines: ReadLine[][] = [];
+  const altStats = new AltStats();
   let ocrCalls = 0;
   const reader = new MrzDocumentReader({
     read: async (png, mode) => {
@@ -55,8 +58,10 @@ async function main() {
         r = await ocr.read(png, mode);
         ocrCalls++;
       }
+      if ((mode ?? 'block') === 'block' && r.lines) readLines.push(r.lines);
       const unsure = (r.lines ?? []).flatMap((l) => [...l.text].flatMap((c, i) => (l.confidences[i] < 0.9 ? [`${c}@${i}:${Math.round(l.confidences[i] * 100)}`] : [])));
-      texts.push(`[${mode ?? 'block'}] ${r.text.trim().split('\n').join(' | ')}${unsure.length ? `  (unsure: ${unsure.slice(0, 8).join(' ')})` : ''}`);
+      const weighed = (r.lines ?? []).flatMap((l, n) => [...l.text].flatMap((c, i) => (l.alternatives?.[i] ?? []).filter((a) => a.confidence >= 0.2).map((a) => `${n + 1}:${c}@${i}>${a.char}:${Math.round(a.confidence * 100)}/${Math.round(l.confidences[i] * 100)}`)));
+      texts.push(`[${mode ?? 'block'}] ${r.text.trim().split('\n').join(' | ')}${unsure.length ? `  (unsure: ${unsure.slice(0, 8).join(' ')})` : ''}${weighed.length ? `  (weighed: ${weighed.slice(0, 8).join(' ')})` : ''}`);
       return r;
     },
   });
@@ -69,6 +74,7 @@ async function main() {
     const doc = await cachedPhoto(rest, photo);
     if (process.env.DIAG_DUMP) fs.writeFileSync(`${process.env.DIAG_DUMP}/${job.kind}-${job.index}.${doc.contentType.split('/')[1]}`, doc.bytes);
     texts = [];
+    readLines = [];
     const t = performance.now();
     const reading = await reader.read({ images: [doc], now });
     times.push(performance.now() - t);
@@ -76,6 +82,7 @@ async function main() {
     const ok = reading.verdict === 'pass' && same;
     verdicts[reading.verdict] = (verdicts[reading.verdict] ?? 0) + 1;
     if (ok) exact++;
+    if (job.kind !== 'invalid') for (const lines of readLines) altStats.add(job.lines, lines, job.fields.format === 'TD1' ? 2 : 0);
     if (reading.verdict === 'pass' && !same) wrongPassed++;
     if (!ok || process.env.DIAG_VERBOSE)
       console.log(
@@ -88,6 +95,51 @@ async function main() {
   times.sort((a, b) => a - b);
   const q = (p: number) => Math.round(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)]);
   console.log(`exact ${exact}/${times.length}, wrong-but-passed ${wrongPassed}, verdicts ${JSON.stringify(verdicts)}, OCR calls ${ocrCalls}, p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms`);
+  if (process.env.DIAG_ALT_STATS) altStats.print();
   await ocr?.close();
 }
+
+/** ICAO 9303's value of an MRZ character: its check digits weigh characters whose values differ by 10 alike. */
+const mrzValue = (c: string) => (c === '<' ? 0 : /[0-9]/.test(c) ? Number(c) : c.charCodeAt(0) - 55);
+const sameCheckValue = (a: string, b: string) => a !== b && (mrzValue(a) - mrzValue(b)) % 10 === 0;
+
+/**
+ * DIAG_ALT_STATS: how strongly the OCR weighed another character (mrz-ocr.ts alternatives) where it read
+ * the printed one, and where it misread: per line kind (name or check-digit line), the strongest other
+ * choice (any, and one with the same check-digit value), in buckets of confidence.
+ */
+class AltStats {
+  private readonly counts = new Map<string, number[]>();
+  private static readonly EDGES = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.01];
+  add(printed: string[], read: ReadLine[], nameIndex: number) {
+    if (read.length !== printed.length) return;
+    read.forEach((line, n) => {
+      if (!line.alternatives || line.text.length !== printed[n].length) return;
+      const kind = n === nameIndex ? 'name' : 'check';
+      [...line.text].forEach((c, i) => {
+        const truth = printed[n][i];
+        const alts = line.alternatives![i] ?? [];
+        const best = (f: (a: string) => boolean) => Math.max(0, ...alts.filter((a) => f(a.char)).map((a) => a.confidence));
+        if (c === truth) {
+          this.bump(`${kind} right, any other`, best(() => true));
+          if (kind === 'check') this.bump(`${kind} right, same check value`, best((a) => sameCheckValue(a, c)));
+          else this.bump(`${kind} right, other letter`, best((a) => /[A-Z]/.test(a)));
+        } else if (c !== '?') {
+          this.bump(`${kind} misread, truth among others`, best((a) => a === truth));
+          if (kind === 'check' && sameCheckValue(c, truth)) this.bump(`${kind} misread with same check value, truth among others`, best((a) => a === truth));
+        }
+      });
+    });
+  }
+  private bump(key: string, confidence: number) {
+    const row = this.counts.get(key) ?? new Array<number>(AltStats.EDGES.length + 1).fill(0);
+    row[confidence === 0 ? 0 : AltStats.EDGES.findIndex((e) => confidence < e) + 1]++;
+    this.counts.set(key, row);
+  }
+  print() {
+    console.log(`strongest other choice: none | <${AltStats.EDGES.join(' | <')}`);
+    for (const [key, row] of this.counts) console.log(`${key}: ${row.join(' | ')}`);
+  }
+}
+
 void main();

@@ -55,3 +55,19 @@ describe('lineTextOfGlyphs (fixed-pitch MRZ print)', () => {
     expect(lineTextOfGlyphs(split(printed('ABC', 30, 0, seededRandom(6)), 1, 'B', 'B', 0))).toBe('ABBC');
   });
 });
+
+describe('lineOfGlyphs carries the OCR\'s other choices position by position', () => {
+  it('keeps each glyph\'s alternatives at its position, and none at an unknown one', () => {
+    const rand = seededRandom(5);
+    const glyphs = printed(LINE, 30, 0.05, rand).map((g, i) => (i === 20 ? { ...g, alternatives: [{ char: 'G', confidence: 0.4 }] } : { ...g, alternatives: [] }));
+    const read = lineOfGlyphs(split(glyphs, 5, 'E', 'C', 1));
+    expect(read.text[5]).toBe('?');
+    expect(read.alternatives?.[5]).toEqual([]);
+    expect(read.alternatives?.[20]).toEqual([{ char: 'G', confidence: 0.4 }]);
+    expect(read.alternatives).toHaveLength(LINE.length);
+  });
+
+  it('gives no alternatives when the OCR gave none', () => {
+    expect(lineOfGlyphs(printed(LINE, 30, 0, seededRandom(6))).alternatives).toBeUndefined();
+  });
+});

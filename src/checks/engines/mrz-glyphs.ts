@@ -1,8 +1,17 @@
-/** A character the OCR recognised, with its horizontal extent in the image and the OCR's confidence in it (0..1). */
-export type Glyph = { text: string; x0: number; x1: number; confidence?: number };
+/** Another character the OCR's recogniser weighed for a glyph, and its confidence in it (0..1). */
+export type Alternative = { char: string; confidence: number };
 
-/** One line as read: its characters and, position by position, how sure the OCR was of each (0..1; 0 for unknown). */
-export type ReadLine = { text: string; confidences: number[] };
+/**
+ * A character the OCR recognised, with its horizontal extent in the image, the OCR's confidence in it (0..1)
+ * and, when the OCR gives them, the other characters it weighed there (strongest first, mrz-ocr.ts).
+ */
+export type Glyph = { text: string; x0: number; x1: number; confidence?: number; alternatives?: Alternative[] };
+
+/**
+ * One line as read: its characters and, position by position, how sure the OCR was of each (0..1; 0 for
+ * unknown) and, when the OCR gives them, the other characters it weighed there (none for an unknown position).
+ */
+export type ReadLine = { text: string; confidences: number[]; alternatives?: Alternative[][] };
 
 /** A position of the zone that the OCR read as more glyphs than the print can hold there: read, but not known. */
 export const UNKNOWN = '?';
@@ -22,7 +31,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  */
 export function lineOfGlyphs(glyphs: Glyph[]): ReadLine {
   const conf = (g: Glyph) => g.confidence ?? 1;
-  const plain = { text: glyphs.map((g) => g.text).join(''), confidences: glyphs.flatMap((g) => [...g.text].map(() => conf(g))) };
+  const withAlternatives = glyphs.some((g) => g.alternatives);
+  const alternativesOf = (g: Glyph) => (g.text.length === 1 ? (g.alternatives ?? []) : []);
+  const plain: ReadLine = {
+    text: glyphs.map((g) => g.text).join(''),
+    confidences: glyphs.flatMap((g) => [...g.text].map(() => conf(g))),
+    ...(withAlternatives ? { alternatives: glyphs.flatMap((g) => [...g.text].map(() => alternativesOf(g))) } : {}),
+  };
   const centres = glyphs.map((g) => (g.x0 + g.x1) / 2);
   const gaps = centres.slice(1).map((c, i) => c - centres[i]);
   if (gaps.length < 4) return plain;
@@ -30,6 +45,7 @@ export function lineOfGlyphs(glyphs: Glyph[]): ReadLine {
   if (!(pitch > 0)) return plain;
   let text = '';
   const confidences: number[] = [];
+  const alternatives: Alternative[][] = [];
   let start = 0;
   for (let i = 1; i <= glyphs.length; i++) {
     if (i < glyphs.length && gaps[i - 1] < 0.75 * pitch) continue;
@@ -39,6 +55,7 @@ export function lineOfGlyphs(glyphs: Glyph[]): ReadLine {
       const known = at?.length === 1;
       text += known ? at[0].text : UNKNOWN;
       confidences.push(known ? conf(at[0]) : 0);
+      alternatives.push(known ? alternativesOf(at[0]) : []);
     }
     // Every position of the zone is printed (the filler too), so a gap of two pitches or more before the
     // next glyph is a character the OCR did not see (a thin I): an unknown position, not a shorter line.
@@ -48,11 +65,12 @@ export function lineOfGlyphs(glyphs: Glyph[]): ReadLine {
       for (let m = 0; m < missing; m++) {
         text += UNKNOWN;
         confidences.push(0);
+        alternatives.push([]);
       }
     }
     start = i;
   }
-  return { text, confidences };
+  return { text, confidences, ...(withAlternatives ? { alternatives } : {}) };
 }
 
 /** The text of `lineOfGlyphs`. */

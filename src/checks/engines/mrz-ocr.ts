@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createWorker, PSM, type Worker } from 'tesseract.js';
-import { lineOfGlyphs, type Glyph, type ReadLine } from './mrz-glyphs';
+import { lineOfGlyphs, type Alternative, type Glyph, type ReadLine } from './mrz-glyphs';
 
 /** The project's MRZ model folder (assets/ocr/README.md); resolved from src/ and from dist/src/. */
 export function ocrModelDir(): string {
@@ -23,6 +23,10 @@ export class MrzOcr {
     await worker.setParameters({
       tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
       tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+      // The other characters the recogniser weighed for each glyph, taken from its CTC output per character
+      // (mode 2), are written into the hOCR output: the reader asks of a look-alike no check digit can tell
+      // apart (a 6 or a G in a document number) whether the OCR was torn between the two (mrz-readings.ts).
+      lstm_choice_mode: '2',
     });
     return new MrzOcr(worker);
   }
@@ -44,10 +48,18 @@ export class MrzOcr {
       await this.worker.setParameters({ tessedit_pageseg_mode: mode === 'line' ? PSM.SINGLE_LINE : PSM.SINGLE_BLOCK });
       this.mode = mode;
     }
-    const { data } = await this.worker.recognize(png, {}, { text: false, blocks: true });
+    const { data } = await this.worker.recognize(png, {}, { text: false, blocks: true, hocr: true });
     const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines));
+    const symbols = lines.map((l) => l.words.flatMap((w) => w.symbols));
+    const choices = symbolChoices(data.hocr ?? '', symbols.flat().map((s) => s.text));
+    let n = 0;
     return {
-      lines: lines.map((l) => l.words.flatMap((w) => w.symbols).map((s) => ({ text: s.text, x0: s.bbox.x0, x1: s.bbox.x1, confidence: s.confidence / 100 }))),
+      lines: symbols.map((line) =>
+        line.map((s) => {
+          const alternatives = choices?.[n++];
+          return { text: s.text, x0: s.bbox.x0, x1: s.bbox.x1, confidence: s.confidence / 100, ...(alternatives ? { alternatives } : {}) };
+        }),
+      ),
       confidence: data.confidence / 100,
     };
   }
@@ -55,4 +67,27 @@ export class MrzOcr {
   async close(): Promise<void> {
     await this.worker.terminate();
   }
+}
+
+const HOCR_ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'" };
+
+/**
+ * Each symbol's other choices (strongest first, confidence > 0) from tesseract's hOCR with `lstm_choice_mode`
+ * 2: one `lstm_choices` group per symbol, in the order of the JSON output's symbols, its first choice the
+ * symbol itself. Undefined when the groups do not line up with the symbols one to one (then no symbol has
+ * alternatives: the reader judges on the characters as it did without them).
+ */
+export function symbolChoices(hocr: string, symbols: string[]): Alternative[][] | undefined {
+  const groups = hocr.split("id='lstm_choices_").slice(1);
+  if (groups.length !== symbols.length) return undefined;
+  const out: Alternative[][] = [];
+  for (const [k, group] of groups.entries()) {
+    const choices = [...group.matchAll(/x_confs ([0-9.]+)'>([^<]*)<\/span>/g)].map((m) => ({
+      char: m[2].replace(/&[a-z#0-9]+;/g, (e) => HOCR_ENTITIES[e] ?? e),
+      confidence: Number(m[1]) / 100,
+    }));
+    if (choices[0]?.char !== symbols[k]) return undefined;
+    out.push(choices.slice(1).filter((c) => c.confidence > 0 && c.char !== symbols[k]));
+  }
+  return out;
 }

@@ -195,6 +195,39 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       expect(c.kind === 'verified' && c.conflicts).toEqual([expect.stringMatching(/^XQ4021K87/)]);
     });
 
+    it('keeps as a conflict a look-alike one reading of two disputes, even where that reading\'s line holds no check digit (seed 20261302: 6 read G)', () => {
+      const truth = ['IRUSAFERREIRA<DOS<SANTOS<<J<<<<<<<<<', 'YKTPHLK6H9VNM9902211F2903194913418<0'];
+      const g = misread(truth, 1, 7, 'G');
+      // The other reading saw the 6, then split the M into two glyphs: its line is shifted and holds no check digit.
+      const shifted = [truth[0], truth[1].slice(0, 12) + '?' + truth[1].slice(14)];
+      const c = combineReadings([g.join('\n'), shifted.join('\n')]);
+      expect(c).toMatchObject({ kind: 'verified', lines: g });
+      // (The shifted reading's last character, a 0 where the print has a filler, is a conflict too: both are worth 0.)
+      expect(c.kind === 'verified' && c.conflicts).toContain(truth[1]);
+    });
+
+    it('keeps as a conflict a look-alike every reading read alike where the OCR, unsure of it, weighed the other one, and not where it barely did or was sure', () => {
+      const truth = ['IRPRTZIELINSKI<<ELODIE<<<<<<<<<<<<<<', 'ZR87439115PRT9811072M3610251563A11<8'];
+      const g = misread(truth, 1, 29, 'G');
+      /** `lines` read with 0.95 confidence, but `own` at line 2, column 30, where `alternative` was weighed at `weight`. */
+      const reading = (lines: string[], alternative: string, weight: number, own = 0.85) => ({
+        text: lines.join('\n'),
+        lines: lines.map((text, n) => ({
+          text,
+          confidences: [...text].map((_, i) => (n === 1 && i === 29 ? own : 0.95)),
+          alternatives: [...text].map((_, i) => (n === 1 && i === 29 ? [{ char: alternative, confidence: weight }] : [])),
+        })),
+      });
+      const torn = combineReadings([reading(g, '6', 0.02), reading(g, '6', 0.35), reading(g, '6', 0.02)]);
+      expect(torn).toMatchObject({ kind: 'verified', lines: g });
+      expect(torn.kind === 'verified' && torn.conflicts).toEqual([truth[1]]);
+      expect(combineReadings([reading(g, '6', 0.02), reading(g, '6', 0.2), reading(g, '6', 0.02)])).toMatchObject({ kind: 'verified', lines: g, conflicts: [] });
+      // Sure of its G (98 %), the OCR still weighs a 6 at 33-44 % where a G is printed (seed 20261129): no doubt.
+      expect(combineReadings([reading(g, '6', 0.4, 0.98), reading(g, '6', 0.44, 0.98), reading(g, '6', 0.02)])).toMatchObject({ kind: 'verified', lines: g, conflicts: [] });
+      // An alternative the check digits rule out (B is worth 11, G 16) is no doubt they leave open.
+      expect(combineReadings([reading(g, 'B', 0.9), reading(g, 'B', 0.9)])).toMatchObject({ kind: 'verified', lines: g, conflicts: [] });
+    });
+
     it('votes no line when a position was seen by no reading, or when fewer than two readings read it', () => {
       const line = 'L898902C36UTO7408122F1204159ZE184226B<<<<<10';
       expect(votedCheckDigitLine([{ text: line, confidences: [] }], line.length)).toBeUndefined();

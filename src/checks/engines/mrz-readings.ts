@@ -2,7 +2,7 @@ import type { MrzFormat } from '../check-providers';
 import { failureAgreement, type FailureAgreement } from './mrz-failure-agreement';
 import { UNKNOWN, type ReadLine } from './mrz-glyphs';
 import { normaliseMrzLines, parseMrz } from './mrz-text';
-import { settled, tally, voteLine, type LineReading } from './mrz-votes';
+import { doubtsAt, settled, tally, voteLine, type LineReading } from './mrz-votes';
 
 /** One OCR reading of the zone: its text and, when the OCR gives them, its lines' character confidences. */
 export type ZoneReading = { text: string; lines?: ReadLine[] };
@@ -90,7 +90,7 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
   /** Line `p` as zone reading `k` read it. */
   const lineOf = (k: number, p: number): LineReading => {
     const s = ofFormat[k];
-    return { text: s.lines[p], confidences: s.confidences[p], ...(s.padFrom[p] !== undefined ? { padFrom: s.padFrom[p] } : {}) };
+    return { text: s.lines[p], confidences: s.confidences[p], ...(s.alternatives[p] ? { alternatives: s.alternatives[p] } : {}), ...(s.padFrom[p] !== undefined ? { padFrom: s.padFrom[p] } : {}) };
   };
   /** Every reading of line `p`: the zone readings' and, when given, the line read alone (`linesAlone[p]`). */
   const readingsOf = (p: number): LineReading[] => [...ofFormat.map((_, k) => lineOf(k, p)), ...(linesAlone[p] ?? []).filter((l) => l.text.length === length)];
@@ -105,6 +105,31 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
     return lines;
   };
   const digitsHold = (lines: string[]) => parseMrz(lines).result.details.every((d) => d.valid || d.line === nameIndex);
+  /**
+   * Check-digit lines of `lines` changed in one character that the check digits cannot rule out (a field no
+   * check digit covers, or look-alikes whose values differ by 10: G and Q, S and 8, 6 and G...) and the
+   * readings do not either: a character the readings of that line dispute where the votes do not settle it,
+   * or one the OCR itself weighed where it read the character kept (`doubtsAt`). Each is a conflict, which a
+   * person resolves. Seed 20261302: a 6 read G by one reading of two (the other shifted after it by a split
+   * glyph, so its line held no check digit) passed with the G; a thin 6 read G by all three, each time with 6
+   * as its second choice, passed too.
+   */
+  const unconfirmedVersions = (lines: string[]): string[] => {
+    const out = new Set<string>();
+    for (const p of positions) {
+      const ofLine = readingsOf(p);
+      tally(ofLine, length).forEach((t, i) => {
+        const kept = lines[p][i];
+        const disputed = settled(t) && t[0].char === kept ? [] : t.map((c) => c.char);
+        for (const char of new Set([...disputed, ...doubtsAt(ofLine, i, kept)])) {
+          if (char === kept || char === UNKNOWN) continue;
+          const swapped = lines.map((l, n) => (n === p ? l.slice(0, i) + char + l.slice(i + 1) : l));
+          if (digitsHold(swapped) && parseMrz(swapped).lines[p] !== lines[p]) out.add(swapped[p]);
+        }
+      });
+    }
+    return [...out];
+  };
   /** The verified consensus on check-digit lines `chosen`, whose check digits hold. */
   const settle = (chosen: string[]): MrzConsensus => {
     const { lines } = parseMrz(assemble(chosen, anyName));
@@ -118,7 +143,7 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
       const fixed = parseMrz(assemble(chosen, name.replaceAll(UNKNOWN, '<'))).lines[nameIndex];
       return [...fixed].map((c, i) => (name[i] === UNKNOWN || NOT_A_LETTER.test(name[i]) ? name[i] : c)).join('');
     };
-    const names = allNames.map((n) => ({ text: correct(n.text), confidences: n.confidences }));
+    const names = allNames.map((n) => ({ text: correct(n.text), confidences: n.confidences, ...(n.alternatives ? { alternatives: n.alternatives } : {}) }));
     const vote = voteLine(names, length, nameFieldStart(format));
     const chosenLines = [...lines.slice(0, nameIndex), vote.line, ...lines.slice(nameIndex + 1)];
     const conflicts: string[] = [];
@@ -136,6 +161,7 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
         if (!differing.every((i) => votes[i][0]?.char === chosenLines[p][i] && settled(votes[i]))) conflicts.push(alternative);
       }
     });
+    for (const version of unconfirmedVersions(chosenLines)) if (!conflicts.includes(version)) conflicts.push(version);
     const distinct = byVotes(names.map((n) => n.text)).map(({ value, votes }) => ({ line: value, readings: votes }));
     return { kind: 'verified', format, lines: chosenLines, nameVotes: vote.agreeing, nameSettled: vote.settled, nameReadings: distinct, conflicts };
   };
@@ -147,24 +173,8 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
   const withVoted = candidates.map((c, k) => (voted[k] && !c.includes(voted[k]) ? [voted[k], ...c] : c));
   if (voted.some((v, k) => v && !candidates[k].includes(v)))
     for (const chosen of product(withVoted, 256)) {
-      const lines = parseMrz(assemble(chosen, anyName)).lines;
-      if (!digitsHold(lines)) continue;
-      // A character the readings dispute where the check digits would hold either way (a field no check digit
-      // covers, or look-alikes whose values differ by 10: G and Q, S and 8...) is not confirmed by them: unless
-      // the votes settle it, the line is a conflict, which a person resolves.
-      const unconfirmed: string[] = [];
-      positions.forEach((p, k) => {
-        if (chosen[k] !== voted[k]) return;
-        tally(readingsOf(p), length).forEach((t, i) => {
-          if (settled(t)) return;
-          for (const { char } of t.slice(1)) {
-            const swapped = lines.map((l, n) => (n === p ? l.slice(0, i) + char + l.slice(i + 1) : l));
-            if (digitsHold(swapped) && parseMrz(swapped).lines[p] !== lines[p]) unconfirmed.push(swapped[p]);
-          }
-        });
-      });
-      const consensus = settle(chosen);
-      return consensus.kind === 'verified' && unconfirmed.length ? { ...consensus, conflicts: [...consensus.conflicts, ...unconfirmed] } : consensus;
+      // A character the votes leave disputed is not confirmed by the check digits: settle() keeps it as a conflict.
+      if (digitsHold(parseMrz(assemble(chosen, anyName)).lines)) return settle(chosen);
     }
   const validDigits = (lines: string[]) => parseMrz(lines).result.details.filter((d) => d.valid).length;
   const best = [...zones].sort((a, b) => Number(b.every(known)) - Number(a.every(known)) || validDigits(b) - validDigits(a))[0];

@@ -1,6 +1,6 @@
 import { parse, type ParseResult } from 'mrz';
 import type { DocumentReading, ModelRef, MrzFields, MrzFormat } from '../check-providers';
-import type { ReadLine } from './mrz-glyphs';
+import type { Alternative, ReadLine } from './mrz-glyphs';
 
 const SHAPES: { format: MrzFormat; lines: number; length: number }[] = [
   { format: 'TD3', lines: 2, length: 44 },
@@ -8,7 +8,10 @@ const SHAPES: { format: MrzFormat; lines: number; length: number }[] = [
   { format: 'TD1', lines: 3, length: 30 },
 ];
 
-type CharsRead = { text: string; conf: number[]; padFrom?: number };
+/** A line's characters with, position by position, the OCR's confidence and (when given) its other choices. */
+type CharsRead = { text: string; conf: number[]; alts?: Alternative[][]; padFrom?: number };
+
+const sliceAlts = (alts: Alternative[][] | undefined, from: number, to?: number) => (alts ? { alts: alts.slice(from, to) } : {});
 
 /**
  * Every format's first line starts with the document code (A, C, I, P or V, ICAO 9303): characters before
@@ -18,7 +21,7 @@ function withoutMarksBeforeCode(l: CharsRead, length: number): CharsRead {
   const excess = l.text.length - length;
   if (excess <= 0) return l;
   const start = Array.from({ length: excess + 1 }, (_, k) => k).find((k) => /^[ACIPV][A-Z<][A-Z<]{3}/.test(l.text.slice(k)));
-  return start ? { text: l.text.slice(start), conf: l.conf.slice(start) } : l;
+  return start ? { text: l.text.slice(start), conf: l.conf.slice(start), ...sliceAlts(l.alts, start) } : l;
 }
 
 /**
@@ -26,13 +29,15 @@ function withoutMarksBeforeCode(l: CharsRead, length: number): CharsRead {
  * filler was not read (the OCR saw a shorter line: the end faded, the composite digit unseen), so `padFrom`
  * says where the padding starts and those positions abstain from every vote (mrz-votes.ts).
  */
-function fitLength({ text, conf }: CharsRead, length: number): CharsRead {
+function fitLength({ text, conf, alts }: CharsRead, length: number): CharsRead {
   if (text.length > length) {
     const trimmed = text.replace(/<+$/, (fill) => fill.slice(0, Math.max(0, fill.length - (text.length - length))));
-    return { text: trimmed.slice(0, length), conf: conf.slice(0, Math.min(trimmed.length, length)) };
+    const kept = Math.min(trimmed.length, length);
+    return { text: trimmed.slice(0, length), conf: conf.slice(0, kept), ...sliceAlts(alts, 0, kept) };
   }
-  if (text.length === length) return { text, conf };
-  return { text: text + '<'.repeat(length - text.length), conf: [...conf, ...new Array<number>(length - text.length).fill(1)], padFrom: text.length };
+  if (text.length === length) return { text, conf, ...(alts ? { alts } : {}) };
+  const pad = length - text.length;
+  return { text: text + '<'.repeat(pad), conf: [...conf, ...new Array<number>(pad).fill(1)], ...(alts ? { alts: [...alts, ...Array.from({ length: pad }, () => [])] } : {}), padFrom: text.length };
 }
 
 /** One line read alone (the name line, mrz-strip-variants.ts) shaped like line `index` of a `format` zone; undefined when too short to be it. */
@@ -40,11 +45,15 @@ export function shapeLine(read: ReadLine, format: MrzFormat, index: number): Rea
   const shape = SHAPES.find((s) => s.format === format)!;
   const chars = [...read.text.toUpperCase()];
   const keep = chars.map((c) => /[A-Z0-9<?]/.test(c));
-  let l: CharsRead = { text: chars.filter((_, i) => keep[i]).join(''), conf: chars.map((_, i) => read.confidences[i] ?? 1).filter((_, i) => keep[i]) };
+  let l: CharsRead = {
+    text: chars.filter((_, i) => keep[i]).join(''),
+    conf: chars.map((_, i) => read.confidences[i] ?? 1).filter((_, i) => keep[i]),
+    ...(read.alternatives ? { alts: chars.map((_, i) => read.alternatives![i] ?? []).filter((_, i) => keep[i]) } : {}),
+  };
   if (l.text.length < Math.max(20, shape.length * 0.6)) return undefined;
   if (index === 0) l = withoutMarksBeforeCode(l, shape.length);
   const fitted = fitLength(l, shape.length);
-  return { text: fitted.text, confidences: fitted.conf, ...(fitted.padFrom !== undefined ? { padFrom: fitted.padFrom } : {}) };
+  return { text: fitted.text, confidences: fitted.conf, ...(fitted.alts ? { alternatives: fitted.alts } : {}), ...(fitted.padFrom !== undefined ? { padFrom: fitted.padFrom } : {}) };
 }
 
 /**
@@ -58,14 +67,16 @@ export function shapeLine(read: ReadLine, format: MrzFormat, index: number): Rea
 export function normaliseMrzLines(
   ocrText: string,
   read?: ReadLine[],
-): { format: MrzFormat; lines: string[]; confidences: number[][]; padFrom: (number | undefined)[] } | undefined {
+): { format: MrzFormat; lines: string[]; confidences: number[][]; alternatives: (Alternative[][] | undefined)[]; padFrom: (number | undefined)[] } | undefined {
   const rawLines = ocrText.split('\n');
   const lines = rawLines
     .map((l, n) => {
       const chars = [...l.toUpperCase()];
       const keep = chars.map((c) => /[A-Z0-9<?]/.test(c));
-      const conf = read?.[n]?.text === l ? read[n].confidences : chars.map(() => 1);
-      return { text: chars.filter((_, i) => keep[i]).join(''), conf: conf.filter((_, i) => keep[i]) };
+      const same = read?.[n]?.text === l;
+      const conf = same ? read[n].confidences : chars.map(() => 1);
+      const alts = same ? read[n].alternatives : undefined;
+      return { text: chars.filter((_, i) => keep[i]).join(''), conf: conf.filter((_, i) => keep[i]), ...(alts ? { alts: alts.filter((_, i) => keep[i]) } : {}) };
     })
     .filter((l) => l.text.length >= 20);
   if (lines.length < 2) return undefined;
@@ -79,7 +90,7 @@ export function normaliseMrzLines(
   const chosen = candidates[0].chosen.map((l) => ({ ...l }));
   chosen[0] = withoutMarksBeforeCode(chosen[0], shape.length);
   const fitted = chosen.map((l) => fitLength(l, shape.length));
-  return { format: shape.format, lines: fitted.map((l) => l.text), confidences: fitted.map((l) => l.conf), padFrom: fitted.map((l) => l.padFrom) };
+  return { format: shape.format, lines: fitted.map((l) => l.text), confidences: fitted.map((l) => l.conf), alternatives: fitted.map((l) => l.alts), padFrom: fitted.map((l) => l.padFrom) };
 }
 
 /** MRZ dates are YYMMDD: births lie in the past, expiries within a century around `now`. */

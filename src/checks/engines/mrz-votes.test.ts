@@ -111,3 +111,24 @@ describe('voteLine (a name line voted character by character)', () => {
     expect(voteLine([sure(odd), sure(odd), sure(odd)], odd.length, 0)).toMatchObject({ line: odd, settled: false });
   });
 });
+
+describe('a name letter the OCR weighed against another letter', () => {
+  const line = 'IRUSAFERREIRA<DOS<SANTOS<<I<<<<<<<<<';
+  const at = line.indexOf('<<I') + 2;
+  /** `line` read with 0.95 confidence, but `own` at `at`, where the letter J was weighed at `weight`. */
+  const weighing = (weight: number, own = 0.8): LineReading => ({
+    text: line,
+    confidences: [...line].map((_, i) => (i === at ? own : 0.95)),
+    alternatives: [...line].map((_, i) => (i === at ? [{ char: 'J', confidence: weight }] : [])),
+  });
+
+  it('leaves a one-letter given name unsettled when a reading nearly read another letter (seed 20261302: J read I, J at 65 %)', () => {
+    const vote = voteLine([weighing(0.65), weighing(0)], line.length, 5);
+    expect(vote).toMatchObject({ line, settled: false, unsettledAt: [at] });
+  });
+
+  it('settles it when no reading weighed another letter strongly, or when the OCR was sure of the letter it read', () => {
+    expect(voteLine([weighing(0.1), weighing(0)], line.length, 5)).toMatchObject({ line, settled: true });
+    expect(voteLine([weighing(0.65, 0.98), weighing(0.65, 0.98)], line.length, 5)).toMatchObject({ line, settled: true });
+  });
+});

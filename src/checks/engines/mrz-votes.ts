@@ -1,10 +1,35 @@
-import { UNKNOWN } from './mrz-glyphs';
+import { UNKNOWN, type Alternative } from './mrz-glyphs';
 
 /**
- * One reading of one MRZ line: its characters and the OCR's confidence in each (0..1). `padFrom`: where the
- * fillers added to a line read short start (mrz-text.ts); from there on the reading saw nothing, so it abstains.
+ * One reading of one MRZ line: its characters and the OCR's confidence in each (0..1), and when the OCR gives
+ * them, the other characters it weighed at each position (mrz-ocr.ts). `padFrom`: where the fillers added to
+ * a line read short start (mrz-text.ts); from there on the reading saw nothing, so it abstains.
  */
-export type LineReading = { text: string; confidences: number[]; padFrom?: number };
+export type LineReading = { text: string; confidences: number[]; alternatives?: Alternative[][]; padFrom?: number };
+
+/**
+ * When a reading counts as torn between the character it read and another: the recogniser was itself unsure
+ * of its choice (its confidence in it under `SURE`) and weighed the other at `DOUBT` or more (0..1). Votes
+ * cannot settle such a doubt: the readings of one zone share its print, so where one reading nearly took a
+ * glyph for another, the others read it alike for the same reason (seed 20261302: a thin 6 read G by every
+ * reading, once at 85 % with 6 at 35 %). Only both together: a printed G read at 98 % still had 6 weighed at
+ * 33-44 % in 4 of 11 readings (held-out tuning seed 20261129, clean #2), so the second choice alone cannot
+ * tell a torn glyph from a sure one. Where the check digits cannot tell the two apart either, a person decides.
+ */
+export const DOUBT = 0.3;
+export const SURE = 0.9;
+/** `DOUBT` for a letter of a name (which no check digit covers). */
+export const NAME_DOUBT = 0.3;
+
+/** Characters some reading of `readings` that read `char` at `i` was torn with (see `DOUBT`; first seen first). */
+export function doubtsAt(readings: LineReading[], i: number, char: string, doubt = DOUBT): string[] {
+  const out = new Set<string>();
+  for (const r of readings) {
+    if (r.text[i] !== char || (r.confidences[i] ?? 1) >= SURE) continue;
+    for (const a of r.alternatives?.[i] ?? []) if (a.confidence >= doubt && a.char !== char) out.add(a.char);
+  }
+  return [...out];
+}
 
 /** The characters read at one position, strongest first: how many readings read each, and their summed confidence. */
 export type PositionTally = { char: string; votes: number; weight: number }[];
@@ -101,7 +126,11 @@ export function voteLine(readings: LineReading[], length: number, nameStart?: nu
   const aligned = (r: LineReading, i: number) => r.text[i - 1] === line[i - 1] && (i + 1 >= line.length || r.text[i + 1] === line[i + 1]);
   const letterLost = (i: number) =>
     nameStart !== undefined && i >= nameStart && i <= lastLetter + 1 && line[i] === '<' && shaped.some((r) => /[A-Z]/.test(r.text[i] ?? '') && aligned(r, i) && !(r.padFrom !== undefined && i >= r.padFrom));
-  const unsettledAt = tallies.flatMap((t, i) => (settled(t) && !letterLost(i) ? [] : [i]));
+  // A letter (or filler) of the name that the OCR weighed against another letter or a filler where it read it:
+  // no check digit covers a name, so the doubt is not settled by votes (seed 20261302: a one-letter given
+  // name J read I by both readings, J the second choice at 65 %).
+  const doubted = (i: number) => nameStart !== undefined && i >= nameStart && i <= lastLetter + 1 && doubtsAt(shaped, i, line[i], NAME_DOUBT).some((c) => /[A-Z<]/.test(c));
+  const unsettledAt = tallies.flatMap((t, i) => (settled(t) && !letterLost(i) && !doubted(i) ? [] : [i]));
   const wellFormed = nameStart === undefined || structurallyValid(line, nameStart);
   return { line, settled: unsettledAt.length === 0 && wellFormed, unsettledAt, agreeing: readings.filter((r) => r.text === line).length };
 }
@@ -120,6 +149,7 @@ function asNameField(r: LineReading, start: number): LineReading {
   const padFrom = filler !== undefined && filler <= r.padFrom! ? undefined : r.padFrom;
   const impossible = structurallyImpossible(r.text, start);
   return {
+    ...(r.alternatives ? { alternatives: r.alternatives } : {}),
     text: impossible.size === 0 ? r.text : [...r.text].map((c, i) => (!impossible.has(i) || /[0-9]/.test(c) ? c : '<')).join(''),
     confidences: impossible.size === 0 ? r.confidences : r.confidences.map((w, i) => (impossible.has(i) ? w / 2 : w)),
     ...(padFrom !== undefined ? { padFrom } : {}),
