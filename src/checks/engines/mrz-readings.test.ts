@@ -206,6 +206,14 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       expect(c.kind === 'verified' && c.conflicts).toContain(truth[1]);
     });
 
+    it('takes no dispute from readings shifted along the line (a cropped line read from its third character; seed 20261303, #52)', () => {
+      const truth = ['P<KORMCALLISTER<<KAI<<<<<<<<<<<<<<<<<<<<<<<<', 'PF72974106KOR7508284<270110539138066765<<<88'];
+      const shifted = [truth[0], truth[1].slice(2)].join('\n');
+      const alone = { text: truth[1], confidences: [...truth[1]].map(() => 0.95) };
+      // Shifted by two, the readings put a K under the document number's 0 (K is worth 20: no check digit sees it).
+      expect(combineReadings([shifted, shifted, shifted], [], [[], [alone]])).toMatchObject({ kind: 'verified', lines: truth, conflicts: [] });
+    });
+
     it('keeps as a conflict a look-alike every reading read alike where the OCR, unsure of it, weighed the other one, and not where it barely did or was sure', () => {
       const truth = ['IRPRTZIELINSKI<<ELODIE<<<<<<<<<<<<<<', 'ZR87439115PRT9811072M3610251563A11<8'];
       const g = misread(truth, 1, 29, 'G');
