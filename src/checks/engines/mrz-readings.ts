@@ -2,7 +2,7 @@ import type { MrzFormat } from '../check-providers';
 import { failureAgreement, type FailureAgreement } from './mrz-failure-agreement';
 import { UNKNOWN, type ReadLine } from './mrz-glyphs';
 import { normaliseMrzLines, parseMrz } from './mrz-text';
-import { doubtsAt, settled, tally, voteLine, type LineReading } from './mrz-votes';
+import { doubtsAt, settled, tally, tallyAt, voteLine, type LineReading } from './mrz-votes';
 
 /** One OCR reading of the zone: its text and, when the OCR gives them, its lines' character confidences. */
 export type ZoneReading = { text: string; lines?: ReadLine[] };
@@ -126,7 +126,7 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
       const alignedAt = (i: number) => ofLine.filter((r) => (i > 0 && r.text[i - 1] === line[i - 1]) || (i + 1 < length && r.text[i + 1] === line[i + 1]));
       [...line].forEach((kept, i) => {
         const aligned = alignedAt(i);
-        const t = tally(aligned, length)[i];
+        const t = tallyAt(aligned, i);
         const disputed = settled(t) && t[0].char === kept ? [] : t.map((c) => c.char);
         for (const char of new Set([...disputed, ...doubtsAt(aligned, i, kept)])) {
           if (char === kept || char === UNKNOWN) continue;

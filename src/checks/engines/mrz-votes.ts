@@ -18,15 +18,13 @@ export type LineReading = { text: string; confidences: number[]; alternatives?: 
  */
 export const DOUBT = 0.3;
 export const SURE = 0.9;
-/** `DOUBT` for a letter of a name (which no check digit covers). */
-export const NAME_DOUBT = 0.3;
 
 /** Characters some reading of `readings` that read `char` at `i` was torn with (see `DOUBT`; first seen first). */
-export function doubtsAt(readings: LineReading[], i: number, char: string, doubt = DOUBT): string[] {
+export function doubtsAt(readings: LineReading[], i: number, char: string): string[] {
   const out = new Set<string>();
   for (const r of readings) {
     if (r.text[i] !== char || (r.confidences[i] ?? 1) >= SURE) continue;
-    for (const a of r.alternatives?.[i] ?? []) if (a.confidence >= doubt && a.char !== char) out.add(a.char);
+    for (const a of r.alternatives?.[i] ?? []) if (a.confidence >= DOUBT && a.char !== char) out.add(a.char);
   }
   return [...out];
 }
@@ -44,18 +42,21 @@ export const DOMINANCE = 4;
 
 /** Per-position tally over readings of one line; `?` (a split glyph, mrz-glyphs.ts) and a filler added to a line read short abstain. */
 export function tally(readings: LineReading[], length: number): PositionTally[] {
-  return Array.from({ length }, (_, i) => {
-    const by = new Map<string, { votes: number; weight: number }>();
-    readings.forEach((r) => {
-      const c = r.text[i];
-      if (c === undefined || c === UNKNOWN || (r.padFrom !== undefined && i >= r.padFrom)) return;
-      const t = by.get(c) ?? { votes: 0, weight: 0 };
-      t.votes++;
-      t.weight += Math.max(0, Math.min(1, r.confidences[i] ?? 1));
-      by.set(c, t);
-    });
-    return [...by.entries()].map(([char, t]) => ({ char, ...t })).sort((a, b) => b.weight - a.weight || b.votes - a.votes);
+  return Array.from({ length }, (_, i) => tallyAt(readings, i));
+}
+
+/** `tally` at position `i` alone. */
+export function tallyAt(readings: LineReading[], i: number): PositionTally {
+  const by = new Map<string, { votes: number; weight: number }>();
+  readings.forEach((r) => {
+    const c = r.text[i];
+    if (c === undefined || c === UNKNOWN || (r.padFrom !== undefined && i >= r.padFrom)) return;
+    const t = by.get(c) ?? { votes: 0, weight: 0 };
+    t.votes++;
+    t.weight += Math.max(0, Math.min(1, r.confidences[i] ?? 1));
+    by.set(c, t);
   });
+  return [...by.entries()].map(([char, t]) => ({ char, ...t })).sort((a, b) => b.weight - a.weight || b.votes - a.votes);
 }
 
 /** True when the position's leading character is settled by the readings (see DOMINANCE). */
@@ -129,7 +130,7 @@ export function voteLine(readings: LineReading[], length: number, nameStart?: nu
   // A letter (or filler) of the name that the OCR weighed against another letter or a filler where it read it:
   // no check digit covers a name, so the doubt is not settled by votes (seed 20261302: a one-letter given
   // name J read I by both readings, J the second choice at 65 %).
-  const doubted = (i: number) => nameStart !== undefined && i >= nameStart && i <= lastLetter + 1 && doubtsAt(shaped, i, line[i], NAME_DOUBT).some((c) => /[A-Z<]/.test(c));
+  const doubted = (i: number) => nameStart !== undefined && i >= nameStart && i <= lastLetter + 1 && doubtsAt(shaped, i, line[i]).some((c) => /[A-Z<]/.test(c));
   const unsettledAt = tallies.flatMap((t, i) => (settled(t) && !letterLost(i) && !doubted(i) ? [] : [i]));
   const wellFormed = nameStart === undefined || structurallyValid(line, nameStart);
   return { line, settled: unsettledAt.length === 0 && wellFormed, unsettledAt, agreeing: readings.filter((r) => r.text === line).length };
