@@ -104,7 +104,12 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
     lines[nameIndex] = name;
     return lines;
   };
-  const digitsHold = (lines: string[]) => parseMrz(lines).result.details.every((d) => d.valid || d.line === nameIndex);
+  /** The lines as the parser corrects them when every check digit holds on them; undefined otherwise (one parse). */
+  const heldAs = (lines: string[]): string[] | undefined => {
+    const parsed = parseMrz(lines);
+    return parsed.result.details.every((d) => d.valid || d.line === nameIndex) ? parsed.lines : undefined;
+  };
+  const digitsHold = (lines: string[]) => heldAs(lines) !== undefined;
   /**
    * Check-digit lines of `lines` changed in one character that the check digits cannot rule out (a field no
    * check digit covers, or look-alikes whose values differ by 10: G and Q, S and 8, 6 and G...) and the
@@ -131,7 +136,8 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
         for (const char of new Set([...disputed, ...doubtsAt(aligned, i, kept)])) {
           if (char === kept || char === UNKNOWN) continue;
           const swapped = lines.map((l, n) => (n === p ? l.slice(0, i) + char + l.slice(i + 1) : l));
-          if (digitsHold(swapped) && parseMrz(swapped).lines[p] !== line) out.add(swapped[p]);
+          const held = heldAs(swapped);
+          if (held && held[p] !== line) out.add(swapped[p]);
         }
       });
     }
@@ -163,7 +169,8 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
       for (const alternative of new Set([...candidates[k], ...ofLine.map((l) => l.text).filter((l) => !known(l)).map(filled)])) {
         if (alternative === chosen[k]) continue;
         const swapped = chosenLines.map((l, i) => (i === p ? alternative : l));
-        if (!digitsHold(swapped) || parseMrz(swapped).lines[p] === chosenLines[p]) continue;
+        const held = heldAs(swapped);
+        if (!held || held[p] === chosenLines[p]) continue;
         const differing = [...alternative].flatMap((c, i) => (c !== chosenLines[p][i] ? [i] : []));
         if (!differing.every((i) => votes[i][0]?.char === chosenLines[p][i] && settled(votes[i]))) conflicts.push(alternative);
       }
