@@ -66,18 +66,28 @@ export function windowFrames(fromSeconds: number, fps: number): Buffer[] {
 /**
  * Answers each step of `challenge` with the frames of a video window that performs its action: each frame
  * is stamped with its step, nonce and its offset in the video from the step's opening, and sent once that
- * capture time has come (as a page filming the person would). Returns the video window used per step.
+ * capture time has come (as a page filming the person would). Every window is decoded before the first
+ * step, so a loaded machine's decoding does not make a step's frames late. With `sendAfterClose`, each
+ * step's frames (stamped as before) are sent only once the step has closed, inside the upload grace, as a
+ * client making its frames after it learnt the action would. Returns the video window used per step.
  */
-export async function answerChallengeWithVideo(server: Pick<TestServer, 'url'>, page: PageSession, challenge: PublicChallenge, windows: VideoWindows = FRANCK_WINDOWS): Promise<{ action: string; fromSeconds: number; frames: number }[]> {
+export async function answerChallengeWithVideo(
+  server: Pick<TestServer, 'url'>,
+  page: PageSession,
+  challenge: PublicChallenge,
+  windows: VideoWindows = FRANCK_WINDOWS,
+  options: { sendAfterClose?: boolean } = {},
+): Promise<{ action: string; fromSeconds: number; frames: number }[]> {
   const missing = unansweredActions(challenge, windows);
   if (missing.length) throw new Error(`the video performs no ${missing.join(', ')}`);
   const starts = challenge.steps.map((s) => windows[s.action as ChallengeAction][0]);
+  const decoded = starts.map((from) => windowFrames(from, FRANCK_FPS));
   const used = [];
   for (const [i, step] of challenge.steps.entries()) {
-    const frames = windowFrames(starts[i], FRANCK_FPS);
+    const frames = decoded[i];
     for (const [k, frame] of frames.entries()) {
       const capturedAt = step.opens_at + STAMP_OFFSET_MS + Math.round((k / FRANCK_FPS) * 1000);
-      const wait = capturedAt - Date.now();
+      const wait = (options.sendAfterClose ? step.closes_at + 100 : capturedAt) - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const r = await upload(server, page, { class: 'selfie_video', step: i, nonce: step.nonce, captured_at: capturedAt }, frame, 'image/jpeg');
       if (r.status !== 201) throw new Error(`frame ${k} of step ${i}: ${r.status} ${r.text}`);

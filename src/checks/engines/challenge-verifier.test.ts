@@ -88,19 +88,44 @@ describe('verifyChallenge (liveness rules on per-frame measurements)', () => {
 
   it('orders frames the server received at the same time (sent late, at their step\'s close) by the page\'s own stamps', () => {
     const c = challenge(['turn_left', 'smile']);
-    const x = capture(c, c.steps.map((s) => performed(s.action)));
+    // Step 0 performed in its first four frames; its last two arrived in the grace after it closed.
+    const x = capture(c, [[...performed('turn_left'), { yaw: -25 }, { yaw: -24 }], performed('smile')]);
     const close = c.steps[0].closesAt;
-    const late = x.frames.map((f, i) => (f.stepIndex === 0 && i >= 2 ? { ...f, capturedAt: close, clientCapturedAt: c.steps[0].opensAt + 1000 + i } : f));
-    expect(run(c, { ...x, frames: late }).reason).toMatch(/^Every step/);
+    const late = x.frames.map((f, i) => (f.stepIndex === 0 && i >= 4 ? { ...f, capturedAt: close, clientCapturedAt: c.steps[0].opensAt + 2000 + i } : f));
+    const passed = run(c, { ...x, frames: late });
+    expect(passed.reason).toMatch(/^Every step/);
+    expect(passed.details.framesAfterWindow).toBe(2);
     // The same server time and no later stamp of the page's own: out of order, as before.
-    const tied = late.map((f, i) => (f.stepIndex === 0 && i >= 2 ? { ...f, clientCapturedAt: c.steps[0].opensAt + 1000 } : f));
-    expect(run(c, { ...x, frames: tied }).reason).toBe('Frames are out of order: frame 3 comes before frame 2 in time or step.');
+    const tied = late.map((f, i) => (f.stepIndex === 0 && i >= 4 ? { ...f, clientCapturedAt: c.steps[0].opensAt + 2000 } : f));
+    expect(run(c, { ...x, frames: tied }).reason).toBe('Frames are out of order: frame 5 comes before frame 4 in time or step.');
+  });
+
+  it('never passes a step on frames that arrived after its window closed (made up to 30 s after the page learnt the action)', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const close = c.steps[0].closesAt;
+    // Every frame of step 0 arrives in the upload grace: they would show the turn, stamped in order by the page.
+    const x = capture(c, c.steps.map((s) => performed(s.action)));
+    const allLate = x.frames.map((f, i) => (f.stepIndex === 0 ? { ...f, capturedAt: close, clientCapturedAt: c.steps[0].opensAt + 500 + i } : f));
+    const r = run(c, { ...x, frames: allLate });
+    expect(r.passed).toBe(false);
+    expect(r.reason).toBe('Too few frames for step 0 (turn_left) arrived inside its window: 0, at least 3 needed (4 more arrived after it closed, and count only against a pass).');
+    // Neutral frames in time and the turn only in late frames: the action was not shown inside the window.
+    const neutral = capture(c, [[{ yaw: 0 }, { yaw: 1 }, { yaw: 0 }, { yaw: -24 }, { yaw: -26 }], performed('smile')]);
+    const turnLate = neutral.frames.map((f, i) => (f.stepIndex === 0 && i >= 3 ? { ...f, capturedAt: close, clientCapturedAt: c.steps[0].opensAt + 2500 + i } : f));
+    expect(run(c, { ...neutral, frames: turnLate }).reason).toMatch(/^Step 0 \(turn_left\) was not performed: turn to the left \(degrees\) reached 0 from the step's first frame/);
+  });
+
+  it('declines on a late frame of another person: late frames count against a pass', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const x = capture(c, [[...performed('turn_left'), { yaw: -25, embedding: stranger }], performed('smile')]);
+    const frames = x.frames.map((f, i) => (i === 4 ? { ...f, capturedAt: c.steps[0].closesAt, clientCapturedAt: c.steps[0].opensAt + 2900 } : f));
+    expect(run(c, { ...x, frames }).reason).toMatch(/^Frame 4 is not the person of the selfie and document/);
   });
 
   it('fails a step with too few frames', () => {
     const c = challenge(['turn_left', 'smile']);
     const r = run(c, capture(c, [performed('turn_left'), [{ happy: 0.1 }, { happy: 0.95 }]]));
-    expect(r.reason).toBe('Too few frames for step 1 (smile): 2, at least 3 needed.');
+    expect(r.reason).toBe('Too few frames for step 1 (smile) arrived inside its window: 2, at least 3 needed.');
   });
 
   it('fails a frame captured after its step closed', () => {

@@ -47,6 +47,24 @@ const capturedAfter = (f: LivenessFrame, prev: LivenessFrame) =>
   f.capturedAt > prev.capturedAt || (f.capturedAt === prev.capturedAt && f.clientCapturedAt !== undefined && prev.clientCapturedAt !== undefined && f.clientCapturedAt > prev.clientCapturedAt);
 
 /**
+ * Whether frame `f` reached the server while its step was open. The checks' time of a frame is its arrival,
+ * and a frame that arrived in the upload grace after its step closed counts at the close
+ * (`hosted-flow.service.ts`), so a time at or after the close means late. A late frame may have been made
+ * up to 30 s after the step told the page its action, so it never helps a step pass: a step's minimum of
+ * frames, its action and the capture's movement are read from the frames that arrived in time; late
+ * frames are still checked (one face, the same person), so they can only decline.
+ */
+export function arrivedInWindow(challenge: LivenessChallenge, f: LivenessFrame): boolean {
+  const step = challenge.steps[f.stepIndex];
+  return step !== undefined && f.capturedAt < step.closesAt;
+}
+
+/** The indices of step `s`'s frames that arrived while it was open (`arrivedInWindow`), in order. */
+function stepFramesInWindow(challenge: LivenessChallenge, frames: readonly LivenessFrame[], s: number): number[] {
+  return frames.flatMap((f, i) => (f.stepIndex === s && arrivedInWindow(challenge, f) ? [i] : []));
+}
+
+/**
  * Why the frames cannot answer this challenge whatever they show (a step it does not have, another
  * challenge's nonce, outside the step's window, out of order), or null. Needs no face analysis, so
  * the verifier asks it of every frame received before it analyses any.
@@ -111,7 +129,7 @@ export function framesPerAction(challenge: LivenessChallenge, poseFrames: number
 export function identityFrames(challenge: LivenessChallenge, frames: readonly LivenessFrame[], analyses: readonly FaceAnalysis[], policy: BiometricPolicy['liveness'], perStep: number): number[] {
   const picked = new Set(framesToAnalyse(frames, perStep));
   for (const [s, step] of challenge.steps.entries()) {
-    const list = frames.flatMap((f, i) => (f.stepIndex === s ? [i] : []));
+    const list = stepFramesInWindow(challenge, frames, s);
     if (list.length === 0 || list.some((i) => analyses[i].faces.length !== 1)) continue;
     const m = actionMeasure(step.action, policy);
     const raw = list.map((i) => m.of(analyses[i]));
@@ -150,11 +168,16 @@ export function verifyChallenge(input: {
   const sequence = frameSequenceProblem(challenge, frames, policy);
   if (sequence) return fail(sequence, details);
 
-  const byStep: StepFrame[][] = steps.map(() => []);
-  frames.forEach((frame, i) => byStep[frame.stepIndex].push({ frame, analysis: analyses[i] }));
+  // Each step's frames that arrived while it was open: they alone can show that the step was performed.
+  const byStep: StepFrame[][] = steps.map((_, s) => stepFramesInWindow(challenge, frames, s).map((i) => ({ frame: frames[i], analysis: analyses[i] })));
+  const late = frames.filter((f) => !arrivedInWindow(challenge, f)).length;
+  if (late > 0) details.framesAfterWindow = late;
   for (const [s, list] of byStep.entries())
-    if (list.length < policy.minFramesPerStep)
-      return fail(`Too few frames for step ${s} (${steps[s].action}): ${list.length}, at least ${policy.minFramesPerStep} needed.`, details);
+    if (list.length < policy.minFramesPerStep) {
+      const after = frames.filter((f) => f.stepIndex === s).length - list.length;
+      const lateNote = after > 0 ? ` (${after} more arrived after it closed, and count only against a pass)` : '';
+      return fail(`Too few frames for step ${s} (${steps[s].action}) arrived inside its window: ${list.length}, at least ${policy.minFramesPerStep} needed${lateNote}.`, details);
+    }
 
   for (const [i, a] of analyses.entries())
     if (a.faces.length !== 1) return fail(`Frame ${i} shows ${a.faces.length} faces; exactly one is needed.`, details);
@@ -176,13 +199,13 @@ export function verifyChallenge(input: {
   if (minIdentity < policy.identityAtOrAbove)
     return fail(`Frame ${worstFrame} is not the person of the selfie and document (similarity ${round(minIdentity, 2)} < ${policy.identityAtOrAbove}).`, details, minIdentity);
 
-  const faces = analyses.map((a) => a.faces[0]);
+  const faces = byStep.flat().map((x) => x.analysis.faces[0]);
   const yawRange = range(faces.map((f) => f.yaw));
   const pitchRange = range(faces.map((f) => f.pitch));
   const happyRange = range(faces.map((f) => f.happy));
   details.ranges = { yaw: round(yawRange, 1), pitch: round(pitchRange, 1), happy: round(happyRange) };
   if (yawRange < policy.staticMaxRangeDegrees && pitchRange < policy.staticMaxRangeDegrees && happyRange < policy.staticMaxHappyRange)
-    return fail(`The face did not move across ${frames.length} frames (yaw range ${round(yawRange, 1)}°, pitch ${round(pitchRange, 1)}°): a static image.`, details, minIdentity);
+    return fail(`The face did not move across ${faces.length} frames (yaw range ${round(yawRange, 1)}°, pitch ${round(pitchRange, 1)}°): a static image.`, details, minIdentity);
 
   const stepFigures: Record<string, unknown>[] = [];
   details.stepFigures = stepFigures;
