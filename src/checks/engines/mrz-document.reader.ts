@@ -6,7 +6,7 @@ import { mrzZoneCandidates } from './mrz-zone-candidates';
 import { MRZ_OCR_MODEL } from './embedded-models';
 import type { ReadLine } from './mrz-glyphs';
 import { failureAgreed } from './mrz-failure-agreement';
-import { combineReadings, nameLineIndex, type MrzConsensus, type ZoneReading } from './mrz-readings';
+import { checkBlindLetterLines, combineReadings, nameLineIndex, type MrzConsensus, type ZoneReading } from './mrz-readings';
 import { lineAloneVariants, stripVariants, type StripVariant } from './mrz-strip-variants';
 import { failedFields, judgeMrzText, parseMrz, shapeLine } from './mrz-text';
 import type { LineReading } from './mrz-votes';
@@ -164,6 +164,20 @@ export class MrzDocumentReader implements DocumentReader {
           }
         if (consensus.kind === 'verified' && !settledZone(consensus) && consensus.conflicts.length === 0) await readNameAlone(format);
       }
+      // A settled zone with a letter in a document number or optional data that its check digit cannot tell
+      // from a digit (a 6 read G, an 8 read S: checkBlindLetterLines): the zone readings, alike in how they
+      // crop the line, may all have read it so. That line is read alone once more; a reading that disputes
+      // the letter or weighs the digit makes the zone a conflict, so a person looks (one OCR call of a line).
+      if (consensus.kind === 'verified' && settledZone(consensus)) {
+        const { format } = consensus;
+        for (const index of checkBlindLetterLines(consensus.lines, nameLineIndex(format))) {
+          const variant = lineAloneVariants(zone, index, `line${index + 1}`).next();
+          const shaped = variant.done ? undefined : await readLineAlone(variant.value, format, index);
+          if (!shaped) continue;
+          (checkLines[index] ??= []).push(shaped);
+          consensus = combineReadings(readings, nameLines, checkLines);
+        }
+      }
       return { readings, nameLines, checkLines, confidences, consensus };
     };
     let zoneRead = await readZone(located, probed, variants, Infinity, true);
@@ -241,6 +255,7 @@ export class MrzDocumentReader implements DocumentReader {
           [
             ...(f.unsettledAt.length ? [`${f.unsettledAt.length} of its characters read differently`] : []),
             ...(f.malformed.length ? [`${f.malformed.map((m) => m.toLowerCase()).join(', ')} not well formed`] : []),
+            ...(f.heldIf ? [`it holds if the ${f.heldIf.read} at character ${f.heldIf.column + 1} of line ${f.heldIf.line + 1} is the ${f.heldIf.as} the OCR also weighed there`] : []),
           ].join(', ');
         const what = failing.length
           ? `the readings do not agree on a well-formed failing check digit (${agreement.failures.map((f) => `${f.label.toLowerCase()}: ${why(f)}`).join('; ')})`
@@ -249,7 +264,7 @@ export class MrzDocumentReader implements DocumentReader {
           ...voted,
           verdict: 'review',
           reason: `No combination of the ${agreement.readings} readings holds every check digit, but ${what}: a misread, not a check digit that fails; a person should read the document.`,
-          details: { ...details, unsettledFailures: agreement.failures.map((f) => ({ label: f.label, unsettled: f.unsettledAt.length, ...(f.malformed.length ? { malformed: f.malformed } : {}) })) },
+          details: { ...details, unsettledFailures: agreement.failures.map((f) => ({ label: f.label, unsettled: f.unsettledAt.length, ...(f.malformed.length ? { malformed: f.malformed } : {}), ...(f.heldIf ? { heldIf: f.heldIf } : {}) })) },
         };
       }
     }

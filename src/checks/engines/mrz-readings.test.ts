@@ -1,7 +1,7 @@
 import { buildMrz, randomFields, seededRandom } from '../../../bench/checks/mrz-lines';
 import type { MrzFormat } from '../check-providers';
 import { failureAgreed } from './mrz-failure-agreement';
-import { combineReadings, votedCheckDigitLine, zeroOrOChoice } from './mrz-readings';
+import { checkBlindLetterLines, combineReadings, votedCheckDigitLine, zeroOrOChoice } from './mrz-readings';
 import { normaliseMrzLines } from './mrz-text';
 
 const now = new Date('2026-11-23T12:00:00Z');
@@ -22,6 +22,15 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       const c = combineReadings([bad.join('\n'), truth.join('\n')]);
       expect(c).toMatchObject({ kind: 'verified', format, lines: truth, nameVotes: 2, nameSettled: true, conflicts: [] });
     }
+  });
+
+  it('settles a name that fills its field when some readings read the line short: the fillers added to them were not read, and do not vote', () => {
+    const [first, second] = zone('TD3', 12);
+    const full = [first.slice(0, 5) + 'FERREIRA<DOS<SANTOS<<ANNE<SOPHIE<GENEVI', second];
+    // Held-out seed 20261305, clean #12: the last two letters merged into one unknown glyph in 6 of 18 readings.
+    const short = [full[0].slice(0, 42) + '?', full[1]];
+    const c = combineReadings([full, short, full, short].map((z) => z.join('\n')));
+    expect(c).toMatchObject({ kind: 'verified', lines: full, nameSettled: true, conflicts: [] });
   });
 
   it('counts the readings that read the name line the same, and leaves a 2 to 1 name unsettled, naming both readings', () => {
@@ -268,6 +277,32 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       expect(a?.readings).toBe(5);
     });
 
+    it('does not agree on a failure that holds if a character is the other one the OCR weighed there (every reading misread B as 8)', () => {
+      const td3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+      const read = misread(td3, 1, 36, '8');
+      /** A reading of `read` sure of every character (97 %), weighing B at `weight` where it read the 8. */
+      const reading = (weight: number) => ({
+        text: read.join('\n'),
+        lines: read.map((text, n) => ({
+          text,
+          confidences: [...text].map(() => 0.97),
+          alternatives: [...text].map((_, i) => (n === 1 && i === 36 ? [{ char: 'B', confidence: weight }] : [])),
+        })),
+      });
+      const torn = combineReadings([reading(0.5), reading(0.2), reading(0.1)]);
+      expect(torn.kind).toBe('unverified');
+      if (torn.kind !== 'unverified') return;
+      const heldIf = { line: 1, column: 36, read: '8', as: 'B' };
+      expect(torn.agreement.failures).toEqual([
+        { label: 'Personal number check digit', agreed: false, unsettledAt: [], malformed: [], heldIf },
+        { label: 'Composite check digit', agreed: false, unsettledAt: [], malformed: [], heldIf },
+      ]);
+      expect(failureAgreed(torn.agreement)).toBe(false);
+      // The B weighed under DOUBT (0.3) by every reading: they agree on the failure, as a tampered document's do.
+      const sure = combineReadings([reading(0.25), reading(0.2), reading(0.1)]);
+      expect(sure.kind === 'unverified' && failureAgreed(sure.agreement)).toBe(true);
+    });
+
     it('agrees where the leading reading outweighs the others twice (3 to 1), which would not settle a name', () => {
       const tampered = birthDigitPlus(zone('TD3', 57), 3);
       expect(failureAgreed(agreementOf([tampered, tampered, birthDigitPlus(tampered, 4), tampered])!)).toBe(true);
@@ -390,5 +425,23 @@ describe('zeroOrOChoice (O and 0 drawn alike in OCR-B)', () => {
     expect(zeroOrOChoice([wrongDigit], 0)).toBeUndefined();
     const noLookAlike = misread(td3, 1, 1, 'Q');
     expect(zeroOrOChoice([noLookAlike], 0)).toBeUndefined();
+  });
+});
+
+describe('checkBlindLetterLines (a letter a check digit cannot tell from the digit it looks like)', () => {
+  const td1 = ['I<UTOD231458907<<<<<<<<<<<<<<<', '7408122F1204159UTO<<<<<<<<<<<6', 'ERIKSSON<<ANNA<MARIA<<<<<<<<<<'];
+  const td3 = ['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10'];
+
+  it('names the line whose document number holds a G or an S (a 6 or an 8 read so keeps every check digit holding)', () => {
+    expect(checkBlindLetterLines(td1, 2)).toEqual([]);
+    expect(checkBlindLetterLines(misread(td1, 0, 9, 'G'), 2)).toEqual([0]);
+    expect(checkBlindLetterLines(misread(td3, 1, 4, 'S'), 0)).toEqual([1]);
+  });
+
+  it('passes over the names, codes and dates: their letters and digits are no document number', () => {
+    // ERIKSSON holds two S; UTO is a state code; an S in the TD3 personal number is still named.
+    expect(checkBlindLetterLines(td3, 0)).toEqual([]);
+    expect(checkBlindLetterLines(misread(td3, 1, 30, 'S'), 0)).toEqual([1]);
+    expect(checkBlindLetterLines(misread(td1, 1, 15, 'G'), 2)).toEqual([]);
   });
 });

@@ -156,7 +156,8 @@ export function combineReadings(readings: (string | ZoneReading)[], nameLines: L
       const fixed = parseMrz(assemble(chosen, name.replaceAll(UNKNOWN, '<'))).lines[nameIndex];
       return [...fixed].map((c, i) => (name[i] === UNKNOWN || NOT_A_LETTER.test(name[i]) ? name[i] : c)).join('');
     };
-    const names = allNames.map((n) => ({ text: correct(n.text), confidences: n.confidences, ...(n.alternatives ? { alternatives: n.alternatives } : {}) }));
+    // Where a reading's line was read short, the fillers added to it abstain (padFrom): they were not read.
+    const names = allNames.map((n) => ({ text: correct(n.text), confidences: n.confidences, ...(n.alternatives ? { alternatives: n.alternatives } : {}), ...(n.padFrom !== undefined ? { padFrom: n.padFrom } : {}) }));
     const vote = voteLine(names, length, nameFieldStart(format));
     const chosenLines = [...lines.slice(0, nameIndex), vote.line, ...lines.slice(nameIndex + 1)];
     const conflicts: string[] = [];
@@ -210,6 +211,29 @@ export function votedCheckDigitLine(readings: LineReading[], length: number): st
 
 /** Fields whose characters may be letters or digits, so neither O nor 0 is corrected by the parser. */
 const ALPHANUMERIC = new Set(['documentNumber', 'personalNumber', 'optional1', 'optional2', 'optional']);
+
+/**
+ * Letters a check digit cannot tell from the digit OCR-B draws them like: G is worth 16 and S 28, so a 6 read
+ * as G or an 8 read as S leaves every check digit holding.
+ */
+const CHECK_BLIND_LETTERS = new Set(['G', 'S']);
+
+/**
+ * The check-digit lines of `lines` (a zone whose check digits hold) that hold a check-blind letter
+ * (`CHECK_BLIND_LETTERS`) in an alphanumeric field, such as a document number: where every zone reading read
+ * that letter, only another look at the line can dispute it. Held-out seed 20261302, clean #7: a thin 6 in a
+ * TD1 document number was read G, surely, by every zone reading, and the document passed with a wrong number;
+ * the line read alone weighed the 6.
+ */
+export function checkBlindLetterLines(lines: string[], nameIndex: number): number[] {
+  const out = new Set<number>();
+  for (const d of parseMrz(lines).result.details) {
+    if (!d.field || !ALPHANUMERIC.has(d.field)) continue;
+    for (const range of d.ranges ?? [])
+      if (range.line !== nameIndex && [...lines[range.line].slice(range.start, range.end)].some((c) => CHECK_BLIND_LETTERS.has(c))) out.add(range.line);
+  }
+  return [...out].sort((a, b) => a - b);
+}
 
 /**
  * `ZeroOrO` over the combinations of lines read: each `O`/`0` of an alphanumeric field of a check-digit line
