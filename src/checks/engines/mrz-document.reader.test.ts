@@ -107,16 +107,18 @@ describe('MrzDocumentReader combining independent readings', () => {
     expect(r.verdict).toBe('pass');
     expect(r.mrz?.fields).toEqual(card);
     expect(r.details).toMatchObject({ readings: 2, nameReadingsAgreeing: 2 });
-    expect(ocr.calls).toEqual({ block: 2, line: 0 });
+    // The document number holds a G, which its check digit cannot tell from a 6: its line is read alone once
+    // more (checkBlindLetterLines); this script answers that read with nothing.
+    expect(ocr.calls).toEqual({ block: 2, line: 1 });
   });
 
   it('reads the name line again alone when two readings differ on the name (SANNE / GANNE), and passes once the votes settle it', async () => {
-    const ocr = scriptedOcr([truth, ganne], [truth[2], truth[2], truth[2]]);
+    const ocr = scriptedOcr([truth, ganne], [truth[2], truth[2], truth[2], truth[0]]);
     const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
     expect(r.verdict).toBe('pass');
     expect(r.mrz?.fields).toEqual(card);
-    // 1 to 1, then 2, 3 to 1 (not enough), then 4 to 1.
-    expect(ocr.calls).toEqual({ block: 2, line: 3 });
+    // 1 to 1, then 2, 3 to 1 (not enough), then 4 to 1; then the document number's line (it holds a G) once.
+    expect(ocr.calls).toEqual({ block: 2, line: 4 });
     expect(r.details).toMatchObject({ readings: 2, nameLineReadings: 3 });
   });
 
@@ -148,6 +150,18 @@ describe('MrzDocumentReader combining independent readings', () => {
     expect(r.verdict).toBe('review');
     expect(r.reason).toMatch(/where no check digit can tell them apart/);
     expect(r.details?.conflicts).toBeDefined();
+  });
+
+  it('reads the line alone once more where every zone reading read a G in the document number, and sends it to review when that reading sees a 6', async () => {
+    const column = truth[0].indexOf('XG4021K87') + 1;
+    const six = swap(truth, 0, column, '6');
+    // Held-out seed 20261302, clean #7: a thin 6 read G by every zone reading passed with a wrong number.
+    const doubted = await new MrzDocumentReader(scriptedOcr([truth, truth], [six[0]])).read({ images: [image], now });
+    expect(doubted.verdict).toBe('review');
+    expect(doubted.details).toMatchObject({ readings: 2, checkDigitLineReadings: 1, conflicts: [six[0]] });
+    const confirmed = await new MrzDocumentReader(scriptedOcr([truth, truth], [truth[0]])).read({ images: [image], now });
+    expect(confirmed.verdict).toBe('pass');
+    expect(confirmed.mrz?.fields).toEqual(card);
   });
 
   /** Line reads in the reader's order when no combination holds: the zone's `lines` preprocessing (3 lines), then line 1 alone 7 times, then line 2 alone 7 times. */
@@ -202,11 +216,12 @@ describe('MrzDocumentReader combining independent readings', () => {
     // 7 times (read as printed), then line 2 alone, which sees the composite digit but misreads a birth-date
     // digit: no reading holds the check digits as read; the vote over all of them does.
     const alone = swap(truth, 1, 2, truth[1][2] === '1' ? '2' : '1')[1];
-    const ocr = scriptedOcr([short], [...short, ...Array.from({ length: 7 }, () => truth[0]), alone]);
+    // Last, the document number's line once more (it holds a G), read as printed.
+    const ocr = scriptedOcr([short], [...short, ...Array.from({ length: 7 }, () => truth[0]), alone, truth[0]]);
     const r = await new MrzDocumentReader(ocr).read({ images: [image], now });
     expect(r.verdict).toBe('pass');
     expect(r.mrz?.fields).toEqual(card);
-    expect(r.details).toMatchObject({ readings: 11, checkDigitLineReadings: 8 });
+    expect(r.details).toMatchObject({ readings: 11, checkDigitLineReadings: 9 });
   });
 
   it('sends to review, never passes, a zone whose check digits hold only if an O that every reading read is a zero (OCR-B draws them alike)', async () => {
