@@ -303,6 +303,17 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       expect(sure.kind === 'unverified' && failureAgreed(sure.agreement)).toBe(true);
     });
 
+    it('does not agree on a failure in a zone whose document code is no document code (read from its second character)', () => {
+      const tampered = birthDigitPlus(zone('TD3', 50), 3);
+      const shifted = misread(tampered, 0, 0, 'L');
+      const a = agreementOf([shifted, shifted, shifted]);
+      expect(a?.failures.map((f) => ({ label: f.label, agreed: f.agreed, malformed: f.malformed }))).toEqual([
+        { label: 'Birth date check digit', agreed: false, malformed: ['Document code'] },
+        { label: 'Composite check digit', agreed: false, malformed: ['Document code'] },
+      ]);
+      expect(failureAgreed(agreementOf([tampered, tampered, tampered])!)).toBe(true);
+    });
+
     it('agrees where the leading reading outweighs the others twice (3 to 1), which would not settle a name', () => {
       const tampered = birthDigitPlus(zone('TD3', 57), 3);
       expect(failureAgreed(agreementOf([tampered, tampered, birthDigitPlus(tampered, 4), tampered])!)).toBe(true);
