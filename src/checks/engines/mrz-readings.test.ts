@@ -303,6 +303,19 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
       expect(sure.kind === 'unverified' && failureAgreed(sure.agreement)).toBe(true);
     });
 
+    it('agrees on a tampered check digit even where a character the OCR weighed would hold it, when that character makes no valid field (a letter in a date)', () => {
+      const tampered = birthDigitPlus(zone('TD3', 50), 3);
+      // Every letter the OCR might weigh at the birth date's first digit; one holding the check digit by its value makes no date.
+      for (const letter of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') {
+        const reading = {
+          text: tampered.join('\n'),
+          lines: tampered.map((text, n) => ({ text, confidences: [...text].map(() => 0.97), alternatives: [...text].map((_, i) => (n === 1 && i === 13 ? [{ char: letter, confidence: 0.6 }] : [])) })),
+        };
+        const c = combineReadings([reading, reading, reading]);
+        expect(c.kind === 'unverified' && c.agreement.failures.find((f) => f.label === 'Birth date check digit')?.heldIf).toBeUndefined();
+      }
+    });
+
     it('does not agree on a failure in a zone whose document code is no document code (read from its second character)', () => {
       const tampered = birthDigitPlus(zone('TD3', 50), 3);
       const shifted = misread(tampered, 0, 0, 'L');
