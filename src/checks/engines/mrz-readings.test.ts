@@ -33,6 +33,19 @@ describe('combineReadings (independent OCR readings of one zone)', () => {
     expect(c).toMatchObject({ kind: 'verified', lines: full, nameSettled: true, conflicts: [] });
   });
 
+  it('settles a name some readings read with two characters merged into one unknown glyph: the rest of such a reading is moved back into place', () => {
+    const [first, second] = zone('TD3', 12);
+    const full = [first.slice(0, 5) + 'FERREIRA<DOS<SANTOS<<ANNE<SOPHIE<GENEVI', second];
+    // Seed 20261305, clean #12: `<S` read as one glyph, so everything after it sat one position early.
+    const merged = [full[0].slice(0, 17) + '?' + full[0].slice(19), full[1]];
+    const c = combineReadings([full, merged, full, merged, full].map((z) => z.join('\n')));
+    expect(c).toMatchObject({ kind: 'verified', lines: full, nameSettled: true, conflicts: [] });
+    // A reading with an unknown that moved nothing into place stays where it was: a different name is still a dispute.
+    const other = [full[0].slice(0, 17) + '?' + 'X' + full[0].slice(19), full[1]];
+    const d = combineReadings([full, other, full, other].map((z) => z.join('\n')));
+    expect(d).toMatchObject({ kind: 'verified', nameSettled: false });
+  });
+
   it('counts the readings that read the name line the same, and leaves a 2 to 1 name unsettled, naming both readings', () => {
     const truth = zone('TD3', 7);
     const g = misread(truth, 0, 6, differentFrom(truth[0][6]));

