@@ -115,6 +115,16 @@ describe('verifyChallenge (liveness rules on per-frame measurements)', () => {
     expect(run(c, { ...neutral, frames: turnLate }).reason).toMatch(/^Step 0 \(turn_left\) was not performed: turn to the left \(degrees\) reached 0 from the step's first frame/);
   });
 
+  it('analyses the frames that arrived in the window first, and late frames only in what the budget leaves', () => {
+    const c = challenge(['turn_left', 'smile']);
+    const step = c.steps[0];
+    // 3 frames in the window, 9 in the grace after it: a budget of 8 keeps the 3 and 5 late ones, evenly spread.
+    const frames: LivenessFrame[] = Array.from({ length: 12 }, (_, i) => ({ stepIndex: 0, nonce: step.nonce, capturedAt: i < 3 ? step.opensAt + 500 * i : step.closesAt, clientCapturedAt: step.opensAt + 250 * i, image: { bytes: Buffer.alloc(0), contentType: 'image/jpeg' } }));
+    expect(framesToAnalyse(frames, 8, c)).toEqual([0, 1, 2, 3, 5, 7, 9, 11]);
+    // Without the challenge (no arrival to go by), the budget is spread over every frame, as before.
+    expect(framesToAnalyse(frames, 8)).toEqual([0, 2, 3, 5, 6, 8, 9, 11]);
+  });
+
   it('declines on a late frame of another person: late frames count against a pass', () => {
     const c = challenge(['turn_left', 'smile']);
     const x = capture(c, [[...performed('turn_left'), { yaw: -25, embedding: stranger }], performed('smile')]);

@@ -66,7 +66,8 @@ function stepFramesInWindow(challenge: LivenessChallenge, frames: readonly Liven
 
 /**
  * Why the frames cannot answer this challenge whatever they show (a step it does not have, another
- * challenge's nonce, outside the step's window, out of order), or null. Needs no face analysis, so
+ * challenge's nonce, outside the step's window, out of order, a step with too few frames that arrived while
+ * it was open), or null. Needs no face analysis, so
  * the verifier asks it of every frame received before it analyses any.
  */
 export function frameSequenceProblem(challenge: LivenessChallenge, frames: readonly LivenessFrame[], policy: BiometricPolicy['liveness']): string | null {
@@ -77,6 +78,13 @@ export function frameSequenceProblem(challenge: LivenessChallenge, frames: reado
     if (f.capturedAt < step.opensAt - policy.clockSkewMs || f.capturedAt > step.closesAt + policy.clockSkewMs) return `Frame ${i} was captured outside step ${f.stepIndex}'s window.`;
     const prev = frames[i - 1];
     if (prev && (f.stepIndex < prev.stepIndex || !capturedAfter(f, prev))) return `Frames are out of order: frame ${i} comes before frame ${i - 1} in time or step.`;
+  }
+  for (const [s, step] of challenge.steps.entries()) {
+    const inWindow = stepFramesInWindow(challenge, frames, s).length;
+    if (inWindow >= policy.minFramesPerStep) continue;
+    const after = frames.filter((f) => f.stepIndex === s).length - inWindow;
+    const lateNote = after > 0 ? ` (${after} more arrived after it closed, and count only against a pass)` : '';
+    return `Too few frames for step ${s} (${step.action}) arrived inside its window: ${inWindow}, at least ${policy.minFramesPerStep} needed${lateNote}.`;
   }
   return null;
 }
@@ -93,18 +101,23 @@ export type FrameBudget = number | ((stepIndex: number) => number);
  * with that many frames or fewer keeps them all. Face analysis is a liveness check's cost; this
  * bounds it whatever frame rate the page captured at (docs/checks.md, "Frames analysed per step").
  */
-export function framesToAnalyse(frames: readonly LivenessFrame[], budget: FrameBudget): number[] {
-  const byStep = new Map<number, number[]>();
+export function framesToAnalyse(frames: readonly LivenessFrame[], budget: FrameBudget, challenge?: LivenessChallenge): number[] {
+  const byStep = new Map<number, { inWindow: number[]; late: number[] }>();
   frames.forEach((f, i) => {
-    const list = byStep.get(f.stepIndex);
-    if (list) list.push(i);
-    else byStep.set(f.stepIndex, [i]);
+    const step = byStep.get(f.stepIndex) ?? { inWindow: [], late: [] };
+    byStep.set(f.stepIndex, step);
+    (challenge && !arrivedInWindow(challenge, f) ? step.late : step.inWindow).push(i);
   });
+  /** At most `count` of `list`, evenly spread, its first and last among them. */
+  const spread = (list: number[], count: number) =>
+    list.length <= count ? list : count <= 1 ? list.slice(0, count) : Array.from({ length: count }, (_, k) => list[Math.round((k * (list.length - 1)) / (count - 1))]);
   const picked: number[] = [];
-  for (const [stepIndex, list] of byStep) {
+  for (const [stepIndex, { inWindow, late }] of byStep) {
     const perStep = Math.max(2, typeof budget === 'number' ? budget : budget(stepIndex));
-    if (list.length <= perStep) picked.push(...list);
-    else for (let k = 0; k < perStep; k++) picked.push(list[Math.round((k * (list.length - 1)) / (perStep - 1))]);
+    // With the challenge, the frames that arrived in the window come first (they alone can pass the step);
+    // late frames take what the budget leaves (they are checked, and can only decline).
+    const kept = spread(inWindow, perStep);
+    picked.push(...kept, ...spread(late, perStep - kept.length));
   }
   return picked.sort((a, b) => a - b);
 }
@@ -127,7 +140,7 @@ export function framesPerAction(challenge: LivenessChallenge, poseFrames: number
  * not each show one face adds only its spread frames (it fails on the face count anyway).
  */
 export function identityFrames(challenge: LivenessChallenge, frames: readonly LivenessFrame[], analyses: readonly FaceAnalysis[], policy: BiometricPolicy['liveness'], perStep: number): number[] {
-  const picked = new Set(framesToAnalyse(frames, perStep));
+  const picked = new Set(framesToAnalyse(frames, perStep, challenge));
   for (const [s, step] of challenge.steps.entries()) {
     const list = stepFramesInWindow(challenge, frames, s);
     if (list.length === 0 || list.some((i) => analyses[i].faces.length !== 1)) continue;
@@ -168,16 +181,11 @@ export function verifyChallenge(input: {
   const sequence = frameSequenceProblem(challenge, frames, policy);
   if (sequence) return fail(sequence, details);
 
-  // Each step's frames that arrived while it was open: they alone can show that the step was performed.
+  // Each step's frames that arrived while it was open (at least `minFramesPerStep`, frameSequenceProblem): they
+  // alone can show that the step was performed.
   const byStep: StepFrame[][] = steps.map((_, s) => stepFramesInWindow(challenge, frames, s).map((i) => ({ frame: frames[i], analysis: analyses[i] })));
   const late = frames.filter((f) => !arrivedInWindow(challenge, f)).length;
   if (late > 0) details.framesAfterWindow = late;
-  for (const [s, list] of byStep.entries())
-    if (list.length < policy.minFramesPerStep) {
-      const after = frames.filter((f) => f.stepIndex === s).length - list.length;
-      const lateNote = after > 0 ? ` (${after} more arrived after it closed, and count only against a pass)` : '';
-      return fail(`Too few frames for step ${s} (${steps[s].action}) arrived inside its window: ${list.length}, at least ${policy.minFramesPerStep} needed${lateNote}.`, details);
-    }
 
   for (const [i, a] of analyses.entries())
     if (a.faces.length !== 1) return fail(`Frame ${i} shows ${a.faces.length} faces; exactly one is needed.`, details);

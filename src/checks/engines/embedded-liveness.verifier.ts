@@ -51,7 +51,7 @@ export class EmbeddedLivenessVerifier implements LivenessVerifier {
     // A replayed or mistimed capture fails on its stamps alone, before any inference.
     const sequence = frameSequenceProblem(input.challenge, input.frames, this.policy.liveness);
     if (sequence) return { verdict: 'fail', score: 0, reason: sequence, model, details: { policy: this.policy.version, frames: input.frames.length } };
-    const frames = framesToAnalyse(input.frames, this.framesPerStep(input.challenge)).map((i) => input.frames[i]);
+    const frames = framesToAnalyse(input.frames, this.framesPerStep(input.challenge), input.challenge).map((i) => input.frames[i]);
     const references = [];
     for (const ref of input.referenceFaces) {
       const a = await this.analyzer.analyze(ref);
@@ -59,7 +59,7 @@ export class EmbeddedLivenessVerifier implements LivenessVerifier {
     }
     // Pose and expression on every frame kept, the embedding on the evenly spread ones first; then on the
     // frames that turn out to decide a step (their measures are the same with or without the embedding).
-    const spread = new Set(framesToAnalyse(frames, this.identityPerStep));
+    const spread = new Set(framesToAnalyse(frames, this.identityPerStep, input.challenge));
     const analyses = [];
     for (const [i, f] of frames.entries()) analyses.push(await this.analyzer.analyze(f.image, { embedding: spread.has(i) }));
     for (const i of identityFrames(input.challenge, frames, analyses, this.policy.liveness, this.identityPerStep))
