@@ -1,13 +1,22 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client } from 'pg';
-import { embeddedTemplateDir, jobSchemaPrefixOfThisRun } from './helpers/test-server';
+import { embeddedTemplateDir, jobSchemaPrefixOfThisRun, runDataDirPrefix } from './helpers/test-server';
+
+/** How many directories are removed at once: removal waits on the disk, not the CPU. */
+const REMOVALS_AT_ONCE = 16;
 
 /**
- * Removes this run's migrated embedded database (test/helpers/test-server.ts migratedDataDir), and drops the job
- * schemas that this run's test servers created on a shared PostgreSQL (not another run's, still in use).
+ * Removes this run's migrated embedded database (test/helpers/test-server.ts migratedDataDir) and its test
+ * servers' data directories (runDataDirPrefix; not another run's, which may still be in use), and drops the job
+ * schemas that this run's test servers created on a shared PostgreSQL (likewise).
  */
 export default async function globalTeardown(): Promise<void> {
-  fs.rmSync(embeddedTemplateDir(), { recursive: true, force: true });
+  // Without a run id (jest.config.js sets one) the prefix would name every run's directories.
+  const prefix = process.env.TEST_RUN_ID ? runDataDirPrefix() : undefined;
+  const dirs = [embeddedTemplateDir(), ...fs.readdirSync(os.tmpdir()).filter((name) => prefix && name.startsWith(prefix)).map((name) => path.join(os.tmpdir(), name))];
+  for (let i = 0; i < dirs.length; i += REMOVALS_AT_ONCE) await Promise.all(dirs.slice(i, i + REMOVALS_AT_ONCE).map((dir) => fs.promises.rm(dir, { recursive: true, force: true })));
   if (!process.env.DATABASE_URL) return;
   const client = new Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
