@@ -87,11 +87,12 @@ export function failureAgreement(best: string[], readingsOf: (line: number) => L
   const { result, lines } = parseMrz(voted);
   const checkDigit = (label: string) => /check digit/i.test(label);
   const at = (r: { line: number; start: number; end: number }) => Array.from({ length: r.end - r.start }, (_, k) => ({ line: r.line, column: r.start + k }));
+  /** What does not hold on the zone as voted: a weighed character must turn none of the rest invalid (`heldIf`). */
+  const invalidBefore = new Set(result.details.filter((d) => !d.valid).map((d) => d.label));
   // A zone whose document code is no document code was not read from its first character (a lost or cropped
   // edge shifts every field): whatever its check digits say, they are not the document's. Held-out seeds
   // 20261305 #48 (a TD3 read as a TD2 from "LLER<...") and 20261306 #35 (a TD2's lines each read from their
   // second character) were failed on such zones; a tampered document keeps its document code.
-  const invalidBefore = new Set(result.details.filter((d) => !d.valid).map((d) => d.label));
   const codeMalformed = result.details.some((d) => !d.valid && d.field === 'documentCode') ? ['Document code'] : [];
   const failures = result.details
     .filter((d) => !d.valid && checkDigit(d.label) && (d.ranges ?? []).some((r) => tallies.has(r.line)))
