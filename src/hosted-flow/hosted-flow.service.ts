@@ -218,7 +218,7 @@ export class HostedFlowService {
     if (req.contentLength !== undefined && req.contentLength > maxBytes) throw new DomainError('payload_too_large', `A ${kind} upload is at most ${maxBytes} bytes`);
     // A submit is refused by the store's guard, under the session row's lock, not by a read before the body.
     this.assertCapturing(s);
-    const details = await this.detailsFor(s, req);
+    const { details, detailsWhenRead } = await this.detailsFor(s, req);
     const input: Parameters<EvidenceVault['put']>[0] = {
       session: { id: s.id, tenantId: s.tenantId, livemode: s.livemode },
       class: req.class,
@@ -228,6 +228,7 @@ export class HostedFlowService {
       maxBytes,
       expectedBytes: req.contentLength,
       details,
+      detailsWhenRead,
       openStatuses: CAPTURING,
       maxPerClass: limits.maxPerSession,
     };
@@ -431,11 +432,11 @@ export class HostedFlowService {
     if ((await this.captures.find(s.id))?.submittedAt) throw new DomainError('invalid_state', 'The captures were already submitted');
   }
 
-  private async detailsFor(s: SessionEntity, req: UploadRequest): Promise<Record<string, unknown>> {
+  private async detailsFor(s: SessionEntity, req: UploadRequest): Promise<{ details: Record<string, unknown>; detailsWhenRead?: () => Record<string, unknown> }> {
     if (req.class === 'id_document_image') {
       const side = req.side ?? 'data_page';
       if (!(DOCUMENT_SIDES as readonly string[]).includes(side)) throw new DomainError('invalid_request', `side must be one of ${DOCUMENT_SIDES.join(', ')}`);
-      return { side };
+      return { details: { side } };
     }
     if (req.class === 'selfie_video') {
       const challenge = (await this.captures.find(s.id))?.challenge;
@@ -447,12 +448,17 @@ export class HostedFlowService {
       const receivedAt = this.now().getTime();
       const problem = frameProblem(challenge, frame, receivedAt);
       if (problem) throw new DomainError('invalid_request', `This frame does not answer the challenge: ${problem}`);
-      // The checks read the server's time, never the client's: a frame counts from when it arrived (a late
-      // upload in the grace period counts at its step's close). The page's own stamp is kept beside it.
-      const capturedAt = Math.min(receivedAt, challenge.steps[frame.stepIndex].closesAt);
-      return { challenge_id: challenge.id, step: frame.stepIndex, nonce: frame.nonce, captured_at: capturedAt, client_captured_at: frame.capturedAt };
+      // The checks read the server's time, never the client's: a frame counts from when its whole body had
+      // arrived, not from when its request began (a body streamed slowly may be made after its headers were
+      // sent), and a frame that arrived in the grace period counts at its step's close. The page's own stamp
+      // is kept beside it.
+      const closesAt = challenge.steps[frame.stepIndex].closesAt;
+      return {
+        details: { challenge_id: challenge.id, step: frame.stepIndex, nonce: frame.nonce, client_captured_at: frame.capturedAt },
+        detailsWhenRead: () => ({ captured_at: Math.min(this.now().getTime(), closesAt) }),
+      };
     }
-    return {};
+    return { details: {} };
   }
 
   private async assertComplete(s: SessionEntity, challenge: LivenessChallenge | null, skip: FlowStep[] = []): Promise<void> {

@@ -32,6 +32,11 @@ export type StoreArtifactInput = {
   /** The size the client announced (Content-Length), when it did: the ciphertext then goes straight into one buffer of that size. */
   expectedBytes?: number;
   details?: Record<string, unknown>;
+  /**
+   * More details, made once the whole body has arrived (a liveness frame's time is when the server had its
+   * bytes, not when its request began: a body streamed slowly could be made after its headers were sent).
+   */
+  detailsWhenRead?: () => Record<string, unknown>;
   /** Passed to the store's guard: statuses in which the session still takes captures, and the class limit (an upload is refused once the page's captures were submitted, too). */
   openStatuses: readonly string[];
   maxPerClass: number;
@@ -88,7 +93,7 @@ export class EvidenceVault {
       contentType: declared,
       sizeBytes: seen.size,
       sha256: hash.digest('hex'),
-      details: input.details ?? {},
+      details: { ...input.details, ...input.detailsWhenRead?.() },
       iv,
       authTag: cipher.getAuthTag(),
       blobKey: stored.blob?.key ?? null,

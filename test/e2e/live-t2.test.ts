@@ -88,4 +88,25 @@ describe('a live T2 session through the hosted API', () => {
     });
     expect(session.result.decision).toBe('declined');
   });
+
+  it('counts a frame from when its whole body arrived: requests begun in the window whose bodies finish after it are late too', async () => {
+    const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.live_api_key, json: { flow_id: 'default', tier: 'T2' } });
+    const page = await openPage(server, created.body);
+    await pageCall(server, page, 'POST', 'start');
+    const document = await renderDocumentWithPortrait(FRANCK_PASSPORT, packageImage('franck_02221.jpg'), { jpegQuality: 85 });
+    expect((await upload(server, page, { class: 'id_document_image', side: 'data_page' }, document.bytes, document.contentType)).status).toBe(201);
+    const selfie = packageImage('franck_04000.jpg');
+    expect((await upload(server, page, { class: 'selfie_image' }, selfie.bytes, selfie.contentType)).status).toBe(201);
+
+    const { challenge } = await answerableChallenge(server, page);
+    await answerChallengeWithVideo(server, page, challenge, undefined, { holdBodiesUntilClose: true });
+    expect((await pageCall(server, page, 'POST', 'submit')).status).toBe(200);
+
+    const session = await decided(server, acme.live_api_key, page.id);
+    const liveness = session.result.checks.find((c: Check) => c.name === 'liveness');
+    expect(liveness).toMatchObject({
+      status: 'fail',
+      reason: expect.stringMatching(/^Too few frames for step 0 \(.+\) arrived inside its window: 0, at least 3 needed \(12 more arrived after it closed/),
+    });
+  });
 });

