@@ -13,9 +13,8 @@ const REMOVALS_AT_ONCE = 16;
  * schemas that this run's test servers created on a shared PostgreSQL (likewise).
  */
 export default async function globalTeardown(): Promise<void> {
-  // Without a run id (jest.config.js sets one) the prefix would name every run's directories.
-  const prefix = process.env.TEST_RUN_ID ? runDataDirPrefix() : undefined;
-  const dirs = [embeddedTemplateDir(), ...fs.readdirSync(os.tmpdir()).filter((name) => prefix && name.startsWith(prefix)).map((name) => path.join(os.tmpdir(), name))];
+  const prefix = runDataDirPrefix();
+  const dirs = [embeddedTemplateDir(), ...fs.readdirSync(os.tmpdir()).filter((name) => prefix !== undefined && name.startsWith(prefix)).map((name) => path.join(os.tmpdir(), name))];
   for (let i = 0; i < dirs.length; i += REMOVALS_AT_ONCE) await Promise.all(dirs.slice(i, i + REMOVALS_AT_ONCE).map((dir) => fs.promises.rm(dir, { recursive: true, force: true })));
   if (!process.env.DATABASE_URL) return;
   const client = new Client({ connectionString: process.env.DATABASE_URL });

@@ -62,13 +62,13 @@ export const SANCTIONS_DOWNLOADS_OFF = {
 /**
  * The name every DATA_DIR of this jest run's test servers starts with, in the system's temporary directory:
  * test/global-teardown.ts removes them (a copy of the migrated embedded database is about 42 MB, and a full run
- * starts some 150 servers: 6 GB a run left behind otherwise). Outside a jest run (a benchmark), `ivs-`.
+ * starts some 150 servers: 6 GB a run left behind otherwise). Outside a jest run (a benchmark) there is none.
  */
-export function runDataDirPrefix(): string {
-  return process.env.TEST_RUN_ID ? `ivs-run-${process.env.TEST_RUN_ID}-` : 'ivs-';
+export function runDataDirPrefix(): string | undefined {
+  return process.env.TEST_RUN_ID ? `ivs-run-${process.env.TEST_RUN_ID}-` : undefined;
 }
 
-const newDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), runDataDirPrefix()));
+const newDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), runDataDirPrefix() ?? 'ivs-'));
 
 /** Where this jest run keeps its migrated embedded database (removed by test/global-teardown.ts). */
 export function embeddedTemplateDir(): string {
