@@ -1,6 +1,6 @@
 import type { ImageInput, LivenessChallenge, LivenessFrame, LivenessVerification, LivenessVerifier, ModelRef } from '../check-providers';
 import type { BiometricPolicy } from '../policy/biometric-policy';
-import { frameSequenceProblem, framesPerAction, framesToAnalyse, identityFrames, verifyChallenge, type FrameBudget } from './challenge-verifier';
+import { arrivedInWindow, frameSequenceProblem, framesPerAction, framesToAnalyse, identityFrames, verifyChallenge, type FrameBudget } from './challenge-verifier';
 import type { FaceAnalyzer } from './face-analysis';
 
 /** More frames than this in one submission are refused before any inference (bounds a task's time and memory). */
@@ -64,6 +64,7 @@ export class EmbeddedLivenessVerifier implements LivenessVerifier {
     for (const [i, f] of frames.entries()) analyses.push(await this.analyzer.analyze(f.image, { embedding: spread.has(i) }));
     for (const i of identityFrames(input.challenge, frames, analyses, this.policy.liveness, this.identityPerStep))
       if (!spread.has(i)) analyses[i] = await this.analyzer.analyze(frames[i].image);
+    const late = input.frames.filter((f) => !arrivedInWindow(input.challenge, f)).length;
     const outcome = verifyChallenge({ challenge: input.challenge, frames, analyses, referenceEmbeddings: references, policy: this.policy.liveness });
     return {
       verdict: outcome.passed ? 'pass' : 'fail',
@@ -71,7 +72,8 @@ export class EmbeddedLivenessVerifier implements LivenessVerifier {
       reason: outcome.reason,
       model,
       template: outcome.template,
-      details: { policy: this.policy.version, ...outcome.details, framesReceived: input.frames.length },
+      // Counted over every frame received (the outcome's count is of the frames analysed).
+      details: { policy: this.policy.version, ...outcome.details, framesReceived: input.frames.length, ...(late > 0 ? { framesAfterWindow: late } : {}) },
     };
   }
 }
