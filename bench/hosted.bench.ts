@@ -56,6 +56,19 @@ const ROUNDS = Number(process.env.HOSTED_BENCH_ROUNDS ?? 3);
 const WARM_UP = Math.min(IMAGES, Number(process.env.HOSTED_BENCH_WARM_UP ?? 40)) & ~1;
 /** Seconds each side's idle CPU is measured for, just before each of its phases. */
 const IDLE_SECONDS = Number(process.env.HOSTED_BENCH_IDLE_SECONDS ?? 3);
+/**
+ * Times each download phase reads every evidence URL (HOSTED_BENCH_DOWNLOAD_PASSES): one pass of 40 links of 5 MiB
+ * lasted under a second on a quiet machine (2026-11-30), too short to judge a ratio of CPU per MiB by.
+ */
+const DOWNLOAD_PASSES = Math.max(1, Number(process.env.HOSTED_BENCH_DOWNLOAD_PASSES ?? 5));
+/**
+ * The API's idle CPU (ms per s) under which its background work counts as settled before the downloads: the
+ * sessions' checks and their webhooks run on the job queue after submit, and a download round that met them spent
+ * 2-4x the CPU per MiB of one that did not (2026-11-30); an idle server spends 12-19 (docs/benchmarks.md, "Idle
+ * server"). Waited for, at most SETTLE_MAX_S seconds.
+ */
+const SETTLED_MS_PER_S = 25;
+const SETTLE_MAX_S = 90;
 /** Bytes per read of a blob file, for the ceiling and the raw read alike: the vault's FsBlobStore's READ_CHUNK. */
 const READ_CHUNK = 512 * 1024;
 const progress = (what: string) => progressOf('bench:hosted', what);
@@ -99,6 +112,19 @@ async function phaseOn<T>(who: Measured, items: T[], concurrency: number, fn: (i
   const cpu0 = cpuSeconds(who.pid);
   const r = await timed(items, concurrency, fn);
   return { ...r, cpuMs: (cpuSeconds(who.pid) - cpu0) * 1000, dbCpuMs: ((await who.dbCpuSeconds()) - db0) * 1000, idleMsPerS, idleDbMsPerS };
+}
+
+/** Waits until `who` spends under SETTLED_MS_PER_S of CPU per second (sampled each second, at most SETTLE_MAX_S): the seconds waited and the last rate. */
+async function settled(who: Measured): Promise<{ seconds: number; msPerS: number }> {
+  let msPerS = Infinity;
+  let seconds = 0;
+  while (msPerS >= SETTLED_MS_PER_S && seconds < SETTLE_MAX_S) {
+    const c0 = cpuSeconds(who.pid);
+    await new Promise((r) => setTimeout(r, 1000));
+    msPerS = (cpuSeconds(who.pid) - c0) * 1000;
+    seconds++;
+  }
+  return { seconds, msPerS };
 }
 
 /** CPU seconds so far of the PostgreSQL backends serving the bench's database (on this machine: read in /proc); a backend gone meanwhile takes its CPU with it. */
@@ -229,13 +255,17 @@ async function main(): Promise<void> {
     });
     if (!(await allAnswered(ceilingUrls, sha))) throw new Error('the ceiling did not return the bytes uploaded');
     // The checks above were both sides' warm-up. One client for the API and the ceiling alike, counting bytes as the raw read does.
+    progress('downloads: waiting for the background work of the API to settle');
+    const settle = await settled(apiSide);
+    const apiDownloads = Array.from({ length: DOWNLOAD_PASSES }, () => urls).flat();
+    const ceilingDownloads = Array.from({ length: DOWNLOAD_PASSES }, () => ceilingUrls).flat();
     const downRounds: { api: Phase; ceiling: Phase }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const got: Partial<{ api: Phase; ceiling: Phase }> = {};
       for (const side of round % 2 === 0 ? [apiSide, ceilingSide] : [ceilingSide, apiSide]) {
         progress(`downloads, round ${round + 1} of ${ROUNDS}: ${side.name}`);
-        if (side === apiSide) got.api = await phaseOn(side, urls, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
-        else got.ceiling = await phaseOn(side, ceilingUrls, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
+        if (side === apiSide) got.api = await phaseOn(side, apiDownloads, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
+        else got.ceiling = await phaseOn(side, ceilingDownloads, DOWNLOAD_CONCURRENCY, (u) => getBody(u));
       }
       downRounds.push(got as { api: Phase; ceiling: Phase });
     }
@@ -280,7 +310,7 @@ async function main(): Promise<void> {
     console.log(`\nThe API reaches ${(up[1].mibPerS / up[2].mibPerS).toFixed(2)}x of the upload ceiling (median of the rounds' ratios ${medianOf(upRounds.map((r) => mibPerS(r.api) / mibPerS(r.ceiling))).toFixed(2)}x), at ${medianOf(upRounds.map((r) => perMiB(r.api) / perMiB(r.ceiling))).toFixed(2)}x its CPU per MiB (${medianOf(upRounds.map((r) => perMiBLessIdle(r.api) / perMiBLessIdle(r.ceiling))).toFixed(2)}x less idle). ${coresFor(up[0], up[1], up[2])}`);
     console.log(`\nServer RSS: ${(rss.api.before / MIB).toFixed(0)} MiB before the uploads, peak ${(rss.api.peak / MIB).toFixed(0)} MiB during (+${((rss.api.peak - rss.api.before) / MIB).toFixed(0)} MiB for ${((IMAGES * SIZE) / MIB).toFixed(0)} MiB uploaded; one copy of every body at once would be +${((IMAGES * SIZE) / MIB).toFixed(0)} MiB); rounds after the first: ${rssRounds.slice(1).map((r) => `+${((r.api.peak - rss.api.before) / MIB).toFixed(0)}`).join(', ')} MiB over the first round's start\n`);
     console.log(`Ceiling's RSS: ${(rss.ceiling.before / MIB).toFixed(0)} MiB before its uploads, peak ${(rss.ceiling.peak / MIB).toFixed(0)} MiB during (+${((rss.ceiling.peak - rss.ceiling.before) / MIB).toFixed(0)} MiB)\n`);
-    console.log(`Downloads: the ${urls.length} evidence URLs, ${DOWNLOAD_CONCURRENCY} at a time, ${ROUNDS} rounds, API and ceiling alternating\n`);
+    console.log(`Downloads: the ${urls.length} evidence URLs read ${DOWNLOAD_PASSES} times a phase, ${DOWNLOAD_CONCURRENCY} at a time, ${ROUNDS} rounds, API and ceiling alternating; the API's background work settled first (${settle.seconds} s waited, ${settle.msPerS.toFixed(0)} ms/s of CPU at the end)\n`);
     console.log(SUMMARY_HEADER);
     for (const d of down) console.log(summaryRow(d, down[0]));
     console.log(`\n${ROUND_HEADER}`);
