@@ -1,5 +1,5 @@
 import { Cipher, createCipheriv, createDecipheriv, createHash, Hash, randomBytes } from 'node:crypto';
-import { pipeline, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { normalize, sniff, SNIFF_BYTES } from './content-type';
 import { DomainError } from '../errors';
 import { randomBase62 } from '../ids';
@@ -7,6 +7,7 @@ import type { ArtifactClass } from './artifact-classes';
 import { retentionRuleFor } from './artifact-retention';
 import type { ArtifactRecord, ArtifactStore, Inserted, InsertGuard, InsertRefusal, NewArtifact } from './artifact-store';
 import type { BlobLocation, BlobStore } from './blob-store';
+import { throughStep } from './chunk-step';
 import { UploadGate } from './upload-gate';
 import type { VaultKeys } from './vault-keys';
 import { systemClock, type Clock } from '../clock';
@@ -217,16 +218,18 @@ export class EvidenceVault {
   /**
    * The artifact's clear bytes as they are read from the store, decrypted on the way. AES-GCM checks
    * its tag only at the end: a blob altered at rest makes the stream fail there (the reader sees an
-   * error, not a clean end), so a consumer must treat only a stream that ended cleanly as the artifact.
+   * error, not a clean end, and never the last chunk: the stores hold it back until the tag has passed), so a
+   * consumer must treat only a stream that ended cleanly as the artifact.
    */
   async stream(record: ArtifactRecord): Promise<StreamedArtifact> {
     if (record.purgedAt) return { record, body: null };
-    const source = record.blobKey ? await this.blobs?.get(record.blobKey) : await this.store.ciphertext(record.id).then((b) => (b ? Readable.from([b]) : null));
-    if (!source) return { record, body: null };
     const decipher = createDecipheriv('aes-256-gcm', await this.keys.dataKey(record.tenantId), record.iv);
     decipher.setAAD(Buffer.from(record.id, 'utf8'));
     decipher.setAuthTag(record.authTag);
-    return { record, body: pipeline(source, decipher, () => undefined) };
+    const body = record.blobKey
+      ? await this.blobs?.getThrough(record.blobKey, decipher)
+      : await this.store.ciphertext(record.id).then((b) => (b ? throughStep(Readable.from([b]), decipher) : null));
+    return { record, body: body ?? null };
   }
 }
 

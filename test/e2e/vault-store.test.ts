@@ -89,6 +89,35 @@ describe('the filesystem vault (the default store)', () => {
     expect((await download(server, urls[0])).status).toBe(410);
   });
 
+  it('never serves a blob altered at rest whole: the transfer is cut before its last 512 KiB, which wait for the tag', async () => {
+    const { id, urls } = await captured(server, acme, doc, selfie);
+    const row = (await db.query(`SELECT blob_key FROM artifacts WHERE session_id = $1 AND class = 'id_document_image'`, [id])).rows[0] as { blob_key: string };
+    const file = blobFile(server.env.DATA_DIR!, row.blob_key);
+    const altered = fs.readFileSync(file);
+    altered[1000] ^= 1; // early in the file: AES-GCM streams on and finds it only at the tag, at the end
+    fs.writeFileSync(file, altered);
+
+    const served = await Promise.all(
+      urls.map(async (u) => {
+        const res = await fetch(u.replace(/^https?:\/\/[^/]+/, server.url));
+        let received = 0;
+        let cut = false;
+        try {
+          for await (const chunk of res.body!) received += (chunk as Uint8Array).length;
+        } catch {
+          cut = true;
+        }
+        return { status: res.status, length: Number(res.headers.get('content-length')), received, cut };
+      }),
+    );
+    const forged = served.find((r) => r.length === doc.length)!;
+    expect(forged.status).toBe(200); // the headers leave before the end is read
+    expect(forged.cut).toBe(true);
+    expect(forged.received).toBeLessThanOrEqual(doc.length - (doc.length % (512 * 1024)));
+    const intact = served.find((r) => r.length === selfie.length)!;
+    expect(intact).toMatchObject({ status: 200, received: selfie.length, cut: false });
+  });
+
   it('stores nothing when an upload is refused: no row and no file', async () => {
     const s = (await http(server, 'POST', '/v1/verify/sessions', { key: acme.live_api_key, json: { flow_id: 'default', tier: 'T1' } })).body;
     const page = await openPage(server, s);

@@ -1,0 +1,45 @@
+import { pipeline, Readable, Transform } from 'node:stream';
+
+/**
+ * A synchronous step each chunk of a stored blob passes through on its way out: a `Decipher` is one. What
+ * `update` returns must be the step's own memory, never a view of the chunk it was given: a store may read the
+ * next chunk into the same buffer (`FsBlobStore.getThrough`).
+ */
+export interface ChunkStep {
+  update(chunk: Buffer): Buffer;
+  /** What is left once the last chunk has passed; throws when the whole is not right (an AES-GCM tag that fails). */
+  final(): Buffer;
+}
+
+/**
+ * `source` through `step`, as a stream whose error or destruction reaches both: for a store that cannot hand the
+ * step its read buffer. As `SteppedFileReader` does, the step's last output is given only once `final` has passed,
+ * so a blob that fails its tag never comes out whole.
+ */
+export function throughStep(source: Readable, step: ChunkStep): Readable {
+  let withheld: Buffer | null = null;
+  const through = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      let out: Buffer;
+      try {
+        out = step.update(chunk);
+      } catch (err) {
+        return done(err as Error);
+      }
+      const previous = withheld;
+      if (out.length > 0) withheld = out;
+      done(null, previous && out.length > 0 ? previous : undefined);
+    },
+    flush(done) {
+      let out: Buffer;
+      try {
+        out = step.final();
+      } catch (err) {
+        return done(err as Error);
+      }
+      if (withheld) this.push(withheld);
+      done(null, out.length > 0 ? out : undefined);
+    },
+  });
+  return pipeline(source, through, () => undefined);
+}
