@@ -45,7 +45,7 @@ export function gatewayProxyRouter(d: GatewayProxyDeps, v1: Router = Router()): 
       path,
       body: framing.body,
       connectionNames: framing.connectionNames,
-      headers: { [SERVICE_ACTOR_HEADER]: d.actors.sign(d.actors.claimsOf(actor, req.id)), 'request-id': String(res.getHeader('request-id') ?? '') },
+      headers: { [SERVICE_ACTOR_HEADER]: d.actors.tokenFor(actor), 'request-id': String(res.getHeader('request-id') ?? '') },
     });
   });
   return v1;

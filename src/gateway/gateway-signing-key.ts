@@ -31,6 +31,11 @@ export class GatewaySigningKey {
 
   static async load(db: DataSource): Promise<GatewaySigningKey> {
     const pem = await instanceSecret(db, SETTING_KEY, () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+    return GatewaySigningKey.fromPem(pem);
+  }
+
+  /** The key of a PKCS#8 PEM (what `load` keeps in instance_settings). */
+  static fromPem(pem: string): GatewaySigningKey {
     return new GatewaySigningKey(createPrivateKey(pem));
   }
 

@@ -104,9 +104,33 @@ describe('the gateway proxy (D18)', () => {
     expect(got.headers['x-kept']).toBe('keep me');
     expect(got.headers['request-id']).toBe(r.headers['request-id']);
     const claims = await verifiedClaims(String(got.headers['service-actor']));
-    expect(claims).toMatchObject({ iss: server.url, aud: upstreamUrl, tenant: acme.tenant_id, livemode: false, actor: 'tenant_key', request_id: r.headers['request-id'] });
+    expect(claims).toMatchObject({ iss: server.url, aud: upstreamUrl, tenant: acme.tenant_id, livemode: false, actor: 'tenant_key' });
+    expect(claims.request_id).toBeUndefined(); // the call's id is its request-id header: the token serves the caller's calls of a half-minute
     expect(String(claims.scope)).toContain('sessions:read');
     expect(Number(claims.exp) - Number(claims.iat)).toBe(60);
+  });
+
+  it("reuses a caller's Service-Actor for its next calls, never another caller's: the other mode's key and another tenant get their own", async () => {
+    const tokenOf = async (key: string) => {
+      const r = await call(server, 'GET', '/v1/social/feed', { key });
+      expect(r.status).toBe(200);
+      const got = lastSeen('/v1/social/feed');
+      expect(got.headers['request-id']).toBe(r.headers.get('request-id'));
+      return { token: String(got.headers['service-actor']), requestId: r.headers.get('request-id') };
+    };
+    const first = await tokenOf(acme.test_api_key);
+    const second = await tokenOf(acme.test_api_key);
+    expect(second.requestId).not.toBe(first.requestId);
+    expect(second.token).toBe(first.token); // signed again once half its 60 s have gone: src/gateway/service-actor.test.ts
+
+    const live = await tokenOf(acme.live_api_key);
+    expect(live.token).not.toBe(first.token);
+    expect(await verifiedClaims(live.token)).toMatchObject({ tenant: acme.tenant_id, livemode: true });
+    const other = await createOidcTenant(server, 'Other Social');
+    const theirs = await tokenOf(other.test_api_key);
+    expect(theirs.token).not.toBe(first.token);
+    expect(await verifiedClaims(theirs.token)).toMatchObject({ tenant: other.tenant_id, livemode: false });
+    expect((await tokenOf(acme.test_api_key)).token).toBe(first.token); // another tenant's call in between changes nothing
   });
 
   it("names the user's pairwise subject and the token's scopes for a user token; refuses a session's client_secret, no credential and a wrong key", async () => {
