@@ -66,7 +66,8 @@ describe('a live T2 session through the hosted API', () => {
     // Real inference on ~30 frames plus the model load, beside another test file on 2 cores.
   });
 
-  it('declines liveness answered by frames that all arrived after their steps closed: the grace is for uploads, not for making frames', async () => {
+  /** A live T2 session captured with the real document and selfie, its challenge answered with the video frames that pass, but sent `late` as given; answers the decided session. */
+  async function decidedWithLateFrames(late: { sendAfterClose?: boolean; holdBodiesUntilClose?: boolean }) {
     const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.live_api_key, json: { flow_id: 'default', tier: 'T2' } });
     const page = await openPage(server, created.body);
     await pageCall(server, page, 'POST', 'start');
@@ -74,39 +75,24 @@ describe('a live T2 session through the hosted API', () => {
     expect((await upload(server, page, { class: 'id_document_image', side: 'data_page' }, document.bytes, document.contentType)).status).toBe(201);
     const selfie = packageImage('franck_04000.jpg');
     expect((await upload(server, page, { class: 'selfie_image' }, selfie.bytes, selfie.contentType)).status).toBe(201);
-
-    // The same frames that pass above, stamped in their windows and in order, each accepted (201), but sent late.
     const { challenge } = await answerableChallenge(server, page);
-    await answerChallengeWithVideo(server, page, challenge, undefined, { sendAfterClose: true });
+    await answerChallengeWithVideo(server, page, challenge, undefined, late);
     expect((await pageCall(server, page, 'POST', 'submit')).status).toBe(200);
+    return decided(server, acme.live_api_key, page.id);
+  }
+  const tooFewInWindow = /^Too few frames for step 0 \(.+\) arrived inside its window: 0, at least 3 needed \(12 more arrived after it closed/;
 
-    const session = await decided(server, acme.live_api_key, page.id);
+  it('declines liveness answered by frames that all arrived after their steps closed: the grace is for uploads, not for making frames', async () => {
+    // The same frames that pass above, stamped in their windows and in order, each accepted (201), but sent late.
+    const session = await decidedWithLateFrames({ sendAfterClose: true });
     const liveness = session.result.checks.find((c: Check) => c.name === 'liveness');
-    expect(liveness).toMatchObject({
-      status: 'fail',
-      reason: expect.stringMatching(/^Too few frames for step 0 \(.+\) arrived inside its window: 0, at least 3 needed \(12 more arrived after it closed/),
-    });
+    expect(liveness).toMatchObject({ status: 'fail', reason: expect.stringMatching(tooFewInWindow) });
     expect(session.result.decision).toBe('declined');
   });
 
   it('counts a frame from when its whole body arrived: requests begun in the window whose bodies finish after it are late too', async () => {
-    const created = await http(server, 'POST', '/v1/verify/sessions', { key: acme.live_api_key, json: { flow_id: 'default', tier: 'T2' } });
-    const page = await openPage(server, created.body);
-    await pageCall(server, page, 'POST', 'start');
-    const document = await renderDocumentWithPortrait(FRANCK_PASSPORT, packageImage('franck_02221.jpg'), { jpegQuality: 85 });
-    expect((await upload(server, page, { class: 'id_document_image', side: 'data_page' }, document.bytes, document.contentType)).status).toBe(201);
-    const selfie = packageImage('franck_04000.jpg');
-    expect((await upload(server, page, { class: 'selfie_image' }, selfie.bytes, selfie.contentType)).status).toBe(201);
-
-    const { challenge } = await answerableChallenge(server, page);
-    await answerChallengeWithVideo(server, page, challenge, undefined, { holdBodiesUntilClose: true });
-    expect((await pageCall(server, page, 'POST', 'submit')).status).toBe(200);
-
-    const session = await decided(server, acme.live_api_key, page.id);
+    const session = await decidedWithLateFrames({ holdBodiesUntilClose: true });
     const liveness = session.result.checks.find((c: Check) => c.name === 'liveness');
-    expect(liveness).toMatchObject({
-      status: 'fail',
-      reason: expect.stringMatching(/^Too few frames for step 0 \(.+\) arrived inside its window: 0, at least 3 needed \(12 more arrived after it closed/),
-    });
+    expect(liveness).toMatchObject({ status: 'fail', reason: expect.stringMatching(tooFewInWindow) });
   });
 });
