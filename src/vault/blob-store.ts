@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import type { ChunkStep } from './chunk-step';
 
 /** Where a stored blob lives: the back end's own key, kept on the artifact's metadata row. */
 export type BlobLocation = { key: string; sizeBytes: number };
@@ -24,11 +23,6 @@ export interface BlobStore {
   put(hint: string, body: Readable, sizeBytes?: number): Promise<BlobLocation>;
   /** The blob as a stream, or null when it is not there. */
   get(key: string): Promise<Readable | null>;
-  /**
-   * The blob through `step` (the vault's Decipher) as a stream, or null when it is not there. The filesystem
-   * store reads into one buffer reused for the whole blob (`SteppedFileReader`); others pipe `get` through it.
-   */
-  getThrough(key: string, step: ChunkStep): Promise<Readable | null>;
   /** Removes the blob; removing one that is not there is not an error. */
   delete(key: string): Promise<void>;
   /** Every blob stored before `before`, for the orphan sweep. */

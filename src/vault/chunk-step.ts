@@ -1,9 +1,7 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 
 /**
- * A synchronous step each chunk of a stored blob passes through on its way out: a `Decipher` is one. What
- * `update` returns must be the step's own memory, never a view of the chunk it was given: a store may read the
- * next chunk into the same buffer (`FsBlobStore.getThrough`).
+ * A synchronous step each chunk of a stored blob passes through on its way out: a `Decipher` is one.
  */
 export interface ChunkStep {
   update(chunk: Buffer): Buffer;
@@ -12,9 +10,9 @@ export interface ChunkStep {
 }
 
 /**
- * `source` through `step`, as a stream whose error or destruction reaches both: for a store that cannot hand the
- * step its read buffer. As `SteppedFileReader` does, the step's last output is given only once `final` has passed,
- * so a blob that fails its tag never comes out whole.
+ * `source` through `step`, as a stream whose error or destruction reaches both. The step's last output is given
+ * only once `final` has passed: AES-GCM checks its tag at the end, and a stream that had already given every
+ * byte would have given the whole length of a blob altered at rest (docs/security.md, "Evidence at rest").
  */
 export function throughStep(source: Readable, step: ChunkStep): Readable {
   let withheld: Buffer | null = null;

@@ -218,7 +218,7 @@ export class EvidenceVault {
   /**
    * The artifact's clear bytes as they are read from the store, decrypted on the way. AES-GCM checks
    * its tag only at the end: a blob altered at rest makes the stream fail there (the reader sees an
-   * error, not a clean end, and never the last chunk: the stores hold it back until the tag has passed), so a
+   * error, not a clean end, and never the last chunk: `throughStep` holds it back until the tag has passed), so a
    * consumer must treat only a stream that ended cleanly as the artifact.
    */
   async stream(record: ArtifactRecord): Promise<StreamedArtifact> {
@@ -226,10 +226,8 @@ export class EvidenceVault {
     const decipher = createDecipheriv('aes-256-gcm', await this.keys.dataKey(record.tenantId), record.iv);
     decipher.setAAD(Buffer.from(record.id, 'utf8'));
     decipher.setAuthTag(record.authTag);
-    const body = record.blobKey
-      ? await this.blobs?.getThrough(record.blobKey, decipher)
-      : await this.store.ciphertext(record.id).then((b) => (b ? throughStep(Readable.from([b]), decipher) : null));
-    return { record, body: body ?? null };
+    const source = record.blobKey ? await this.blobs?.get(record.blobKey) : await this.store.ciphertext(record.id).then((b) => (b ? Readable.from([b]) : null));
+    return { record, body: source ? throughStep(source, decipher) : null };
   }
 }
 

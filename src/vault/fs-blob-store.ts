@@ -7,8 +7,6 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { measuring } from '../net/measuring-stream';
 import type { BlobLocation, BlobStore } from './blob-store';
-import type { ChunkStep } from './chunk-step';
-import { SteppedFileReader } from './stepped-file-reader';
 
 const BLOB_KEY = /^[0-9a-f]{64}$/;
 /** A temporary file left by a crash mid-write is listed (and swept) under this prefix. */
@@ -71,12 +69,6 @@ export class FsBlobStore implements BlobStore {
     // The open descriptor keeps a blob purged meanwhile readable to its end, as a file system does. A plain
     // descriptor, not a FileHandle: its stream reads with fs.read callbacks, not a promise per read (bench:hosted).
     return createReadStream('', { fd, highWaterMark: READ_CHUNK });
-  }
-
-  async getThrough(key: string, step: ChunkStep): Promise<Readable | null> {
-    if (!BLOB_KEY.test(key)) return null;
-    const fd = await openForRead(this.pathOf(key));
-    return fd === null ? null : new SteppedFileReader(fd, step, READ_CHUNK);
   }
 
   async delete(key: string): Promise<void> {

@@ -3,7 +3,6 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { S3BlobStoreConfig } from '../config';
 import type { BlobLocation, BlobStore } from './blob-store';
-import { ChunkStep, throughStep } from './chunk-step';
 
 export type S3BlobStoreOptions = {
   bucket: string;
@@ -214,11 +213,6 @@ export class S3BlobStore implements BlobStore {
       if (isMissingKey(err)) return null;
       throw new S3BlobStoreError('get', this.opts.bucket, key, err);
     }
-  }
-
-  async getThrough(key: string, step: ChunkStep): Promise<Readable | null> {
-    const body = await this.get(key);
-    return body && throughStep(body, step);
   }
 
   async delete(key: string): Promise<void> {
