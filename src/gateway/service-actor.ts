@@ -70,7 +70,7 @@ export class ServiceActorIssuer {
   }
 
   /** The claims for a /v1 caller; a session's client_secret (one browser, one session) is refused. */
-  claimsOf(actor: Actor): ServiceActorClaims {
+  private claimsOf(actor: Actor): ServiceActorClaims {
     switch (actor.kind) {
       case 'tenant_key':
         return { tenant: actor.tenantId, livemode: actor.livemode, actor: 'tenant_key', scope: actor.scopes.join(' ') };
