@@ -63,12 +63,19 @@ describe('FsBlobStore', () => {
       }).length;
     };
 
+    /** fs.close runs on the thread pool: the descriptor is gone once the file's stream says `close`, which may come after the body's end on a loaded machine. */
+    const closed = async (file: Readable) => {
+      if (!file.closed) await new Promise((done) => file.once('close', done));
+    };
+
     it('gives the clear bytes whole and closes the file', async () => {
       const { key } = await store.put('art_clear', Readable.from([ciphertext]));
+      const file = (await store.get(key))!;
       const chunks: Buffer[] = [];
-      for await (const c of throughStep((await store.get(key))!, decipher())) chunks.push(c as Buffer);
+      for await (const c of throughStep(file, decipher())) chunks.push(c as Buffer);
       expect(chunks.length).toBeGreaterThanOrEqual(4);
       expect(Buffer.concat(chunks).equals(clear)).toBe(true);
+      await closed(file);
       expect(openOn(key)).toBe(0);
     });
 
@@ -76,7 +83,8 @@ describe('FsBlobStore', () => {
       const altered = Buffer.from(ciphertext);
       altered[altered.length - 100] ^= 1;
       const { key } = await store.put('art_altered', Readable.from([altered]));
-      const body = throughStep((await store.get(key))!, decipher());
+      const file = (await store.get(key))!;
+      const body = throughStep(file, decipher());
       let delivered = 0;
       await expect(
         (async () => {
@@ -85,6 +93,7 @@ describe('FsBlobStore', () => {
       ).rejects.toThrow(/authenticate/);
       // The last chunk is held back until the tag has passed: a forged blob never comes out at its full length.
       expect(delivered).toBe(3 * 512 * 1024);
+      await closed(file);
       expect(openOn(key)).toBe(0);
     });
 
@@ -93,7 +102,7 @@ describe('FsBlobStore', () => {
       const file = (await store.get(key))!;
       const body = throughStep(file, decipher());
       for await (const _chunk of body) break; // leaving the loop destroys the stream, and the file's stream with it
-      if (!file.closed) await new Promise((closed) => file.once('close', closed));
+      await closed(file);
       expect(openOn(key)).toBe(0);
     });
   });
