@@ -5,6 +5,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { pumpReleasing } from '../src/vault/buffer-release';
+import { throughStep } from '../src/vault/chunk-step';
 
 /**
  * The ceiling of bench:hosted (started by bench/hosted.bench.ts in a child process of its own): a
@@ -21,9 +23,12 @@ import { pipeline } from 'node:stream/promises';
  *   with the fs store's 512 KiB reads (FsBlobStore READ_CHUNK: the same read size on both sides).
  *
  * No database, no authentication, no audit, no express: what is left is sockets, crypto and files.
- * Env: PORT, CEILING_DIR (where uploads are written).
+ * With CEILING_RELEASE=1 a download frees each read and decipher buffer once used, as the service does
+ * (`pumpReleasing`, `throughStep`'s `releaseSourceChunks`); by default it pipes them, as Node's streams do.
+ * Env: PORT, CEILING_DIR (where uploads are written), CEILING_RELEASE.
  */
 const DIR = process.env.CEILING_DIR!;
+const RELEASE = process.env.CEILING_RELEASE === '1';
 const UPLOAD_KEY = randomBytes(32);
 
 async function upload(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -61,7 +66,9 @@ async function download(url: URL, res: http.ServerResponse): Promise<void> {
   decipher.setAuthTag(Buffer.from(q('tag'), 'hex'));
   const file = q('file');
   res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String((await fs.stat(file)).size) });
-  await pipeline(createReadStream(file, { highWaterMark: 512 * 1024 }), decipher, res);
+  const read = createReadStream(file, { highWaterMark: 512 * 1024 });
+  if (RELEASE) await pumpReleasing(throughStep(read, decipher, { releaseSourceChunks: true }), res, { release: true });
+  else await pipeline(read, decipher, res);
 }
 
 const server = http.createServer((req, res) => {

@@ -42,7 +42,8 @@ import { unwrapDataKey } from '../src/vault/vault-keys';
  * Env: DATABASE_URL (else the embedded database in a fresh DATA_DIR), HOSTED_BENCH_IMAGES (200),
  * HOSTED_BENCH_MIB (5), HOSTED_BENCH_ROUNDS (3), HOSTED_BENCH_WARM_UP (40), HOSTED_BENCH_IDLE_SECONDS (3),
  * HOSTED_BENCH_SERVER_NODE_OPTIONS (NODE_OPTIONS for the server alone, e.g. to profile it), MALLOC_ARENA_MAX
- * (passed to the server alone), BENCH_SERVER_DIST (another build's dist to start the server from: bench-support.ts).
+ * (passed to the server alone), BENCH_SERVER_DIST (another build's dist to start the server from: bench-support.ts),
+ * HOSTED_BENCH_CEILING_RELEASE (1: the ceiling frees its download buffers once used, as the service does).
  */
 const IMAGES = Number(process.env.HOSTED_BENCH_IMAGES ?? 200);
 const SIZE = Number(process.env.HOSTED_BENCH_MIB ?? 5) * MIB;
@@ -146,7 +147,7 @@ async function main(): Promise<void> {
   let db: Pool | null = null;
   try {
     // The ceiling first: a keep-alive socket of the server's start-up checks left idle past its timeout would fail the first request.
-    ceiling = await startProcess('bench/hosted-ceiling-server.js', { CEILING_DIR: path.join(dataDir, 'ceiling') });
+    ceiling = await startProcess('bench/hosted-ceiling-server.js', { CEILING_DIR: path.join(dataDir, 'ceiling'), CEILING_RELEASE: process.env.HOSTED_BENCH_CEILING_RELEASE ?? '0' });
     server = await startProcess('app/main.js', serverEnv);
     const tenant = cliJson(env, ['tenant', 'create', '--name', `bench-hosted-${Date.now()}`]) as { live_api_key: string };
     const key = tenant.live_api_key;

@@ -23,6 +23,12 @@ export interface BlobStore {
   put(hint: string, body: Readable, sizeBytes?: number): Promise<BlobLocation>;
   /** The blob as a stream, or null when it is not there. */
   get(key: string): Promise<Readable | null>;
+  /**
+   * Whether each chunk of `get`'s stream is a buffer of its own that nothing else holds, so its reader may free
+   * it once read (`releaseBuffer`). The filesystem store's are (one fresh buffer per read); S3's come from an
+   * HTTP client that may keep them.
+   */
+  readonly readChunksAreOwned: boolean;
   /** Removes the blob; removing one that is not there is not an error. */
   delete(key: string): Promise<void>;
   /** Every blob stored before `before`, for the orphan sweep. */

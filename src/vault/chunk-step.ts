@@ -1,4 +1,5 @@
 import { pipeline, Readable, Transform } from 'node:stream';
+import { releaseBuffer } from './buffer-release';
 
 /**
  * A synchronous step each chunk of a stored blob passes through on its way out: a `Decipher` is one.
@@ -13,8 +14,12 @@ export interface ChunkStep {
  * `source` through `step`, as a stream whose error or destruction reaches both. The step's last output is given
  * only once `final` has passed: AES-GCM checks its tag at the end, and a stream that had already given every
  * byte would have given the whole length of a blob altered at rest (docs/security.md, "Evidence at rest").
+ *
+ * With `releaseSourceChunks` (a source whose every chunk is a buffer of its own that nothing else holds: the
+ * filesystem store's), each source chunk is freed as soon as the step has read it (`releaseBuffer`). The
+ * stream's own chunks are always the step's fresh output: its reader may release them once used.
  */
-export function throughStep(source: Readable, step: ChunkStep): Readable {
+export function throughStep(source: Readable, step: ChunkStep, { releaseSourceChunks = false } = {}): Readable {
   let withheld: Buffer | null = null;
   const through = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -24,6 +29,7 @@ export function throughStep(source: Readable, step: ChunkStep): Readable {
       } catch (err) {
         return done(err as Error);
       }
+      if (releaseSourceChunks) releaseBuffer(chunk);
       const previous = withheld;
       if (out.length > 0) withheld = out;
       done(null, previous && out.length > 0 ? previous : undefined);

@@ -227,7 +227,7 @@ export class EvidenceVault {
     decipher.setAAD(Buffer.from(record.id, 'utf8'));
     decipher.setAuthTag(record.authTag);
     const source = record.blobKey ? await this.blobs?.get(record.blobKey) : await this.store.ciphertext(record.id).then((b) => (b ? Readable.from([b]) : null));
-    return { record, body: source ? throughStep(source, decipher) : null };
+    return { record, body: source ? throughStep(source, decipher, { releaseSourceChunks: Boolean(record.blobKey && this.blobs?.readChunksAreOwned) }) : null };
   }
 }
 

@@ -97,6 +97,26 @@ describe('FsBlobStore', () => {
       expect(openOn(key)).toBe(0);
     });
 
+    it("hands over every chunk it reads: each is the whole of its own buffer, which the decipher's reader may free", async () => {
+      const { key } = await store.put('art_owned', Readable.from([ciphertext]));
+      expect(store.readChunksAreOwned).toBe(true);
+      const file = (await store.get(key))!;
+      const sizes: number[] = [];
+      const chunks: Buffer[] = [];
+      for await (const c of file as AsyncIterable<Buffer>) {
+        expect(c.byteOffset).toBe(0);
+        expect(c.byteLength).toBe(c.buffer.byteLength);
+        sizes.push(c.length);
+        chunks.push(Buffer.from(c)); // a copy: the next step frees the original below
+      }
+      expect(sizes).toEqual([512 * 1024, 512 * 1024, 512 * 1024, ciphertext.length - 3 * 512 * 1024]);
+      // Freed as they are deciphered, the chunks still give the clear bytes whole.
+      const out: Buffer[] = [];
+      for await (const c of throughStep((await store.get(key))!, decipher(), { releaseSourceChunks: true })) out.push(c as Buffer);
+      expect(Buffer.concat(out).equals(clear)).toBe(true);
+      expect(Buffer.concat(chunks).equals(ciphertext)).toBe(true);
+    });
+
     it('closes the file when the reader is destroyed midway (a client gone)', async () => {
       const { key } = await store.put('art_cut', Readable.from([ciphertext]));
       const file = (await store.get(key))!;

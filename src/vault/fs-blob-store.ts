@@ -24,6 +24,8 @@ const READ_CHUNK = 512 * 1024;
  */
 export class FsBlobStore implements BlobStore {
   readonly kind = 'fs';
+  /** fs.ReadStream reads each chunk into a buffer of its own (a short last read is copied into one of its size). */
+  readonly readChunksAreOwned = true;
   private readonly blobs: string;
   private readonly tmp: string;
   private tmpMade: Promise<unknown> | undefined;

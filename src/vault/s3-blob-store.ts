@@ -85,6 +85,7 @@ export function s3BlobStoreFromConfig(config: S3BlobStoreConfig): S3BlobStore {
  */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
+  readonly readChunksAreOwned = false;
   private readonly prefix: string;
   private readonly partSizeBytes: number;
   private readonly partsInFlight: number;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import nodeHttp from 'node:http';
 import path from 'node:path';
 import type { Client } from 'pg';
 import { dbClient, jpegBytes, openPage, pageCall, sha256, upload } from '../helpers/hosted-client';
@@ -87,6 +88,40 @@ describe('the filesystem vault (the default store)', () => {
     const after = await db.query(`SELECT count(*)::int AS n FROM artifacts WHERE session_id = $1 AND (blob_key IS NOT NULL OR purged_at IS NULL)`, [id]);
     expect(after.rows[0].n).toBe(0);
     expect((await download(server, urls[0])).status).toBe(410);
+  });
+
+  it('gives a slow reader the same bytes, and a reader that leaves midway costs the next one nothing (each chunk is freed once sent)', async () => {
+    const { urls } = await captured(server, acme, doc, selfie);
+    const whole = await Promise.all(urls.map((u) => download(server, u)));
+    const docUrl = new URL(urls[whole.findIndex((r) => r.bytes.length === doc.length)].replace(/^https?:\/\/[^/]+/, server.url));
+    /** Reads with a pause after every 256 KiB, so the server's socket fills and it waits for room; or leaves after the first chunk. */
+    const slowly = (leave: boolean) =>
+      new Promise<Buffer>((resolve, reject) => {
+        nodeHttp
+          .get(docUrl, (res) => {
+            const got: Buffer[] = [];
+            let sincePause = 0;
+            res.on('data', (c: Buffer) => {
+              got.push(c);
+              if (leave) return res.destroy();
+              sincePause += c.length;
+              if (sincePause >= 256 * 1024) {
+                sincePause = 0;
+                res.pause();
+                setTimeout(() => res.resume(), 20);
+              }
+            });
+            res.on('end', () => resolve(Buffer.concat(got)));
+            res.on('close', () => leave && resolve(Buffer.concat(got)));
+            res.on('error', reject);
+          })
+          .on('error', reject);
+      });
+    const [first, left, second] = await Promise.all([slowly(false), slowly(true), slowly(false)]);
+    expect(sha256(first)).toBe(sha256(doc));
+    expect(sha256(second)).toBe(sha256(doc));
+    expect(left.length).toBeLessThan(doc.length);
+    expect(sha256((await download(server, docUrl.href)).bytes)).toBe(sha256(doc));
   });
 
   it('never serves a blob altered at rest whole: the transfer is cut before its last 512 KiB, which wait for the tag', async () => {
