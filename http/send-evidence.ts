@@ -7,7 +7,7 @@ import { pumpReleasing } from '../src/vault/buffer-release';
  * length is known from the row (AES-GCM keeps it); a stream that fails midway (a blob altered at
  * rest fails its tag at the end) aborts the response, so the client sees a truncated transfer, not
  * a complete one. Each chunk is the decipher's own output and is freed once the socket has taken it
- * (docs/benchmarks.md, "Hosted flow").
+ * (docs/benchmarks.md, "Buffers freed as they are sent").
  */
 export async function sendEvidence(res: Response, opened: OpenedEvidence): Promise<void> {
   res.setHeader('x-content-type-options', 'nosniff');

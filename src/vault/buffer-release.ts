@@ -14,8 +14,8 @@ const SMALLEST_RELEASED = 64 * 1024;
  *
  * Why: V8 counts a buffer's bytes as external memory until a collection sweeps it, and each 64 MiB of it starts
  * a full mark of the whole heap. Streaming evidence allocates a read and a decipher buffer per 512 KiB and
- * little else, so with nothing released the server marked its whole heap every 300-500 ms of downloading;
- * with both released, it stops (docs/benchmarks.md, "Hosted flow", "Buffers given back as they are sent").
+ * little else, so with nothing freed the server marked its whole heap every 300-500 ms of downloading (77 full
+ * collections in one bench:hosted run, 22 with both freed: docs/benchmarks.md, "Buffers freed as they are sent").
  * Returns whether it was freed.
  */
 export function releaseBuffer(chunk: Buffer): boolean {
