@@ -67,7 +67,7 @@ async function download(url: URL, res: http.ServerResponse): Promise<void> {
   const file = q('file');
   res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String((await fs.stat(file)).size) });
   const read = createReadStream(file, { highWaterMark: 512 * 1024 });
-  if (RELEASE) await pumpReleasing(throughStep(read, decipher, { releaseSourceChunks: true }), res, { release: true });
+  if (RELEASE) await pumpReleasing(throughStep(read, decipher, { releaseSourceChunks: true }), res);
   else await pipeline(read, decipher, res);
 }
 

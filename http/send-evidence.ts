@@ -13,7 +13,7 @@ export async function sendEvidence(res: Response, opened: OpenedEvidence): Promi
   res.setHeader('x-content-type-options', 'nosniff');
   res.setHeader('content-length', String(opened.sizeBytes));
   res.type(opened.contentType);
-  await pumpReleasing(opened.body as AsyncIterable<Buffer>, res, { release: true }).catch(() => {
+  await pumpReleasing(opened.body as AsyncIterable<Buffer>, res).catch(() => {
     // Headers are out; all that is left is to cut the connection (already destroyed).
     res.destroy();
   });

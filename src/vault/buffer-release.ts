@@ -26,24 +26,21 @@ export function releaseBuffer(chunk: Buffer): boolean {
   return true;
 }
 
-/** What `pumpReleasing` writes to: a file's write stream, an HTTP response. */
-type Destination = Pick<Writable, 'write' | 'end' | 'destroy' | 'destroyed' | 'errored' | 'once' | 'off'> & NodeJS.WritableStream;
-
 /**
- * Writes every chunk of `body` to `dest` with back-pressure, ends `dest` and waits until it has finished.
- * With `release`, each chunk is freed (`releaseBuffer`) once `dest` has taken it, so each must be the body's own
- * fresh buffer that goes nowhere else (a cipher's or decipher's output). An error of either side, or `dest`
- * closing early (a client gone), rejects, with `dest` destroyed; the body is destroyed by leaving its loop.
+ * Writes every chunk of `body` to `dest` (an HTTP response) with back-pressure, ends `dest` and waits until it
+ * has finished, freeing each chunk (`releaseBuffer`) once `dest` has taken it: each must be the body's own fresh
+ * buffer that goes nowhere else (a decipher's output). An error of either side, or `dest` closing early (a client
+ * gone), rejects, with `dest` destroyed; the body is destroyed by leaving its loop.
  */
-export async function pumpReleasing(body: AsyncIterable<Buffer>, dest: Destination, { release }: { release: boolean }): Promise<void> {
-  const closedEarly = new AbortController();
-  const onClose = () => closedEarly.abort(new Error('the destination closed before the end'));
+export async function pumpReleasing(body: AsyncIterable<Buffer>, dest: Writable): Promise<void> {
+  const closedEarly = () => new Error('the destination closed before the end');
+  const gone = new AbortController();
+  const onClose = () => gone.abort(closedEarly());
   dest.once('close', onClose);
-  const freed = release ? (chunk: Buffer) => () => void releaseBuffer(chunk) : () => undefined;
   try {
     for await (const chunk of body) {
-      if (dest.destroyed) throw dest.errored ?? new Error('the destination closed before the end');
-      if (!dest.write(chunk, freed(chunk))) await once(dest, 'drain', { signal: closedEarly.signal });
+      if (dest.destroyed) throw dest.errored ?? closedEarly();
+      if (!dest.write(chunk, () => releaseBuffer(chunk))) await once(dest, 'drain', { signal: gone.signal });
     }
   } catch (err) {
     dest.destroy();

@@ -226,8 +226,13 @@ export class EvidenceVault {
     const decipher = createDecipheriv('aes-256-gcm', await this.keys.dataKey(record.tenantId), record.iv);
     decipher.setAAD(Buffer.from(record.id, 'utf8'));
     decipher.setAuthTag(record.authTag);
-    const source = record.blobKey ? await this.blobs?.get(record.blobKey) : await this.store.ciphertext(record.id).then((b) => (b ? Readable.from([b]) : null));
-    return { record, body: source ? throughStep(source, decipher, { releaseSourceChunks: Boolean(record.blobKey && this.blobs?.readChunksAreOwned) }) : null };
+    if (record.blobKey && this.blobs) {
+      const file = await this.blobs.get(record.blobKey);
+      // A store whose read buffers are its own has each freed as soon as it is deciphered (src/vault/buffer-release.ts).
+      return { record, body: file ? throughStep(file, decipher, { releaseSourceChunks: this.blobs.readChunksAreOwned }) : null };
+    }
+    const bytes = record.blobKey ? null : await this.store.ciphertext(record.id);
+    return { record, body: bytes ? throughStep(Readable.from([bytes]), decipher) : null };
   }
 }
 
