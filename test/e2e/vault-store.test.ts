@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import nodeHttp from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import type { Client } from 'pg';
 import { dbClient, jpegBytes, openPage, pageCall, sha256, upload } from '../helpers/hosted-client';
@@ -122,6 +123,42 @@ describe('the filesystem vault (the default store)', () => {
     expect(sha256(second)).toBe(sha256(doc));
     expect(left.length).toBeLessThan(doc.length);
     expect(sha256((await download(server, docUrl.href)).bytes)).toBe(sha256(doc));
+  });
+
+  it('answers a HEAD with the length and no body, and two GETs pipelined behind it on one connection with the whole bytes each', async () => {
+    const { urls } = await captured(server, acme, doc, selfie);
+    const whole = await Promise.all(urls.map((u) => download(server, u)));
+    const docUrl = new URL(urls[whole.findIndex((r) => r.bytes.length === doc.length)].replace(/^https?:\/\/[^/]+/, server.url));
+    const target = `${docUrl.pathname}${docUrl.search}`;
+    const raw = await new Promise<Buffer>((resolve, reject) => {
+      const got: Buffer[] = [];
+      const socket = net.connect(Number(docUrl.port), docUrl.hostname, () => {
+        // All three requests in one write: the second and third wait behind the first on the server.
+        socket.write(`HEAD ${target} HTTP/1.1\r\nHost: x\r\n\r\nGET ${target} HTTP/1.1\r\nHost: x\r\n\r\nGET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      });
+      socket.on('data', (c: Buffer) => got.push(c));
+      socket.on('end', () => resolve(Buffer.concat(got)));
+      socket.on('error', reject);
+    });
+    const responses: { status: number; length: number; body: Buffer }[] = [];
+    let at = 0;
+    for (const method of ['HEAD', 'GET', 'GET']) {
+      const headEnd = raw.indexOf('\r\n\r\n', at);
+      const head = raw.subarray(at, headEnd).toString('latin1');
+      const length = Number(/content-length: (\d+)/i.exec(head)?.[1]);
+      const bodyStart = headEnd + 4;
+      const body = method === 'HEAD' ? Buffer.alloc(0) : raw.subarray(bodyStart, bodyStart + length);
+      responses.push({ status: Number(head.split(' ')[1]), length, body });
+      at = bodyStart + body.length;
+    }
+    expect(at).toBe(raw.length); // nothing after the last body: the HEAD sent none
+    expect(responses.map((r) => [r.status, r.length])).toEqual([
+      [200, doc.length],
+      [200, doc.length],
+      [200, doc.length],
+    ]);
+    expect(sha256(responses[1].body)).toBe(sha256(doc));
+    expect(sha256(responses[2].body)).toBe(sha256(doc));
   });
 
   it('never serves a blob altered at rest whole: the transfer is cut before its last 512 KiB, which wait for the tag', async () => {
