@@ -2,7 +2,7 @@
 // One id per jest run, inherited by its workers: the run's job schemas on a shared PostgreSQL carry it (test/helpers/test-server.ts).
 process.env.TEST_RUN_ID ??= require('node:crypto').randomBytes(4).toString('hex');
 module.exports = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/jest-environment.ts',
   roots: ['<rootDir>/app', '<rootDir>/src', '<rootDir>/http', '<rootDir>/test', '<rootDir>/rest-adapter', '<rootDir>/schema', '<rootDir>/subscriptions', '<rootDir>/clients', '<rootDir>/sdk/chip-reader/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },

@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { DATABASE_PROCESS_V8_FLAGS } from './database-process-flags';
 import { keepExtendedProtocolSequencesTogether } from './pglite-extended-protocol';
 
 /** libpq's socket file name for port 5432, so `psql -h <DATA_DIR>` finds it. */
@@ -85,7 +86,7 @@ export async function serveEmbeddedPostgres(dataDir: string, onSessionEnded?: (w
 
 async function startDatabaseProcess(dataDir: string): Promise<EmbeddedPostgres> {
   // stdout stays ours: the server's first stdout line is read by whoever started it.
-  const child = fork(PROCESS_ENTRY, [dataDir], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] });
+  const child = fork(PROCESS_ENTRY, [dataDir], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: DATABASE_PROCESS_V8_FLAGS });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the embedded database did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
+import { DATABASE_PROCESS_V8_FLAGS } from '../../src/db/database-process-flags';
 import { ROOT } from './test-server';
 
 /** The compiled entry of the embedded database's own process (src/db/embedded-postgres.process.ts). */
@@ -14,7 +15,7 @@ const DATABASE_PROCESS = path.join(ROOT, 'dist', 'src', 'db', 'embedded-postgres
  */
 export async function serveEmbeddedDatabase(env: NodeJS.ProcessEnv): Promise<{ close(): Promise<void> }> {
   if (env.DATABASE_URL || !env.DATA_DIR) return { close: async () => undefined };
-  const child = fork(DATABASE_PROCESS, [env.DATA_DIR], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [] });
+  const child = fork(DATABASE_PROCESS, [env.DATA_DIR], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: DATABASE_PROCESS_V8_FLAGS });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
