@@ -4,7 +4,6 @@ import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { DATABASE_PROCESS_V8_FLAGS } from './database-process-flags';
 import { keepExtendedProtocolSequencesTogether } from './pglite-extended-protocol';
 
 /** libpq's socket file name for port 5432, so `psql -h <DATA_DIR>` finds it. */
@@ -14,6 +13,15 @@ export const SOCKET_FILE = '.s.PGSQL.5432';
 const PROCESS_ENTRY = path.join(__dirname, 'embedded-postgres.process.js');
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 20_000;
+/**
+ * The database's process runs PostgreSQL's WebAssembly on V8's baseline compiler only (Liftoff). With the
+ * optimising tier, V8 recompiles in background threads whatever a start and its first queries made hot: 1.3 s
+ * more CPU per start on a migrated database (2.3-2.7 against 0.8-1.05 s), which short statements never earn back
+ * (30,000 inserts and lookups took the same time either way), while a sort or aggregate over 200,000 rows runs
+ * about 1.4x slower. The embedded database serves a developer, a trial and the tests; volumes belong on a
+ * PostgreSQL server (docs/benchmarks.md, "The test realm's globals, and the embedded database's start").
+ */
+const DATABASE_PROCESS_V8_FLAGS = ['--liftoff-only'];
 
 export type EmbeddedPostgres = {
   socketDir: string;
