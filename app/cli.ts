@@ -1,6 +1,7 @@
 import '../src/compile-cache';
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { loadConfig, type Config } from '../src/config';
@@ -75,6 +76,10 @@ const USAGE = `Usage: npm run --silent cli -- <command> [options]
                                               every hash, link and signature; names the first failure
   audit replicate [--json]                    write every finished day's audit segments to the archive now
 ${WEBHOOKS_LISTEN_USAGE}
+  batch                                       one command per line of standard input, each a JSON array
+                                              of its arguments; one JSON line out per command:
+                                              {"exit_code":0,"result":...}, {"exit_code":1,"error":...}
+                                              or {"exit_code":2,"usage":...}; exits 1 if any failed
 ${ACCOUNT_USAGE}
 ${MEMBER_USAGE}
 ${TRUST_USAGE}
@@ -289,7 +294,7 @@ async function purgeExpiredCommand(config: Config, database: Database): Promise<
     const dispatcher = new WebhookDispatcher(jobs, { expireInSeconds: Math.ceil(config.webhooks.timeoutMs / 1000) + 5, db });
     await jobs.ensureQueue(dispatcher.queue, { notify: true });
     const store = new PostgresArtifactStore(db);
-    const blobs = createBlobStore(config);
+    const blobs = await createBlobStore(config);
     // Blobs of committed batches are deleted here at once; the server's hourly sweep takes any a crash leaves.
     const purger = new ArtifactPurger(db, store, new AuditLogService(db), dispatcher, { reaper: blobs ? new BlobReaper(store, blobs, jobs) : null });
     const outcome = await purger.purgeExpired(1_000_000);
@@ -309,7 +314,7 @@ async function vaultMigrateCommand(config: Config, database: Database, args: Arg
     import('../src/vault/vault-migrate.command.js'),
     import('../src/vault/postgres-artifact-store.js'),
   ]);
-  const blobs = createBlobStore(config)!;
+  const blobs = (await createBlobStore(config))!;
   const tty = !args.values.json && process.stderr.isTTY;
   const outcome = await migrateToBlobStore(new PostgresArtifactStore(database.dataSource), blobs, tty ? terminalProgress(process.stderr) : undefined);
   return { to, moved: outcome.moved, bytes: outcome.bytes, skipped: outcome.skipped };
@@ -474,25 +479,79 @@ function printHuman(result: unknown): void {
   }
 }
 
-const argv = process.argv.slice(2);
-run(argv).then(
-  (result) => {
-    if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`);
-    else printHuman(result);
-  },
-  async (err: unknown) => {
-    const json = argv.includes('--json');
-    if (err instanceof UsageError) {
-      process.stderr.write(`${err.message ? `${err.message}\n\n` : ''}${USAGE}\n`);
-      process.exit(2);
-    }
+/** What one command came to: its exit status, and its result, its error or its usage message. */
+type CommandOutcome =
+  | { exitCode: 0; result: unknown }
+  | { exitCode: 1; error: { code: string; message: string; file?: string; position?: unknown } }
+  | { exitCode: 2; usage: string };
+
+/** Runs one command; every failure becomes its outcome (nothing here exits the process). */
+async function outcomeOf(argv: string[]): Promise<CommandOutcome> {
+  try {
+    return { exitCode: 0, result: await run(argv) };
+  } catch (err) {
+    if (err instanceof UsageError) return { exitCode: 2, usage: err.message };
     const [{ isChipInputError }, { SanctionsLoadError }] = await Promise.all([import('../src/chip/chip.errors.js'), import('../src/sanctions/index.js')]);
     const code = err instanceof DomainError || isChipInputError(err) || err instanceof SanctionsLoadError ? err.code : 'internal_error';
     const message = err instanceof Error ? err.message : String(err);
     // A rejected list file names the file and the position of the defect (the previous version stays in force).
     const where = err instanceof SanctionsLoadError ? { file: err.fileName, position: err.position } : {};
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code, message, ...where } })}\n`);
-    else process.stderr.write(`error: ${message}\n`);
+    return { exitCode: 1, error: { code, message, ...where } };
+  }
+}
+
+/** Commands a batch refuses: one that runs until stopped, and a batch inside a batch. */
+const NOT_IN_A_BATCH = new Set(['webhooks', 'batch']);
+
+/**
+ * `batch`: one command per line of standard input, each a JSON array of its arguments (`["tenant","create","--name","acme"]`),
+ * run one after the other in this one process; one JSON line out per line in, in order: `{"exit_code":0,"result":...}`,
+ * `{"exit_code":1,"error":{"code","message"}}` or `{"exit_code":2,"usage":"..."}`. A failed command does not stop the
+ * batch; the exit status is 1 if any failed. For scripts that run many commands (provisioning tenants, members, keys):
+ * a process start costs some 0.5 s of CPU, a command in a running batch a few milliseconds of it.
+ */
+async function batch(): Promise<number> {
+  let failed = false;
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (!line.trim()) continue;
+    let argv: unknown;
+    try {
+      argv = JSON.parse(line);
+    } catch {
+      argv = undefined;
+    }
+    const outcome: CommandOutcome =
+      !Array.isArray(argv) || !argv.every((a) => typeof a === 'string')
+        ? { exitCode: 2, usage: 'Each line of a batch is a JSON array of one command\'s arguments, e.g. ["tenant","list"]' }
+        : NOT_IN_A_BATCH.has(argv[0] as string)
+          ? { exitCode: 2, usage: `${String(argv[0])} cannot run in a batch` }
+          : await outcomeOf(argv as string[]);
+    failed ||= outcome.exitCode !== 0;
+    const { exitCode, ...rest } = outcome;
+    process.stdout.write(`${JSON.stringify({ exit_code: exitCode, ...rest })}\n`);
+  }
+  return failed ? 1 : 0;
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === 'batch' && argv.length === 1) {
+  void batch().then((code) => {
+    process.exitCode = code;
+  });
+} else {
+  void outcomeOf(argv).then((outcome) => {
+    const json = argv.includes('--json');
+    if (outcome.exitCode === 0) {
+      if (json) process.stdout.write(`${JSON.stringify(outcome.result)}\n`);
+      else printHuman(outcome.result);
+      return;
+    }
+    if (outcome.exitCode === 2) {
+      process.stderr.write(`${outcome.usage ? `${outcome.usage}\n\n` : ''}${USAGE}\n`);
+      process.exit(2);
+    }
+    if (json) process.stdout.write(`${JSON.stringify({ error: outcome.error })}\n`);
+    else process.stderr.write(`error: ${outcome.error.message}\n`);
     process.exit(1);
-  },
-);
+  });
+}

@@ -230,7 +230,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   const artifactStore = new PostgresArtifactStore(db);
   const retention = new RetentionService(db, audit);
   // Where artifact ciphertext lives (VAULT_STORE); null keeps it in artifact_blobs.
-  const blobs = createBlobStore(config);
+  const blobs = await createBlobStore(config);
   const blobReaper = blobs ? new BlobReaper(artifactStore, blobs, jobs) : null;
   const vault = new EvidenceVault(artifactStore, await VaultKeys.load(db, config.vault.masterKey), { blobs });
   const purger = new ArtifactPurger(db, artifactStore, audit, webhookDispatcher, { reaper: blobReaper });
@@ -342,7 +342,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
       retentionRuns,
       blobReaper,
       bulkImport: new BulkImportJob(db, accounts.box, sessions, accounts.mail, (id) => links.url(id), jobs, logger, config.bulkImport),
-      auditReplicator: new AuditReplicator(db, wormStoreFor(config), await loadAuditSigningKey(db, config.audit.signingKey), audit),
+      auditReplicator: new AuditReplicator(db, await wormStoreFor(config), await loadAuditSigningKey(db, config.audit.signingKey), audit),
       sanctionsRefresh: new RefreshSanctionsJob(sanctionsLists, logger, {
         urls: config.sanctions.urls,
         timeoutMs: config.sanctions.fetchTimeoutMs,

@@ -209,7 +209,7 @@ export async function createHttpServer(c: Container): Promise<HttpServer> {
     bulkImports: c.bulkImports,
     hostedUrl: (id) => c.links.url(id),
   });
-  gatewayProxyRouter({ upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors }, v1);
+  await gatewayProxyRouter({ upstreamUrl: c.config.dataRights.socialUpstreamUrl, timeoutMs: c.config.dataRights.proxyTimeoutMs, actors: c.serviceActors }, v1);
   v1.use((req, res) => {
     if (!req.auth.context?.actor) return sendError(res, 'unauthorized', 'Missing or invalid API key');
     sendError(res, 'not_found', 'No such endpoint');

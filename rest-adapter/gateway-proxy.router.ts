@@ -2,7 +2,6 @@ import { Router, type Request, type Response } from 'express';
 import { SERVICE_ACTOR_HEADER, type ServiceActorIssuer } from '../src/gateway/service-actor';
 import { DomainError } from '../src/errors';
 import { answerDomainError, sendError } from '../http/error-response';
-import { GatewayForwarder } from '../http/gateway-forwarder';
 import { requestFraming } from '../http/gateway-request-framing';
 import { upstreamPathOf } from '../http/gateway-upstream-path';
 
@@ -19,7 +18,7 @@ export type GatewayProxyDeps = { upstreamUrl: string | undefined; timeoutMs: num
  * and a path that leaves its surface (http/gateway-upstream-path.ts). Upstream failures are the error
  * body: 503 upstream_not_configured, 502 upstream_unreachable, 504 upstream_timeout.
  */
-export function gatewayProxyRouter(d: GatewayProxyDeps, v1: Router = Router()): Router {
+export async function gatewayProxyRouter(d: GatewayProxyDeps, v1: Router = Router()): Promise<Router> {
   // Mounted with `use` and answering every request itself: one endpoint per prefix in the route inventory (http/route-inventory.ts).
   if (!d.upstreamUrl) {
     v1.use(GATEWAY_PATHS, (_req: Request, res: Response) => {
@@ -27,6 +26,8 @@ export function gatewayProxyRouter(d: GatewayProxyDeps, v1: Router = Router()): 
     });
     return v1;
   }
+  // Loaded only here, with an upstream to send to: undici is some 110 modules a server without one never uses.
+  const { GatewayForwarder } = await import('../http/gateway-forwarder.js');
   const forwarder = new GatewayForwarder(d.upstreamUrl, d.timeoutMs);
   // The policy gate on /v1 (guard `gateway`) has already refused no credential and a client_secret.
   v1.use(GATEWAY_PATHS, (req: Request, res: Response) => {

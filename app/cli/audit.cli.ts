@@ -47,7 +47,7 @@ export async function auditVerifyCommand(paths: string[]): Promise<unknown> {
 /** `audit replicate`: the nightly job's work, now (catch-up after an outage, or before a migration). */
 export async function auditReplicateCommand(config: Config, database: Database): Promise<unknown> {
   const db = database.dataSource;
-  const store = wormStoreFor(config);
+  const store = await wormStoreFor(config);
   const r = await new AuditReplicator(db, store, await loadAuditSigningKey(db, config.audit.signingKey), new AuditLogService(db)).replicate();
   return { store: store.description, segments: r.segments, entries: r.entries, refused: r.refused };
 }

@@ -4,7 +4,7 @@ import type { CheckProviders, ModelRef, ProviderResult } from './check-providers
 import { CheckEnginesBusyError, CheckWorkerPool } from './check-worker.pool';
 import type { CheckRun, CheckTaskKind, CheckTaskMap } from './check-task';
 import { EMBEDDED_ANTI_SPOOF_MODEL, HUMAN_FACE_MODEL, MRZ_OCR_MODEL } from './engines/embedded-models';
-import { createAwsProviders } from './aws/aws-providers';
+import { lazyAwsProviders } from './aws/lazy-aws-providers';
 
 const SWITCHED_OFF: ModelRef = { provider: 'off', model: 'none', version: '0' };
 
@@ -125,7 +125,7 @@ export function createLiveCheckProviders(config: ChecksConfig, logger: Logger, o
   const embedded = choices.includes('embedded');
   // An instance that runs no check jobs (WORKER_ENABLED=false) never starts the pool: its engines are in the workers.
   const pool = embedded && opts.runsChecks ? new LazyPool(config, logger) : undefined;
-  const aws = choices.includes('aws') ? createAwsProviders(config.aws) : undefined;
+  const aws = choices.includes('aws') ? lazyAwsProviders(config.aws) : undefined;
 
   /** The engines; `run`, for one session's run, carries the face analyses from one embedded check to the next. */
   const engines = (run?: CheckRun): CheckProviders => ({

@@ -1,4 +1,3 @@
-import { createCanvas } from '@napi-rs/canvas';
 import { isoBoxes } from '../vault/iso-boxes';
 
 type J2KDecoder = {
@@ -37,6 +36,8 @@ export async function jpeg2000ToPng(bytes: Buffer): Promise<Buffer> {
     if (width < 1 || height < 1 || width * height > MAX_PIXELS) throw new Error(`JPEG 2000 image of ${width}x${height} pixels is out of range`);
     if (bitsPerSample !== 8 || (componentCount !== 1 && componentCount !== 3)) throw new Error(`JPEG 2000 image with ${componentCount} components of ${bitsPerSample} bits is not supported`);
     const pixels = decoder.getDecodedBuffer();
+    // The native canvas is loaded by the first chip portrait, not by every server's start (docs/benchmarks.md, "Server start-up").
+    const { createCanvas } = await import('@napi-rs/canvas');
     const canvas = createCanvas(width, height);
     const ctx = canvas.getContext('2d');
     const image = ctx.createImageData(width, height);

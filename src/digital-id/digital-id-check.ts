@@ -1,4 +1,5 @@
-import countries from 'i18n-iso-countries';
+// The codes alone: the package's main entry also loads the country names of its 80 languages, which nothing here shows.
+import countries from 'i18n-iso-countries/index';
 import type { CheckOutcome, DocumentReading, MrzFields } from '../checks/check-providers';
 import { DIGITAL_ID_CHECK } from '../sessions/tiers';
 import type { DigitalIdRequestRow } from './digital-id-request.repository';

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { TrustedIssuerKey } from './sd-jwt-vc-verifier';
-import { readVical, VicalError } from './vical';
 
 export type TrustEnvironment = 'test' | 'live';
 export type TrustRootKind = 'iaca' | 'sd_jwt_vc_issuer';
@@ -65,6 +64,8 @@ export class DigitalIdTrustStore {
    */
   async addVical(environment: TrustEnvironment, vical: Uint8Array, anchorPem: string, now: Date): Promise<{ provider: string; issueId: number | null; added: TrustRoot[] }> {
     const anchors = parsePemBundle(anchorPem);
+    // The VICAL reader (CBOR, COSE, X.509 paths) is loaded by the command that adds one, not by every server's start.
+    const { readVical, VicalError } = await import('./vical.js');
     let read;
     try {
       read = readVical(vical, anchors, now);

@@ -15,11 +15,18 @@ import type { DigitalIdTrustStore } from './digital-id-trust.store';
 import { decryptEcdhEsJwe, JweError } from './ecdh-es-jwe';
 import { crossDeviceRequestObject, dcApiRequest, openid4vpLink, SELF_ISSUED_AUDIENCE, signedDcApiRequestObject, unsignedRequestJwt, type CrossDeviceRequestInput, type DcApiProtocol } from './openid4vp-request';
 import { documentClaimsOf } from './requested-claims';
-import { jwkThumbprint, wrapSessionTranscript } from './session-transcript';
 import type { VerifierSigningKey } from '../crypto/verifier-signing-key';
-import { ISO_MDOC_PROTOCOL, isoMdocDcApiRequest, isoMdocEncryptionInfo, isoMdocSessionTranscript, IsoMdocResponseError, openIsoMdocResponse } from './iso-mdoc-dc-api';
-import { verifyIsoMdocAnswer, verifyWalletAnswer, type VerifiedAnswer } from './wallet-answer.verifier';
+import { ISO_MDOC_PROTOCOL } from './dc-api-protocol';
+import type { VerifiedAnswer } from './wallet-answer.verifier';
 import type { DigitalIdTrust } from './digital-id-trust.store';
+
+/**
+ * The wallet formats' libraries (mdoc and CBOR, HPKE, SD-JWT VC, X.509 paths and CRLs), loaded on a server's first
+ * digital-ID request rather than at its start, where they were some 100 ms of CPU (docs/benchmarks.md, "Server start-up").
+ */
+const isoMdocDcApi = () => import('./iso-mdoc-dc-api.js');
+const walletAnswers = () => import('./wallet-answer.verifier.js');
+const sessionTranscripts = () => import('./session-transcript.js');
 
 /** How long a request may be answered: a person opening a wallet and consenting, with room to spare. */
 const REQUEST_TTL_MS = 10 * 60_000;
@@ -106,7 +113,7 @@ export class DigitalIdService {
     });
     const unsigned = dcApiRequest({ tier, nonce });
     // Annex C for wallets that speak only ISO (Safari and Apple Wallet): the same nonce and key as the OpenID4VP requests.
-    const iso = isoMdocDcApiRequest({ tier, nonce: Buffer.from(nonce, 'base64url'), recipient: publicJwk });
+    const iso = (await isoMdocDcApi()).isoMdocDcApiRequest({ tier, nonce: Buffer.from(nonce, 'base64url'), recipient: publicJwk });
     // Signed first: a wallet that can check it names the verifier to the person; one that cannot takes the unsigned.
     const dcApiRequests = this.signingKey
       ? [{ protocol: 'openid4vp-v1-signed' as const, data: { request: this.signingKey.signRequestObject(signedDcApiRequestObject({ tier, nonce, clientId: this.signingKey.clientId, origin, issuedAt: at, expiresAt })) } }, unsigned, iso]
@@ -160,6 +167,7 @@ export class DigitalIdService {
     }
     if (payload.state !== row.state) throw new DomainError('invalid_request', 'The response answers another request (state)');
     const { clientId, responseUri } = this.boundTo(row);
+    const [{ jwkThumbprint }, { verifyWalletAnswer }] = await Promise.all([sessionTranscripts(), walletAnswers()]);
     const channel = { kind: 'cross_device' as const, clientId, responseUri, encryptionJwkThumbprint: jwkThumbprint(publicJwkOf(privateJwk, row.id)) };
     return this.answer(row, 'cross_device', (trust, now) => verifyWalletAnswer({ ...this.verifyingWith(row, trust, now), vpToken: payload.vp_token, nonce: row.nonce, channel }));
   }
@@ -182,6 +190,7 @@ export class DigitalIdService {
     // Signed or not, OpenID4VP 1.0 A.4 binds a DC API answer to the page's origin, not to the client_id.
     const vpToken = (answer.data as { vp_token?: unknown }).vp_token;
     const channel = { kind: 'dc_api' as const, origin: bound.origin };
+    const { verifyWalletAnswer } = await walletAnswers();
     return this.answer(row, 'dc_api', (trust, now) => verifyWalletAnswer({ ...this.verifyingWith(row, trust, now), vpToken, nonce: row.nonce, channel }));
   }
 
@@ -196,6 +205,11 @@ export class DigitalIdService {
     }
     // Unsealed once: the public half is in the EncryptionInfo the transcript hashes, the private half opens the seal.
     const privateJwk = await this.privateKey(row);
+    const [{ isoMdocEncryptionInfo, isoMdocSessionTranscript, IsoMdocResponseError, openIsoMdocResponse }, { wrapSessionTranscript }, { verifyIsoMdocAnswer }] = await Promise.all([
+      isoMdocDcApi(),
+      sessionTranscripts(),
+      walletAnswers(),
+    ]);
     const encryptionInfo = isoMdocEncryptionInfo(Buffer.from(row.nonce, 'base64url'), privateJwk);
     const transcript = isoMdocSessionTranscript(encryptionInfo, origin);
     let deviceResponse: Uint8Array;

@@ -1,6 +1,7 @@
 import { createHash, type JsonWebKey } from 'node:crypto';
 import { cborDecode, cborEncode, DeviceRequest } from '@animo-id/mdoc';
 import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
+import { ISO_MDOC_PROTOCOL } from './dc-api-protocol';
 import { requestedCredentialsForTier } from './requested-claims';
 
 /**
@@ -16,7 +17,7 @@ import { requestedCredentialsForTier } from './requested-claims';
  * HPKE is mode base with DHKEM(P-256, HKDF-SHA256), HKDF-SHA256 and AES-128-GCM, its `info` the CBOR of
  * that SessionTranscript and no additional data (docs/digital-ids.md, "Annex C").
  */
-export const ISO_MDOC_PROTOCOL = 'org-iso-mdoc';
+export { ISO_MDOC_PROTOCOL };
 
 export interface IsoMdocDcApiRequest {
   readonly protocol: typeof ISO_MDOC_PROTOCOL;

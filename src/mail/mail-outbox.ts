@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import type { SecretBox } from '../crypto/secret-box';
 import { newId } from '../ids';
@@ -20,14 +20,20 @@ export const MAIL_SWEEP_CRON = '17 3 * * *';
  * `npm run cli -- mail list`. Nothing is sent to the address of a deleted account.
  */
 export class MailOutbox {
-  private readonly transport: Transporter | null;
+  /** The relay's transport, made on the first message: nodemailer is loaded only by an instance that sends mail. */
+  private transport: Promise<Transporter> | null = null;
 
   constructor(
     private readonly db: DataSource,
     private readonly box: SecretBox,
     private readonly options: { smtpUrl: string | undefined; from: string },
-  ) {
-    this.transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
+  ) {}
+
+  private smtp(): Promise<Transporter> | null {
+    const url = this.options.smtpUrl;
+    if (!url) return null;
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
+    return this.transport;
   }
 
   /** `id` is null when the address belongs to a deleted (or purged) account: its owner asked us to stop. */
@@ -54,12 +60,14 @@ export class MailOutbox {
     if (kept.length) {
       await this.db.query(
         `INSERT INTO mail_messages (id, to_hash, to_sealed, subject_sealed, text_sealed, transport) SELECT *, $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
-        [kept.map((k) => k.id), kept.map((k) => k.toHash), kept.map((k) => this.box.seal(k.to)), kept.map((k) => this.box.seal(k.subject)), kept.map((k) => this.box.seal(k.text)), this.transport ? 'smtp' : 'stored'],
+        [kept.map((k) => k.id), kept.map((k) => k.toHash), kept.map((k) => this.box.seal(k.to)), kept.map((k) => this.box.seal(k.subject)), kept.map((k) => this.box.seal(k.text)), this.options.smtpUrl ? 'smtp' : 'stored'],
       );
     }
-    if (this.transport) {
+    const smtp = kept.length ? this.smtp() : null;
+    if (smtp) {
+      const transport = await smtp;
       for (const k of kept) {
-        await this.transport.sendMail({ from: this.options.from, to: k.to, subject: k.subject, text: k.text });
+        await transport.sendMail({ from: this.options.from, to: k.to, subject: k.subject, text: k.text });
         await this.db.query(`UPDATE mail_messages SET sent_at = now() WHERE id = $1`, [k.id]);
       }
     }
@@ -85,7 +93,7 @@ export class MailOutbox {
   }
 
   close(): void {
-    this.transport?.close();
+    void this.transport?.then((t) => t.close(), () => undefined);
   }
 }
 

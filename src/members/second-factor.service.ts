@@ -1,13 +1,9 @@
 import { randomInt } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import * as OTPAuth from 'otpauth';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -25,6 +21,12 @@ export const SECOND_FACTOR_FAILURES = 5;
 const FAILURE_WINDOW = '15 minutes';
 export const RECOVERY_CODE_COUNT = 10;
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'; // no 0/o, 1/l/i: read aloud and typed by people
+
+/**
+ * The WebAuthn library, loaded on the first passkey ceremony rather than at start: with its ASN.1 and COSE
+ * dependencies it was the largest single load of a server's start (docs/benchmarks.md, "Server start-up").
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 export type SecondFactors = { totp: boolean; passkeys: number; recoveryCodesLeft: number; recoveryCodesIssued: boolean };
 export type FactorOutcome = 'ok' | 'wrong' | 'rate_limited';
@@ -138,6 +140,7 @@ export class SecondFactorService {
   /** Options for the browser to create a passkey; the challenge is for the caller to keep with the sign-in. */
   async passkeyRegistrationOptions(userId: string, userName: string): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const existing: { credential_id: string; transports: string[] }[] = await this.db.query(`SELECT credential_id, transports FROM console_passkeys WHERE user_id = $1`, [userId]);
+    const { generateRegistrationOptions } = await webauthn();
     return generateRegistrationOptions({
       rpName: this.issuer,
       rpID: this.rpId,
@@ -151,6 +154,7 @@ export class SecondFactorService {
 
   async registerPasskey(userId: string, response: RegistrationResponseJSON, challenge: string, who: EnrollingMember): Promise<boolean> {
     try {
+      const { verifyRegistrationResponse } = await webauthn();
       const r = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: true });
       if (!r.verified) return false;
       const c = r.registrationInfo.credential;
@@ -171,6 +175,7 @@ export class SecondFactorService {
 
   async passkeyAuthenticationOptions(userId: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
     const creds: { credential_id: string; transports: string[] }[] = await this.db.query(`SELECT credential_id, transports FROM console_passkeys WHERE user_id = $1`, [userId]);
+    const { generateAuthenticationOptions } = await webauthn();
     return generateAuthenticationOptions({ rpID: this.rpId, allowCredentials: creds.map((c) => ({ id: c.credential_id, transports: c.transports as never })), userVerification: 'required' });
   }
 
@@ -183,6 +188,7 @@ export class SecondFactorService {
       );
       if (!cred) return false;
       let newCounter: number;
+      const { verifyAuthenticationResponse } = await webauthn();
       try {
         const r = await verifyAuthenticationResponse({
           response,

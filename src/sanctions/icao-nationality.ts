@@ -1,4 +1,5 @@
-import { alpha3ToAlpha2 } from 'i18n-iso-countries';
+// The codes alone: the package's main entry also loads the country names of its 80 languages, which nothing here shows.
+import { alpha3ToAlpha2 } from 'i18n-iso-countries/index';
 
 /**
  * ICAO 9303 codes that are not ISO 3166-1 alpha-3: Germany prints `D`, and the British nationality

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { dataGroupsIn, expectedResults, fixture, ICAO_FIXTURES } from '../fixtures/icao/icao.fixtures';
 import { expectToMatchContract } from '../helpers/openapi-contract';
 import { holdTestClock } from '../helpers/test-clock';
-import { cli, createTenant, eventually, graphql, http, HttpResult, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
+import { cli, cliProcess, createTenant, eventually, graphql, http, HttpResult, startServer, Tenant, testEnv, TestServer } from '../helpers/test-server';
 
 /**
  * T5 chip submission through the real API: trust store imports through the CLI (server up and
@@ -55,7 +55,8 @@ beforeAll(async () => {
   );
   [acme, trusted, impostor, wrongAnchor] = await Promise.all([
     createTenant(server, 'chip-acme'),
-    cli(server.env, ['csca', 'import', '--trust-certificate', file('synthetic', 'ecdsa_p256_named_sha256', 'CSCA.der'), '--json']),
+    // A process of its own: its warning on stderr is under test.
+    cliProcess(server.env, ['csca', 'import', '--trust-certificate', file('synthetic', 'ecdsa_p256_named_sha256', 'CSCA.der'), '--json']),
     cli(server.env, ['csca', 'import', '--trust-certificate', file('impostor', 'CSCA_same_name_same_ski_other_key.der'), '--json']),
     cli(server.env, ['csca', 'import', '--masterlist', DE_ML, '--anchor', NL_ANCHOR, '--json']),
   ]);

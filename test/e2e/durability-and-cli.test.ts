@@ -1,6 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { cli, createTenant, eventually, http, loggedLine, startServer, testEnv } from '../helpers/test-server';
+import { execFile } from 'node:child_process';
+import { cliProcess, createTenant, eventually, http, loggedLine, ROOT, startServer, testEnv } from '../helpers/test-server';
+
+/** `npm run cli -- batch` as a script runs it: the lines on its standard input, its exit code and standard output. */
+function cliBatchRun(env: NodeJS.ProcessEnv, input: string): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [path.join(ROOT, 'dist', 'app', 'cli.js'), 'batch'], { env, timeout: 300_000 }, (err, stdout) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }),
+    );
+    child.stdin!.end(input);
+  });
+}
 
 describe('durable test-mode jobs', () => {
   it('still resolves a session when the server is killed with SIGKILL 2 s after creating it', async () => {
@@ -98,7 +109,7 @@ describe('CLI', () => {
   it('manages tenants and keys with the server down and up, and a revoked key is refused at once', async () => {
     const env = testEnv();
     // Server down: the CLI opens the embedded database itself (or uses DATABASE_URL).
-    const created = await cli(env, ['tenant', 'create', '--name', 'offline-co', '--json']);
+    const created = await cliProcess(env, ['tenant', 'create', '--name', 'offline-co', '--json']);
     expect(created.code).toBe(0);
     expect(created.json).toEqual({
       tenant_id: expect.stringMatching(/^ten_[A-Za-z0-9]{24}$/),
@@ -111,37 +122,58 @@ describe('CLI', () => {
       live_client_secret: expect.stringMatching(/^ocs_[A-Za-z0-9]{32,}$/),
     });
     const tenantId = created.json!.tenant_id as string;
-    const offlineKey = await cli(env, ['key', 'create', '--tenant', tenantId, '--mode', 'live', '--scopes', 'sessions:read', '--json']);
+    const offlineKey = await cliProcess(env, ['key', 'create', '--tenant', tenantId, '--mode', 'live', '--scopes', 'sessions:read', '--json']);
     expect(offlineKey.json).toMatchObject({ livemode: true, scopes: ['sessions:read'] });
 
     const server = await startServer(env);
     try {
       // Server up: the same commands go through the socket (embedded) or the same DATABASE_URL.
       if (!env.DATABASE_URL) expect(fs.existsSync(path.join(env.DATA_DIR!, '.s.PGSQL.5432'))).toBe(true);
-      const listed = await cli(server.env, ['tenant', 'list', '--json']);
+      const listed = await cliProcess(server.env, ['tenant', 'list', '--json']);
       expect((listed.json!.tenants as { tenant_id: string; active_keys: number }[]).find((t) => t.tenant_id === tenantId)).toMatchObject({ active_keys: 3 });
       const testKey = created.json!.test_api_key as string;
       const ok = await http(server, 'POST', '/v1/verify/sessions', { key: testKey, json: { flow_id: 'default', tier: 'T0' } });
       expect(ok.status).toBe(201);
 
-      const issued = await cli(server.env, ['key', 'create', '--tenant', tenantId, '--mode', 'test', '--json']);
+      const issued = await cliProcess(server.env, ['key', 'create', '--tenant', tenantId, '--mode', 'test', '--json']);
       const key = issued.json!.api_key as string;
       expect((await http(server, 'GET', `/v1/verify/sessions/${ok.body.id}`, { key })).status).toBe(200);
-      const revoked = await cli(server.env, ['key', 'revoke', '--key', issued.json!.key_id as string, '--json']);
+      const revoked = await cliProcess(server.env, ['key', 'revoke', '--key', issued.json!.key_id as string, '--json']);
       expect(revoked.json).toEqual({ key_id: issued.json!.key_id, revoked: true });
       expect((await http(server, 'GET', `/v1/verify/sessions/${ok.body.id}`, { key })).status).toBe(401);
 
-      const unknown = await cli(server.env, ['key', 'revoke', '--key', 'key_doesnotexist', '--json']);
+      const unknown = await cliProcess(server.env, ['key', 'revoke', '--key', 'key_doesnotexist', '--json']);
       expect(unknown.code).toBe(1);
       expect(unknown.json).toMatchObject({ error: { code: 'not_found' } });
-      const usage = await cli(server.env, ['tenant', 'explode']);
+      const usage = await cliProcess(server.env, ['tenant', 'explode']);
       expect(usage.code).toBe(2);
       expect(usage.stderr).toContain('Usage');
+
+      // A batch: one process, one JSON line out per command line in, in order; a failed or malformed line does not stop it.
+      const lines = [
+        JSON.stringify(['key', 'create', '--tenant', tenantId, '--mode', 'test']),
+        JSON.stringify(['key', 'revoke', '--key', 'key_doesnotexist']),
+        '{"not": "an array"}',
+        JSON.stringify(['webhooks', 'listen', '--api-key', testKey]),
+        JSON.stringify(['tenant', 'list', '--json']),
+      ];
+      const batch = await cliBatchRun(server.env, `${lines.join('\n')}\n`);
+      expect(batch.code).toBe(1);
+      const out = batch.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(out).toHaveLength(5);
+      expect(out[0]).toEqual({ exit_code: 0, result: { key_id: expect.stringMatching(/^key_/), api_key: expect.stringMatching(/^sk_test_/), livemode: false, scopes: expect.arrayContaining(['sessions:read']) } });
+      expect(out[1]).toEqual({ exit_code: 1, error: { code: 'not_found', message: expect.any(String) } });
+      expect(out[2]).toEqual({ exit_code: 2, usage: expect.stringContaining('JSON array') });
+      expect(out[3]).toEqual({ exit_code: 2, usage: 'webhooks cannot run in a batch' });
+      // The tenant's two keys, the scoped one and the batch's own (the one revoked above no longer counts).
+      expect(out[4].result.tenants.find((t: { tenant_id: string }) => t.tenant_id === tenantId)).toMatchObject({ active_keys: 4 });
+      // The key the batch made works at once.
+      expect((await http(server, 'GET', `/v1/verify/sessions/${ok.body.id}`, { key: out[0].result.api_key })).status).toBe(200);
     } finally {
       await server.stop();
     }
     // Down again: the socket is gone and the CLI still works on the files.
-    const after = await cli(env, ['tenant', 'list', '--json']);
+    const after = await cliProcess(env, ['tenant', 'list', '--json']);
     expect(after.code).toBe(0);
   });
 

@@ -190,8 +190,23 @@ export async function startServer(env: NodeJS.ProcessEnv = testEnv()): Promise<T
   };
 }
 
-/** Runs the CLI with the server's environment (through the socket when embedded) and parses its --json output. */
-export function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number; json: Record<string, unknown> | null; stdout: string; stderr: string }> {
+export type CliResult = { code: number; json: Record<string, unknown> | null; stdout: string; stderr: string };
+
+/**
+ * Runs the CLI with the server's environment (through the socket when embedded) and parses its --json output.
+ * A `--json` command goes to a `cli batch` process kept for that environment (cliBatch below), which answers with
+ * what its own process would have printed; the rest (human output, and the commands a batch refuses or whose
+ * process is what a test is about: `migrate`, `audit`, `webhooks listen`) start a process of their own.
+ */
+export function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  return args.includes('--json') && !OWN_PROCESS_COMMANDS.has(args[0]) ? cliBatch(env).run(args) : cliProcess(env, args);
+}
+
+/** The first words of commands that always get their own process from `cli`. */
+const OWN_PROCESS_COMMANDS = new Set(['migrate', 'audit', 'webhooks', 'batch']);
+
+/** One CLI process for one command, as an operator runs it: its exit code, stdout and stderr. */
+export function cliProcess(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { env, timeout: 300_000 } /* a hang bound only: a CLI start at load 40 takes tens of seconds */, (err, stdout, stderr) => {
       let json: Record<string, unknown> | null = null;
@@ -202,6 +217,80 @@ export function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: num
       }
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, json, stdout, stderr });
     });
+  });
+}
+
+type BatchLine = { exit_code: number; result?: Record<string, unknown>; error?: Record<string, unknown>; usage?: string };
+
+/**
+ * `npm run cli -- batch` for one environment, started on its first command and ended with the test file: a test
+ * file's setup runs the CLI dozens of times (tenants, keys, members, mail), and each process start cost some 0.5 s of
+ * CPU, a fifth of the suite's (docs/benchmarks.md, "The test suite's time"). The commands run one at a time, in
+ * the order given, each opening and closing the database as its own process would.
+ */
+class CliBatch {
+  private readonly proc: ChildProcess;
+  private readonly waiting: ((line: BatchLine | null) => void)[] = [];
+  private stderr = '';
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.proc = spawn(process.execPath, [CLI, 'batch'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
+    readline.createInterface({ input: this.proc.stdout! }).on('line', (line) => {
+      this.waiting.shift()?.(JSON.parse(line) as BatchLine);
+      if (!this.waiting.length) this.hold(false);
+    });
+    this.proc.once('exit', () => {
+      for (const resolve of this.waiting.splice(0)) resolve(null);
+    });
+    this.proc.stdin!.on('error', () => undefined); // a batch that died is reported by its command's result
+  }
+
+  /** An idle batch does not keep the test process running (a bench that ran a command exits when it is done). */
+  private hold(busy: boolean): void {
+    for (const handle of [this.proc, this.proc.stdin, this.proc.stdout, this.proc.stderr] as unknown as { ref(): void; unref(): void }[]) {
+      if (busy) handle.ref();
+      else handle.unref();
+    }
+  }
+
+  run(args: string[]): Promise<CliResult> {
+    this.hold(true);
+    return new Promise((resolve) => {
+      this.waiting.push((line) => {
+        if (!line) return resolve({ code: 1, json: null, stdout: '', stderr: `the CLI batch process ended: ${this.stderr}` });
+        if (line.exit_code === 2) return resolve({ code: 2, json: null, stdout: '', stderr: `${line.usage ?? ''}\n\nUsage: (the CLI's usage)\n` });
+        const json = line.exit_code === 0 ? line.result! : { error: line.error };
+        resolve({ code: line.exit_code, json, stdout: `${JSON.stringify(json)}\n`, stderr: '' });
+      });
+      this.proc.stdin!.write(`${JSON.stringify(args)}\n`);
+    });
+  }
+
+  /** Ends its input: the process exits once the command it is running is done. */
+  end(): void {
+    this.proc.stdin!.end();
+  }
+}
+
+const cliBatches = new Map<string, CliBatch>();
+
+function cliBatch(env: NodeJS.ProcessEnv): CliBatch {
+  const key = JSON.stringify(Object.entries(env).sort(([a], [b]) => (a < b ? -1 : 1)));
+  let b = cliBatches.get(key);
+  if (!b) {
+    b = new CliBatch(env);
+    cliBatches.set(key, b);
+  }
+  return b;
+}
+
+// Each test file has its own copy of this module (jest's registry), so its batches end with it. Outside jest (a bench), they end with the process.
+const jestAfterAll = (globalThis as { afterAll?: (fn: () => void) => void }).afterAll;
+if (jestAfterAll) {
+  jestAfterAll(() => {
+    for (const b of cliBatches.values()) b.end();
+    cliBatches.clear();
   });
 }
 

@@ -1,7 +1,6 @@
 import { type Request, type Response, type Router } from 'express';
 import { pageForm, pageJson } from '../page-input';
 import { refuseConsoleInput } from './console-problems';
-import QRCode from 'qrcode';
 import { CONSOLE_PATH } from '../../src/oidc/first-party-sign-in';
 import type { FactorOutcome } from '../../src/members/second-factor.service';
 import { wrap } from '../accounts/wrap';
@@ -108,7 +107,7 @@ export function secondFactorRoutes(router: Router, gate: ConsoleGate): void {
   async function showEnrol(req: Request, res: Response, error: string | null, status = 200): Promise<void> {
     const { m, member } = chromeOf(req, res);
     const totp = await s.factors.beginTotp(gate.sessionOf(res).userId, member?.email ?? 'console');
-    const qrDataUrl = totp ? await QRCode.toDataURL(totp.uri, { margin: 1, width: 200 }) : null;
+    const qrDataUrl = totp ? await (await import('qrcode')).default.toDataURL(totp.uri, { margin: 1, width: 200 }) : null;
     sendConsolePage(req, res, { status, title: m.enrolTitle, script: true, body: enrolPage(m, { totp: totp && qrDataUrl ? { secret: totp.secret, qrDataUrl } : null, formToken: gate.formToken(res, PURPOSE), returnTo: returnOf(req.query.return ?? req.body?.return), error }) });
   }
   router.get(
