@@ -171,6 +171,11 @@ describe('screenIdentity', () => {
   });
 
   it("names every hit by the list's own reference: the EU reference and DFAT's number", async () => {
+    // Each instance switches a loaded list in when it next polls, list by list: wait until both lists read here are in force.
+    await eventually(async () => {
+      const used = (await screen({ fullName: 'Peter Quillfeather' })).body.data?.screenIdentity.listsUsed as { list: string }[] | undefined;
+      return ['eu', 'au'].every((l) => used?.some((u) => u.list === l)) || undefined;
+    });
     const hitOf = async (fullName: string, list: string) => (await screen({ fullName })).body.data.screenIdentity.hits.find((h: { list: string }) => h.list === list);
     expect(await hitOf('Abu Zayd Umar Dorda', 'eu')).toMatchObject({ entryId: '6106', reference: 'EU.3886.3', score: 1 });
     expect(await hitOf('Zigor Orbe Sevillano', 'au')).toMatchObject({ entryId: '327', reference: '327', score: 1 });
