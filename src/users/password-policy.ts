@@ -1,4 +1,3 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { hasUnstorableCharacters } from '../validation/postgres-text';
 
 /** NIST SP 800-63B 5.1.1.2: at least 8 characters, a generous maximum, no composition rules. */
@@ -9,8 +8,17 @@ export const PASSWORD_MAX = 200;
  * The common and breached passwords refused at sign-up and on every change: the ~49,000 of
  * @zxcvbn-ts/language-common (MIT, maintained with zxcvbn-ts; drawn from breach corpora), shipped
  * in the package and held in memory, so no password leaves the process. Compared case-insensitively.
+ * Made on the first password checked, not at every start (docs/benchmarks.md, "Server start-up").
  */
-const COMMON = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+let common: Set<string> | undefined;
+function commonPasswords(): Set<string> {
+  if (!common) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { dictionary } = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+    common = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+  }
+  return common;
+}
 
 export type PasswordProblem = 'length' | 'common' | 'characters';
 
@@ -19,7 +27,7 @@ export function passwordProblem(password: string): PasswordProblem | null {
   if (hasUnstorableCharacters(password)) return 'characters';
   const length = [...password].length;
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) return 'length';
-  if (COMMON.has(password.toLowerCase())) return 'common';
+  if (commonPasswords().has(password.toLowerCase())) return 'common';
   return null;
 }
 
