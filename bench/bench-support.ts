@@ -16,6 +16,16 @@ const SERVER_DIST = process.env.BENCH_SERVER_DIST ? path.resolve(process.env.BEN
 const distOf = (script: string) => (script.startsWith('app/') ? path.join(SERVER_DIST, script) : path.join(ROOT, 'dist', script));
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
+/** A started server that fetches nothing on its own: every sanctions list's download and GLEIF off (a bench measures the server, not a download). */
+export const NO_DOWNLOADS = {
+  SANCTIONS_URL_OFAC: 'off',
+  SANCTIONS_URL_EU: 'off',
+  SANCTIONS_URL_UK: 'off',
+  SANCTIONS_URL_UN: 'off',
+  SANCTIONS_URL_AU: 'off',
+  REGISTRY_GLEIF_URL: 'off',
+} as const;
+
 export type Started = { url: string; proc: ChildProcess; stop(): Promise<void> };
 
 async function freePort(): Promise<number> {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startProcess, type Started } from './bench-support';
+import { NO_DOWNLOADS, startProcess, type Started } from './bench-support';
 import { childOf, cpuSeconds } from './process-cpu';
 
 /**
@@ -77,12 +77,7 @@ async function main(): Promise<void> {
       HOST: '127.0.0.1',
       ...(database ? { DATABASE_URL: database.url } : {}),
       // Nothing leaves the machine: an idle server with downloads on would be fetching lists, not idling.
-      SANCTIONS_URL_OFAC: 'off',
-      SANCTIONS_URL_EU: 'off',
-      SANCTIONS_URL_UK: 'off',
-      SANCTIONS_URL_UN: 'off',
-      SANCTIONS_URL_AU: 'off',
-      REGISTRY_GLEIF_URL: 'off',
+      ...NO_DOWNLOADS,
     });
     started.push(server);
     const measured: Record<'baseline' | 'server', Measured> = {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { median, ROOT } from './bench-support';
+import { median, NO_DOWNLOADS, ROOT } from './bench-support';
 import { childOf, cpuSeconds } from './process-cpu';
 
 /**
@@ -21,17 +21,7 @@ const ROUNDS = Number(process.env.START_ROUNDS ?? 8);
 type Build = { name: string; dist: string; template: string };
 type Sample = { serverCpu: number; databaseCpu: number; rssMb: number };
 
-const QUIET_ENV = {
-  LOG_LEVEL: 'info',
-  HOST: '127.0.0.1',
-  PORT: '0',
-  SANCTIONS_URL_OFAC: 'off',
-  SANCTIONS_URL_EU: 'off',
-  SANCTIONS_URL_UK: 'off',
-  SANCTIONS_URL_UN: 'off',
-  SANCTIONS_URL_AU: 'off',
-  REGISTRY_GLEIF_URL: 'off',
-};
+const QUIET_ENV = { LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...NO_DOWNLOADS };
 
 /** The bare process: express and pg loaded, one route, listening on a free port; says `listening` as the server does. */
 const BARE = `
