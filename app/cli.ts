@@ -7,6 +7,7 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/database';
 import { DomainError } from '../src/errors';
+import { hasUnstorableCharacters } from '../src/validation/postgres-text';
 import { TenantService } from '../src/tenants/tenant.service';
 import type { RateLimitOverrides } from '../src/rate-limit/rate-limit-overrides';
 import type { PostgresCscaTrustStore } from '../src/chip/postgres-csca.trust-store';
@@ -500,6 +501,9 @@ async function outcomeOf(argv: string[]): Promise<CommandOutcome> {
   }
 }
 
+/** The longest line a batch reads as a command (a command's arguments are names, ids and paths, never data). */
+const MAX_BATCH_LINE = 64 * 1024;
+
 /** Commands a batch refuses: one that runs until stopped, and a batch inside a batch. */
 const NOT_IN_A_BATCH = new Set(['webhooks', 'batch']);
 
@@ -521,11 +525,14 @@ async function batch(): Promise<number> {
       argv = undefined;
     }
     const outcome: CommandOutcome =
-      !Array.isArray(argv) || !argv.every((a) => typeof a === 'string')
-        ? { exitCode: 2, usage: 'Each line of a batch is a JSON array of one command\'s arguments, e.g. ["tenant","list"]' }
-        : NOT_IN_A_BATCH.has(argv[0] as string)
-          ? { exitCode: 2, usage: `${String(argv[0])} cannot run in a batch` }
-          : await outcomeOf(argv as string[]);
+      line.length > MAX_BATCH_LINE || !Array.isArray(argv) || !argv.every((a) => typeof a === 'string')
+        ? { exitCode: 2, usage: `Each line of a batch is a JSON array of one command's arguments, e.g. ["tenant","list"], of at most ${MAX_BATCH_LINE} characters` }
+        : // A process's arguments cannot hold NUL or an unpaired surrogate; a JSON string can: refused here, as no command expects them.
+          argv.some(hasUnstorableCharacters)
+          ? { exitCode: 2, usage: 'An argument cannot contain a NUL character or an unpaired UTF-16 surrogate' }
+          : NOT_IN_A_BATCH.has(argv[0] as string)
+            ? { exitCode: 2, usage: `${String(argv[0])} cannot run in a batch` }
+            : await outcomeOf(argv as string[]);
     failed ||= outcome.exitCode !== 0;
     const { exitCode, ...rest } = outcome;
     process.stdout.write(`${JSON.stringify({ exit_code: exitCode, ...rest })}\n`);

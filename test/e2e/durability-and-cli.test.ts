@@ -156,17 +156,28 @@ describe('CLI', () => {
         '{"not": "an array"}',
         JSON.stringify(['webhooks', 'listen', '--api-key', testKey]),
         JSON.stringify(['tenant', 'list', '--json']),
+        // What a process's arguments cannot carry, and a line past the limit: refused, nothing stored.
+        JSON.stringify(['tenant', 'create', '--name', 'nul\u0000name']),
+        JSON.stringify(['tenant', 'create', '--name', 'half\ud800surrogate']),
+        JSON.stringify(['tenant', 'create', '--name', 'x'.repeat(70_000)]),
+        JSON.stringify(['tenant', 'list']),
       ];
       const batch = await cliBatchRun(server.env, `${lines.join('\n')}\n`);
       expect(batch.code).toBe(1);
       const out = batch.stdout.trim().split('\n').map((l) => JSON.parse(l));
-      expect(out).toHaveLength(5);
+      expect(out).toHaveLength(9);
       expect(out[0]).toEqual({ exit_code: 0, result: { key_id: expect.stringMatching(/^key_/), api_key: expect.stringMatching(/^sk_test_/), livemode: false, scopes: expect.arrayContaining(['sessions:read']) } });
       expect(out[1]).toEqual({ exit_code: 1, error: { code: 'not_found', message: expect.any(String) } });
       expect(out[2]).toEqual({ exit_code: 2, usage: expect.stringContaining('JSON array') });
       expect(out[3]).toEqual({ exit_code: 2, usage: 'webhooks cannot run in a batch' });
       // The tenant's two keys, the scoped one and the batch's own (the one revoked above no longer counts).
       expect(out[4].result.tenants.find((t: { tenant_id: string }) => t.tenant_id === tenantId)).toMatchObject({ active_keys: 4 });
+      expect(out.slice(5, 8)).toEqual([
+        { exit_code: 2, usage: 'An argument cannot contain a NUL character or an unpaired UTF-16 surrogate' },
+        { exit_code: 2, usage: 'An argument cannot contain a NUL character or an unpaired UTF-16 surrogate' },
+        { exit_code: 2, usage: expect.stringContaining('of at most 65536 characters') },
+      ]);
+      expect(out[8].result.tenants.map((t: { name: string }) => t.name).sort()).toEqual(out[4].result.tenants.map((t: { name: string }) => t.name).sort());
       // The key the batch made works at once.
       expect((await http(server, 'GET', `/v1/verify/sessions/${ok.body.id}`, { key: out[0].result.api_key })).status).toBe(200);
     } finally {
