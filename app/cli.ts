@@ -1,7 +1,6 @@
 import '../src/compile-cache';
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { loadConfig, type Config } from '../src/config';
@@ -17,6 +16,7 @@ import type { RefreshSanctionsData } from '../src/sanctions/refresh-sanctions.jo
 import { ACCOUNT_COMMANDS, ACCOUNT_OPTIONS, ACCOUNT_USAGE, accountsCommand, registerTenantClients } from './cli/accounts.cli';
 import { MEMBER_COMMANDS, MEMBER_USAGE, membersCommand } from './cli/members.cli';
 import { TRUST_COMMANDS, TRUST_USAGE, trustCommand } from './cli/trust.cli';
+import { boundedLines } from './cli/bounded-lines';
 import { checkListenOptions, ListenUsageError, webhooksListen, WEBHOOKS_LISTEN_USAGE } from './cli/webhooks-listen.cli';
 
 // Each command's own modules (sanctions, chip, vault, audit, jobs, ...) are imported in its case below, not
@@ -516,28 +516,32 @@ const NOT_IN_A_BATCH = new Set(['webhooks', 'batch']);
  */
 async function batch(): Promise<number> {
   let failed = false;
-  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    if (!line.trim()) continue;
-    let argv: unknown;
-    try {
-      argv = JSON.parse(line);
-    } catch {
-      argv = undefined;
-    }
-    const outcome: CommandOutcome =
-      line.length > MAX_BATCH_LINE || !Array.isArray(argv) || !argv.every((a) => typeof a === 'string')
-        ? { exitCode: 2, usage: `Each line of a batch is a JSON array of one command's arguments, e.g. ["tenant","list"], of at most ${MAX_BATCH_LINE} characters` }
-        : // A process's arguments cannot hold NUL or an unpaired surrogate; a JSON string can: refused here, as no command expects them.
-          argv.some(hasUnstorableCharacters)
-          ? { exitCode: 2, usage: 'An argument cannot contain a NUL character or an unpaired UTF-16 surrogate' }
-          : NOT_IN_A_BATCH.has(argv[0] as string)
-            ? { exitCode: 2, usage: `${String(argv[0])} cannot run in a batch` }
-            : await outcomeOf(argv as string[]);
+  for await (const line of boundedLines(process.stdin, MAX_BATCH_LINE)) {
+    if (line !== null && !line.trim()) continue;
+    const argv = batchArguments(line);
+    const outcome: CommandOutcome = typeof argv === 'string' ? { exitCode: 2, usage: argv } : await outcomeOf(argv);
     failed ||= outcome.exitCode !== 0;
     const { exitCode, ...rest } = outcome;
     process.stdout.write(`${JSON.stringify({ exit_code: exitCode, ...rest })}\n`);
   }
   return failed ? 1 : 0;
+}
+
+/** One batch line's command arguments, or why it is refused (`null`: a line over MAX_BATCH_LINE, already dropped). */
+function batchArguments(line: string | null): string[] | string {
+  let argv: unknown;
+  try {
+    argv = line === null ? null : JSON.parse(line);
+  } catch {
+    argv = null;
+  }
+  if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) {
+    return `Each line of a batch is a JSON array of one command's arguments, e.g. ["tenant","list"], of at most ${MAX_BATCH_LINE} characters`;
+  }
+  // A process's arguments cannot hold NUL or an unpaired surrogate; a JSON string can: refused here, as no command expects them.
+  if (argv.some(hasUnstorableCharacters)) return 'An argument cannot contain a NUL character or an unpaired UTF-16 surrogate';
+  if (NOT_IN_A_BATCH.has(argv[0] as string)) return `${String(argv[0])} cannot run in a batch`;
+  return argv as string[];
 }
 
 const argv = process.argv.slice(2);

@@ -1,17 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cliProcess, createTenant, eventually, http, loggedLine, ROOT, startServer, testEnv } from '../helpers/test-server';
-
-/** `npm run cli -- batch` as a script runs it: the lines on its standard input, its exit code and standard output. */
-function cliBatchRun(env: NodeJS.ProcessEnv, input: string): Promise<{ code: number; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [path.join(ROOT, 'dist', 'app', 'cli.js'), 'batch'], { env, timeout: 300_000 }, (err, stdout) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }),
-    );
-    child.stdin!.end(input);
-  });
-}
 
 describe('durable test-mode jobs', () => {
   it('still resolves a session when the server is killed with SIGKILL 2 s after creating it', async () => {
@@ -162,7 +152,7 @@ describe('CLI', () => {
         JSON.stringify(['tenant', 'create', '--name', 'x'.repeat(70_000)]),
         JSON.stringify(['tenant', 'list']),
       ];
-      const batch = await cliBatchRun(server.env, `${lines.join('\n')}\n`);
+      const batch = await cliProcess(server.env, ['batch'], { input: `${lines.join('\n')}\n` });
       expect(batch.code).toBe(1);
       const out = batch.stdout.trim().split('\n').map((l) => JSON.parse(l));
       expect(out).toHaveLength(9);
@@ -186,6 +176,27 @@ describe('CLI', () => {
     // Down again: the socket is gone and the CLI still works on the files.
     const after = await cliProcess(env, ['tenant', 'list', '--json']);
     expect(after.code).toBe(0);
+  });
+
+  it('batch: a line that never ends is dropped as it arrives, not held in memory, and the next line still runs', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'app', 'cli.js'), 'batch'], { env: testEnv(), stdio: ['pipe', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024;
+    const send = (chunk: string) => new Promise<void>((resolve) => (child.stdin.write(chunk) ? resolve() : child.stdin.once('drain', resolve)));
+    const mib = 'x'.repeat(1024 * 1024);
+    await send(mib);
+    const before = rssMb();
+    for (let i = 0; i < 128; i++) await send(mib); // 128 MiB of one line: held whole (as readline holds it), it would add some 128 MB
+    const grown = rssMb() - before;
+    child.stdin.end(`\n${JSON.stringify(['no-such-command'])}\n`);
+    expect(await exited).toBe(1);
+    expect(grown).toBeLessThan(64);
+    expect(stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      { exit_code: 2, usage: expect.stringContaining('of at most 65536 characters') },
+      { exit_code: 2, usage: 'Unknown command: no-such-command' },
+    ]);
   });
 
   it('never prints a key into the server log', async () => {

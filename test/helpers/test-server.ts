@@ -205,10 +205,10 @@ export function cli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> 
 /** The first words of commands that always get their own process from `cli`. */
 const OWN_PROCESS_COMMANDS = new Set(['migrate', 'audit', 'webhooks', 'batch']);
 
-/** One CLI process for one command, as an operator runs it: its exit code, stdout and stderr. */
-export function cliProcess(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+/** One CLI process for one command, as an operator runs it: its exit code, stdout and stderr; `input` is its standard input. */
+export function cliProcess(env: NodeJS.ProcessEnv, args: string[], { input }: { input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env, timeout: 300_000 } /* a hang bound only: a CLI start at load 40 takes tens of seconds */, (err, stdout, stderr) => {
+    const child = execFile(process.execPath, [CLI, ...args], { env, timeout: 300_000 } /* a hang bound only: a CLI start at load 40 takes tens of seconds */, (err, stdout, stderr) => {
       let json: Record<string, unknown> | null = null;
       try {
         json = JSON.parse(stdout) as Record<string, unknown>;
@@ -217,6 +217,7 @@ export function cliProcess(env: NodeJS.ProcessEnv, args: string[]): Promise<CliR
       }
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, json, stdout, stderr });
     });
+    child.stdin!.end(input);
   });
 }
 
@@ -259,7 +260,7 @@ class CliBatch {
     return new Promise((resolve) => {
       this.waiting.push((line) => {
         if (!line) return resolve({ code: 1, json: null, stdout: '', stderr: `the CLI batch process ended: ${this.stderr}` });
-        if (line.exit_code === 2) return resolve({ code: 2, json: null, stdout: '', stderr: `${line.usage ?? ''}\n\nUsage: (the CLI's usage)\n` });
+        if (line.exit_code === 2) return resolve({ code: 2, json: null, stdout: '', stderr: `${line.usage ?? ''}\n` });
         const json = line.exit_code === 0 ? line.result! : { error: line.error };
         resolve({ code: line.exit_code, json, stdout: `${JSON.stringify(json)}\n`, stderr: '' });
       });
