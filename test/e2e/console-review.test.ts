@@ -91,7 +91,7 @@ describe('console review', () => {
       createConsoleMember(server, acme.tenant_id, 'admin'),
       createConsoleMember(server, other.tenant_id, 'reviewer'),
     ]);
-    await Promise.all([...['t1a', 't2', 't3', 't1b', 't1c', 't1d', 't1e'].map((n) => statusOf(queued[n], 'manual_review')), statusOf(queued.approved, 'success'), statusOf(liveId, 'manual_review', acme.live_api_key)]);
+    await Promise.all([...['t1a', 't2', 't3', 't1b', 't1c', 't1d', 't1e'].map((n) => statusOf(queued[n], 'manual_review')), statusOf(queued.approved, 'success'), statusOf(queued.foreign, 'manual_review', other.test_api_key), statusOf(liveId, 'manual_review', acme.live_api_key)]);
   });
   afterAll(async () => {
     await server?.stop();
