@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { startCommand } from '../test/helpers/start-command';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 /**
@@ -48,8 +49,10 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   const port = await freePort();
   const logFile = path.join(os.tmpdir(), `bench-${path.basename(script, '.js')}-${port}.log`);
   const out = fs.openSync(logFile, 'w');
-  // BENCH_NODE_ARGS: node flags for the started processes, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses --cpu-prof).
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The server gets npm start's node flags; BENCH_NODE_ARGS: more node flags for the started
+  // processes, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses --cpu-prof).
+  const startFlags = script === 'app/main.js' ? startCommand(ROOT).nodeFlags : [];
+  const nodeArgs = [...startFlags, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const proc = spawn(process.execPath, [...nodeArgs, distOf(script)], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },
     stdio: ['ignore', out, 'inherit'],

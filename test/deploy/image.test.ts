@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { startCommand } from '../helpers/start-command';
 
 /**
  * Builds the Containerfile with podman and checks the image: the user, the entrypoints of the three roles,
@@ -63,7 +64,9 @@ describeImage('the container image (Containerfile)', () => {
   it('runs as the non-root user 10001, node as the entrypoint, the gateway by default, /readyz as its healthcheck', () => {
     expect(image.Config.User).toBe('10001:10001');
     expect(image.Config.Entrypoint).toEqual(['node']);
-    expect(image.Config.Cmd).toEqual(['dist/app/main.js']);
+    // The gateway as `npm start` runs it: the same node flags (the heap's floor), the same entry point.
+    const start = startCommand(ROOT);
+    expect(image.Config.Cmd).toEqual([...start.nodeFlags, start.entry]);
     expect(image.Healthcheck?.Test).toEqual(['CMD', 'node', 'dist/app/healthcheck.js']);
     expect(image.Config.Env).toEqual(expect.arrayContaining(['NODE_ENV=production', 'DATA_DIR=/var/lib/ivs', 'HOME=/var/lib/ivs']));
     expect(Object.keys(image.Config.ExposedPorts)).toEqual(['4000/tcp']);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseAllDocuments, parse } from 'yaml';
 import { CONFIG_VARIABLES } from '../../src/config';
 import { SHUTDOWN_DEADLINE_MS } from '../../app/process-exit';
+import { startCommand } from '../helpers/start-command';
 
 /**
  * deploy/kubernetes and deploy/compose (docs/deploy.md): every manifest valid against the Kubernetes 1.36
@@ -54,7 +55,8 @@ describe('deploy/kubernetes', () => {
   });
 
   it('the roles run one image by command: gateway, jobs worker, check worker, the migration job', () => {
-    expect(container(deployment('ivs-gateway')).args).toEqual(['dist/app/main.js']);
+    const start = startCommand(ROOT);
+    expect(container(deployment('ivs-gateway')).args).toEqual([...start.nodeFlags, start.entry]);
     expect(container(deployment('ivs-worker')).args).toEqual(['dist/app/worker.js']);
     expect(container(deployment('ivs-check-worker')).args).toEqual(['dist/app/check-worker.js']);
     // The jobs tier takes every queue but the checks and loads no engine; the check workers run the engines.

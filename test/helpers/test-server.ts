@@ -4,11 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { startCommand } from './start-command';
 
 // Also right when compiled into dist/test/helpers (a benchmark that starts servers).
 const UP = path.resolve(__dirname, '..', '..');
 export const ROOT = path.basename(UP) === 'dist' ? path.dirname(UP) : UP;
-const MAIN = path.join(ROOT, 'dist', 'app', 'main.js');
+const START = startCommand(ROOT);
+const MAIN = path.join(ROOT, START.entry);
 const CLI = path.join(ROOT, 'dist', 'app', 'cli.js');
 
 export type TestServer = {
@@ -137,7 +139,7 @@ export function testEnv(extra: NodeJS.ProcessEnv = {}, { fresh = false }: { fres
 
 /** Starts the compiled server (`npm test` builds first) as its own process and waits until it listens. */
 export async function startServer(env: NodeJS.ProcessEnv = testEnv()): Promise<TestServer> {
-  const proc = spawn(process.execPath, [MAIN], { env: { ...env, PORT: env.PORT ?? '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...START.nodeFlags, MAIN], { env: { ...env, PORT: env.PORT ?? '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
   // A test that times out never reaches its stop(): the worker's exit still takes the server down.
   const killOnExit = () => proc.kill('SIGKILL');
   process.once('exit', killOnExit);
