@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { NO_METRICS, type Metrics } from '../metrics/metrics';
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Actor } from '../auth/actor';
 import { DomainError } from '../errors';
 import type { Logger } from '../logger';
@@ -74,13 +74,16 @@ export class RateLimitService {
     const memory = new RateLimiterMemory({ points: STORE_POINTS, duration, keyPrefix: 'rl' });
     if (!opts.redisUrl) return new RateLimitService(overrides, new RateLimiterSliceStore(memory), null, clock, opts.metrics);
 
-    // Its own client: rate-limiter-flexible defines a Lua command on it. No offline queue and a
-    // short command timeout, so an outage switches to the insurance limiter at once instead of
-    // holding requests until Redis answers.
+    // Its own client, which the slice store defines its Lua commands on. No offline queue, and a
+    // deadline on every charge (RedisSliceStore, REDIS_DEADLINE_MS), so an outage switches to the
+    // insurance limiter at once instead of holding requests until Redis answers. The client's own
+    // command timeout is only a backstop that ends commands Redis never answers: it fires before
+    // sockets are read, so a process stalled past it would count an answer already received as lost
+    // and admit from the insurance limiter, past the limit the instances share.
     const redis = new Redis(opts.redisUrl, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      commandTimeout: 500,
+      commandTimeout: 10_000,
       connectTimeout: 2000,
       enableAutoPipelining: true,
       retryStrategy: (times) => Math.min(times * 200, 2000),
@@ -95,8 +98,7 @@ export class RateLimitService {
       down = false;
     });
     const keyPrefix = opts.keyPrefix ?? 'rl';
-    const withInsurance = new RateLimiterRedis({ storeClient: redis, points: STORE_POINTS, duration, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: memory });
-    const store = new RedisSliceStore(redis, keyPrefix, duration, new RateLimiterSliceStore(withInsurance));
+    const store = new RedisSliceStore(redis, keyPrefix, duration, new RateLimiterSliceStore(memory));
     return new RateLimitService(overrides, store, redis, clock, opts.metrics);
   }
 

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { withinDeadline } from './deadline';
 
 /**
  * A lease takes at most this share of the room a counter has left after the request's own units
@@ -47,11 +48,12 @@ export interface SliceStore {
 }
 
 /**
- * The window over a rate-limiter-flexible store (Memory, or Redis with its insurance limiter).
- * Its operations are separate calls, so it is atomic only for one caller at a time per counter:
- * the sliding window sends one charge per counter at a time. Across instances (the insurance path
- * of a Redis store) the increment itself is atomic and each charge sees its own position, so the
- * admitted total still never passes the limit; a concurrent give-back only makes it stricter.
+ * The window over a rate-limiter-flexible store (its Memory store: one process's counts, and the
+ * insurance of a Redis store; or its Redis store, which the unit tests also run it on). Its operations
+ * are separate calls, so it is atomic only for one caller at a time per counter: the sliding window
+ * sends one charge per counter at a time. Across instances on Redis the increment itself is atomic
+ * and each charge sees its own position, so the admitted total still never passes the limit; a
+ * concurrent give-back only makes it stricter.
  */
 export class RateLimiterSliceStore implements SliceStore {
   constructor(private readonly store: RateLimiterAbstract) {}
@@ -98,7 +100,7 @@ function rethrowUnlessRes(err: unknown): RateLimiterRes {
  * lease, lease room divisor, index (1-based) of a slice to give units back to or 0, units to give
  * back. Gives back, reads, then admits as many units as fit and leases what it may, in one atomic
  * step. Returns {admitted, leased, current after, older...}. Values are plain integers with a TTL,
- * the format of rate-limiter-flexible's keys, so its insurance path works on the same counters.
+ * the format of rate-limiter-flexible's keys.
  */
 const CHARGE_LUA = `
 local n = #KEYS
@@ -138,10 +140,14 @@ type ScriptClient = {
   slidingGiveBack(numKeys: number, ...args: string[]): Promise<unknown>;
 };
 
+/** How long a charge or read waits for Redis before the insurance limiter answers it. */
+export const REDIS_DEADLINE_MS = 500;
+
 /**
  * The window on Redis, shared by every instance: each charge is one Lua script call. When Redis
- * is unreachable, charges and reads go to `fallback` (rate-limiter-flexible's Redis store, which
- * then answers from its in-memory insurance limiter) until the client is ready again.
+ * is unreachable, or has not answered within `deadlineMs` (judged so that a process stalled past it
+ * still takes an answer that has arrived: src/rate-limit/deadline.ts), charges and reads go to
+ * `fallback` (the in-memory insurance limiter) until the client is ready again.
  */
 export class RedisSliceStore implements SliceStore {
   private readonly scripts: ScriptClient;
@@ -152,6 +158,7 @@ export class RedisSliceStore implements SliceStore {
     private readonly keyPrefix: string,
     private readonly ttlSeconds: number,
     private readonly fallback: SliceStore,
+    private readonly deadlineMs: number = REDIS_DEADLINE_MS,
   ) {
     redis.defineCommand('slidingCharge', { lua: CHARGE_LUA });
     redis.defineCommand('slidingGiveBack', { lua: GIVE_BACK_LUA });
@@ -164,16 +171,19 @@ export class RedisSliceStore implements SliceStore {
     try {
       const keys = req.ids.map((k) => `${this.keyPrefix}:${k}`);
       const gb = req.giveBack;
-      r = await this.scripts.slidingCharge(
-        keys.length,
-        ...keys,
-        String(req.limit),
-        String(this.ttlSeconds),
-        String(req.want),
-        String(req.lease),
-        String(LEASE_ROOM_DIVISOR),
-        String(gb ? gb.index + 1 : 0),
-        String(gb ? gb.units : 0),
+      r = await withinDeadline(
+        this.scripts.slidingCharge(
+          keys.length,
+          ...keys,
+          String(req.limit),
+          String(this.ttlSeconds),
+          String(req.want),
+          String(req.lease),
+          String(LEASE_ROOM_DIVISOR),
+          String(gb ? gb.index + 1 : 0),
+          String(gb ? gb.units : 0),
+        ),
+        this.deadlineMs,
       );
     } catch {
       return this.fallback.charge(req);
@@ -184,10 +194,10 @@ export class RedisSliceStore implements SliceStore {
   async read(ids: readonly string[]): Promise<number[]> {
     if (this.redis.status === 'ready') {
       try {
-        const values = await this.redis.mget(ids.map((k) => `${this.keyPrefix}:${k}`));
+        const values = await withinDeadline(this.redis.mget(ids.map((k) => `${this.keyPrefix}:${k}`)), this.deadlineMs);
         return values.map((v) => (v === null ? 0 : Number.parseInt(v, 10)));
       } catch {
-        // Unreachable: the fallback's reads go to its insurance limiter.
+        // Unreachable or slow: the insurance limiter's counts answer.
       }
     }
     return this.fallback.read(ids);
@@ -197,7 +207,7 @@ export class RedisSliceStore implements SliceStore {
     // Units leased from Redis live in Redis; while it is down they stay counted there, which
     // errs on the strict side, and the insurance limiter never held them.
     if (this.redis.status !== 'ready') return;
-    await this.scripts.slidingGiveBack(1, `${this.keyPrefix}:${id}`, String(units)).catch(() => undefined);
+    await withinDeadline(this.scripts.slidingGiveBack(1, `${this.keyPrefix}:${id}`, String(units)), this.deadlineMs).catch(() => undefined);
   }
 }
 
