@@ -13,16 +13,14 @@ export interface BlobStore {
   /** A short name for logs, metrics and `/readyz`: `fs`, `s3` or `postgres`. */
   readonly kind: string;
   /**
-   * Streams `body` (ciphertext chunks: a stream, or the vault's encrypting generator as it is, which
-   * costs less CPU per MiB than a stream made of it: bench:upload-chain) to durable storage with
-   * back-pressure, never holding it whole, and answers where
+   * Streams `body` to durable storage with back-pressure, never holding it whole, and answers where
    * it is once it is durable. `hint` is the artifact id; a store may use it or choose its own key
    * (the filesystem store names blobs by the ciphertext's SHA-256). `sizeBytes` is the body's exact
    * length when the caller knows it (an upload's Content-Length: AES-GCM keeps lengths); a store that
    * must send a length before the first byte (S3) then streams the body instead of buffering it. An
    * error of the body itself (a refused type, a client gone) is rethrown as it is.
    */
-  put(hint: string, body: AsyncIterable<Buffer>, sizeBytes?: number): Promise<BlobLocation>;
+  put(hint: string, body: Readable, sizeBytes?: number): Promise<BlobLocation>;
   /** The blob as a stream, or null when it is not there. */
   get(key: string): Promise<Readable | null>;
   /**

@@ -35,7 +35,7 @@ export class FsBlobStore implements BlobStore {
     this.tmp = path.join(dir, 'tmp');
   }
 
-  async put(_hint: string, body: AsyncIterable<Buffer>): Promise<BlobLocation> {
+  async put(_hint: string, body: Readable): Promise<BlobLocation> {
     // Made once per process, not once per upload.
     this.tmpMade ??= fs.mkdir(this.tmp, { recursive: true }).catch((err: unknown) => {
       this.tmpMade = undefined; // tried again by the next upload

@@ -108,7 +108,7 @@ export class S3BlobStore implements BlobStore {
     return `${this.prefix}${hint}`;
   }
 
-  async put(hint: string, body: AsyncIterable<Buffer>, sizeBytes?: number): Promise<BlobLocation> {
+  async put(hint: string, body: Readable, sizeBytes?: number): Promise<BlobLocation> {
     const key = this.keyFor(hint);
     const streaming = this.opts.streamingClient;
     if (streaming && sizeBytes !== undefined && sizeBytes > 0 && sizeBytes <= MAX_SINGLE_PUT_BYTES) return this.putStreamed(streaming, key, body, sizeBytes);
@@ -146,7 +146,7 @@ export class S3BlobStore implements BlobStore {
    * body that fails aborts the request and its key is deleted (S3 keeps nothing of a PUT that ends
    * short, but not every S3-compatible server is as careful; the orphan sweep is the last resort).
    */
-  private async putStreamed(client: S3Client, key: string, body: AsyncIterable<Buffer>, sizeBytes: number): Promise<BlobLocation> {
+  private async putStreamed(client: S3Client, key: string, body: Readable, sizeBytes: number): Promise<BlobLocation> {
     // The request starts with the body's first bytes: a body refused at once (the vault's type sniff) sends nothing.
     const source = body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
     const first = await source.next();
