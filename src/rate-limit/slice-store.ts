@@ -141,11 +141,11 @@ type ScriptClient = {
 };
 
 /** How long a charge or read waits for Redis before the insurance limiter answers it. */
-export const REDIS_DEADLINE_MS = 500;
+const REDIS_DEADLINE_MS = 500;
 
 /**
  * The window on Redis, shared by every instance: each charge is one Lua script call. When Redis
- * is unreachable, or has not answered within `deadlineMs` (judged so that a process stalled past it
+ * is unreachable, or has not answered within REDIS_DEADLINE_MS (judged so that a process stalled past it
  * still takes an answer that has arrived: src/rate-limit/deadline.ts), charges and reads go to
  * `fallback` (the in-memory insurance limiter) until the client is ready again.
  */
@@ -158,7 +158,6 @@ export class RedisSliceStore implements SliceStore {
     private readonly keyPrefix: string,
     private readonly ttlSeconds: number,
     private readonly fallback: SliceStore,
-    private readonly deadlineMs: number = REDIS_DEADLINE_MS,
   ) {
     redis.defineCommand('slidingCharge', { lua: CHARGE_LUA });
     redis.defineCommand('slidingGiveBack', { lua: GIVE_BACK_LUA });
@@ -183,7 +182,7 @@ export class RedisSliceStore implements SliceStore {
           String(gb ? gb.index + 1 : 0),
           String(gb ? gb.units : 0),
         ),
-        this.deadlineMs,
+        REDIS_DEADLINE_MS,
       );
     } catch {
       return this.fallback.charge(req);
@@ -194,7 +193,7 @@ export class RedisSliceStore implements SliceStore {
   async read(ids: readonly string[]): Promise<number[]> {
     if (this.redis.status === 'ready') {
       try {
-        const values = await withinDeadline(this.redis.mget(ids.map((k) => `${this.keyPrefix}:${k}`)), this.deadlineMs);
+        const values = await withinDeadline(this.redis.mget(ids.map((k) => `${this.keyPrefix}:${k}`)), REDIS_DEADLINE_MS);
         return values.map((v) => (v === null ? 0 : Number.parseInt(v, 10)));
       } catch {
         // Unreachable or slow: the insurance limiter's counts answer.
@@ -207,7 +206,7 @@ export class RedisSliceStore implements SliceStore {
     // Units leased from Redis live in Redis; while it is down they stay counted there, which
     // errs on the strict side, and the insurance limiter never held them.
     if (this.redis.status !== 'ready') return;
-    await withinDeadline(this.scripts.slidingGiveBack(1, `${this.keyPrefix}:${id}`, String(units)), this.deadlineMs).catch(() => undefined);
+    await withinDeadline(this.scripts.slidingGiveBack(1, `${this.keyPrefix}:${id}`, String(units)), REDIS_DEADLINE_MS).catch(() => undefined);
   }
 }
 
