@@ -8,6 +8,8 @@ import { Client } from 'pg';
 import { startCommand } from '../test/helpers/start-command';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
+/** The node flags `npm start` gives the server (package.json), read once. */
+export const SERVER_NODE_FLAGS = startCommand(ROOT).nodeFlags;
 /**
  * Where the started server (`app/*.js`) and the CLI come from: BENCH_SERVER_DIST, another build of the service
  * (a copy of an earlier build kept inside the checkout, so that it finds node_modules), measured by this
@@ -51,7 +53,7 @@ export async function startProcess(script: string, env: NodeJS.ProcessEnv): Prom
   const out = fs.openSync(logFile, 'w');
   // The server gets npm start's node flags; BENCH_NODE_ARGS: more node flags for the started
   // processes, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses --cpu-prof).
-  const startFlags = script === 'app/main.js' ? startCommand(ROOT).nodeFlags : [];
+  const startFlags = script === 'app/main.js' ? SERVER_NODE_FLAGS : [];
   const nodeArgs = [...startFlags, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const proc = spawn(process.execPath, [...nodeArgs, distOf(script)], {
     env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env, PORT: String(port) },

@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { median, NO_DOWNLOADS, ROOT } from './bench-support';
+import { median, NO_DOWNLOADS, ROOT, SERVER_NODE_FLAGS } from './bench-support';
 import { childOf, cpuSeconds } from './process-cpu';
-import { startCommand } from '../test/helpers/start-command';
 
 /**
  * What a server start costs (issue 44, goal 6: the test suite starts some 150 of them): the server
@@ -62,7 +61,7 @@ async function startBuild(b: Build): Promise<Sample> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivs-start-'));
   fs.cpSync(b.template, dataDir, { recursive: true });
   try {
-    return await startOnce([...startCommand(ROOT).nodeFlags, path.join(b.dist, 'app', 'main.js')], { ...QUIET_ENV, DATA_DIR: dataDir }, true);
+    return await startOnce([...SERVER_NODE_FLAGS, path.join(b.dist, 'app', 'main.js')], { ...QUIET_ENV, DATA_DIR: dataDir }, true);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
