@@ -27,7 +27,7 @@ beforeAll(async () => {
   // `dev` listens where a server does without a HOST setting (every interface); `strict` on 127.0.0.1 only.
   [strict, dev] = await Promise.all([
     startServer(testEnv({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', ADMIN_API_KEY })),
-    startServer(testEnv({ WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2', HOST: undefined })),
+    startServer(testEnv({ WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '6', HOST: undefined })),
   ]);
   acme = await createTenant(strict, 'acme');
 });

@@ -7,7 +7,7 @@ import { onReceipt, WebhookReceiver } from '../helpers/webhook-receiver';
  * and two instances on one database send each attempt once. Attempts time out after 3 s here and
  * pg-boss looks for jobs of dead workers every second, so a lost attempt is taken back in ~8 s.
  */
-const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '3', JOB_SUPERVISE_SECONDS: '1', JOB_RETRY_SCALE: '0.2' };
+const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '6', JOB_SUPERVISE_SECONDS: '1', JOB_RETRY_SCALE: '0.2' };
 
 
 let receiver: WebhookReceiver;

@@ -4,8 +4,11 @@ import { createTenant, eventually, graphql, http, startServer, Tenant, TestServe
 import { expectToMatchContract } from '../helpers/openapi-contract';
 import { onReceipt, Received, WebhookReceiver } from '../helpers/webhook-receiver';
 
-// Short, test-only delays: the first retry within 60 ms instead of a minute, attempts time out after 2 s.
-const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '2' };
+// Short, test-only delays: the first retry within 60 ms instead of a minute. Attempts time out after 6 s: with 2 s,
+// a CI machine loaded by three test files and PostgreSQL let a 204 or 410 from this process's receiver arrive late,
+// logged as a timeout and retried (stop 61's CI); the hanging receiver holds its first answer well past it.
+const TIMEOUT_SECONDS = 6;
+const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) };
 
 
 let server: TestServer;
@@ -29,7 +32,7 @@ beforeAll(async () => {
   SCENARIOS.forEach((s, i) => (tenants[s] = made[i]));
 
   receiver.on('/fail', (n) => (n <= 2 ? { status: 500, body: 'boom' } : { status: 204 }));
-  receiver.on('/hang', (n) => (n === 1 ? { status: 200, delayMs: 3_000 } : { status: 200 }));
+  receiver.on('/hang', (n) => (n === 1 ? { status: 200, delayMs: TIMEOUT_SECONDS * 1000 + 3_000 } : { status: 200 }));
   receiver.on('/gone', () => ({ status: 410 }));
   receiver.on('/retryAfter', (n) => (n === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }));
   receiver.on('/big', (n) => (n === 1 ? { status: 500, body: 'x'.repeat(5_000) } : { status: 200 }));
@@ -212,7 +215,7 @@ describe('delivery', () => {
     expect(header(got[1], 'service-event-id')).toBe(header(got[0], 'service-event-id'));
     expect(header(got[1], 'service-webhook-attempt')).toBe('2');
     const r = await gql(tenants.hang.test_api_key, `query($e: ID) { webhookAttempts(endpointId: $e) { attempt statusCode error } }`, { e: endpointIds.hang });
-    expect(r.body.data.webhookAttempts.at(-1)).toEqual({ attempt: 1, statusCode: null, error: 'timed out after 2000 ms' });
+    expect(r.body.data.webhookAttempts.at(-1)).toEqual({ attempt: 1, statusCode: null, error: `timed out after ${TIMEOUT_SECONDS * 1000} ms` });
   });
 
   it('waits at least as long as a Retry-After header asks', async () => {
