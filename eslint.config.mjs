@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'clients/typescript/dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'examples/**', 'scripts/**', 'jest.config.js'] },
+  { ignores: ['dist/**', 'clients/typescript/dist/**', 'node_modules/**', 'coverage/**', '.data/**', '.bench-data/**', 'examples/**', 'scripts/**', 'jest.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -147,7 +147,9 @@ export class HostedFlowService {
   }
 
   private async pageSession(id: string): Promise<SessionEntity> {
-    const s = await this.db.getRepository(SessionEntity).findOneBy({ id });
+    // Every /v1/hosted request reads its session here (an upload, each liveness frame): through the sessions'
+    // prepared, coalesced read, not a TypeORM query built per request (docs/benchmarks.md, "Hosted flow").
+    const s = await this.sessions.reader.byId(id);
     if (!s) throw new DomainError('unauthorized', 'Missing or invalid page credential');
     // The page's credential ends with its link: an hour after the session's terminal state.
     if (hostedLinkEnded(s, this.now())) throw new DomainError('unauthorized', 'This verification has ended');
