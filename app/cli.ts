@@ -294,7 +294,7 @@ async function purgeExpiredCommand(config: Config, database: Database): Promise<
   try {
     const dispatcher = new WebhookDispatcher(jobs, { expireInSeconds: Math.ceil(config.webhooks.timeoutMs / 1000) + 5, db });
     await jobs.ensureQueue(dispatcher.queue, { notify: true });
-    const store = new PostgresArtifactStore(db);
+    const store = new PostgresArtifactStore(db, database.sql);
     const blobs = await createBlobStore(config);
     // Blobs of committed batches are deleted here at once; the server's hourly sweep takes any a crash leaves.
     const purger = new ArtifactPurger(db, store, new AuditLogService(db), dispatcher, { reaper: blobs ? new BlobReaper(store, blobs, jobs) : null });
@@ -317,7 +317,7 @@ async function vaultMigrateCommand(config: Config, database: Database, args: Arg
   ]);
   const blobs = (await createBlobStore(config))!;
   const tty = !args.values.json && process.stderr.isTTY;
-  const outcome = await migrateToBlobStore(new PostgresArtifactStore(database.dataSource), blobs, tty ? terminalProgress(process.stderr) : undefined);
+  const outcome = await migrateToBlobStore(new PostgresArtifactStore(database.dataSource, database.sql), blobs, tty ? terminalProgress(process.stderr) : undefined);
   return { to, moved: outcome.moved, bytes: outcome.bytes, skipped: outcome.skipped };
 }
 

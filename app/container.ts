@@ -227,7 +227,7 @@ export async function buildContainer(config: Config, logger: Logger): Promise<Co
   // Human decisions and every data-request step are audited in their own transactions (docs/retention-and-audit.md).
   const audit = new AuditLogService(db);
   const webhooks = new WebhookService(db, webhookBox, webhookDispatcher, { allowPrivateTargets: config.webhooks.allowPrivateTargets });
-  const artifactStore = new PostgresArtifactStore(db);
+  const artifactStore = new PostgresArtifactStore(db, database.sql);
   const retention = new RetentionService(db, audit);
   // Where artifact ciphertext lives (VAULT_STORE); null keeps it in artifact_blobs.
   const blobs = await createBlobStore(config);

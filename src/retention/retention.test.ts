@@ -48,7 +48,7 @@ describe('retention with an injected clock', () => {
     const audit = new AuditLogService(db, now);
     const jobs = { send: async () => undefined, sendMany: async () => undefined };
     const dispatcher = new WebhookDispatcher(jobs, { expireInSeconds: 15, now, db });
-    const store = new PostgresArtifactStore(db);
+    const store = new PostgresArtifactStore(db, database.sql);
     retention = new RetentionService(db, audit, now);
     vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), { now });
     const purger = new ArtifactPurger(db, store, audit, dispatcher, { now });

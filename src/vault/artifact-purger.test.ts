@@ -34,7 +34,7 @@ describe('ArtifactPurger', () => {
     database = await openOwnDatabase('purger');
     const db = database.dataSource;
     const jobs = { send: async (_q: string, d: unknown) => void sent.push(d), sendMany: async (_q: string, items: unknown[]) => void sent.push(...items) };
-    const store = new PostgresArtifactStore(db);
+    const store = new PostgresArtifactStore(db, database.sql);
     vault = new EvidenceVault(store, await VaultKeys.load(db, undefined), { now: () => now });
     purger = new ArtifactPurger(db, store, new AuditLogService(db, () => now), new WebhookDispatcher(jobs, { expireInSeconds: 15, now: () => now, db }), { now: () => now });
     sessions = new SessionService(db, database.sql, { sendJobs: async () => undefined, insertStatement: async () => null }, NO_END_USERS, quietEffects());

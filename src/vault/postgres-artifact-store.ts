@@ -2,6 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { ArtifactClass } from './artifact-classes';
 import type { ArtifactRecord, ArtifactStore, Inserted, InsertGuard, InsertRefusal, NewArtifact, PurgedArtifact } from './artifact-store';
 import { SessionReader } from '../sessions/session-reader';
+import type { PreparedSql } from '../db/prepared-sql';
 
 type Row = {
   id: string;
@@ -45,7 +46,11 @@ const toRecord = (r: Row): ArtifactRecord => ({
 
 /** The ArtifactStore: rows in `artifacts`; ciphertext in a blob store the row names, or in `artifact_blobs` (bytea) without one. */
 export class PostgresArtifactStore implements ArtifactStore {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    /** The insert, run by every upload, goes as a prepared statement: parsed and planned once per connection, not per upload. */
+    private readonly sql: PreparedSql,
+  ) {}
 
   /**
    * One statement, one round trip: the guard (artifact_insert_refusal, migration 1765100000032: the session
@@ -55,7 +60,8 @@ export class PostgresArtifactStore implements ArtifactStore {
    */
   async insert(a: NewArtifact, ciphertext: Buffer | null, guard: InsertGuard): Promise<InsertRefusal | Inserted> {
     const r = guard.retention;
-    const rows: { refused: InsertRefusal['refused'] | null; status: string | null; retain_until: Date | string | null; purge_at_completion: boolean | null }[] = await this.db.query(
+    const rows = await this.sql.rows<{ refused: InsertRefusal['refused'] | null; status: string | null; retain_until: Date | string | null; purge_at_completion: boolean | null }>(
+      'insert-artifact',
       `WITH guard AS MATERIALIZED (SELECT * FROM artifact_insert_refusal($2, $15::text[], $6, $16, $17, $19, $13, $20, $21, $22, $23)),
          inserted AS (
            INSERT INTO artifacts (${COLUMNS}, purge_at_completion)
