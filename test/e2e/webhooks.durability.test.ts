@@ -4,8 +4,10 @@ import { onReceipt, WebhookReceiver } from '../helpers/webhook-receiver';
 
 /**
  * Durability of delivery: a server killed with SIGKILL in the middle of an attempt loses nothing,
- * and two instances on one database send each attempt once. Attempts time out after 3 s here and
- * pg-boss looks for jobs of dead workers every second, so a lost attempt is taken back in ~8 s.
+ * and two instances on one database send each attempt once. Attempts time out after 6 s here (not less: on a
+ * loaded CI machine a prompt answer from this process's receiver could arrive after a shorter one), a delivery
+ * job expires 5 s after that, and pg-boss looks for jobs of dead workers every second, so a lost attempt is
+ * taken back in ~11 s.
  */
 const ENV = { WEBHOOK_RETRY_SCALE: '0.001', WEBHOOK_TIMEOUT_SECONDS: '6', JOB_SUPERVISE_SECONDS: '1', JOB_RETRY_SCALE: '0.2' };
 
