@@ -9,6 +9,7 @@ import { keepEmbeddedDatabase } from './keep-embedded-database';
 import { createLogger } from '../src/logger';
 import { exitOnSignals, flushLogAndExit } from './process-exit';
 import type { Logger } from '../src/logger';
+import { workerThreadsSizeTheirOwnYoungGeneration } from './worker-young-generation';
 
 /** The log, once there is one: a start-up failure exits without waiting on it (app/process-exit.ts). */
 let startedLogger: Logger | undefined;
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   if (config.environment !== 'staging' && stagingEqualsProduction(config.publicBaseUrl, config.stagingBaseUrl)) {
     logger.warn({ environment: config.environment, public_base_url: new URL(config.publicBaseUrl).origin }, `${STAGING_IS_PRODUCTION}; set STAGING_BASE_URL to tell them apart`);
   }
+  // Before the check engines' threads start (they keep V8's own young generation; npm start's 4 MB is this thread's).
+  workerThreadsSizeTheirOwnYoungGeneration();
   const container = await buildContainer(config, logger);
   keepEmbeddedDatabase(container.database, logger);
   const { server, apollo, subscriptions } = await createHttpServer(container);
