@@ -22,6 +22,15 @@ const STOP_TIMEOUT_MS = 20_000;
  * PostgreSQL server (docs/benchmarks.md, "The test realm's globals, and the embedded database's start").
  */
 const DATABASE_PROCESS_V8_FLAGS = ['--liftoff-only'];
+/**
+ * PostgreSQL's buffer pool in PGlite's WebAssembly memory, in place of the 128 MB initdb writes into
+ * postgresql.conf: PGlite touches the whole pool as it starts, so each 32 MB costs a start about 0.1 s
+ * of CPU and the process 32 MB of RSS whether or not the data ever fills it. A page past the pool is
+ * read through Node's file system from the operating system's cache (docs/benchmarks.md, "The embedded
+ * database's buffer pool"). A `shared_buffers` in the data directory's postgresql.auto.conf (`ALTER
+ * SYSTEM`) does not override this: command-line settings win.
+ */
+const SHARED_BUFFERS = '32MB';
 
 export type EmbeddedPostgres = {
   socketDir: string;
@@ -78,7 +87,7 @@ export async function openEmbeddedPostgres(dataDir: string): Promise<EmbeddedPos
  */
 export async function serveEmbeddedPostgres(dataDir: string, onSessionEnded?: (why: string) => void): Promise<{ close(): Promise<void> }> {
   const socketPath = path.join(dataDir, SOCKET_FILE);
-  const db = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata') });
+  const db = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata'), startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] });
   // Every pool connection is multiplexed onto PGlite's single session; the default of 1 would refuse the second.
   const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 200 });
   keepExtendedProtocolSequencesTogether(server, onSessionEnded);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { Client } from 'pg';
 import { cliProcess, createTenant, eventually, http, loggedLine, ROOT, startServer, testEnv } from '../helpers/test-server';
 
 describe('durable test-mode jobs', () => {
@@ -38,6 +39,17 @@ function databaseProcessesOf(pid: number): number[] {
   });
 }
 
+/** `SHOW shared_buffers` through the database's socket in DATA_DIR, as `psql -h DATA_DIR` would ask it. */
+async function sharedBuffersAt(dataDir: string): Promise<string> {
+  const client = new Client({ host: dataDir, user: 'postgres', database: 'postgres' });
+  await client.connect();
+  try {
+    return (await client.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0].shared_buffers;
+  } finally {
+    await client.end();
+  }
+}
+
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -58,6 +70,8 @@ function isRunning(pid: number): boolean {
       expect(database).toBeGreaterThan(0);
       expect(fs.existsSync(socket)).toBe(true);
       expect((await http(server, 'GET', '/healthz')).body).toMatchObject({ database: 'up' });
+      // Its buffer pool is the embedded size, not initdb's 128 MB: a start touches all of it (src/db/embedded-postgres.ts).
+      if (end === 'stop') expect(await sharedBuffersAt(env.DATA_DIR!)).toBe('32MB');
       if (end === 'stop') expect(await server.stop()).toBe(0);
       else await server.kill9();
       // No orphan holding DATA_DIR: it closes PGlite, removes its socket and exits.
