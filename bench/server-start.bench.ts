@@ -9,7 +9,7 @@ import { childOf, cpuSeconds } from './process-cpu';
 /**
  * What a server start costs (issue 44, goal 6: the test suite starts some 150 of them): the server
  * process's CPU (user + system) at the moment it logs `listening`, its embedded database process's at the
- * same moment, and the server's RSS a second later; against a bare express process loading express and
+ * same moment, and the RSS of both a second later; against a bare express process loading express and
  * pg and listening, started the same way in the same rounds. Each start is on a fresh copy of an embedded
  * DATA_DIR that the build's own `cli migrate` made once, as the test servers start (test/helpers/test-server.ts).
  *
@@ -19,7 +19,7 @@ import { childOf, cpuSeconds } from './process-cpu';
 const ROUNDS = Number(process.env.START_ROUNDS ?? 8);
 
 type Build = { name: string; dist: string; template: string };
-type Sample = { serverCpu: number; databaseCpu: number; rssMb: number };
+type Sample = { serverCpu: number; databaseCpu: number; rssMb: number; databaseRssMb: number };
 
 const QUIET_ENV = { LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...NO_DOWNLOADS };
 
@@ -46,15 +46,21 @@ async function startOnce(args: string[], env: NodeJS.ProcessEnv, withDatabase: b
     });
   });
   const serverCpu = cpuSeconds(proc.pid!);
-  const databaseCpu = withDatabase ? cpuSeconds(childOf(proc.pid!)) : 0;
+  const database = withDatabase ? childOf(proc.pid!) : null;
+  const databaseCpu = database === null ? 0 : cpuSeconds(database);
   await new Promise((r) => setTimeout(r, 1000));
-  const rssMb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${proc.pid}/status`, 'utf8'))![1]) / 1024;
+  const rssMb = rssMbOf(proc.pid!);
+  const databaseRssMb = database === null ? 0 : rssMbOf(database);
   await new Promise<void>((resolve) => {
     proc.removeAllListeners('exit');
     proc.once('exit', () => resolve());
     proc.kill('SIGTERM');
   });
-  return { serverCpu, databaseCpu, rssMb };
+  return { serverCpu, databaseCpu, rssMb, databaseRssMb };
+}
+
+function rssMbOf(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
 
 async function startBuild(b: Build): Promise<Sample> {
@@ -87,9 +93,10 @@ async function main(): Promise<void> {
     const cpu = xs.map((s) => s.serverCpu);
     const db = xs.map((s) => s.databaseCpu);
     const rss = xs.map((s) => s.rssMb);
+    const dbRss = xs.map((s) => s.databaseRssMb);
     const range = (v: number[]) => `${Math.min(...v).toFixed(2)}-${Math.max(...v).toFixed(2)}`;
     console.log(
-      `${name.padEnd(18)} server ${median(cpu).toFixed(2)} s (${range(cpu)}), ${(median(cpu) / bare).toFixed(1)}x the bare process; database ${median(db).toFixed(2)} s (${range(db)}); RSS ${median(rss).toFixed(0)} MB`,
+      `${name.padEnd(18)} server ${median(cpu).toFixed(2)} s (${range(cpu)}), ${(median(cpu) / bare).toFixed(1)}x the bare process; database ${median(db).toFixed(2)} s (${range(db)}); RSS ${median(rss).toFixed(0)} MB, its database's ${median(dbRss).toFixed(0)} MB`,
     );
   }
 }
