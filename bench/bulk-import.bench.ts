@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { cliJson, median, startProcess, type Started } from './bench-support';
+import { rssMb } from './process-cpu';
 
 /**
  * npm run bench:bulk-import — a 10,000-record import through the built server (docs/benchmarks.md,
@@ -26,11 +27,6 @@ const MODE = process.env.BULK_BENCH_MODE === 'test' ? 'test' : 'live';
 const EMAIL = process.env.BULK_BENCH_EMAIL === '1';
 
 type Round = { seconds: number; rssGrowthMb: number; postMs: number; mailSeconds: number | null };
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
 
 const records = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({ flow_id: 'default', tier: 'T1', reference_id: `${prefix}-${i}`, locale: i % 2 ? 'en-US' : 'de-DE', metadata: { customer: `c-${i}`, campaign: 'reverify-2026' }, ...(EMAIL ? { email: `${prefix}-${i}@example.com` } : {}) }));

@@ -3,21 +3,20 @@
  * the export of a user with none, measured in the same run on the same server: wall time from the
  * request to the finished job, and the server's RSS (sampled every 100 ms). See docs/data-rights.md.
  */
-import fs from 'node:fs';
 import { createUser, portalAccessToken, startOidcServer } from '../test/helpers/oidc-login';
 import { TestSocialUpstream } from '../test/helpers/social-upstream';
 import { http, type TestServer } from '../test/helpers/test-server';
+import { rssMb } from './process-cpu';
 
 const POSTS = Number(process.env.BENCH_DSR_POSTS ?? 100_000);
-const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 async function exportOnce(server: TestServer, token: string): Promise<{ ms: number; peakMb: number; startMb: number }> {
-  const startMb = rss(server.proc.pid!);
+  const startMb = rssMb(server.proc.pid!);
   let peakMb = startMb;
   const t0 = performance.now();
   const created = await http(server, 'POST', '/v1/me/data-export', { key: token });
   for (;;) {
-    peakMb = Math.max(peakMb, rss(server.proc.pid!));
+    peakMb = Math.max(peakMb, rssMb(server.proc.pid!));
     const list = await http(server, 'GET', '/v1/me/requests', { key: token });
     const job = (list.body.data as { id: string; status: string }[]).find((j) => j.id === created.body.id);
     if (job?.status === 'completed') break;

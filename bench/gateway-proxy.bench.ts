@@ -16,12 +16,11 @@
  * BENCH_SECONDS per run (default 5), ROUNDS (default 3).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
 import { testEnv } from '../test/helpers/test-server';
 import { cliJson, median, startProcess } from './bench-support';
-import { childOf, cpuSeconds } from './process-cpu';
+import { childOf, cpuSeconds, rssMb } from './process-cpu';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -35,7 +34,6 @@ function cpuNow(p: Procs): Cpu {
   return { server: cpuSeconds(p.server), database: cpuSeconds(p.database), upstream: cpuSeconds(p.upstream), loadGenerator: (self.user + self.system) / 1e6 };
 }
 
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 async function startUpstream(): Promise<{ url: string; proc: ChildProcess }> {
   const proc = spawn(process.execPath, [`${__dirname}/gateway-upstream.js`], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -32,3 +32,8 @@ export function childOf(pid: number): number | null {
   }
   return null;
 }
+
+/** A process's resident set size now, in MiB (VmRSS of /proc/<pid>/status). */
+export function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}

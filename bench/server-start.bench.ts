@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { median, NO_DOWNLOADS, ROOT, SERVER_NODE_FLAGS } from './bench-support';
-import { childOf, cpuSeconds } from './process-cpu';
+import { childOf, cpuSeconds, rssMb } from './process-cpu';
 
 /**
  * What a server start costs (issue 44, goal 6: the test suite starts some 150 of them): the server
@@ -49,18 +49,14 @@ async function startOnce(args: string[], env: NodeJS.ProcessEnv, withDatabase: b
   const database = withDatabase ? childOf(proc.pid!) : null;
   const databaseCpu = database === null ? 0 : cpuSeconds(database);
   await new Promise((r) => setTimeout(r, 1000));
-  const rssMb = rssMbOf(proc.pid!);
-  const databaseRssMb = database === null ? 0 : rssMbOf(database);
+  const serverRssMb = rssMb(proc.pid!);
+  const databaseRssMb = database === null ? 0 : rssMb(database);
   await new Promise<void>((resolve) => {
     proc.removeAllListeners('exit');
     proc.once('exit', () => resolve());
     proc.kill('SIGTERM');
   });
-  return { serverCpu, databaseCpu, rssMb, databaseRssMb };
-}
-
-function rssMbOf(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+  return { serverCpu, databaseCpu, rssMb: serverRssMb, databaseRssMb };
 }
 
 async function startBuild(b: Build): Promise<Sample> {
