@@ -70,10 +70,11 @@ function isRunning(pid: number): boolean {
       expect(database).toBeGreaterThan(0);
       expect(fs.existsSync(socket)).toBe(true);
       expect((await http(server, 'GET', '/healthz')).body).toMatchObject({ database: 'up' });
-      // Its buffer pool is the embedded size, not initdb's 128 MB: a start touches all of it (src/db/embedded-postgres.ts).
-      if (end === 'stop') expect(await sharedBuffersAt(env.DATA_DIR!)).toBe('32MB');
-      if (end === 'stop') expect(await server.stop()).toBe(0);
-      else await server.kill9();
+      if (end === 'stop') {
+        // Its buffer pool is the embedded size, not initdb's 128 MB: a start touches all of it (src/db/embedded-postgres.ts).
+        expect(await sharedBuffersAt(env.DATA_DIR!)).toBe('32MB');
+        expect(await server.stop()).toBe(0);
+      } else await server.kill9();
       // No orphan holding DATA_DIR: it closes PGlite, removes its socket and exits.
       await eventually(async () => (!isRunning(database) && !fs.existsSync(socket) ? true : undefined));
     }
